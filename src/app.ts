@@ -1,0 +1,105 @@
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { authRoutes } from './auth/auth.routes';
+import { findPrincipal } from './auth/sessions.repo';
+import type { Config } from './config';
+import { authGuard } from './core/auth-guard';
+import { type Clock, systemClock } from './core/clock';
+import type { AppContext } from './core/context';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from './core/db/database';
+import { registerErrorHandling } from './core/error-handler';
+import { registerOpenApi } from './core/openapi';
+import { loadSecrets } from './core/secrets';
+import { registerSecurity } from './core/security';
+import { TokenService } from './core/tokens';
+import { validatorCompiler } from './core/validation';
+import { generalRoutes } from './general/general.routes';
+import { setupRoutes } from './setup/setup.routes';
+import { bootstrapAdminFromConfig } from './setup/setup.service';
+import { usersRoutes } from './users/users.routes';
+
+export type AppOverrides = {
+  /** A database the caller opened and will close (tests hold it to inspect stored state). */
+  database?: DatabaseHandle;
+  clock?: Clock;
+  /** Where log lines go; tests capture them to prove secrets are redacted. */
+  logStream?: NodeJS.WritableStream;
+};
+
+/** Paths pino blanks out wherever they appear in a log line. */
+const REDACTED_LOG_PATHS = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'res.headers["set-cookie"]',
+  '*.pin',
+  '*.password',
+  '*.wallet_password',
+  '*.accessToken',
+  '*.refreshToken',
+  '*.walletAccessToken',
+];
+
+/** Builds the whole application: database ready and migrated, every feature registered. */
+export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
+  const database = overrides.database ?? openDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(database.db);
+    const clock = overrides.clock ?? systemClock;
+    const secrets = await loadSecrets(database.db, { jwtSecret: config.jwtSecret, pinKey: config.pinKey });
+    const ctx: AppContext = Object.freeze({
+      config,
+      db: database.db,
+      dialect: database.dialect,
+      clock,
+      secrets,
+      tokens: new TokenService(secrets.jwtSecret, clock),
+    });
+    await bootstrapAdminFromConfig(ctx);
+
+    const app = createServer(config, overrides.logStream);
+    if (!overrides.database) app.addHook('onClose', () => database.close());
+    await registerPlugins(app, ctx);
+    return app;
+  } catch (error) {
+    if (!overrides.database) await database.close();
+    throw error;
+  }
+}
+
+function createServer(config: Config, logStream: NodeJS.WritableStream | undefined) {
+  return Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
+      ...(logStream && { stream: logStream }),
+    },
+    bodyLimit: 256 * 1024,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+}
+
+async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.setValidatorCompiler(validatorCompiler);
+  registerErrorHandling(app);
+  await app.register(cookie);
+  await registerSecurity(app, ctx.config);
+  await app.register(rateLimit, {
+    global: false,
+    // After body parsing, so login can be limited per name as well as per address.
+    hook: 'preHandler',
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: context.statusCode,
+      message: 'Too many requests',
+    }),
+  });
+  await app.register(authGuard, {
+    tokens: ctx.tokens,
+    findPrincipal: (sessionId, userId) => findPrincipal(ctx.db, sessionId, userId, ctx.clock.now()),
+  });
+  await registerOpenApi(app);
+
+  for (const feature of [generalRoutes, setupRoutes, authRoutes, usersRoutes]) {
+    await app.register(feature, { ctx });
+  }
+}

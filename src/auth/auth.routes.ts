@@ -1,0 +1,94 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../core/context';
+import { COOKIE_NAMES, clearTokenCookie, setTokenCookie } from '../core/cookies';
+import { errors, MessageReply } from '../core/schemas';
+import { Pin, UserView } from '../users/users.schemas';
+import * as service from './auth.service';
+
+const LoginBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 100, examples: ['Ana'] }), pin: Pin() },
+  { additionalProperties: false },
+);
+
+const LoginReply = Type.Object({ message: Type.String({ examples: ['Login successful'] }), user: UserView });
+
+/** Failed logins are throttled per address and name, so guessing a PIN takes days, not minutes. */
+const LOGIN_RATE_LIMIT = {
+  max: 10,
+  timeWindow: '1 minute',
+  keyGenerator: (request: { ip: string; body?: unknown }) =>
+    `${request.ip}|${String((request.body as { name?: unknown } | undefined)?.name ?? '').toLowerCase()}`,
+};
+
+export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const secure = ctx.config.cookieSecure;
+  const setSessionCookies = (reply: FastifyReply, tokens: service.SessionTokens) => {
+    setTokenCookie(reply, 'access', tokens.access, secure);
+    setTokenCookie(reply, 'refresh', tokens.refresh, secure);
+  };
+
+  app.post(
+    '/auth/login',
+    {
+      config: { public: true, rateLimit: LOGIN_RATE_LIMIT },
+      schema: {
+        tags: ['Auth'],
+        summary: 'Log in with name and PIN',
+        description:
+          'Sets the HttpOnly cookies accessToken (1 minute) and refreshToken (30 days). Each login is its own session.',
+        body: LoginBody,
+        response: { 200: LoginReply, ...errors(400, 401, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { user, tokens } = await service.login(ctx, request.body);
+      setSessionCookies(reply, tokens);
+      return { message: 'Login successful', user };
+    },
+  );
+
+  app.post(
+    '/auth/refresh',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['Auth'],
+        summary: 'Renew the access token',
+        description:
+          'Needs the refreshToken cookie. Answers a new accessToken and a rotated refreshToken; ' +
+          'presenting an already rotated refresh token revokes the whole session.',
+        response: { 200: MessageReply, ...errors(401) },
+      },
+    },
+    async (request, reply) => {
+      const tokens = await service.refresh(ctx, request.cookies[COOKIE_NAMES.refresh]);
+      setSessionCookies(reply, tokens);
+      return { message: 'Token refreshed successfully' };
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['Auth'],
+        summary: 'Log out this device',
+        description: 'Revokes the session named by the access or refresh token and clears the cookies.',
+        response: { 200: MessageReply },
+      },
+    },
+    async (request, reply) => {
+      await service.logout(ctx, {
+        accessToken: request.cookies[COOKIE_NAMES.access],
+        refreshToken: request.cookies[COOKIE_NAMES.refresh],
+      });
+      clearTokenCookie(reply, 'access', secure);
+      clearTokenCookie(reply, 'refresh', secure);
+      clearTokenCookie(reply, 'wallet', secure);
+      return { message: 'Logout successful' };
+    },
+  );
+};

@@ -1,0 +1,73 @@
+import type { Insertable } from 'kysely';
+import type { Principal } from '../core/auth-guard';
+import type { Db } from '../core/db/database';
+import type { Database } from '../core/db/schema';
+
+export async function insertSession(db: Db, session: Insertable<Database['sessions']>): Promise<void> {
+  await db.insertInto('sessions').values(session).execute();
+}
+
+export function findLiveSession(db: Db, id: string, now: number) {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'user_id', 'refresh_token_id'])
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+/** Swaps the refresh token id only if it is still the one presented; 0 rows means someone else used it. */
+export async function rotateRefreshToken(
+  db: Db,
+  sessionId: string,
+  presentedTokenId: string,
+  next: { tokenId: string; expiresAt: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ refresh_token_id: next.tokenId, expires_at: next.expiresAt })
+    .where('id', '=', sessionId)
+    .where('refresh_token_id', '=', presentedTokenId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function revokeSession(db: Db, sessionId: string, now: number): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function revokeSessionsOfUser(db: Db, userId: string, now: number): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** One indexed lookup per authenticated request: the session must be live and its user not deleted. */
+export async function findPrincipal(
+  db: Db,
+  sessionId: string,
+  userId: string,
+  now: number,
+): Promise<Principal | undefined> {
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(['users.id', 'users.name', 'users.role'])
+    .where('sessions.id', '=', sessionId)
+    .where('sessions.user_id', '=', userId)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', now)
+    .where('users.is_deleted', '=', 0)
+    .executeTakeFirst();
+  return row && { id: row.id, name: row.name, role: row.role, sessionId };
+}

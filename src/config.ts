@@ -1,0 +1,116 @@
+import { isValidTimeZone } from './core/time';
+
+export const CURRENCY_CODES = ['MXN', 'USD', 'BTC'] as const;
+export type CurrencyCode = (typeof CURRENCY_CODES)[number];
+
+export type AdminBootstrap = { name: string; pin: string; walletPassword: string | undefined };
+
+export type Config = Readonly<{
+  port: number;
+  host: string;
+  databaseUrl: string;
+  jwtSecret: string | undefined;
+  pinKey: string | undefined;
+  adminBootstrap: AdminBootstrap | undefined;
+  timeZone: string;
+  baseCurrency: CurrencyCode;
+  corsOrigins: readonly string[];
+  cookieSecure: boolean;
+  phoenixd: Readonly<{ url: string; password: string | undefined; webhookSecret: string | undefined }>;
+  logLevel: string;
+  isProduction: boolean;
+}>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const PIN_PATTERN = /^\d{4,12}$/;
+
+/** Reads the environment once; every bad value is reported together so an operator fixes them in one go. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const read = (name: string) => {
+    const value = env[name]?.trim();
+    return value === '' ? undefined : value;
+  };
+
+  const port = Number(read('PORT') ?? 9154);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    problems.push('PORT must be an integer from 0 to 65535');
+
+  const databaseUrl = read('DATABASE_URL') ?? 'sqlite:./data/pos.db';
+  if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be sqlite:<path>, sqlite::memory: or postgres://…');
+  }
+
+  const timeZone = read('POS_TIMEZONE') ?? 'UTC';
+  if (!isValidTimeZone(timeZone)) problems.push(`POS_TIMEZONE "${timeZone}" is not an IANA time zone`);
+
+  const baseCurrency = (read('POS_BASE_CURRENCY') ?? 'MXN').toUpperCase();
+  if (!CURRENCY_CODES.includes(baseCurrency as CurrencyCode)) {
+    problems.push(`POS_BASE_CURRENCY must be one of ${CURRENCY_CODES.join(', ')}`);
+  }
+
+  const corsOrigins = (read('POS_CORS_ORIGINS') ?? '')
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/$/, ''))
+    .filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (!URL.canParse(origin)) problems.push(`POS_CORS_ORIGINS entry "${origin}" is not a URL`);
+  }
+
+  const isProduction = env.NODE_ENV === 'production';
+  const cookieSecureRaw = read('POS_COOKIE_SECURE');
+  if (cookieSecureRaw !== undefined && !['true', 'false'].includes(cookieSecureRaw)) {
+    problems.push('POS_COOKIE_SECURE must be true or false');
+  }
+  const cookieSecure = cookieSecureRaw === undefined ? isProduction : cookieSecureRaw === 'true';
+
+  const adminName = read('POS_ADMIN_NAME');
+  const adminPin = read('POS_ADMIN_PIN');
+  if ((adminName === undefined) !== (adminPin === undefined)) {
+    problems.push('POS_ADMIN_NAME and POS_ADMIN_PIN must be set together');
+  }
+  if (adminPin !== undefined && !PIN_PATTERN.test(adminPin))
+    problems.push('POS_ADMIN_PIN must be 4 to 12 digits');
+
+  const phoenixdUrl = read('PHOENIXD_URL') ?? 'http://127.0.0.1:9740';
+  if (!URL.canParse(phoenixdUrl)) problems.push('PHOENIXD_URL is not a URL');
+
+  const logLevel = read('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  for (const name of ['POS_JWT_SECRET', 'POS_PIN_KEY']) {
+    const secret = read(name);
+    if (secret !== undefined && secret.length < 32) problems.push(`${name} must be at least 32 characters`);
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return Object.freeze({
+    port,
+    host: read('HOST') ?? '127.0.0.1',
+    databaseUrl,
+    jwtSecret: read('POS_JWT_SECRET'),
+    pinKey: read('POS_PIN_KEY'),
+    adminBootstrap:
+      adminName && adminPin
+        ? { name: adminName, pin: adminPin, walletPassword: read('POS_ADMIN_WALLET_PASSWORD') }
+        : undefined,
+    timeZone,
+    baseCurrency: baseCurrency as CurrencyCode,
+    corsOrigins: Object.freeze(corsOrigins),
+    cookieSecure,
+    phoenixd: Object.freeze({
+      url: phoenixdUrl.replace(/\/$/, ''),
+      password: read('PHOENIXD_PASSWORD'),
+      webhookSecret: read('PHOENIXD_WEBHOOK_SECRET'),
+    }),
+    logLevel,
+    isProduction,
+  });
+}

@@ -1,0 +1,25 @@
+import { PostgresAdapter, type SelectQueryBuilder } from 'kysely';
+import type { Db } from './database';
+
+/**
+ * Row locks exist only on PostgreSQL. SQLite runs one write transaction at a time on our single
+ * connection, so the same query there is already exclusive.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the builder's own type parameters pass through untouched.
+export function forUpdate<Q extends SelectQueryBuilder<any, any, any>>(db: Db, query: Q): Q {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? (query.forUpdate() as Q) : query;
+}
+
+/** True when a database error is a unique-index violation, on either engine. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code } = error as { code?: unknown };
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** True when a database error is a foreign-key violation, on either engine. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code } = error as { code?: unknown };
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}

@@ -1,0 +1,69 @@
+import { type Kysely, sql } from 'kysely';
+
+/** Orders, their dishes, and the replies remembered for Idempotency-Key retries. */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('orders')
+    .addColumn('id', 'text', (col) => col.primaryKey())
+    .addColumn('user_id', 'text', (col) => col.notNull().references('users.id'))
+    .addColumn('table_id', 'text', (col) => col.references('dining_tables.id'))
+    .addColumn('waiter', 'text', (col) => col.notNull())
+    .addColumn('status', 'text', (col) =>
+      col.notNull().check(sql`status in ('pending', 'preparing', 'ready', 'completed', 'cancelled')`),
+    )
+    .addColumn('total_cents', 'bigint', (col) => col.notNull().defaultTo(0))
+    .addColumn('is_deleted', 'integer', (col) => col.notNull().defaultTo(0))
+    .addColumn('created_at', 'bigint', (col) => col.notNull())
+    .addColumn('updated_at', 'bigint', (col) => col.notNull())
+    .execute();
+  // One active order per table, enforced where two tablets racing for the same table cannot both win.
+  await db.schema
+    .createIndex('orders_one_active_per_table')
+    .on('orders')
+    .column('table_id')
+    .unique()
+    .where(
+      sql<boolean>`status in ('pending', 'preparing', 'ready') and is_deleted = 0 and table_id is not null`,
+    )
+    .execute();
+  await db.schema.createIndex('orders_created_at').on('orders').column('created_at').execute();
+  await db.schema
+    .createIndex('orders_status_created_at')
+    .on('orders')
+    .columns(['status', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('orders_user_created_at')
+    .on('orders')
+    .columns(['user_id', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('orders_table_created_at')
+    .on('orders')
+    .columns(['table_id', 'created_at'])
+    .execute();
+
+  await db.schema
+    .createTable('order_dishes')
+    .addColumn('id', 'text', (col) => col.primaryKey())
+    .addColumn('order_id', 'text', (col) => col.notNull().references('orders.id'))
+    .addColumn('dish_id', 'text', (col) => col.notNull().references('dishes.id'))
+    .addColumn('price_at_order_cents', 'integer', (col) =>
+      col.notNull().check(sql`price_at_order_cents >= 0`),
+    )
+    .addColumn('notes', 'text', (col) => col.notNull().defaultTo(''))
+    .addColumn('created_at', 'bigint', (col) => col.notNull())
+    .execute();
+  await db.schema.createIndex('order_dishes_order_id').on('order_dishes').column('order_id').execute();
+
+  await db.schema
+    .createTable('idempotency_keys')
+    .addColumn('scope', 'text', (col) => col.notNull())
+    .addColumn('idempotency_key', 'text', (col) => col.notNull())
+    .addColumn('request_hash', 'text', (col) => col.notNull())
+    .addColumn('status_code', 'integer')
+    .addColumn('response_body', 'text')
+    .addColumn('created_at', 'bigint', (col) => col.notNull())
+    .addPrimaryKeyConstraint('idempotency_keys_pk', ['scope', 'idempotency_key'])
+    .execute();
+}

@@ -1,0 +1,17 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as core from './0001_core';
+import * as menuAndFloor from './0002_menu_and_floor';
+import * as orders from './0003_orders';
+import * as wallet from './0004_wallet';
+
+/** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
+export const migrationProvider: MigrationProvider = {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return {
+      '0001_core': core,
+      '0002_menu_and_floor': menuAndFloor,
+      '0003_orders': orders,
+      '0004_wallet': wallet,
+    };
+  },
+};

@@ -1,0 +1,117 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Row shapes as stored. Booleans are 0/1 integers and instants are Unix ms integers so that one
+ * set of queries means the same on SQLite and PostgreSQL. Money columns end in `_cents`.
+ */
+export type Database = {
+  /** Generated secrets and one-time markers such as `initial_setup`. */
+  app_settings: { name: string; value: string };
+  currencies: { id: string; code: string; name: string; symbol: string };
+  users: {
+    id: string;
+    name: string;
+    pin_hash: string;
+    role: 'admin' | 'staff';
+    wallet_password_hash: string | null;
+    is_deleted: Generated<number>;
+    created_at: number;
+    updated_at: number;
+  };
+  sessions: {
+    id: string;
+    user_id: string;
+    refresh_token_id: string;
+    created_at: number;
+    expires_at: number;
+    revoked_at: number | null;
+  };
+  categories: {
+    id: string;
+    name: string;
+    type: 'dish' | 'ingredient' | 'product';
+    is_deleted: Generated<number>;
+    created_at: number;
+    updated_at: number;
+  };
+  dishes: {
+    id: string;
+    name: string;
+    price_cents: number;
+    category_id: string;
+    is_deleted: Generated<number>;
+    created_at: number;
+    updated_at: number;
+  };
+  ingredients: {
+    id: string;
+    name: string;
+    category_id: string;
+    quantity: number;
+    unit: string;
+    is_deleted: Generated<number>;
+    created_at: number;
+    updated_at: number;
+  };
+  products: {
+    id: string;
+    name: string;
+    sku: string;
+    price_cents: number;
+    quantity: number;
+    category_id: string;
+    is_deleted: Generated<number>;
+    created_at: number;
+    updated_at: number;
+  };
+  spaces: { id: string; name: string; is_deleted: Generated<number>; created_at: number; updated_at: number };
+  dining_tables: {
+    id: string;
+    name: string;
+    status: 'available' | 'occupied' | 'reserved';
+    space_id: string;
+    order_id: string | null;
+    is_deleted: Generated<number>;
+    created_at: number;
+    updated_at: number;
+  };
+  orders: {
+    id: string;
+    user_id: string;
+    table_id: string | null;
+    waiter: string;
+    status: 'pending' | 'preparing' | 'ready' | 'completed' | 'cancelled';
+    total_cents: number;
+    is_deleted: Generated<number>;
+    created_at: number;
+    updated_at: number;
+  };
+  order_dishes: {
+    id: string;
+    order_id: string;
+    dish_id: string;
+    price_at_order_cents: number;
+    notes: string;
+    created_at: number;
+  };
+  idempotency_keys: {
+    scope: string;
+    idempotency_key: string;
+    request_hash: string;
+    status_code: number | null;
+    response_body: string | null;
+    created_at: number;
+  };
+  incoming_payments: {
+    payment_hash: string;
+    amount_sat: number;
+    received_sat: number;
+    fees_sat: number;
+    description: string;
+    external_id: string | null;
+    status: string;
+    created_at: number;
+    completed_at: number | null;
+    recorded_at: number;
+  };
+};

@@ -1,0 +1,46 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError } from './errors';
+import { describeValidationErrors } from './validation';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The bare-text answer when a path parameter is malformed; defaults to `Missing or malformed ID`. */
+    malformedIdMessage?: string;
+  }
+}
+
+const TEXT = 'text/plain; charset=utf-8';
+
+/** The one place where failures become HTTP answers. 5xx causes go to the log, never to the client. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setNotFoundHandler((_request, reply) => {
+    reply.code(404).type(TEXT).send('Resource not found');
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      reply.code(error.statusCode);
+      return error.isBareText ? reply.type(TEXT).send(error.message) : reply.send({ message: error.message });
+    }
+
+    if (error.validation) {
+      if (error.validationContext === 'params') {
+        const message = request.routeOptions.config.malformedIdMessage ?? 'Missing or malformed ID';
+        return reply.code(400).type(TEXT).send(message);
+      }
+      const details = describeValidationErrors(
+        error.validation as never,
+        error.validationContext ?? 'request',
+      );
+      return reply.code(400).send({ message: 'Validation failed', details });
+    }
+
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ message: status === 429 ? 'Too many requests' : error.message });
+    }
+
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send({ message: 'Internal server error' });
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * Errors the services throw. Each carries the HTTP status and the exact text the contract promises;
+ * only the error handler turns them into responses.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    /** Sent as a plain-text body instead of `{message}`, where the spec shows a bare string. */
+    readonly isBareText = false,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequestError extends AppError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+
+export class MalformedIdError extends AppError {
+  constructor(message = 'Missing or malformed ID') {
+    super(400, message, true);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = 'Unauthorized') {
+    super(401, message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message = 'Unauthorized API access') {
+    super(403, message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message?: string) {
+    super(404, message ?? 'Resource not found', message === undefined);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+
+export class ServiceUnavailableError extends AppError {
+  constructor(message: string) {
+    super(503, message);
+  }
+}

@@ -1,0 +1,58 @@
+import { type Static, type TSchema, Type } from 'typebox';
+
+export const Uuid = (options: { description?: string } = {}) =>
+  Type.String({ format: 'uuid', examples: ['3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e'], ...options });
+
+export const IdParams = Type.Object({ id: Uuid() });
+export type IdParams = Static<typeof IdParams>;
+
+export const MessageReply = Type.Object({ message: Type.String() });
+export const IdMessageReply = Type.Object({ id: Uuid(), message: Type.String() });
+
+export const ValidationFailedReply = Type.Object({
+  message: Type.String({ examples: ['Validation failed'] }),
+  details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+});
+
+/** Bare-text bodies the spec shows for malformed ids and missing records. */
+export const BareText = (example: string) => Type.String({ examples: [example], description: 'text/plain' });
+
+/** A 204 has no body; declared so the OpenAPI document lists it. */
+export const NoContent = Type.Null({ description: 'No content' });
+
+const errorReplies = {
+  400: Type.Union([BareText('Missing or malformed ID'), ValidationFailedReply], {
+    description: 'Missing or invalid parameters',
+  }),
+  401: Type.Object(
+    { message: Type.String({ examples: ['Unauthorized'] }) },
+    { description: 'Not authenticated' },
+  ),
+  403: Type.Object(
+    { message: Type.String({ examples: ['Unauthorized API access'] }) },
+    { description: 'Insufficient permissions' },
+  ),
+  404: BareText('Resource not found'),
+  409: Type.Object({ message: Type.String() }, { description: 'Conflict' }),
+  429: Type.Object(
+    { message: Type.String({ examples: ['Too many requests'] }) },
+    { description: 'Rate limited' },
+  ),
+  503: Type.Object({ message: Type.String() }, { description: 'A dependency is unavailable' }),
+} as const;
+
+type ErrorCode = keyof typeof errorReplies;
+
+/** The error answers a route can give, for its response schema: `...errors(400, 401, 404)`. */
+export function errors<const Codes extends ErrorCode[]>(
+  ...codes: Codes
+): { [C in Codes[number]]: (typeof errorReplies)[C] } {
+  return Object.fromEntries(codes.map((code) => [code, errorReplies[code]])) as {
+    [C in Codes[number]]: (typeof errorReplies)[C];
+  };
+}
+
+/** The answers every authenticated route shares. */
+export const authErrors = () => errors(401, 403);
+
+export type { Static, TSchema };

@@ -1,0 +1,90 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../core/context';
+import { Uuid } from '../core/schemas';
+import * as service from './general.service';
+
+const ROOT_TEXT = 'This is the root path of the Restaurant POS API. The documentation is at /swagger.';
+
+const Currency = Type.Object({
+  id: Uuid(),
+  code: Type.String({ examples: ['MXN'] }),
+  name: Type.String({ examples: ['Mexican peso'] }),
+  symbol: Type.String({ examples: ['$'] }),
+});
+
+const Health = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+  database: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
+});
+
+export const generalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const open = { public: true };
+
+  app.get(
+    '/',
+    {
+      config: open,
+      schema: {
+        tags: ['General'],
+        summary: 'Root of the API',
+        response: { 200: Type.String({ examples: [ROOT_TEXT] }) },
+      },
+    },
+    async (_request, reply) => reply.type('text/plain; charset=utf-8').send(ROOT_TEXT),
+  );
+
+  app.get(
+    '/base-currency',
+    {
+      config: open,
+      schema: {
+        tags: ['General'],
+        summary: 'The currency prices are in',
+        description: 'currency_id is the id of a row of GET /currencies (set with POS_BASE_CURRENCY).',
+        response: { 200: Type.Object({ currency_id: Uuid() }) },
+      },
+    },
+    () => service.getBaseCurrency(ctx),
+  );
+
+  app.get(
+    '/currencies',
+    {
+      config: open,
+      schema: { tags: ['General'], summary: 'Supported currencies', response: { 200: Type.Array(Currency) } },
+    },
+    () => service.listCurrencies(ctx),
+  );
+
+  app.get(
+    '/health/live',
+    {
+      config: open,
+      schema: {
+        tags: ['General'],
+        summary: 'Liveness: the process answers',
+        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/health',
+    {
+      config: open,
+      schema: {
+        tags: ['General'],
+        summary: 'Readiness: the process answers and the database responds',
+        response: { 200: Health, 503: Health },
+      },
+    },
+    async (_request, reply) => {
+      const isReady = await service.isDatabaseReachable(ctx);
+      return reply
+        .code(isReady ? 200 : 503)
+        .send({ status: isReady ? 'ok' : 'unavailable', database: isReady ? 'ok' : 'unreachable' });
+    },
+  );
+};

@@ -1,0 +1,51 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../core/context';
+import { errors, IdMessageReply } from '../core/schemas';
+import { Pin, UserName } from '../users/users.schemas';
+import * as service from './setup.service';
+
+const SetupBody = Type.Object(
+  {
+    name: UserName,
+    pin: Pin(),
+    wallet_password: Type.Optional(
+      Type.String({ minLength: 8, maxLength: 200, description: 'Unlocks the wallet' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const setupRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/initial-setup',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['Setup'],
+        summary: 'Whether the first administrator exists',
+        response: { 200: Type.Object({ initialized: Type.Boolean() }) },
+      },
+    },
+    async () => ({ initialized: await service.isInitialized(ctx) }),
+  );
+
+  app.post(
+    '/initial-setup',
+    {
+      config: { public: true, rateLimit: { max: 10, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['Setup'],
+        summary: 'Create the first administrator',
+        description: 'Works only while no user exists; afterwards 403.',
+        body: SetupBody,
+        response: { 201: IdMessageReply, ...errors(400, 403, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { name, pin, wallet_password } = request.body;
+      const admin = await service.completeInitialSetup(ctx, { name, pin, walletPassword: wallet_password });
+      return reply.code(201).send({ id: admin.id, message: 'Initial setup completed' });
+    },
+  );
+};

@@ -1,0 +1,55 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db } from '../core/db/database';
+import { forUpdate } from '../core/db/locks';
+import type { Database } from '../core/db/schema';
+
+export type UserRow = Selectable<Database['users']>;
+
+export function findLiveUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', id)
+    .where('is_deleted', '=', 0)
+    .executeTakeFirst();
+}
+
+export function findLiveUserByName(db: Db, name: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('name', '=', name)
+    .where('is_deleted', '=', 0)
+    .executeTakeFirst();
+}
+
+export function listLiveUsers(db: Db): Promise<UserRow[]> {
+  return db.selectFrom('users').selectAll().where('is_deleted', '=', 0).orderBy('name').execute();
+}
+
+export async function countUsers(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function insertUser(db: Db, user: Insertable<Database['users']>): Promise<void> {
+  await db.insertInto('users').values(user).execute();
+}
+
+export async function updateUser(db: Db, id: string, changes: Updateable<Database['users']>): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', id).where('is_deleted', '=', 0).execute();
+}
+
+export async function softDeleteUser(db: Db, id: string, now: number): Promise<void> {
+  await db.updateTable('users').set({ is_deleted: 1, updated_at: now }).where('id', '=', id).execute();
+}
+
+/** Locks every live admin row, so two admins removing each other cannot both succeed. */
+export async function lockLiveAdminIds(db: Db): Promise<string[]> {
+  const query = db.selectFrom('users').select('id').where('role', '=', 'admin').where('is_deleted', '=', 0);
+  const rows = await forUpdate(db, query).execute();
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,106 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { principalOf } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
+import { listOrNoContent } from '../core/replies';
+import { authErrors, errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';
+import { CreateUserBody, UpdateUserBody, UserView } from './users.schemas';
+import * as service from './users.service';
+
+export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const adminOnly = { adminOnly: true };
+
+  app.get(
+    '/users/me',
+    {
+      schema: {
+        tags: ['Users'],
+        summary: 'The logged-in user',
+        response: { 200: UserView, ...errors(401) },
+      },
+    },
+    (request) => service.getCurrentUser(ctx, principalOf(request)),
+  );
+
+  app.get(
+    '/users',
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['Users'],
+        summary: 'List users',
+        response: { 200: Type.Array(UserView), 204: NoContent, ...authErrors() },
+      },
+    },
+    async (_request, reply) => listOrNoContent(reply, await service.listUsers(ctx)),
+  );
+
+  app.get(
+    '/users/:id',
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['Users'],
+        summary: 'Get a user',
+        params: IdParams,
+        response: { 200: UserView, ...errors(400, 401, 403, 404) },
+      },
+    },
+    (request) => service.getUser(ctx, request.params.id),
+  );
+
+  app.post(
+    '/users',
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['Users'],
+        summary: 'Create a user',
+        description: 'Names are unique among live users. The role defaults to staff.',
+        body: CreateUserBody,
+        response: { 201: IdMessageReply, ...errors(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const user = await service.createUser(ctx, request.body);
+      return reply.code(201).send({ id: user.id, message: 'User added successfully' });
+    },
+  );
+
+  app.put(
+    '/users/:id',
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['Users'],
+        summary: 'Update a user',
+        description: 'Renaming requires a PIN, because the stored PIN hash is salted with the name.',
+        params: IdParams,
+        body: UpdateUserBody,
+        response: { 200: IdMessageReply, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const user = await service.updateUser(ctx, request.params.id, request.body);
+      return { id: user.id, message: 'User updated successfully' };
+    },
+  );
+
+  app.delete(
+    '/users/:id',
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['Users'],
+        summary: 'Delete a user',
+        description: 'Logical delete; the user is logged out everywhere. The last admin cannot be removed.',
+        params: IdParams,
+        response: { 200: IdMessageReply, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      await service.deleteUser(ctx, request.params.id);
+      return { id: request.params.id, message: 'User deleted successfully' };
+    },
+  );
+};

@@ -1,0 +1,33 @@
+import { type Static, Type } from 'typebox';
+import { Uuid } from '../core/schemas';
+
+export const Pin = (description = '4 to 12 digits') =>
+  Type.String({ pattern: '^[0-9]{4,12}$', description, examples: ['1234'] });
+export const UserName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', examples: ['Ana'] });
+export const Role = Type.Union([Type.Literal('admin'), Type.Literal('staff')]);
+
+export const UserView = Type.Object({
+  id: Uuid(),
+  name: Type.String(),
+  role: Role,
+  is_admin: Type.Boolean(),
+});
+export type UserView = Static<typeof UserView>;
+
+export const CreateUserBody = Type.Object(
+  { name: UserName, pin: Pin(), role: Type.Optional(Role) },
+  { additionalProperties: false },
+);
+export type CreateUserBody = Static<typeof CreateUserBody>;
+
+export const UpdateUserBody = Type.Object(
+  {
+    name: UserName,
+    pin: Type.Optional(
+      Pin('4 to 12 digits; required when the name changes, because the PIN hash is salted with it'),
+    ),
+    role: Role,
+  },
+  { additionalProperties: false },
+);
+export type UpdateUserBody = Static<typeof UpdateUserBody>;

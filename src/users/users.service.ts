@@ -1,0 +1,109 @@
+import { revokeSessionsOfUser } from '../auth/sessions.repo';
+import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
+import { isUniqueViolation } from '../core/db/locks';
+import { BadRequestError, NotFoundError } from '../core/errors';
+import { newId } from '../core/ids';
+import { hashPin } from '../core/pin';
+import * as users from './users.repo';
+import type { CreateUserBody, UpdateUserBody, UserView } from './users.schemas';
+
+export function toUserView(row: Pick<users.UserRow, 'id' | 'name' | 'role'>): UserView {
+  return { id: row.id, name: row.name, role: row.role, is_admin: row.role === 'admin' };
+}
+
+const NAME_TAKEN = 'A user with this name already exists';
+const LAST_ADMIN = 'Cannot remove the last admin';
+
+/** Inserts a user, turning a lost race for the name into the same answer as a visible duplicate. */
+export async function insertNewUser(
+  ctx: AppContext,
+  input: {
+    id?: string;
+    name: string;
+    pin: string;
+    role: 'admin' | 'staff';
+    walletPasswordHash?: string | null;
+  },
+  db = ctx.db,
+): Promise<UserView> {
+  const now = ctx.clock.now();
+  const id = input.id ?? newId();
+  const name = input.name.trim();
+  const pinHash = await hashPin(input.pin, ctx.secrets.pinKey, name);
+  try {
+    await users.insertUser(db, {
+      id,
+      name,
+      pin_hash: pinHash,
+      role: input.role,
+      wallet_password_hash: input.walletPasswordHash ?? null,
+      created_at: now,
+      updated_at: now,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new BadRequestError(NAME_TAKEN);
+    throw error;
+  }
+  return toUserView({ id, name, role: input.role });
+}
+
+export function createUser(ctx: AppContext, input: CreateUserBody): Promise<UserView> {
+  return insertNewUser(ctx, { ...input, role: input.role ?? 'staff' });
+}
+
+export async function listUsers(ctx: AppContext): Promise<UserView[]> {
+  return (await users.listLiveUsers(ctx.db)).map(toUserView);
+}
+
+export async function getUser(ctx: AppContext, id: string): Promise<UserView> {
+  const row = await users.findLiveUserById(ctx.db, id);
+  if (!row) throw new NotFoundError();
+  return toUserView(row);
+}
+
+export async function updateUser(ctx: AppContext, id: string, input: UpdateUserBody): Promise<UserView> {
+  const name = input.name.trim();
+  const existing = await users.findLiveUserById(ctx.db, id);
+  if (!existing) throw new NotFoundError();
+  if (name !== existing.name && input.pin === undefined) {
+    throw new BadRequestError('A new PIN is required to rename a user');
+  }
+  const pinHash = input.pin === undefined ? undefined : await hashPin(input.pin, ctx.secrets.pinKey, name);
+
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      if (existing.role === 'admin' && input.role !== 'admin') await assertAnotherAdminRemains(trx, id);
+      await users.updateUser(trx, id, {
+        name,
+        role: input.role,
+        ...(pinHash && { pin_hash: pinHash }),
+        updated_at: ctx.clock.now(),
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new BadRequestError(NAME_TAKEN);
+    throw error;
+  }
+  return toUserView({ id, name, role: input.role });
+}
+
+export async function deleteUser(ctx: AppContext, id: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const existing = await users.findLiveUserById(trx, id);
+    if (!existing) throw new NotFoundError();
+    if (existing.role === 'admin') await assertAnotherAdminRemains(trx, id);
+    const now = ctx.clock.now();
+    await users.softDeleteUser(trx, id, now);
+    await revokeSessionsOfUser(trx, id, now);
+  });
+}
+
+export async function getCurrentUser(ctx: AppContext, principal: Principal): Promise<UserView> {
+  return getUser(ctx, principal.id);
+}
+
+async function assertAnotherAdminRemains(db: AppContext['db'], leavingAdminId: string): Promise<void> {
+  const adminIds = await users.lockLiveAdminIds(db);
+  if (!adminIds.some((adminId) => adminId !== leavingAdminId)) throw new BadRequestError(LAST_ADMIN);
+}
