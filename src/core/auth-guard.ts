@@ -24,6 +24,9 @@ declare module 'fastify' {
   }
 }
 
+/** Opens the OpenAPI description of every administrator-only operation. */
+export const ADMIN_ONLY_NOTE = 'Requires an administrator.';
+
 /**
  * Protects every route by default: a new route is closed until it says `config: { public: true }`.
  * The session is looked up on each call, so logout, user deletion and role changes take effect at
@@ -40,6 +43,9 @@ const guard: FastifyPluginAsync<{ tokens: TokenService; findPrincipal: Principal
     route.config = { ...route.config, public: isPublic };
     if (route.schema) {
       route.schema.security = isPublic ? [] : [{ accessToken: [] }];
+      if (route.config.adminOnly) {
+        route.schema.description = [ADMIN_ONLY_NOTE, route.schema.description].filter(Boolean).join(' ');
+      }
     }
   });
 

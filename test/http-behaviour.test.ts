@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { it } from 'node:test';
+import { buildTestApp, describeEachDatabase } from './helpers/app';
+import { loggedInUser, login } from './helpers/auth';
+import { insertUser } from './helpers/factories';
+
+describeEachDatabase('HTTP behaviour', (target) => {
+  it('refuses a cookie-carrying write from a foreign Origin, and allows its own and configured origins', async (t) => {
+    const { app, db } = await buildTestApp(t, target, { env: { POS_CORS_ORIGINS: 'https://till.example' } });
+    const { cookies } = await loggedInUser(app, db, 'admin');
+    const create = (origin: string | undefined, name: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/users',
+        headers: { cookie: cookies, ...(origin && { origin }) },
+        payload: { name, pin: '1234' },
+      });
+
+    const foreign = await create('https://evil.example', 'Mallory');
+    assert.equal(foreign.statusCode, 403);
+    assert.deepEqual(foreign.json(), { message: 'Origin not allowed' });
+    assert.equal(
+      await db.selectFrom('users').select('id').where('name', '=', 'Mallory').executeTakeFirst(),
+      undefined,
+    );
+
+    assert.equal((await create('http://localhost:80', 'Same origin')).statusCode, 201);
+    assert.equal((await create('https://till.example', 'Configured')).statusCode, 201);
+    assert.equal((await create(undefined, 'Native app')).statusCode, 201);
+  });
+
+  it('answers CORS preflights with credentials only for configured origins', async (t) => {
+    const { app } = await buildTestApp(t, target, { env: { POS_CORS_ORIGINS: 'https://till.example' } });
+    const preflight = (origin: string) =>
+      app.inject({
+        method: 'OPTIONS',
+        url: '/orders',
+        headers: { origin, 'access-control-request-method': 'POST' },
+      });
+    const allowed = await preflight('https://till.example');
+    assert.equal(allowed.headers['access-control-allow-origin'], 'https://till.example');
+    assert.equal(allowed.headers['access-control-allow-credentials'], 'true');
+    const refused = await preflight('https://evil.example');
+    assert.equal(refused.headers['access-control-allow-origin'], undefined);
+  });
+
+  it('sends security headers', async (t) => {
+    const { app } = await buildTestApp(t, target);
+    const response = await app.inject({ method: 'GET', url: '/' });
+    assert.equal(response.headers['x-content-type-options'], 'nosniff');
+    assert.equal(response.headers['x-frame-options'], 'SAMEORIGIN');
+    assert.match(response.headers['content-security-policy'] as string, /default-src 'self'/);
+  });
+
+  it('answers malformed JSON, oversized bodies and wrong content types with 4xx', async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const { cookies } = await loggedInUser(app, db, 'admin');
+    const post = (payload: string, contentType: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/users',
+        headers: { cookie: cookies, 'content-type': contentType },
+        payload,
+      });
+    const malformed = await post('{"name": "x",', 'application/json');
+    assert.equal(malformed.statusCode, 400);
+    assert.equal(typeof malformed.json().message, 'string');
+    assert.equal(
+      (await post(JSON.stringify({ name: 'x'.repeat(300_000), pin: '1234' }), 'application/json')).statusCode,
+      413,
+    );
+    assert.equal((await post('name=x&pin=1234', 'application/x-www-form-urlencoded')).statusCode, 415);
+  });
+
+  it('hides the cause of an unexpected failure and logs it', async (t) => {
+    const lines: string[] = [];
+    const logStream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const { app } = await buildTestApp(t, target, { env: { LOG_LEVEL: 'info' }, logStream });
+    app.get('/boom', { config: { public: true } }, async () => {
+      throw new Error('select secret_column from hidden_table');
+    });
+    const response = await app.inject({ method: 'GET', url: '/boom' });
+    assert.equal(response.statusCode, 500);
+    assert.deepEqual(response.json(), { message: 'Internal server error' });
+    assert.ok(lines.some((line) => line.includes('hidden_table')));
+  });
+
+  it('keeps PINs, passwords and tokens out of the log', async (t) => {
+    const lines: string[] = [];
+    const logStream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const { app, db } = await buildTestApp(t, target, { env: { LOG_LEVEL: 'trace' }, logStream });
+    const user = await insertUser(db, { pin: '97531' });
+    const cookies = await login(app, user.name, user.pin);
+    await app.inject({ method: 'POST', url: '/auth/login', payload: { name: user.name, pin: '86420' } });
+    await app.inject({ method: 'GET', url: '/users/me', headers: { cookie: cookies } });
+    app.log.info({ body: { pin: '11223', password: 'hunter22' } }, 'a careless line');
+    const log = lines.join('\n');
+    assert.ok(log.length > 0);
+    for (const secret of ['97531', '86420', '11223', 'hunter22', cookies.slice(12, 60)]) {
+      assert.ok(!log.includes(secret), `log must not contain ${secret}`);
+    }
+  });
+});
