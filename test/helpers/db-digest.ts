@@ -1,0 +1,31 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../../src/core/db/database';
+import type { Database } from '../../src/core/db/schema';
+
+const TABLES: (keyof Database)[] = [
+  'app_settings',
+  'currencies',
+  'users',
+  'sessions',
+  'categories',
+  'dishes',
+  'ingredients',
+  'products',
+  'spaces',
+  'dining_tables',
+  'orders',
+  'order_dishes',
+  'idempotency_keys',
+  'incoming_payments',
+];
+
+/** A fingerprint of every stored row, to prove that a refused request changed nothing. */
+export async function databaseDigest(db: Db): Promise<string> {
+  const hash = createHash('sha256');
+  for (const table of TABLES) {
+    const rows = await db.selectFrom(table).selectAll().orderBy(sql`1`).execute();
+    hash.update(table).update(JSON.stringify(rows));
+  }
+  return hash.digest('hex');
+}
