@@ -18,8 +18,31 @@ export const OPENAPI_TAGS = [
   { name: 'Webhooks', description: 'Calls from the Lightning node' },
 ];
 
+/** The spec's meaning of each status code, for responses whose schema does not describe itself. */
+const STATUS_MEANINGS: Record<string, string> = {
+  200: 'Successful operation',
+  201: 'Resource created',
+  204: 'No content (empty list or successful deletion)',
+  400: 'Missing or invalid parameters',
+  401: 'Not authenticated, or invalid token',
+  403: 'Insufficient permissions',
+  404: 'Resource not found',
+  409: 'Conflict',
+  429: 'Too many requests',
+  503: 'A dependency is unavailable',
+};
+
 /** The OpenAPI document is generated from the route schemas; Swagger UI at /swagger reads it. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  app.addHook('onRoute', (route) => {
+    const responses = route.schema?.response as Record<string, { description?: string }> | undefined;
+    if (!responses) return;
+    for (const [status, schema] of Object.entries(responses)) {
+      if (!schema.description && STATUS_MEANINGS[status]) {
+        responses[status] = { ...schema, description: STATUS_MEANINGS[status] };
+      }
+    }
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
