@@ -4,7 +4,12 @@ import { verifyWalletPassword } from '../src/core/pin';
 import { buildTestApp, cookieHeader, describeEachDatabase, TEST_PIN_KEY } from './helpers/app';
 import { loggedInUser, login } from './helpers/auth';
 import { insertUser } from './helpers/factories';
-import { buildWalletTestApp, setWalletPassword, unlockedAdmin, WALLET_PASSWORD } from './helpers/wallet-factories';
+import {
+  buildWalletTestApp,
+  setWalletPassword,
+  unlockedAdmin,
+  WALLET_PASSWORD,
+} from './helpers/wallet-factories';
 
 const WALLET_REQUIRED = { message: 'Wallet authentication required' };
 
@@ -71,7 +76,11 @@ describeEachDatabase('wallet access', (target) => {
   it('clears the wallet cookie on wallet logout', async (t) => {
     const { app, db } = await buildWalletTestApp(t, target);
     const { walletCookies } = await unlockedAdmin(app, db);
-    const response = await app.inject({ method: 'POST', url: '/wallet/logout', headers: { cookie: walletCookies } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/wallet/logout',
+      headers: { cookie: walletCookies },
+    });
     assert.equal(response.statusCode, 200);
     assert.deepEqual(response.json(), { status: 'ok' });
     const afterLogout = cookieHeader(response);
@@ -88,7 +97,12 @@ describeEachDatabase('wallet access', (target) => {
     assert.deepEqual(staffAnswer.json(), { message: 'Unauthorized API access' });
 
     const admin = await loggedInUser(app, db, 'admin');
-    for (const url of ['/wallet/getbalance', '/wallet/getinfo', '/wallet/payments/incoming', '/wallet/payments/outgoing']) {
+    for (const url of [
+      '/wallet/getbalance',
+      '/wallet/getinfo',
+      '/wallet/payments/incoming',
+      '/wallet/payments/outgoing',
+    ]) {
       const response = await app.inject({ url, headers: { cookie: admin.cookies } });
       assert.equal(response.statusCode, 401, url);
       assert.deepEqual(response.json(), WALLET_REQUIRED);
@@ -132,12 +146,18 @@ describeEachDatabase('wallet access', (target) => {
 
     clock.advance(4 * 60 * 1000);
     const session = await freshSession(walletCookies);
-    const stillValid = await app.inject({ url: '/wallet/getbalance', headers: { cookie: `${session}; ${walletToken}` } });
+    const stillValid = await app.inject({
+      url: '/wallet/getbalance',
+      headers: { cookie: `${session}; ${walletToken}` },
+    });
     assert.equal(stillValid.statusCode, 200, stillValid.body);
 
     clock.advance(60 * 1000 + 1);
     const laterSession = await freshSession(session);
-    const expired = await app.inject({ url: '/wallet/getbalance', headers: { cookie: `${laterSession}; ${walletToken}` } });
+    const expired = await app.inject({
+      url: '/wallet/getbalance',
+      headers: { cookie: `${laterSession}; ${walletToken}` },
+    });
     assert.equal(expired.statusCode, 401);
     assert.deepEqual(expired.json(), WALLET_REQUIRED);
   });
@@ -198,8 +218,13 @@ describeEachDatabase('wallet password', (target) => {
     assert.deepEqual(first.json(), { message: 'Wallet password updated' });
 
     const stored = async () =>
-      (await db.selectFrom('users').select('wallet_password_hash').where('id', '=', user.id).executeTakeFirstOrThrow())
-        .wallet_password_hash ?? '';
+      (
+        await db
+          .selectFrom('users')
+          .select('wallet_password_hash')
+          .where('id', '=', user.id)
+          .executeTakeFirstOrThrow()
+      ).wallet_password_hash ?? '';
     assert.ok(await verifyWalletPassword('first password', TEST_PIN_KEY, user.id, await stored()));
 
     const withoutCurrent = await app.inject(change(cookies, { new_password: 'second password' }));

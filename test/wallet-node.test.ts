@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import bolt11 from 'bolt11';
-import { REGTEST } from './phoenixd-sim/invoices';
-import { FAILURE_REASONS, lightningFeeMsat } from './phoenixd-sim/sim-node';
 import { describeEachDatabase } from './helpers/app';
 import { buildWalletTestApp, unlockedAdmin } from './helpers/wallet-factories';
+import { REGTEST } from './phoenixd-sim/invoices';
+import { FAILURE_REASONS, lightningFeeMsat } from './phoenixd-sim/sim-node';
 
 const ADDRESS = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
 
@@ -16,7 +16,10 @@ describeEachDatabase('wallet node routes', (target) => {
       testApp.app.inject({
         method,
         url,
-        headers: { cookie: walletCookies, ...(payload !== undefined && { 'content-type': 'application/json' }) },
+        headers: {
+          cookie: walletCookies,
+          ...(payload !== undefined && { 'content-type': 'application/json' }),
+        },
         ...(payload !== undefined && { payload: JSON.stringify(payload) }),
       });
     return { ...testApp, call };
@@ -67,7 +70,12 @@ describeEachDatabase('wallet node routes', (target) => {
 
   it('pays an invoice', async (t) => {
     const { call, simulator } = await setUp(t, { simulator: { balanceSat: 100_000 } });
-    const invoice = simulator.node.createInvoice({ amountSat: 5000, description: 'Supplier', expirySeconds: null, externalId: null });
+    const invoice = simulator.node.createInvoice({
+      amountSat: 5000,
+      description: 'Supplier',
+      expirySeconds: null,
+      externalId: null,
+    });
     const response = await call('POST', '/wallet/payinvoice', { invoice: invoice.serialized });
     assert.equal(response.statusCode, 200, response.body);
     const sent = response.json();
@@ -80,18 +88,33 @@ describeEachDatabase('wallet node routes', (target) => {
 
   it('answers PaymentFailed reasons as 400 "Payment failed: <reason>"', async (t) => {
     const { call, simulator } = await setUp(t, { simulator: { balanceSat: 10_000 } });
-    const big = simulator.node.createInvoice({ amountSat: 50_000, description: 'x', expirySeconds: null, externalId: null });
+    const big = simulator.node.createInvoice({
+      amountSat: 50_000,
+      description: 'x',
+      expirySeconds: null,
+      externalId: null,
+    });
     const poor = await call('POST', '/wallet/payinvoice', { invoice: big.serialized });
     assert.equal(poor.statusCode, 400);
     assert.deepEqual(poor.json(), { message: `Payment failed: ${FAILURE_REASONS.insufficientFunds}` });
 
-    const small = simulator.node.createInvoice({ amountSat: 100, description: 'x', expirySeconds: null, externalId: null });
+    const small = simulator.node.createInvoice({
+      amountSat: 100,
+      description: 'x',
+      expirySeconds: null,
+      externalId: null,
+    });
     assert.equal((await call('POST', '/wallet/payinvoice', { invoice: small.serialized })).statusCode, 200);
     const twice = await call('POST', '/wallet/payinvoice', { invoice: small.serialized });
     assert.deepEqual(twice.json(), { message: `Payment failed: ${FAILURE_REASONS.alreadyPaid}` });
 
     simulator.node.failNextPayment('route not found');
-    const other = simulator.node.createInvoice({ amountSat: 100, description: 'y', expirySeconds: null, externalId: null });
+    const other = simulator.node.createInvoice({
+      amountSat: 100,
+      description: 'y',
+      expirySeconds: null,
+      externalId: null,
+    });
     const noRoute = await call('POST', '/wallet/payinvoice', { invoice: other.serialized });
     assert.deepEqual(noRoute.json(), { message: 'Payment failed: route not found' });
   });
@@ -107,7 +130,11 @@ describeEachDatabase('wallet node routes', (target) => {
 
   it('pays an offer', async (t) => {
     const { call, simulator } = await setUp(t, { simulator: { balanceSat: 50_000 } });
-    const response = await call('POST', '/wallet/payoffer', { offer: 'lno1qgsqvgnwgcg35z6ee2h3yczraddm72xrfua9uve2rlrm9deu7xyfzrc', amountSat: 1200, message: 'Thanks' });
+    const response = await call('POST', '/wallet/payoffer', {
+      offer: 'lno1qgsqvgnwgcg35z6ee2h3yczraddm72xrfua9uve2rlrm9deu7xyfzrc',
+      amountSat: 1200,
+      message: 'Thanks',
+    });
     assert.equal(response.statusCode, 200, response.body);
     assert.equal(response.json().recipientAmountSat, 1200);
     assert.equal(simulator.node.outgoing.length, 1);
@@ -115,7 +142,11 @@ describeEachDatabase('wallet node routes', (target) => {
 
   it('pays on chain, with the fees of the transaction the node recorded', async (t) => {
     const { call, simulator } = await setUp(t, { simulator: { balanceSat: 500_000 } });
-    const response = await call('POST', '/wallet/payonchain', { amountSat: 40_000, address: ADDRESS, feerateSatByte: 4 });
+    const response = await call('POST', '/wallet/payonchain', {
+      amountSat: 40_000,
+      address: ADDRESS,
+      feerateSatByte: 4,
+    });
     assert.equal(response.statusCode, 200, response.body);
     const result = response.json();
     const record = simulator.node.outgoing.find((payment) => payment.txId === result.txId);
@@ -124,9 +155,13 @@ describeEachDatabase('wallet node routes', (target) => {
     assert.ok(result.feesSat > 0);
   });
 
-  it('answers a refused on-chain payment as 400 with the node\'s text', async (t) => {
+  it("answers a refused on-chain payment as 400 with the node's text", async (t) => {
     const { call } = await setUp(t, { simulator: { balanceSat: 0 } });
-    const response = await call('POST', '/wallet/payonchain', { amountSat: 40_000, address: ADDRESS, feerateSatByte: 4 });
+    const response = await call('POST', '/wallet/payonchain', {
+      amountSat: 40_000,
+      address: ADDRESS,
+      feerateSatByte: 4,
+    });
     assert.equal(response.statusCode, 400);
     assert.deepEqual(response.json(), { message: 'Payment failed: no channel available' });
   });
@@ -139,7 +174,11 @@ describeEachDatabase('wallet node routes', (target) => {
     const result = response.json();
     const record = simulator.node.outgoing.find((payment) => payment.txId === result.txId);
     assert.equal(record?.subType, 'splice_cpfp');
-    assert.deepEqual(result, { txId: result.txId, newFeerateSatByte: 12, additionalFeesSat: (record?.fees ?? 0) / 1000 });
+    assert.deepEqual(result, {
+      txId: result.txId,
+      newFeerateSatByte: 12,
+      additionalFeesSat: (record?.fees ?? 0) / 1000,
+    });
 
     const asString = await call('POST', '/wallet/bumpfee', '12');
     assert.equal(asString.statusCode, 400);

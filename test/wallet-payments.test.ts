@@ -14,7 +14,12 @@ describeEachDatabase('wallet payment history', (target) => {
     const get = (url: string) => testApp.app.inject({ url, headers: { cookie: walletCookies } });
     /** A guest pays an invoice of ours (no webhook is configured: the listing learns of it). */
     const receive = async (amountSat: number, externalId: string | null = null) => {
-      const invoice = testApp.simulator.node.createInvoice({ amountSat, description: `Bill ${amountSat}`, expirySeconds: null, externalId });
+      const invoice = testApp.simulator.node.createInvoice({
+        amountSat,
+        description: `Bill ${amountSat}`,
+        expirySeconds: null,
+        externalId,
+      });
       await testApp.simulator.receivePayment(invoice.serialized);
       return invoice.paymentHash;
     };
@@ -34,12 +39,20 @@ describeEachDatabase('wallet payment history', (target) => {
     const { get, receive, db, simulator } = await setUp(t);
     const first = await receive(1000, 'order-1');
     const second = await receive(2000, 'order-2');
-    simulator.node.createInvoice({ amountSat: 5, description: 'unpaid', expirySeconds: null, externalId: null });
+    simulator.node.createInvoice({
+      amountSat: 5,
+      description: 'unpaid',
+      expirySeconds: null,
+      externalId: null,
+    });
 
     const response = await get('/wallet/payments/incoming');
     assert.equal(response.statusCode, 200);
     const payments = response.json();
-    assert.deepEqual(payments.map((p: { paymentHash: string }) => p.paymentHash).sort(), [first, second].sort());
+    assert.deepEqual(
+      payments.map((p: { paymentHash: string }) => p.paymentHash).sort(),
+      [first, second].sort(),
+    );
     assert.ok(payments[0].createdAt >= payments[1].createdAt);
     const one = payments.find((p: { paymentHash: string }) => p.paymentHash === first);
     assert.deepEqual(Object.keys(one).sort(), [
@@ -65,7 +78,12 @@ describeEachDatabase('wallet payment history', (target) => {
     const hashes = [];
     for (const amount of [100, 200, 300]) hashes.push(await receive(amount, 'order-x'));
     await receive(400, 'order-y');
-    simulator.node.createInvoice({ amountSat: 5, description: 'unpaid', expirySeconds: null, externalId: 'order-x' });
+    simulator.node.createInvoice({
+      amountSat: 5,
+      description: 'unpaid',
+      expirySeconds: null,
+      externalId: 'order-x',
+    });
 
     const filtered = (await get('/wallet/payments/incoming?externalId=order-x')).json();
     assert.equal(filtered.length, 3);
@@ -85,11 +103,19 @@ describeEachDatabase('wallet payment history', (target) => {
   it('keeps history the node no longer has, after a node swap', async (t) => {
     const { get, receive, db } = await setUp(t);
     const old = randomHash();
-    await insertStoredIncomingPayment(db, { payment_hash: old, amount_sat: 777, received_sat: 777, external_id: 'old-order' });
+    await insertStoredIncomingPayment(db, {
+      payment_hash: old,
+      amount_sat: 777,
+      received_sat: 777,
+      external_id: 'old-order',
+    });
     const fresh = await receive(1500);
 
     const listed = (await get('/wallet/payments/incoming')).json();
-    assert.deepEqual(listed.map((p: { paymentHash: string }) => p.paymentHash), [fresh, old]);
+    assert.deepEqual(
+      listed.map((p: { paymentHash: string }) => p.paymentHash),
+      [fresh, old],
+    );
     const single = await get(`/wallet/payments/incoming/${old}`);
     assert.equal(single.statusCode, 200);
     assert.equal(single.json().amountSat, 777);
@@ -115,7 +141,12 @@ describeEachDatabase('wallet payment history', (target) => {
   it('lists and looks up outgoing payments by id and by hash', async (t) => {
     const { app, get, simulator, db } = await setUp(t);
     const { walletCookies } = await unlockedAdmin(app, db);
-    const invoice = simulator.node.createInvoice({ amountSat: 3000, description: 'Supplier', expirySeconds: null, externalId: null });
+    const invoice = simulator.node.createInvoice({
+      amountSat: 3000,
+      description: 'Supplier',
+      expirySeconds: null,
+      externalId: null,
+    });
     const paid = await app.inject({
       method: 'POST',
       url: '/wallet/payinvoice',
@@ -135,7 +166,7 @@ describeEachDatabase('wallet payment history', (target) => {
     const byId = await get(`/wallet/payments/outgoing/${paymentId}`);
     assert.equal(byId.statusCode, 200);
     assert.deepEqual(
-      { ...byId.json(), createdAt: 0, completedAt: 0 },
+      { ...(byId.json() as object), createdAt: 0, completedAt: 0 },
       {
         paymentId,
         kind: 'lightning',
@@ -163,7 +194,12 @@ describeEachDatabase('wallet payment history', (target) => {
     const { app, db, get, simulator } = await setUp(t);
     const { walletCookies } = await unlockedAdmin(app, db);
     simulator.node.failNextPayment('route not found');
-    const invoice = simulator.node.createInvoice({ amountSat: 10, description: 'x', expirySeconds: null, externalId: null });
+    const invoice = simulator.node.createInvoice({
+      amountSat: 10,
+      description: 'x',
+      expirySeconds: null,
+      externalId: null,
+    });
     await app.inject({
       method: 'POST',
       url: '/wallet/payinvoice',

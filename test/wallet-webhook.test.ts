@@ -4,7 +4,8 @@ import { it } from 'node:test';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { buildWalletTestApp, listenForWebhooks, WEBHOOK_SECRET } from './helpers/wallet-factories';
 
-const sign = (body: string, secret = WEBHOOK_SECRET) => createHmac('sha256', secret).update(body).digest('hex');
+const sign = (body: string, secret = WEBHOOK_SECRET) =>
+  createHmac('sha256', secret).update(body).digest('hex');
 
 function paymentReceived(overrides: Record<string, unknown> = {}): string {
   const event = {
@@ -26,14 +27,22 @@ describeEachDatabase('phoenixd webhook', (target) => {
     app.inject({
       method: 'POST',
       url: '/webhook/phoenixd',
-      headers: { 'content-type': 'application/json', ...(signature !== undefined && { 'x-phoenix-signature': signature }) },
+      headers: {
+        'content-type': 'application/json',
+        ...(signature !== undefined && { 'x-phoenix-signature': signature }),
+      },
       payload: body,
     });
 
   it("records a payment the node reports over real HTTP, with the node's details", async (t) => {
     const { app, db, simulator } = await buildWalletTestApp(t, target);
     await listenForWebhooks(app, simulator);
-    const invoice = simulator.node.createInvoice({ amountSat: 4200, description: 'Table 9', expirySeconds: null, externalId: 'order-9' });
+    const invoice = simulator.node.createInvoice({
+      amountSat: 4200,
+      description: 'Table 9',
+      expirySeconds: null,
+      externalId: 'order-9',
+    });
 
     const { webhook } = await simulator.receivePayment(invoice.serialized);
     assert.equal(webhook?.status, 200);
@@ -50,7 +59,12 @@ describeEachDatabase('phoenixd webhook', (target) => {
   it('records the same payment once when it is delivered twice', async (t) => {
     const { app, db, simulator } = await buildWalletTestApp(t, target);
     await listenForWebhooks(app, simulator);
-    const invoice = simulator.node.createInvoice({ amountSat: 800, description: 'x', expirySeconds: null, externalId: null });
+    const invoice = simulator.node.createInvoice({
+      amountSat: 800,
+      description: 'x',
+      expirySeconds: null,
+      externalId: null,
+    });
     await simulator.receivePayment(invoice.serialized);
     const again = await simulator.redeliverLastWebhook();
     assert.equal(again?.status, 200);
@@ -110,7 +124,11 @@ describeEachDatabase('phoenixd webhook', (target) => {
 
   it('still parses JSON bodies normally on every other route', async (t) => {
     const { app } = await buildTestApp(t, target);
-    const response = await app.inject({ method: 'POST', url: '/auth/login', payload: { name: 'nobody', pin: '1234' } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { name: 'nobody', pin: '1234' },
+    });
     assert.equal(response.statusCode, 401);
   });
 });

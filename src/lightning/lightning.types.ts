@@ -93,7 +93,11 @@ export interface LightningNode {
     amountSat?: number | undefined;
     message?: string | undefined;
   }): Promise<PaymentOutcome>;
-  sendToAddress(input: { address: string; amountSat: number; feerateSatByte: number }): Promise<OnChainOutcome>;
+  sendToAddress(input: {
+    address: string;
+    amountSat: number;
+    feerateSatByte: number;
+  }): Promise<OnChainOutcome>;
   bumpFee(feerateSatByte: number): Promise<OnChainOutcome>;
   listIncomingPayments(
     query: PaymentListQuery & { externalId?: string | undefined },

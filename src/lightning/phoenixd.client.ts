@@ -155,7 +155,9 @@ export class PhoenixdClient implements LightningNode {
       return { status: response.status, text: await response.text() };
     } catch (error) {
       const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'unreachable';
-      throw new LightningUnavailableError(`phoenixd ${reason} (${call.method} ${call.path})`, { cause: error });
+      throw new LightningUnavailableError(`phoenixd ${reason} (${call.method} ${call.path})`, {
+        cause: error,
+      });
     }
   }
 }

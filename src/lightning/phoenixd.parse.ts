@@ -21,7 +21,8 @@ function unexpected(what: string): never {
 }
 
 function asObject(value: unknown, what: string): Json {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) unexpected(`${what} is not an object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    unexpected(`${what} is not an object`);
   return value as Json;
 }
 

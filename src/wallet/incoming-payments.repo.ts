@@ -33,7 +33,12 @@ export function findIncomingPayment(db: Db, paymentHash: string): Promise<Stored
 /** Newest first, like phoenixd's own listing, so the two can be merged page by page. */
 export function listIncomingPayments(
   db: Db,
-  filter: { from?: number | undefined; to?: number | undefined; externalId?: string | undefined; limit?: number },
+  filter: {
+    from?: number | undefined;
+    to?: number | undefined;
+    externalId?: string | undefined;
+    limit?: number;
+  },
 ): Promise<StoredIncomingPayment[]> {
   let query = db.selectFrom('incoming_payments').selectAll().orderBy('created_at', 'desc');
   if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);

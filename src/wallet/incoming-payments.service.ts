@@ -62,7 +62,10 @@ async function rememberPaid(ctx: AppContext, payments: NodeIncomingPayment[]): P
   );
 }
 
-function mergeNewestFirst(fromNode: IncomingPaymentView[], stored: IncomingPaymentView[]): IncomingPaymentView[] {
+function mergeNewestFirst(
+  fromNode: IncomingPaymentView[],
+  stored: IncomingPaymentView[],
+): IncomingPaymentView[] {
   const byHash = new Map(stored.map((payment) => [payment.paymentHash, payment]));
   for (const payment of fromNode) byHash.set(payment.paymentHash, payment);
   return [...byHash.values()].sort((a, b) => b.createdAt - a.createdAt);
@@ -72,7 +75,10 @@ function mergeNewestFirst(fromNode: IncomingPaymentView[], stored: IncomingPayme
  * One page: the newest `offset + limit` of each source hold the newest `offset + limit` of their
  * union, so the page is cut from the merge of those. `all` lists everything, unpaid included.
  */
-export async function listIncoming(ctx: AppContext, query: IncomingListQuery): Promise<IncomingPaymentView[]> {
+export async function listIncoming(
+  ctx: AppContext,
+  query: IncomingListQuery,
+): Promise<IncomingPaymentView[]> {
   const filter = { from: query.from, to: query.to, externalId: query.externalId };
   const wanted = query.offset + query.limit;
   const fromNode = await callNode(ctx, (node) =>

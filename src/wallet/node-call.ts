@@ -1,6 +1,10 @@
 import type { AppContext } from '../core/context';
 import { BadRequestError, ServiceUnavailableError } from '../core/errors';
-import { type LightningNode, LightningRequestError, LightningUnavailableError } from '../lightning/lightning.types';
+import {
+  type LightningNode,
+  LightningRequestError,
+  LightningUnavailableError,
+} from '../lightning/lightning.types';
 
 export const NOT_CONFIGURED = 'Lightning node is not configured';
 export const UNAVAILABLE = 'Lightning node is unavailable';

@@ -10,13 +10,22 @@ export const WALLET_AUTH_REQUIRED = 'Wallet authentication required';
 /** Compared against when no password is set, so that case costs the same PBKDF2 work as a wrong one. */
 const DECOY_HASH = '0'.repeat(64);
 
-async function isCorrectPassword(ctx: AppContext, userId: string, password: string, storedHash: string | null) {
+async function isCorrectPassword(
+  ctx: AppContext,
+  userId: string,
+  password: string,
+  storedHash: string | null,
+) {
   const isMatch = await verifyWalletPassword(password, ctx.secrets.pinKey, userId, storedHash ?? DECOY_HASH);
   return storedHash !== null && isMatch;
 }
 
 /** Checks the admin's wallet password and signs a wallet token bound to this user and login session. */
-export async function grantWalletAccess(ctx: AppContext, principal: Principal, password: string): Promise<string> {
+export async function grantWalletAccess(
+  ctx: AppContext,
+  principal: Principal,
+  password: string,
+): Promise<string> {
   const storedHash = (await repo.findWalletPasswordHash(ctx.db, principal.id)) ?? null;
   if (!(await isCorrectPassword(ctx, principal.id, password, storedHash))) {
     throw new UnauthorizedError(INVALID_CREDENTIALS);

@@ -10,7 +10,8 @@ import { webhookRoutes } from './webhook.routes';
 export const walletFeature: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   // The answer to an unreachable node is a bare 503; the reason belongs in our log.
   app.addHook('onError', async (request, _reply, error) => {
-    if (error.statusCode === 503 && error.cause) request.log.warn({ err: error.cause }, 'Lightning node call failed');
+    if (error.statusCode === 503 && error.cause)
+      request.log.warn({ err: error.cause }, 'Lightning node call failed');
   });
 
   await app.register(walletAccessRoutes, { ctx });

@@ -9,8 +9,8 @@ import {
   InvoiceReply,
   NodeInfoReply,
   OnChainReply,
-  PaymentSentReply,
   PayInvoiceBody,
+  PaymentSentReply,
   PayOfferBody,
   PayOnChainBody,
 } from './wallet.schemas';

@@ -3,14 +3,17 @@ import { type Static, Type } from 'typebox';
 /** Satoshi amounts: positive integers, capped at the 21 million bitcoin that can ever exist. */
 const Sat = (options: { description?: string; examples?: number[] } = {}) =>
   Type.Integer({ minimum: 1, maximum: 2_100_000_000_000_000, ...options });
-const SatOrZero = (description?: string) =>
-  Type.Integer({ minimum: 0, ...(description && { description }) });
+const SatOrZero = (description?: string) => Type.Integer({ minimum: 0, ...(description && { description }) });
 const UnixMs = (description: string) => Type.Integer({ minimum: 0, description, examples: [1795000000000] });
 const Nullable = <T extends ReturnType<typeof Type.String | typeof Type.Integer>>(schema: T) =>
   Type.Union([schema, Type.Null()]);
 
 const Hex64 = (description: string) =>
-  Type.String({ pattern: '^[0-9a-fA-F]{64}$', description, examples: ['5ecf7213d2f5441acf00fd1456385e0b29f68ce9b9d12292ef04d21c456d9edf'] });
+  Type.String({
+    pattern: '^[0-9a-fA-F]{64}$',
+    description,
+    examples: ['5ecf7213d2f5441acf00fd1456385e0b29f68ce9b9d12292ef04d21c456d9edf'],
+  });
 
 export const PaymentHashParams = Type.Object({ paymentHash: Hex64('Payment hash, 64 hex characters') });
 export const PaymentIdParams = Type.Object({

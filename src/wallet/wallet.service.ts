@@ -19,7 +19,8 @@ const RECENT_RECORDS = 50;
 
 export const getInfo = (ctx: AppContext): Promise<NodeInfo> => callNode(ctx, (node) => node.getInfo());
 
-export const getBalance = (ctx: AppContext): Promise<NodeBalance> => callNode(ctx, (node) => node.getBalance());
+export const getBalance = (ctx: AppContext): Promise<NodeBalance> =>
+  callNode(ctx, (node) => node.getBalance());
 
 export const createInvoice = (ctx: AppContext, input: CreateInvoiceInput): Promise<GeneratedInvoice> =>
   callNode(ctx, (node) => node.createInvoice(input));
@@ -39,7 +40,10 @@ export async function payInvoice(ctx: AppContext, input: { invoice: string; amou
   return toPaymentSent(await callNode(ctx, (node) => node.payInvoice(input)));
 }
 
-export async function payOffer(ctx: AppContext, input: { offer: string; amountSat?: number; message?: string }) {
+export async function payOffer(
+  ctx: AppContext,
+  input: { offer: string; amountSat?: number; message?: string },
+) {
   return toPaymentSent(await callNode(ctx, (node) => node.payOffer(input)));
 }
 
@@ -49,7 +53,9 @@ export async function payOffer(ctx: AppContext, input: { offer: string; amountSa
  * that invites a second payment: the fees then read 0 and the record shows them later.
  */
 async function feesOfTransaction(ctx: AppContext, txId: string): Promise<number> {
-  const recent = await callNode(ctx, (node) => node.listOutgoingPayments({ all: true, limit: RECENT_RECORDS }));
+  const recent = await callNode(ctx, (node) =>
+    node.listOutgoingPayments({ all: true, limit: RECENT_RECORDS }),
+  );
   const record = recent.find((payment) => payment.txId === txId);
   return record ? Math.floor(record.feesMsat / 1000) : 0;
 }
@@ -84,7 +90,10 @@ function outgoingToView(payment: NodeOutgoingPayment): OutgoingPaymentView {
   };
 }
 
-export async function listOutgoing(ctx: AppContext, query: OutgoingListQuery): Promise<OutgoingPaymentView[]> {
+export async function listOutgoing(
+  ctx: AppContext,
+  query: OutgoingListQuery,
+): Promise<OutgoingPaymentView[]> {
   const range = { from: query.from, to: query.to };
   const payments = await callNode(ctx, (node) =>
     query.all

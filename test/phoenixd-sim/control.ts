@@ -12,7 +12,11 @@ import type { PhoenixdSimulator, SimMode } from './simulator';
  *   /sim/mode      mode=up|down|slow, delayMs?, durationMs?   down and slow end after durationMs
  *   /sim/confirm                                     the pending on-chain transaction confirms
  */
-export async function handleControl(simulator: PhoenixdSimulator, path: string, params: Params): Promise<Answer> {
+export async function handleControl(
+  simulator: PhoenixdSimulator,
+  path: string,
+  params: Params,
+): Promise<Answer> {
   switch (path) {
     case '/sim/receive': {
       const amountSat = params.optionalLong('amountSat');

@@ -8,7 +8,8 @@ export const TEXTS = {
   notFound: 'Not found',
   notAForm: "Cannot transform this request's content to io.ktor.http.Parameters",
   missing: (name: string) => `Request parameter ${name} is missing`,
-  invalid: (name: string, type: string) => `Request parameter ${name} couldn't be parsed/converted to ${type}`,
+  invalid: (name: string, type: string) =>
+    `Request parameter ${name} couldn't be parsed/converted to ${type}`,
 } as const;
 
 /** A refusal phoenixd expresses as an HTTP status with a plain-text explanation. */

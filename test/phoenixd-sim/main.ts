@@ -13,7 +13,9 @@ const simulator = await PhoenixdSimulator.start({
   webhookSecret: env.SIM_WEBHOOK_SECRET ?? 'sim-webhook-secret',
 });
 console.log(`phoenixd simulator on ${simulator.url} (regtest, node ${simulator.node.nodeId})`);
-console.log(`  PHOENIXD_URL=${simulator.url} PHOENIXD_PASSWORD=${simulator.password} PHOENIXD_WEBHOOK_SECRET=${simulator.webhookSecret}`);
+console.log(
+  `  PHOENIXD_URL=${simulator.url} PHOENIXD_PASSWORD=${simulator.password} PHOENIXD_WEBHOOK_SECRET=${simulator.webhookSecret}`,
+);
 console.log(`  webhook -> ${simulator.webhookUrl}`);
 
 const shutDown = () => void simulator.stop().then(() => process.exit(0));

@@ -1,11 +1,15 @@
+import { HttpAnswer, type Params, TEXTS } from './http';
 import { decodeInvoice } from './invoices';
-import { HttpAnswer, Params, TEXTS } from './http';
 import type { PaymentResult, SimIncoming, SimNode, SimOutgoing } from './sim-node';
 
 /** What a route answers: JSON (pretty, nulls left out) or plain text, both with HTTP 200. */
 export type Answer = { json: unknown } | { text: string };
 
-type Route = { method: 'GET' | 'POST'; pattern: RegExp; handle: (node: SimNode, params: Params, path: string[]) => Answer };
+type Route = {
+  method: 'GET' | 'POST';
+  pattern: RegExp;
+  handle: (node: SimNode, params: Params, path: string[]) => Answer;
+};
 
 const HEX32 = /^[0-9a-fA-F]{64}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -66,7 +70,10 @@ function page<T extends { createdAt: number }>(items: T[], params: Params): T[] 
 function createInvoice(node: SimNode, params: Params): Answer {
   const description = params.optionalString('description');
   if (description !== null && description.length > MAX_DESCRIPTION) {
-    throw new HttpAnswer(400, `Request parameter description is too long (max ${MAX_DESCRIPTION} characters)`);
+    throw new HttpAnswer(
+      400,
+      `Request parameter description is too long (max ${MAX_DESCRIPTION} characters)`,
+    );
   }
   if (description === null) throw new HttpAnswer(400, 'Must provide either a description or descriptionHash');
   const invoice = node.createInvoice({
@@ -117,7 +124,13 @@ export const ROUTES: Route[] = [
     method: 'GET',
     pattern: /^\/getinfo$/,
     handle: (node) => ({
-      json: { nodeId: node.nodeId, channels: node.channels, chain: node.chain, blockHeight: node.blockHeight, version: node.version },
+      json: {
+        nodeId: node.nodeId,
+        channels: node.channels,
+        chain: node.chain,
+        blockHeight: node.blockHeight,
+        version: node.version,
+      },
     }),
   },
   {
@@ -129,7 +142,11 @@ export const ROUTES: Route[] = [
   { method: 'POST', pattern: /^\/payinvoice$/, handle: payInvoice },
   { method: 'POST', pattern: /^\/payoffer$/, handle: payOffer },
   { method: 'POST', pattern: /^\/sendtoaddress$/, handle: sendToAddress },
-  { method: 'POST', pattern: /^\/bumpfee$/, handle: (node, params) => ({ text: node.bumpFee(params.long('feerateSatByte')) }) },
+  {
+    method: 'POST',
+    pattern: /^\/bumpfee$/,
+    handle: (node, params) => ({ text: node.bumpFee(params.long('feerateSatByte')) }),
+  },
   {
     method: 'GET',
     pattern: /^\/payments\/incoming$/,
@@ -137,7 +154,8 @@ export const ROUTES: Route[] = [
       const externalId = params.optionalString('externalId');
       const isAll = params.flag('all');
       const matching = [...node.incoming.values()].filter(
-        (payment) => (isAll || payment.completedAt !== null) && (!externalId || payment.externalId === externalId),
+        (payment) =>
+          (isAll || payment.completedAt !== null) && (!externalId || payment.externalId === externalId),
       );
       return { json: page(matching, params).map(incomingJson) };
     },
@@ -155,7 +173,9 @@ export const ROUTES: Route[] = [
     pattern: /^\/payments\/outgoing$/,
     handle: (node, params) => {
       const isAll = params.flag('all');
-      const matching = node.outgoing.filter((payment) => isAll || payment.isPaid || payment.completedAt === null);
+      const matching = node.outgoing.filter(
+        (payment) => isAll || payment.isPaid || payment.completedAt === null,
+      );
       return { json: page(matching, params).map(outgoingJson) };
     },
   },
@@ -164,7 +184,9 @@ export const ROUTES: Route[] = [
     pattern: /^\/payments\/outgoing\/([^/]+)$/,
     handle: (node, _params, [id = '']) => {
       if (!UUID.test(id)) throw new HttpAnswer(400, TEXTS.invalid('uuid', 'uuid'));
-      const payment = node.outgoing.find((item) => item.paymentId === id.toLowerCase() && item.subType === 'lightning');
+      const payment = node.outgoing.find(
+        (item) => item.paymentId === id.toLowerCase() && item.subType === 'lightning',
+      );
       return found(payment && outgoingJson(payment));
     },
   },

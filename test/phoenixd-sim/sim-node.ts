@@ -45,7 +45,14 @@ export type SimOutgoing = {
 };
 
 export type PaymentResult =
-  | { isSent: true; recipientAmountSat: number; routingFeeSat: number; paymentId: string; paymentHash: string; paymentPreimage: string }
+  | {
+      isSent: true;
+      recipientAmountSat: number;
+      routingFeeSat: number;
+      paymentId: string;
+      paymentHash: string;
+      paymentPreimage: string;
+    }
   | { isSent: false; paymentHash: string; reason: string };
 
 export const FAILURE_REASONS = {
@@ -105,10 +112,20 @@ export class SimNode {
     this.forcedFailure = reason;
   }
 
-  createInvoice(input: { amountSat: number | null; description: string; expirySeconds: number | null; externalId: string | null }) {
+  createInvoice(input: {
+    amountSat: number | null;
+    description: string;
+    expirySeconds: number | null;
+    externalId: string | null;
+  }) {
     const createdAt = Date.now();
     const expirySeconds = input.expirySeconds ?? 3600;
-    const invoice = signInvoice({ amountSat: input.amountSat, description: input.description, expirySeconds, createdAtMs: createdAt });
+    const invoice = signInvoice({
+      amountSat: input.amountSat,
+      description: input.description,
+      expirySeconds,
+      createdAtMs: createdAt,
+    });
     this.incoming.set(invoice.paymentHash, {
       paymentHash: invoice.paymentHash,
       preimage: invoice.preimage,
@@ -215,7 +232,12 @@ export class SimNode {
     this.blockHeight += 1;
   }
 
-  private recordOnChain(subType: 'splice_out' | 'splice_cpfp', txId: string, sentSat: number, feesSat: number) {
+  private recordOnChain(
+    subType: 'splice_out' | 'splice_cpfp',
+    txId: string,
+    sentSat: number,
+    feesSat: number,
+  ) {
     this.outgoing.push({
       subType,
       paymentId: randomUUID(),
@@ -238,7 +260,9 @@ export class SimNode {
       this.forcedFailure = null;
       return reason;
     }
-    const isAlreadyPaid = this.outgoing.some((payment) => payment.paymentHash === paymentHash && payment.isPaid);
+    const isAlreadyPaid = this.outgoing.some(
+      (payment) => payment.paymentHash === paymentHash && payment.isPaid,
+    );
     if (paymentHash && isAlreadyPaid) return FAILURE_REASONS.alreadyPaid;
     const cost = amountSat + Math.ceil(lightningFeeMsat(amountSat) / 1000);
     if (this.balanceSat < cost) return FAILURE_REASONS.insufficientFunds;

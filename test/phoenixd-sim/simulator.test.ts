@@ -23,7 +23,9 @@ async function startSimulator(t: TestContext, options: Parameters<typeof Phoenix
     fetch(`${simulator.url}${path}`, {
       method: 'POST',
       headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(Object.entries(form).map(([k, v]): [string, string] => [k, String(v)])).toString(),
+      body: new URLSearchParams(
+        Object.entries(form).map(([k, v]): [string, string] => [k, String(v)]),
+      ).toString(),
     });
   return { simulator, get, postForm, auth };
 }
@@ -95,11 +97,17 @@ describe('phoenixd simulator', () => {
     assert.equal(missing.status, 400);
     assert.equal(await missing.text(), 'Request parameter amountSat is missing');
     const notNumber = await postForm('/bumpfee', { feerateSatByte: 'fast' });
-    assert.equal(await notNumber.text(), "Request parameter feerateSatByte couldn't be parsed/converted to integer");
+    assert.equal(
+      await notNumber.text(),
+      "Request parameter feerateSatByte couldn't be parsed/converted to integer",
+    );
     const noDescription = await postForm('/createinvoice', { amountSat: 10 });
     assert.equal(await noDescription.text(), 'Must provide either a description or descriptionHash');
     const badInvoice = await postForm('/payinvoice', { invoice: 'lnbc1garbage' });
-    assert.equal(await badInvoice.text(), "Request parameter invoice couldn't be parsed/converted to bolt11invoice");
+    assert.equal(
+      await badInvoice.text(),
+      "Request parameter invoice couldn't be parsed/converted to bolt11invoice",
+    );
     const badHash = await get('/payments/incoming/xyz');
     assert.equal(badHash.status, 400);
     const unknownHash = await get(`/payments/incoming/${'a'.repeat(64)}`);
@@ -111,7 +119,12 @@ describe('phoenixd simulator', () => {
 
   it('pays invoices, answering PaymentFailed with HTTP 200 when it cannot', async (t) => {
     const { simulator, postForm, get } = await startSimulator(t, { balanceSat: 10_000 });
-    const { serialized } = simulator.node.createInvoice({ amountSat: 2000, description: 'x', expirySeconds: null, externalId: null });
+    const { serialized } = simulator.node.createInvoice({
+      amountSat: 2000,
+      description: 'x',
+      expirySeconds: null,
+      externalId: null,
+    });
 
     const sent = await json(postForm('/payinvoice', { invoice: serialized }));
     assert.equal(sent.recipientAmountSat, 2000);
@@ -122,7 +135,12 @@ describe('phoenixd simulator', () => {
     assert.equal(again.status, 200);
     assert.equal((await json(again)).reason, FAILURE_REASONS.alreadyPaid);
 
-    const other = simulator.node.createInvoice({ amountSat: 50_000, description: 'y', expirySeconds: null, externalId: null });
+    const other = simulator.node.createInvoice({
+      amountSat: 50_000,
+      description: 'y',
+      expirySeconds: null,
+      externalId: null,
+    });
     const poor = await json(postForm('/payinvoice', { invoice: other.serialized }));
     assert.equal(poor.reason, FAILURE_REASONS.insufficientFunds);
 
@@ -134,7 +152,11 @@ describe('phoenixd simulator', () => {
 
   it('answers sendtoaddress and bumpfee with a txid as plain text', async (t) => {
     const { simulator, postForm, get } = await startSimulator(t);
-    const sent = await postForm('/sendtoaddress', { amountSat: 20_000, address: REGTEST_ADDRESS, feerateSatByte: 3 });
+    const sent = await postForm('/sendtoaddress', {
+      amountSat: 20_000,
+      address: REGTEST_ADDRESS,
+      feerateSatByte: 3,
+    });
     assert.match(sent.headers.get('content-type') ?? '', /^text\/plain/);
     const txId = await sent.text();
     assert.match(txId, /^[0-9a-f]{64}$/);
@@ -142,10 +164,10 @@ describe('phoenixd simulator', () => {
     const bumped = await (await postForm('/bumpfee', { feerateSatByte: 9 })).text();
     assert.match(bumped, /^[0-9a-f]{64}$/);
     const records = await json(get('/payments/outgoing?all=true'));
-    assert.deepEqual(
-      records.map((record: { subType: string }) => record.subType).sort(),
-      ['splice_cpfp', 'splice_out'],
-    );
+    assert.deepEqual(records.map((record: { subType: string }) => record.subType).sort(), [
+      'splice_cpfp',
+      'splice_out',
+    ]);
     assert.ok(records.every((record: { fees: number }) => record.fees > 0));
 
     simulator.node.confirmOnChain();
@@ -153,12 +175,19 @@ describe('phoenixd simulator', () => {
       await (await postForm('/bumpfee', { feerateSatByte: 20 })).text(),
       'either the tx is already confirmed or has a higher feerate',
     );
-    assert.equal((await postForm('/sendtoaddress', { amountSat: 1, address: 'nope', feerateSatByte: 1 })).status, 400);
+    assert.equal(
+      (await postForm('/sendtoaddress', { amountSat: 1, address: 'nope', feerateSatByte: 1 })).status,
+      400,
+    );
   });
 
   it('answers "no channel available" without a channel', async (t) => {
     const { postForm } = await startSimulator(t, { balanceSat: 0 });
-    const response = await postForm('/sendtoaddress', { amountSat: 1000, address: REGTEST_ADDRESS, feerateSatByte: 2 });
+    const response = await postForm('/sendtoaddress', {
+      amountSat: 1000,
+      address: REGTEST_ADDRESS,
+      feerateSatByte: 2,
+    });
     assert.equal(response.status, 200);
     assert.equal(await response.text(), 'no channel available');
   });
@@ -181,7 +210,12 @@ describe('phoenixd simulator', () => {
       webhookUrl: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/`,
       webhookSecret: 'shh',
     });
-    const invoice = simulator.node.createInvoice({ amountSat: 700, description: 'Tip', expirySeconds: null, externalId: 'o-9' });
+    const invoice = simulator.node.createInvoice({
+      amountSat: 700,
+      description: 'Tip',
+      expirySeconds: null,
+      externalId: 'o-9',
+    });
 
     const { webhook } = await simulator.receivePayment(invoice.serialized);
     assert.equal(webhook?.status, 200);

@@ -54,7 +54,9 @@ export class PhoenixdSimulator {
 
   static async start(options: SimulatorOptions = {}): Promise<PhoenixdSimulator> {
     const simulator = new PhoenixdSimulator(options);
-    await new Promise<void>((resolve) => simulator.server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+    await new Promise<void>((resolve) =>
+      simulator.server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+    );
     return simulator;
   }
 
@@ -108,7 +110,9 @@ export class PhoenixdSimulator {
 
   private async deliverWebhook(body: string): Promise<WebhookDelivery | null> {
     if (!this.webhookUrl) return null;
-    const signature = createHmac('sha256', this.webhookSecret ?? '').update(body).digest('hex');
+    const signature = createHmac('sha256', this.webhookSecret ?? '')
+      .update(body)
+      .digest('hex');
     try {
       const response = await fetch(this.webhookUrl, {
         method: 'POST',
@@ -118,7 +122,10 @@ export class PhoenixdSimulator {
       return { status: response.status, body: await response.text() };
     } catch (error) {
       // phoenixd only logs a failed delivery; status 0 tells the caller nobody answered.
-      return { status: 0, body: `webhook failure: ${error instanceof Error ? error.message : String(error)}` };
+      return {
+        status: 0,
+        body: `webhook failure: ${error instanceof Error ? error.message : String(error)}`,
+      };
     }
   }
 
@@ -148,7 +155,8 @@ export class PhoenixdSimulator {
         response.setHeader('www-authenticate', 'Basic realm="Ktor Server", charset=UTF-8');
         throw new HttpAnswer(401, TEXTS.unauthorized);
       }
-      const values = route.method === 'POST' ? parseForm(request.headers['content-type'], body) : url.searchParams;
+      const values =
+        route.method === 'POST' ? parseForm(request.headers['content-type'], body) : url.searchParams;
       const captured = route.pattern.exec(path)?.slice(1) ?? [];
       send(response, route.handle(this.node, new Params(values), captured.map(decodeURIComponent)));
     } catch (error) {
@@ -157,9 +165,15 @@ export class PhoenixdSimulator {
     }
   }
 
-  private async answerControl(request: IncomingMessage, response: ServerResponse, path: string, body: string) {
+  private async answerControl(
+    request: IncomingMessage,
+    response: ServerResponse,
+    path: string,
+    body: string,
+  ) {
     if (request.method !== 'POST') throw new HttpAnswer(405, TEXTS.methodNotAllowed);
-    if (!isAuthorized(request.headers.authorization, this.password)) throw new HttpAnswer(401, TEXTS.unauthorized);
+    if (!isAuthorized(request.headers.authorization, this.password))
+      throw new HttpAnswer(401, TEXTS.unauthorized);
     const params = new Params(parseForm(request.headers['content-type'], body));
     send(response, await handleControl(this, path, params));
   }
