@@ -57,6 +57,24 @@ describeEachDatabase('wallet access', (target) => {
     assert.equal(wrong.cookies.length, 0);
   });
 
+  it('throttles repeated wallet password guesses', async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const { user, cookies } = await loggedInUser(app, db, 'admin');
+    await setWalletPassword(db, user.id);
+    const guess = () =>
+      app.inject({
+        method: 'POST',
+        url: '/wallet/auth',
+        headers: { cookie: cookies },
+        payload: { password: 'guess' },
+      });
+    for (let attempt = 0; attempt < 10; attempt++) assert.equal((await guess()).statusCode, 401);
+    const throttled = await guess();
+    assert.equal(throttled.statusCode, 429);
+    assert.deepEqual(throttled.json(), { message: 'Too many requests' });
+    assert.ok(throttled.headers['retry-after']);
+  });
+
   it('keeps wallet sign-in and logout to administrators', async (t) => {
     const { app, db } = await buildTestApp(t, target);
     const { cookies } = await loggedInUser(app, db, 'staff');

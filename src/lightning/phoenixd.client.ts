@@ -52,8 +52,9 @@ export class PhoenixdClient implements LightningNode {
   }
 
   async createInvoice(input: CreateInvoiceInput) {
-    const form = { ...input };
-    return parse.parseGeneratedInvoice(await this.json({ method: 'POST', path: '/createinvoice', form }));
+    return parse.parseGeneratedInvoice(
+      await this.json({ method: 'POST', path: '/createinvoice', form: input }),
+    );
   }
 
   async payInvoice(input: { invoice: string; amountSat?: number | undefined }) {

@@ -117,7 +117,8 @@ const listQuery = {
   from: Type.Optional(UnixMs('Earliest creation instant, Unix ms')),
   to: Type.Optional(UnixMs('Latest creation instant, Unix ms')),
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 20 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  // Capped because a page is cut from the newest `offset + limit` payments of each source.
+  offset: Type.Integer({ minimum: 0, maximum: 100_000, default: 0 }),
   all: Type.Boolean({
     default: false,
     description:
