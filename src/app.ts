@@ -16,9 +16,11 @@ import { registerSecurity } from './core/security';
 import { TokenService } from './core/tokens';
 import { validatorCompiler } from './core/validation';
 import { generalRoutes } from './general/general.routes';
+import { lightningNodeFromConfig } from './lightning/phoenixd.client';
 import { setupRoutes } from './setup/setup.routes';
 import { bootstrapAdminFromConfig } from './setup/setup.service';
 import { usersRoutes } from './users/users.routes';
+import { walletFeature } from './wallet/wallet.feature';
 
 export type AppOverrides = {
   /** A database the caller opened and will close (tests hold it to inspect stored state). */
@@ -36,6 +38,8 @@ const REDACTED_LOG_PATHS = [
   '*.pin',
   '*.password',
   '*.wallet_password',
+  '*.current_password',
+  '*.new_password',
   '*.accessToken',
   '*.refreshToken',
   '*.walletAccessToken',
@@ -55,6 +59,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       clock,
       secrets,
       tokens: new TokenService(secrets.jwtSecret, clock),
+      lightning: lightningNodeFromConfig(config.phoenixd),
     });
     await bootstrapAdminFromConfig(ctx);
 
@@ -99,7 +104,7 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
   });
   await registerOpenApi(app);
 
-  for (const feature of [generalRoutes, setupRoutes, authRoutes, usersRoutes]) {
+  for (const feature of [generalRoutes, setupRoutes, authRoutes, usersRoutes, walletFeature]) {
     await app.register(feature, { ctx });
   }
 }

@@ -16,7 +16,15 @@ export type Config = Readonly<{
   baseCurrency: CurrencyCode;
   corsOrigins: readonly string[];
   cookieSecure: boolean;
-  phoenixd: Readonly<{ url: string; password: string | undefined; webhookSecret: string | undefined }>;
+  phoenixd: Readonly<{
+    url: string;
+    password: string | undefined;
+    webhookSecret: string | undefined;
+    /** How long a call to phoenixd may take before the node counts as unavailable. */
+    timeoutMs: number;
+    /** The same for payments, which wait until they settle. */
+    paymentTimeoutMs: number;
+  }>;
   logLevel: string;
   isProduction: boolean;
 }>;
@@ -80,6 +88,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const phoenixdUrl = read('PHOENIXD_URL') ?? 'http://127.0.0.1:9740';
   if (!URL.canParse(phoenixdUrl)) problems.push('PHOENIXD_URL is not a URL');
+  const phoenixdTimeoutMs = Number(read('PHOENIXD_TIMEOUT_MS') ?? 5000);
+  const phoenixdPaymentTimeoutMs = Number(read('PHOENIXD_PAYMENT_TIMEOUT_MS') ?? 60_000);
+  for (const [name, value] of [
+    ['PHOENIXD_TIMEOUT_MS', phoenixdTimeoutMs],
+    ['PHOENIXD_PAYMENT_TIMEOUT_MS', phoenixdPaymentTimeoutMs],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 1) problems.push(`${name} must be a positive integer`);
+  }
 
   const logLevel = read('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -109,6 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       url: phoenixdUrl.replace(/\/$/, ''),
       password: read('PHOENIXD_PASSWORD'),
       webhookSecret: read('PHOENIXD_WEBHOOK_SECRET'),
+      timeoutMs: phoenixdTimeoutMs,
+      paymentTimeoutMs: phoenixdPaymentTimeoutMs,
     }),
     logLevel,
     isProduction,

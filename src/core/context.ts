@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import type { LightningNode } from '../lightning/lightning.types';
 import type { Clock } from './clock';
 import type { Db, DialectName } from './db/database';
 import type { Secrets } from './secrets';
@@ -12,4 +13,6 @@ export type AppContext = Readonly<{
   clock: Clock;
   secrets: Secrets;
   tokens: TokenService;
+  /** The restaurant's Lightning node; undefined when no phoenixd password is configured. */
+  lightning: LightningNode | undefined;
 }>;

@@ -1,0 +1,32 @@
+import type { AppContext } from '../core/context';
+import { BadRequestError, ServiceUnavailableError } from '../core/errors';
+import {
+  type LightningNode,
+  LightningRequestError,
+  LightningUnavailableError,
+} from '../lightning/lightning.types';
+
+export const NOT_CONFIGURED = 'Lightning node is not configured';
+export const UNAVAILABLE = 'Lightning node is unavailable';
+
+/**
+ * Runs one call against the node and turns the client's failures into our typed errors: no node
+ * configured or none answering is a 503; a request the node refused is the caller's 400.
+ */
+export async function callNode<T>(ctx: AppContext, call: (node: LightningNode) => Promise<T>): Promise<T> {
+  if (!ctx.lightning) throw new ServiceUnavailableError(NOT_CONFIGURED);
+  try {
+    return await call(ctx.lightning);
+  } catch (error) {
+    throw toAppError(error);
+  }
+}
+
+/** The client's error stays attached as `cause`, for the log; the answer itself stays generic. */
+function toAppError(error: unknown): unknown {
+  if (error instanceof LightningUnavailableError) {
+    return Object.assign(new ServiceUnavailableError(UNAVAILABLE), { cause: error });
+  }
+  if (error instanceof LightningRequestError) return new BadRequestError(error.message);
+  return error;
+}

@@ -1,0 +1,131 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../core/context';
+import { errors } from '../core/schemas';
+import {
+  BalanceReply,
+  BumpFeeBody,
+  BumpFeeReply,
+  CreateInvoiceBody,
+  InvoiceReply,
+  NodeInfoReply,
+  OnChainReply,
+  PayInvoiceBody,
+  PaymentSentReply,
+  PayOfferBody,
+  PayOnChainBody,
+} from './wallet.schemas';
+import * as service from './wallet.service';
+
+const tags = ['Wallet'];
+const PAYMENT_FAILED = 'A failed payment answers 400 {"message":"Payment failed: <reason from the node>"}.';
+
+/** Open to every logged-in user: the waiter shows the guest a QR code to pay. */
+export const invoiceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.post(
+    '/wallet/createinvoice',
+    {
+      schema: {
+        tags,
+        summary: 'Create a Lightning invoice',
+        description: 'Any logged-in user. `description` is required; the other fields are optional.',
+        body: CreateInvoiceBody,
+        response: { 200: InvoiceReply, ...errors(400, 401, 503) },
+      },
+    },
+    (request) => service.createInvoice(ctx, request.body),
+  );
+};
+
+/** Administrators with a wallet token (the scope that registers this adds both checks). */
+export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const config = { adminOnly: true };
+
+  app.get(
+    '/wallet/getinfo',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Node information and channels',
+        response: { 200: NodeInfoReply, ...errors(401, 403, 503) },
+      },
+    },
+    () => service.getInfo(ctx),
+  );
+
+  app.get(
+    '/wallet/getbalance',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Spendable balance and fee credit',
+        response: { 200: BalanceReply, ...errors(401, 403, 503) },
+      },
+    },
+    () => service.getBalance(ctx),
+  );
+
+  app.post(
+    '/wallet/payinvoice',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Pay a BOLT11 invoice',
+        description: PAYMENT_FAILED,
+        body: PayInvoiceBody,
+        response: { 200: PaymentSentReply, ...errors(400, 401, 403, 503) },
+      },
+    },
+    (request) => service.payInvoice(ctx, request.body),
+  );
+
+  app.post(
+    '/wallet/payoffer',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Pay a BOLT12 offer',
+        description: PAYMENT_FAILED,
+        body: PayOfferBody,
+        response: { 200: PaymentSentReply, ...errors(400, 401, 403, 503) },
+      },
+    },
+    (request) => service.payOffer(ctx, request.body),
+  );
+
+  app.post(
+    '/wallet/payonchain',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Send bitcoin to an on-chain address',
+        description: `Spliced out of the node's channel. ${PAYMENT_FAILED} feesSat are the mining fees of the new transaction.`,
+        body: PayOnChainBody,
+        response: { 200: OnChainReply, ...errors(400, 401, 403, 503) },
+      },
+    },
+    (request) => service.payOnChain(ctx, request.body),
+  );
+
+  app.post(
+    '/wallet/bumpfee',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Speed up the pending on-chain transaction',
+        description:
+          "The body is a bare JSON number: the new fee rate in sat/byte. It applies to the channel's " +
+          'unconfirmed splice (the last on-chain payment), paid for by a child transaction (CPFP). ' +
+          PAYMENT_FAILED,
+        body: BumpFeeBody,
+        response: { 200: BumpFeeReply, ...errors(400, 401, 403, 503) },
+      },
+    },
+    (request) => service.bumpFee(ctx, request.body),
+  );
+};

@@ -1,0 +1,166 @@
+import { type Static, Type } from 'typebox';
+
+/** Satoshi amounts: positive integers, capped at the 21 million bitcoin that can ever exist. */
+const Sat = (options: { description?: string; examples?: number[] } = {}) =>
+  Type.Integer({ minimum: 1, maximum: 2_100_000_000_000_000, ...options });
+const SatOrZero = (description?: string) => Type.Integer({ minimum: 0, ...(description && { description }) });
+const UnixMs = (description: string) => Type.Integer({ minimum: 0, description, examples: [1795000000000] });
+const Nullable = <T extends ReturnType<typeof Type.String | typeof Type.Integer>>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
+const Hex64 = (description: string) =>
+  Type.String({
+    pattern: '^[0-9a-fA-F]{64}$',
+    description,
+    examples: ['5ecf7213d2f5441acf00fd1456385e0b29f68ce9b9d12292ef04d21c456d9edf'],
+  });
+
+export const PaymentHashParams = Type.Object({ paymentHash: Hex64('Payment hash, 64 hex characters') });
+export const PaymentIdParams = Type.Object({
+  paymentId: Type.String({ format: 'uuid', description: "phoenixd's payment id (a UUID)" }),
+});
+
+export const NodeInfoReply = Type.Object({
+  nodeId: Type.String(),
+  channels: Type.Array(
+    Type.Object({
+      state: Type.String({ examples: ['NORMAL'] }),
+      channelId: Nullable(Type.String()),
+      balanceSat: Nullable(Type.Integer()),
+      inboundLiquiditySat: Nullable(Type.Integer()),
+      capacitySat: Nullable(Type.Integer()),
+      fundingTxId: Nullable(Type.String()),
+    }),
+  ),
+  chain: Type.String({ examples: ['mainnet'] }),
+  blockHeight: Nullable(Type.Integer()),
+  version: Type.String(),
+});
+
+export const BalanceReply = Type.Object({ balanceSat: SatOrZero(), feeCreditSat: SatOrZero() });
+
+export const CreateInvoiceBody = Type.Object(
+  {
+    description: Type.String({ minLength: 1, maxLength: 128, examples: ['Table 4, order 1187'] }),
+    amountSat: Type.Optional(Sat({ description: 'Omit for an invoice of any amount', examples: [12500] })),
+    externalId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 256, description: 'Your reference, e.g. the order id' }),
+    ),
+    expirySeconds: Type.Optional(
+      Type.Integer({ minimum: 60, maximum: 604800, description: 'Default: the node’s (one hour)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateInvoiceBody = Static<typeof CreateInvoiceBody>;
+
+export const InvoiceReply = Type.Object({
+  amountSat: Nullable(Type.Integer({ description: 'null for an invoice of any amount' })),
+  paymentHash: Type.String(),
+  serialized: Type.String({ description: 'The BOLT11 invoice' }),
+});
+
+export const PayInvoiceBody = Type.Object(
+  {
+    invoice: Type.String({ minLength: 1, maxLength: 4096, description: 'A BOLT11 invoice' }),
+    amountSat: Type.Optional(Sat({ description: 'Required only when the invoice has no amount' })),
+  },
+  { additionalProperties: false },
+);
+
+export const PayOfferBody = Type.Object(
+  {
+    offer: Type.String({ minLength: 1, maxLength: 4096, description: 'A BOLT12 offer (lno1…)' }),
+    amountSat: Type.Optional(Sat({ description: 'Required only when the offer has no amount' })),
+    message: Type.Optional(Type.String({ maxLength: 64, description: 'A note for the recipient' })),
+  },
+  { additionalProperties: false },
+);
+
+export const PaymentSentReply = Type.Object({
+  recipientAmountSat: SatOrZero(),
+  routingFeeSat: SatOrZero(),
+  paymentId: Type.String(),
+  paymentHash: Type.String(),
+  paymentPreimage: Type.String(),
+});
+
+export const PayOnChainBody = Type.Object(
+  {
+    amountSat: Sat({ examples: [50000] }),
+    address: Type.String({ minLength: 14, maxLength: 100, description: 'A Bitcoin address' }),
+    feerateSatByte: Type.Integer({ minimum: 1, maximum: 10000, examples: [5] }),
+  },
+  { additionalProperties: false },
+);
+
+export const OnChainReply = Type.Object({
+  txId: Type.String(),
+  amountSat: SatOrZero(),
+  feesSat: SatOrZero('Mining fees, from the node’s record of the transaction'),
+});
+
+export const BumpFeeBody = Type.Integer({
+  minimum: 1,
+  maximum: 10000,
+  description: 'The new fee rate in sat/byte, as a bare JSON number',
+  examples: [12],
+});
+
+export const BumpFeeReply = Type.Object({
+  txId: Type.String({ description: 'The child transaction that pays for the pending one' }),
+  newFeerateSatByte: Type.Integer(),
+  additionalFeesSat: SatOrZero(),
+});
+
+const listQuery = {
+  from: Type.Optional(UnixMs('Earliest creation instant, Unix ms')),
+  to: Type.Optional(UnixMs('Latest creation instant, Unix ms')),
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 20 }),
+  // Capped because a page is cut from the newest `offset + limit` payments of each source.
+  offset: Type.Integer({ minimum: 0, maximum: 100_000, default: 0 }),
+  all: Type.Boolean({
+    default: false,
+    description:
+      'true: every payment in the range, unpaid or failed ones included, without pagination. ' +
+      'false: only completed (and, outgoing, pending) payments, one page.',
+  }),
+};
+export const OutgoingListQuery = Type.Object(listQuery, { additionalProperties: false });
+export type OutgoingListQuery = Static<typeof OutgoingListQuery>;
+export const IncomingListQuery = Type.Object(
+  { ...listQuery, externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })) },
+  { additionalProperties: false },
+);
+export type IncomingListQuery = Static<typeof IncomingListQuery>;
+
+export const IncomingPaymentView = Type.Object({
+  paymentHash: Type.String(),
+  amountSat: SatOrZero('The amount asked for (the amount received for an invoice of any amount)'),
+  receivedSat: SatOrZero(),
+  description: Type.String(),
+  externalId: Nullable(Type.String()),
+  createdAt: UnixMs('Invoice creation, Unix ms'),
+  completedAt: Nullable(UnixMs('Payment received, Unix ms; null while unpaid')),
+  status: Type.Union([Type.Literal('RECEIVED'), Type.Literal('PENDING'), Type.Literal('EXPIRED')]),
+});
+export type IncomingPaymentView = Static<typeof IncomingPaymentView>;
+
+export const OutgoingPaymentView = Type.Object({
+  paymentId: Type.String(),
+  kind: Type.String({
+    description: 'lightning, splice_out (on-chain payment), splice_cpfp (fee bump), channel_close, …',
+    examples: ['lightning'],
+  }),
+  paymentHash: Nullable(Type.String()),
+  preimage: Nullable(Type.String()),
+  txId: Nullable(Type.String()),
+  invoice: Nullable(Type.String()),
+  sentSat: SatOrZero('Amount sent, fees included'),
+  feesSat: SatOrZero('Fees, rounded down to whole sat'),
+  feesMsat: SatOrZero('Fees in millisatoshi'),
+  status: Type.Union([Type.Literal('SENT'), Type.Literal('PENDING'), Type.Literal('FAILED')]),
+  createdAt: UnixMs('Unix ms'),
+  completedAt: Nullable(UnixMs('Unix ms; null while pending')),
+});
+export type OutgoingPaymentView = Static<typeof OutgoingPaymentView>;

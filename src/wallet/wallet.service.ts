@@ -1,0 +1,116 @@
+import type { AppContext } from '../core/context';
+import { BadRequestError, NotFoundError } from '../core/errors';
+import type {
+  CreateInvoiceInput,
+  GeneratedInvoice,
+  NodeBalance,
+  NodeInfo,
+  NodeOutgoingPayment,
+  OnChainOutcome,
+  PaymentOutcome,
+  PaymentSent,
+} from '../lightning/lightning.types';
+import { callNode } from './node-call';
+import { fetchAllPages } from './pages';
+import type { OutgoingListQuery, OutgoingPaymentView } from './wallet.schemas';
+
+/** How many recent outgoing records are searched for the one a new on-chain transaction created. */
+const RECENT_RECORDS = 50;
+
+export const getInfo = (ctx: AppContext): Promise<NodeInfo> => callNode(ctx, (node) => node.getInfo());
+
+export const getBalance = (ctx: AppContext): Promise<NodeBalance> =>
+  callNode(ctx, (node) => node.getBalance());
+
+export const createInvoice = (ctx: AppContext, input: CreateInvoiceInput): Promise<GeneratedInvoice> =>
+  callNode(ctx, (node) => node.createInvoice(input));
+
+function txIdOrThrow(outcome: OnChainOutcome): string {
+  if (!outcome.isSent) throw new BadRequestError(`Payment failed: ${outcome.reason}`);
+  return outcome.txId;
+}
+
+function toPaymentSent(outcome: PaymentOutcome): PaymentSent {
+  if (!outcome.isSent) throw new BadRequestError(`Payment failed: ${outcome.reason}`);
+  const { isSent: _isSent, ...sent } = outcome;
+  return sent;
+}
+
+export async function payInvoice(ctx: AppContext, input: { invoice: string; amountSat?: number }) {
+  return toPaymentSent(await callNode(ctx, (node) => node.payInvoice(input)));
+}
+
+export async function payOffer(
+  ctx: AppContext,
+  input: { offer: string; amountSat?: number; message?: string },
+) {
+  return toPaymentSent(await callNode(ctx, (node) => node.payOffer(input)));
+}
+
+/**
+ * phoenixd answers a txid only; the fees are in the outgoing record that transaction created.
+ * The money has left by then, so a record not (yet) found must not turn the answer into an error
+ * that invites a second payment: the fees then read 0 and the record shows them later.
+ */
+async function feesOfTransaction(ctx: AppContext, txId: string): Promise<number> {
+  const recent = await callNode(ctx, (node) =>
+    node.listOutgoingPayments({ all: true, limit: RECENT_RECORDS }),
+  );
+  const record = recent.find((payment) => payment.txId === txId);
+  return record ? Math.floor(record.feesMsat / 1000) : 0;
+}
+
+export async function payOnChain(
+  ctx: AppContext,
+  input: { address: string; amountSat: number; feerateSatByte: number },
+) {
+  const txId = txIdOrThrow(await callNode(ctx, (node) => node.sendToAddress(input)));
+  return { txId, amountSat: input.amountSat, feesSat: await feesOfTransaction(ctx, txId) };
+}
+
+export async function bumpFee(ctx: AppContext, feerateSatByte: number) {
+  const txId = txIdOrThrow(await callNode(ctx, (node) => node.bumpFee(feerateSatByte)));
+  return { txId, newFeerateSatByte: feerateSatByte, additionalFeesSat: await feesOfTransaction(ctx, txId) };
+}
+
+function outgoingToView(payment: NodeOutgoingPayment): OutgoingPaymentView {
+  return {
+    paymentId: payment.paymentId,
+    kind: payment.subType,
+    paymentHash: payment.paymentHash,
+    preimage: payment.preimage,
+    txId: payment.txId,
+    invoice: payment.invoice,
+    sentSat: payment.sentSat,
+    feesSat: Math.floor(payment.feesMsat / 1000),
+    feesMsat: payment.feesMsat,
+    status: payment.isPaid ? 'SENT' : payment.completedAt === null ? 'PENDING' : 'FAILED',
+    createdAt: payment.createdAt,
+    completedAt: payment.completedAt,
+  };
+}
+
+export async function listOutgoing(
+  ctx: AppContext,
+  query: OutgoingListQuery,
+): Promise<OutgoingPaymentView[]> {
+  const range = { from: query.from, to: query.to };
+  const payments = await callNode(ctx, (node) =>
+    query.all
+      ? fetchAllPages((page) => node.listOutgoingPayments({ ...range, ...page, all: true }))
+      : node.listOutgoingPayments({ ...range, limit: query.limit, offset: query.offset }),
+  );
+  return payments.map(outgoingToView);
+}
+
+export async function getOutgoing(ctx: AppContext, paymentId: string): Promise<OutgoingPaymentView> {
+  const payment = await callNode(ctx, (node) => node.getOutgoingPayment(paymentId));
+  if (!payment) throw new NotFoundError();
+  return outgoingToView(payment);
+}
+
+export async function getOutgoingByHash(ctx: AppContext, paymentHash: string): Promise<OutgoingPaymentView> {
+  const payment = await callNode(ctx, (node) => node.getOutgoingPaymentByHash(paymentHash.toLowerCase()));
+  if (!payment) throw new NotFoundError();
+  return outgoingToView(payment);
+}

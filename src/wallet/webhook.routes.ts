@@ -1,0 +1,54 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../core/context';
+import { errors } from '../core/schemas';
+import { handlePhoenixdWebhook } from './webhook.service';
+
+const WebhookReply = Type.Object({
+  message: Type.String({ examples: ['Payment recorded', 'Payment already recorded', 'Event ignored'] }),
+});
+
+const MESSAGES = {
+  recorded: 'Payment recorded',
+  'already recorded': 'Payment already recorded',
+  ignored: 'Event ignored',
+} as const;
+
+/**
+ * phoenixd's webhook. The signature covers the exact bytes sent, so in this plugin (and only here)
+ * JSON bodies are kept as the raw string and parsed after the signature is checked.
+ */
+export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, body);
+  });
+
+  app.post(
+    '/webhook/phoenixd',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['Webhooks'],
+        summary: "phoenixd's payment webhook",
+        description:
+          'Configure phoenixd with `webhook=<this URL>` and `webhook-secret=` PHOENIXD_WEBHOOK_SECRET. ' +
+          'Header X-Phoenix-Signature: hex HMAC-SHA256 of the raw body keyed with the secret; missing or ' +
+          'wrong: 401. A `payment_received` event {type, timestamp, amountSat, paymentHash, externalId, ' +
+          'payerNote, payerKey} is recorded once per payment hash; other events are acknowledged and ignored. ' +
+          '503 when no webhook secret is configured.',
+        response: { 200: WebhookReply, ...errors(400, 401, 503) },
+      },
+    },
+    async (request) => {
+      const signature = request.headers['x-phoenix-signature'];
+      const rawBody = typeof request.body === 'string' ? request.body : '';
+      const outcome = await handlePhoenixdWebhook(
+        ctx,
+        rawBody,
+        typeof signature === 'string' ? signature : undefined,
+      );
+      return { message: MESSAGES[outcome] };
+    },
+  );
+};

@@ -1,0 +1,282 @@
+import { randomUUID } from 'node:crypto';
+import { decodeInvoice, randomHex32, SIM_NODE_ID, sha256Hex, signInvoice } from './invoices';
+
+/**
+ * The simulated node's state and behaviour, free of HTTP: channels and balance, the invoices it
+ * issued, the payments it made, and the outcomes tests can force. Field names and units are
+ * phoenixd's: amounts in sat, `fees` in msat, instants in Unix ms.
+ */
+export type SimChannel = {
+  state: string;
+  channelId: string;
+  balanceSat: number;
+  inboundLiquiditySat: number;
+  capacitySat: number;
+  fundingTxId: string;
+};
+
+export type SimIncoming = {
+  paymentHash: string;
+  preimage: string;
+  externalId: string | null;
+  description: string;
+  invoice: string;
+  requestedSat: number | null;
+  receivedSat: number;
+  fees: number;
+  payerNote: string | null;
+  createdAt: number;
+  expiresAt: number;
+  completedAt: number | null;
+};
+
+export type SimOutgoing = {
+  subType: 'lightning' | 'splice_out' | 'splice_cpfp';
+  paymentId: string;
+  paymentHash: string | null;
+  preimage: string | null;
+  txId: string | null;
+  isPaid: boolean;
+  sent: number;
+  fees: number;
+  invoice: string | null;
+  createdAt: number;
+  completedAt: number | null;
+};
+
+export type PaymentResult =
+  | {
+      isSent: true;
+      recipientAmountSat: number;
+      routingFeeSat: number;
+      paymentId: string;
+      paymentHash: string;
+      paymentPreimage: string;
+    }
+  | { isSent: false; paymentHash: string; reason: string };
+
+export const FAILURE_REASONS = {
+  insufficientFunds: 'not enough funds in wallet to afford payment',
+  alreadyPaid: 'this invoice has already been paid',
+} as const;
+
+/** Rough sizes of a splice-out and of its CPFP child, enough to give fees a realistic scale. */
+const SPLICE_VBYTES = 200;
+const CPFP_VBYTES = 150;
+
+export function lightningFeeMsat(amountSat: number): number {
+  return 4000 + amountSat * 4;
+}
+
+export class SimNode {
+  chain = 'regtest';
+  blockHeight = 1200;
+  version = '0.6.2-sim';
+  feeCreditSat = 0;
+  channels: SimChannel[] = [];
+  readonly incoming = new Map<string, SimIncoming>();
+  readonly outgoing: SimOutgoing[] = [];
+  private forcedFailure: string | null = null;
+  private pendingSplice: { txId: string; feerateSatByte: number } | null = null;
+
+  constructor(balanceSat: number) {
+    this.setBalance(balanceSat);
+  }
+
+  get nodeId(): string {
+    return SIM_NODE_ID;
+  }
+
+  /** One NORMAL channel holding the balance; 0 leaves the node without channels. */
+  setBalance(balanceSat: number): void {
+    this.channels =
+      balanceSat > 0
+        ? [
+            {
+              state: 'NORMAL',
+              channelId: randomHex32(),
+              balanceSat,
+              inboundLiquiditySat: 2_000_000,
+              capacitySat: balanceSat + 2_000_000,
+              fundingTxId: randomHex32(),
+            },
+          ]
+        : [];
+  }
+
+  get balanceSat(): number {
+    return this.normalChannel()?.balanceSat ?? 0;
+  }
+
+  failNextPayment(reason: string): void {
+    this.forcedFailure = reason;
+  }
+
+  createInvoice(input: {
+    amountSat: number | null;
+    description: string;
+    expirySeconds: number | null;
+    externalId: string | null;
+  }) {
+    const createdAt = Date.now();
+    const expirySeconds = input.expirySeconds ?? 3600;
+    const invoice = signInvoice({
+      amountSat: input.amountSat,
+      description: input.description,
+      expirySeconds,
+      createdAtMs: createdAt,
+    });
+    this.incoming.set(invoice.paymentHash, {
+      paymentHash: invoice.paymentHash,
+      preimage: invoice.preimage,
+      externalId: input.externalId,
+      description: input.description,
+      invoice: invoice.serialized,
+      requestedSat: input.amountSat,
+      receivedSat: 0,
+      fees: 0,
+      payerNote: null,
+      createdAt,
+      expiresAt: createdAt + expirySeconds * 1000,
+      completedAt: null,
+    });
+    return { amountSat: input.amountSat, paymentHash: invoice.paymentHash, serialized: invoice.serialized };
+  }
+
+  /** Someone outside pays one of our invoices. */
+  receive(serialized: string, options: { amountSat?: number; payerNote?: string } = {}): SimIncoming {
+    const decoded = decodeInvoice(serialized);
+    const payment = decoded && this.incoming.get(decoded.paymentHash);
+    if (!payment) throw new Error('not an invoice of this node');
+    if (payment.completedAt !== null) throw new Error('invoice already paid');
+    const amountSat = options.amountSat ?? payment.requestedSat;
+    if (amountSat === null) throw new Error('amountSat is needed for an invoice of any amount');
+    payment.receivedSat = amountSat;
+    payment.payerNote = options.payerNote ?? null;
+    payment.completedAt = Date.now();
+    const channel = this.normalChannel();
+    if (channel) {
+      channel.balanceSat += amountSat;
+      channel.inboundLiquiditySat = Math.max(0, channel.inboundLiquiditySat - amountSat);
+    }
+    return payment;
+  }
+
+  /** We pay a BOLT11 invoice or an offer; the invoice's hash is null for offers. */
+  pay(input: { amountSat: number; paymentHash: string | null; invoice: string | null }): PaymentResult {
+    const paymentHash = input.paymentHash ?? sha256Hex(randomHex32());
+    const reason = this.refusal(input.amountSat, input.paymentHash);
+    const feesMsat = lightningFeeMsat(input.amountSat);
+    const record: SimOutgoing = {
+      subType: 'lightning',
+      paymentId: randomUUID(),
+      paymentHash,
+      preimage: null,
+      txId: null,
+      isPaid: false,
+      sent: input.amountSat + Math.floor(feesMsat / 1000),
+      fees: reason ? 0 : feesMsat,
+      invoice: input.invoice,
+      createdAt: Date.now(),
+      completedAt: Date.now(),
+    };
+    this.outgoing.push(record);
+    if (reason) return { isSent: false, paymentHash, reason };
+
+    const own = this.incoming.get(paymentHash);
+    record.preimage = own?.preimage ?? randomHex32();
+    record.isPaid = true;
+    this.debit(record.sent);
+    return {
+      isSent: true,
+      recipientAmountSat: input.amountSat,
+      routingFeeSat: Math.floor(feesMsat / 1000),
+      paymentId: record.paymentId,
+      paymentHash,
+      paymentPreimage: record.preimage,
+    };
+  }
+
+  /** Answers phoenixd's texts: a txid, or why nothing was sent. */
+  spliceOut(amountSat: number, feerateSatByte: number): string {
+    const channel = this.normalChannel();
+    if (!channel) return 'no channel available';
+    const feesSat = feerateSatByte * SPLICE_VBYTES;
+    if (channel.balanceSat < amountSat + feesSat) {
+      return `InsufficientFunds(balanceAfterFees=${(channel.balanceSat - amountSat - feesSat) * 1000} msat, liquidityFees=0 sat, currentFeeCredit=0 msat)`;
+    }
+    const txId = randomHex32();
+    this.recordOnChain('splice_out', txId, amountSat + feesSat, feesSat);
+    channel.fundingTxId = txId;
+    this.pendingSplice = { txId, feerateSatByte };
+    return txId;
+  }
+
+  bumpFee(feerateSatByte: number): string {
+    const channel = this.normalChannel();
+    if (!channel) return 'no channel available';
+    const pending = this.pendingSplice;
+    if (!pending || feerateSatByte <= pending.feerateSatByte) {
+      return 'either the tx is already confirmed or has a higher feerate';
+    }
+    const feesSat = (feerateSatByte - pending.feerateSatByte) * SPLICE_VBYTES + feerateSatByte * CPFP_VBYTES;
+    const txId = randomHex32();
+    this.recordOnChain('splice_cpfp', txId, feesSat, feesSat);
+    this.pendingSplice = { txId: pending.txId, feerateSatByte };
+    return txId;
+  }
+
+  /** The pending splice confirms; bumping it is then refused. */
+  confirmOnChain(): void {
+    this.pendingSplice = null;
+    this.blockHeight += 1;
+  }
+
+  private recordOnChain(
+    subType: 'splice_out' | 'splice_cpfp',
+    txId: string,
+    sentSat: number,
+    feesSat: number,
+  ) {
+    this.outgoing.push({
+      subType,
+      paymentId: randomUUID(),
+      paymentHash: null,
+      preimage: null,
+      txId,
+      isPaid: true,
+      sent: sentSat,
+      fees: feesSat * 1000,
+      invoice: null,
+      createdAt: Date.now(),
+      completedAt: Date.now(),
+    });
+    this.debit(sentSat);
+  }
+
+  private refusal(amountSat: number, paymentHash: string | null): string | null {
+    if (this.forcedFailure) {
+      const reason = this.forcedFailure;
+      this.forcedFailure = null;
+      return reason;
+    }
+    const isAlreadyPaid = this.outgoing.some(
+      (payment) => payment.paymentHash === paymentHash && payment.isPaid,
+    );
+    if (paymentHash && isAlreadyPaid) return FAILURE_REASONS.alreadyPaid;
+    const cost = amountSat + Math.ceil(lightningFeeMsat(amountSat) / 1000);
+    if (this.balanceSat < cost) return FAILURE_REASONS.insufficientFunds;
+    return null;
+  }
+
+  private debit(amountSat: number): void {
+    const channel = this.normalChannel();
+    if (!channel) return;
+    channel.balanceSat -= amountSat;
+    channel.inboundLiquiditySat += amountSat;
+  }
+
+  private normalChannel(): SimChannel | undefined {
+    return this.channels.find((channel) => channel.state === 'NORMAL');
+  }
+}

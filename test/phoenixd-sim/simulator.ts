@@ -1,0 +1,185 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { handleControl } from './control';
+import { HttpAnswer, isAuthorized, Params, parseForm, readBody, sendJson, sendText, TEXTS } from './http';
+import { type Answer, ROUTES } from './routes';
+import { SimNode } from './sim-node';
+
+export type SimulatorOptions = {
+  password?: string;
+  port?: number;
+  host?: string;
+  balanceSat?: number;
+  webhookUrl?: string;
+  webhookSecret?: string;
+};
+
+/** up: answers; down: drops every connection; slow: answers only after `delayMs`. */
+export type SimMode = { kind: 'up' } | { kind: 'down' } | { kind: 'slow'; delayMs: number };
+
+export type WebhookDelivery = { status: number; body: string };
+
+/**
+ * A stand-in for phoenixd on a real HTTP port: its routes, Basic auth, form bodies, JSON shapes
+ * and texts, plus controls for what a test needs (balance, forced failures, an unreachable or
+ * slow node, an outside payer paying our invoice, which fires the signed webhook).
+ */
+export class PhoenixdSimulator {
+  readonly node: SimNode;
+  readonly password: string;
+  webhookUrl: string | undefined;
+  webhookSecret: string | undefined;
+  private mode: SimMode = { kind: 'up' };
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private lastWebhookBody: string | undefined;
+
+  private constructor(options: SimulatorOptions) {
+    this.node = new SimNode(options.balanceSat ?? 1_000_000);
+    this.password = options.password ?? 'sim-http-password';
+    this.webhookUrl = options.webhookUrl;
+    this.webhookSecret = options.webhookSecret;
+    this.server = createServer((request, response) => this.onRequest(request, response));
+    this.server.on('connection', (socket) => {
+      if (this.mode.kind === 'down') {
+        socket.destroy();
+        return;
+      }
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+  }
+
+  static async start(options: SimulatorOptions = {}): Promise<PhoenixdSimulator> {
+    const simulator = new PhoenixdSimulator(options);
+    await new Promise<void>((resolve) =>
+      simulator.server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+    );
+    return simulator;
+  }
+
+  get url(): string {
+    const { address, port } = this.server.address() as AddressInfo;
+    return `http://${address}:${port}`;
+  }
+
+  /** With `durationMs`, the node returns to normal by itself (a down node cannot be told over HTTP). */
+  setMode(mode: SimMode, durationMs?: number): void {
+    this.mode = mode;
+    // Kept-alive connections would otherwise still reach a node that is meant to be down.
+    if (mode.kind === 'down') for (const socket of this.sockets) socket.destroy();
+    if (durationMs !== undefined) {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        this.mode = { kind: 'up' };
+      }, durationMs);
+      this.timers.add(timer);
+    }
+  }
+
+  /** An outside payer pays one of our invoices; phoenixd then calls its webhook. */
+  async receivePayment(invoice: string, options: { amountSat?: number; payerNote?: string } = {}) {
+    const payment = this.node.receive(invoice, options);
+    const event = {
+      type: 'payment_received',
+      timestamp: payment.completedAt,
+      amountSat: payment.receivedSat,
+      paymentHash: payment.paymentHash,
+      externalId: payment.externalId,
+      payerNote: payment.payerNote,
+      payerKey: null,
+    };
+    // phoenixd's webhook client pretty-prints and keeps nulls; the signature covers exactly these bytes.
+    this.lastWebhookBody = JSON.stringify(event, null, 4);
+    return { payment, webhook: await this.deliverWebhook(this.lastWebhookBody) };
+  }
+
+  /** Sends the last webhook again, as phoenixd may after a restart. */
+  redeliverLastWebhook(): Promise<WebhookDelivery | null> {
+    if (this.lastWebhookBody === undefined) throw new Error('no webhook was sent yet');
+    return this.deliverWebhook(this.lastWebhookBody);
+  }
+
+  async stop(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async deliverWebhook(body: string): Promise<WebhookDelivery | null> {
+    if (!this.webhookUrl) return null;
+    const signature = createHmac('sha256', this.webhookSecret ?? '')
+      .update(body)
+      .digest('hex');
+    try {
+      const response = await fetch(this.webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-phoenix-signature': signature },
+        body,
+      });
+      return { status: response.status, body: await response.text() };
+    } catch (error) {
+      // phoenixd only logs a failed delivery; status 0 tells the caller nobody answered.
+      return {
+        status: 0,
+        body: `webhook failure: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
+  }
+
+  private onRequest(request: IncomingMessage, response: ServerResponse): void {
+    if (this.mode.kind === 'slow') {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        void this.answer(request, response);
+      }, this.mode.delayMs);
+      this.timers.add(timer);
+      return;
+    }
+    void this.answer(request, response);
+  }
+
+  private async answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    try {
+      const url = new URL(request.url ?? '/', 'http://sim');
+      const body = await readBody(request);
+      const path = url.pathname.replace(/\/$/, '') || '/';
+      if (path.startsWith('/sim/')) return await this.answerControl(request, response, path, body);
+      const matches = ROUTES.filter((route) => route.pattern.test(path));
+      if (matches.length === 0) throw new HttpAnswer(404, TEXTS.unknownEndpoint);
+      const route = matches.find((candidate) => candidate.method === request.method);
+      if (!route) throw new HttpAnswer(405, TEXTS.methodNotAllowed);
+      if (!isAuthorized(request.headers.authorization, this.password)) {
+        response.setHeader('www-authenticate', 'Basic realm="Ktor Server", charset=UTF-8');
+        throw new HttpAnswer(401, TEXTS.unauthorized);
+      }
+      const values =
+        route.method === 'POST' ? parseForm(request.headers['content-type'], body) : url.searchParams;
+      const captured = route.pattern.exec(path)?.slice(1) ?? [];
+      send(response, route.handle(this.node, new Params(values), captured.map(decodeURIComponent)));
+    } catch (error) {
+      if (error instanceof HttpAnswer) sendText(response, error.status, error.text);
+      else sendText(response, 500, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  private async answerControl(
+    request: IncomingMessage,
+    response: ServerResponse,
+    path: string,
+    body: string,
+  ) {
+    if (request.method !== 'POST') throw new HttpAnswer(405, TEXTS.methodNotAllowed);
+    if (!isAuthorized(request.headers.authorization, this.password))
+      throw new HttpAnswer(401, TEXTS.unauthorized);
+    const params = new Params(parseForm(request.headers['content-type'], body));
+    send(response, await handleControl(this, path, params));
+  }
+}
+
+function send(response: ServerResponse, answer: Answer): void {
+  if ('text' in answer) sendText(response, 200, answer.text);
+  else sendJson(response, answer.json);
+}
