@@ -16,6 +16,9 @@ import { registerSecurity } from './core/security';
 import { TokenService } from './core/tokens';
 import { validatorCompiler } from './core/validation';
 import { generalRoutes } from './general/general.routes';
+import { orderDishesRoutes } from './orders/order-dishes.routes';
+import { orderFiltersRoutes } from './orders/order-filters.routes';
+import { ordersRoutes } from './orders/orders.routes';
 import { setupRoutes } from './setup/setup.routes';
 import { bootstrapAdminFromConfig } from './setup/setup.service';
 import { usersRoutes } from './users/users.routes';
@@ -99,7 +102,15 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
   });
   await registerOpenApi(app);
 
-  for (const feature of [generalRoutes, setupRoutes, authRoutes, usersRoutes]) {
+  for (const feature of [
+    generalRoutes,
+    setupRoutes,
+    authRoutes,
+    usersRoutes,
+    ordersRoutes,
+    orderDishesRoutes,
+    orderFiltersRoutes,
+  ]) {
     await app.register(feature, { ctx });
   }
 }
