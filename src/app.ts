@@ -17,6 +17,9 @@ import { TokenService } from './core/tokens';
 import { validatorCompiler } from './core/validation';
 import { generalRoutes } from './general/general.routes';
 import { lightningNodeFromConfig } from './lightning/phoenixd.client';
+import { orderDishesRoutes } from './orders/order-dishes.routes';
+import { orderFiltersRoutes } from './orders/order-filters.routes';
+import { ordersRoutes } from './orders/orders.routes';
 import { setupRoutes } from './setup/setup.routes';
 import { bootstrapAdminFromConfig } from './setup/setup.service';
 import { usersRoutes } from './users/users.routes';
@@ -104,7 +107,16 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
   });
   await registerOpenApi(app);
 
-  for (const feature of [generalRoutes, setupRoutes, authRoutes, usersRoutes, walletFeature]) {
+  for (const feature of [
+    generalRoutes,
+    setupRoutes,
+    authRoutes,
+    usersRoutes,
+    ordersRoutes,
+    orderDishesRoutes,
+    orderFiltersRoutes,
+    walletFeature,
+  ]) {
     await app.register(feature, { ctx });
   }
 }
