@@ -14,7 +14,11 @@ describeEachDatabase('general endpoints', (target) => {
   it('names the configured base currency by the id of a currency row', async (t) => {
     const { app } = await buildTestApp(t, target, { env: { POS_BASE_CURRENCY: 'USD' } });
     const currencies = (await app.inject({ method: 'GET', url: '/currencies' })).json();
-    assert.deepEqual(currencies.map((currency: { code: string }) => currency.code).sort(), ['BTC', 'MXN', 'USD']);
+    assert.deepEqual(currencies.map((currency: { code: string }) => currency.code).sort(), [
+      'BTC',
+      'MXN',
+      'USD',
+    ]);
     const base = await app.inject({ method: 'GET', url: '/base-currency' });
     assert.equal(base.statusCode, 200);
     const usd = currencies.find((currency: { code: string }) => currency.code === 'USD');

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations';
 import type { Database } from './schema';
@@ -49,10 +49,20 @@ function openPostgres(url: string): DatabaseHandle {
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+  const migrator = new Migrator({ db, provider: migrationProvider, ...(await migrationTableLocation(db)) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? [])
     .filter((result) => result.status === 'Success')
     .map((result) => result.migrationName);
+}
+
+/**
+ * On PostgreSQL the migrator looks for its bookkeeping tables in every schema; pinning them to the
+ * connection's own schema keeps databases that share a server (tests, tenants) apart.
+ */
+async function migrationTableLocation(db: Db): Promise<{ migrationTableSchema?: string }> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return {};
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return rows[0] ? { migrationTableSchema: rows[0].schema } : {};
 }
