@@ -1,4 +1,5 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { Selectable } from 'kysely';
 import type { Db } from '../../src/core/db/database';
 import type { Database } from '../../src/core/db/schema';
 import { newId } from '../../src/core/ids';
@@ -53,7 +54,9 @@ export async function insertProduct(
 /** Every row of a table in a stable order: compare before and after a refused request. */
 export function allRows<T extends keyof Database>(db: Db, table: T) {
   // biome-ignore lint/suspicious/noExplicitAny: any table of the schema has an `id` column.
-  return (db as any).selectFrom(table).selectAll().orderBy('id').execute() as Promise<Database[T][]>;
+  return (db as any).selectFrom(table).selectAll().orderBy('id').execute() as Promise<
+    Selectable<Database[T]>[]
+  >;
 }
 
 /** `request('POST', '/spaces', body)` as the logged-in user whose cookies are given. */
