@@ -3,7 +3,14 @@ import { it } from 'node:test';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
 import { insertCategory, insertDish } from './helpers/factories';
-import { allRows, asUser, fireConcurrently, insertIngredient, insertProduct } from './helpers/menu-factories';
+import {
+  allRows,
+  asUser,
+  fireConcurrently,
+  insertIngredient,
+  insertProduct,
+  withRowLockHeld,
+} from './helpers/menu-factories';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const MALFORMED_TYPE = { message: 'Missing or malformed type' };
@@ -324,6 +331,23 @@ describeEachDatabase('categories', (target) => {
       assert.equal(stored?.is_deleted, 0);
       assert.ok(created > 0);
     }
+  });
+
+  it('refuses a dish whose category is deleted while the dish waits for it', {
+    skip: target.name !== 'postgres' && 'row locks exist only on PostgreSQL',
+  }, async (t) => {
+    const { db, databaseUrl, request } = await setup(t);
+    const category = await insertCategory(db, { type: 'dish' });
+    let pending: ReturnType<typeof request> | undefined;
+    await withRowLockHeld(databaseUrl, 'categories', category.id, async (trx, untilSomeoneWaits) => {
+      pending = request('POST', '/dishes', { name: 'Flan', price: 40, category_id: category.id });
+      await untilSomeoneWaits();
+      await trx.updateTable('categories').set({ is_deleted: 1 }).where('id', '=', category.id).execute();
+    });
+    const response = await pending;
+    assert.equal(response?.statusCode, 400);
+    assert.deepEqual(response?.json(), { message: 'category_id must name an existing dish category' });
+    assert.deepEqual(await allRows(db, 'dishes'), []);
   });
 
   it('requires a login', async (t) => {

@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
 import { insertSpace, insertTable } from './helpers/factories';
-import { allRows, asUser, fireConcurrently } from './helpers/menu-factories';
+import { allRows, asUser, fireConcurrently, withRowLockHeld } from './helpers/menu-factories';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -140,6 +140,23 @@ describeEachDatabase('spaces', (target) => {
       assert.equal(stored?.is_deleted, 0);
       assert.ok(created > 0);
     }
+  });
+
+  it('refuses a table whose space is deleted while the table waits for it', {
+    skip: target.name !== 'postgres' && 'row locks exist only on PostgreSQL',
+  }, async (t) => {
+    const { db, databaseUrl, request } = await setup(t);
+    const space = await insertSpace(db);
+    let pending: ReturnType<typeof request> | undefined;
+    await withRowLockHeld(databaseUrl, 'spaces', space.id, async (trx, untilSomeoneWaits) => {
+      pending = request('POST', '/tables', { name: 'T1', space_id: space.id });
+      await untilSomeoneWaits();
+      await trx.updateTable('spaces').set({ is_deleted: 1 }).where('id', '=', space.id).execute();
+    });
+    const response = await pending;
+    assert.equal(response?.statusCode, 400);
+    assert.deepEqual(response?.json(), { message: 'space_id must name an existing space' });
+    assert.deepEqual(await allRows(db, 'dining_tables'), []);
   });
 
   it('requires a login', async (t) => {

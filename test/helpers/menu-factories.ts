@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import type { Selectable } from 'kysely';
-import type { Db } from '../../src/core/db/database';
+import { type Selectable, sql } from 'kysely';
+import { type Db, openDatabase } from '../../src/core/db/database';
 import type { Database } from '../../src/core/db/schema';
 import { newId } from '../../src/core/ids';
 import { insertCategory } from './factories';
@@ -61,7 +61,8 @@ export function allRows<T extends keyof Database>(db: Db, table: T) {
 
 /** `request('POST', '/spaces', body)` as the logged-in user whose cookies are given. */
 export function asUser(app: FastifyInstance, cookies: string) {
-  return (method: InjectOptions['method'], url: string, payload?: unknown) =>
+  // async, so the lazy inject chain starts at once: a test can hold the promise while it does other work.
+  return async (method: InjectOptions['method'], url: string, payload?: unknown) =>
     app.inject({
       method,
       url,
@@ -87,4 +88,38 @@ export async function fireConcurrently(
       return { status: response.status, body: await response.text() };
     }),
   );
+}
+
+/**
+ * PostgreSQL only: holds a row lock from a connection of its own while `work` runs. `work` gets the
+ * locking transaction and a function that resolves once some other session waits on that lock,
+ * so a test can interleave a request with a concurrent writer exactly where it wants.
+ */
+export async function withRowLockHeld(
+  databaseUrl: string,
+  table: 'categories' | 'spaces',
+  id: string,
+  work: (trx: Db, untilSomeoneWaits: () => Promise<void>) => Promise<void>,
+): Promise<void> {
+  const holder = openDatabase(databaseUrl);
+  try {
+    await holder.db.transaction().execute(async (trx) => {
+      await trx.selectFrom(table).select('id').where('id', '=', id).forUpdate().execute();
+      const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+      const holderPid = rows[0]?.pid;
+      const untilSomeoneWaits = async () => {
+        for (let attempt = 0; attempt < 1000; attempt++) {
+          const waiting = await sql<{ count: number }>`
+            select count(*)::int as count from pg_stat_activity where ${holderPid} = any(pg_blocking_pids(pid))
+          `.execute(holder.db);
+          if ((waiting.rows[0]?.count ?? 0) > 0) return;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        throw new Error('no session ever waited on the lock');
+      };
+      await work(trx, untilSomeoneWaits);
+    });
+  } finally {
+    await holder.close();
+  }
 }
