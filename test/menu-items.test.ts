@@ -211,6 +211,37 @@ describeEachDatabase('menu items', (target) => {
     assert.deepEqual(await allRows(db, 'dishes'), before);
   });
 
+  it('stores the largest accepted price on both engines', async (t) => {
+    const { db, request } = await setup(t);
+    const dishCategory = await insertCategory(db, { type: 'dish' });
+    const productCategory = await insertCategory(db, { type: 'product' });
+    const dish = await request('POST', '/dishes', {
+      name: 'Caviar',
+      price: 99_999_999.99,
+      category_id: dishCategory.id,
+    });
+    assert.equal(dish.statusCode, 201, dish.body);
+    assert.equal((await request('GET', `/dishes/${dish.json().id}`)).json().price, 99_999_999.99);
+    const product = await request('POST', '/products', {
+      name: 'Gold bar',
+      sku: 'AU-1',
+      price: 99_999_999.99,
+      quantity: 1_000_000_000,
+      category_id: productCategory.id,
+    });
+    assert.equal(product.statusCode, 201, product.body);
+    assert.equal(
+      (
+        await request('POST', '/dishes', {
+          name: 'Too dear',
+          price: 100_000_000,
+          category_id: dishCategory.id,
+        })
+      ).statusCode,
+      400,
+    );
+  });
+
   it('keeps SKUs unique among live products', async (t) => {
     const { db, request } = await setup(t);
     const category = await insertCategory(db, { type: 'product' });

@@ -5,15 +5,15 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildTestApp, describeEachDatabase } from '../helpers/app';
 import { loggedInUser } from '../helpers/auth';
 import { databaseDigest } from '../helpers/db-digest';
-import { insertDish, insertOrder, insertTable, insertUser } from '../helpers/factories';
-import { damagedValue, hostileValue, type JsonSchema } from './schema-arbitraries';
+import { insertCategory, insertDish, insertOrder, insertTable, insertUser } from '../helpers/factories';
+import { damagedValue, hostileValue, type IdPool, type JsonSchema, validValue } from './schema-arbitraries';
 
 type Parameter = { name: string; in: 'path' | 'query' | 'header'; schema: JsonSchema };
 type Operation = { method: string; path: string; parameters: Parameter[]; body?: JsonSchema };
 
 /** Routes whose purpose is to end the fuzzer's own session; the auth suite covers them. */
 const EXCLUDED = new Set(['POST /auth/logout']);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 250);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -38,7 +38,7 @@ async function operationsOf(app: FastifyInstance): Promise<Operation[]> {
 
 const asText = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
 
-function requestFor(operation: Operation, ids: readonly string[]): fc.Arbitrary<InjectOptions> {
+function requestFor(operation: Operation, ids: IdPool): fc.Arbitrary<InjectOptions> {
   const pathValues = operation.parameters
     .filter((parameter) => parameter.in === 'path')
     .map((parameter) =>
@@ -52,7 +52,11 @@ function requestFor(operation: Operation, ids: readonly string[]): fc.Arbitrary<
   const body: fc.Arbitrary<{ payload?: string; contentType?: string }> = operation.body
     ? fc.oneof(
         {
-          weight: 8,
+          weight: 4,
+          arbitrary: validValue(operation.body, ids).map((value) => ({ payload: JSON.stringify(value) })),
+        },
+        {
+          weight: 4,
           arbitrary: damagedValue(operation.body, ids).map((value) => ({ payload: JSON.stringify(value) })),
         },
         {
@@ -113,10 +117,25 @@ describeEachDatabase('API fuzzing from the OpenAPI document', (target) => {
       .filter((cookie) => cookie.startsWith('accessToken='))
       .join('; ');
     const table = await insertTable(db);
+    const freeTable = await insertTable(db, { spaceId: table.spaceId });
     const dish = await insertDish(db);
+    const categories = await Promise.all(
+      (['dish', 'ingredient', 'product'] as const).map((type) => insertCategory(db, { type })),
+    );
     const staff = await insertUser(db);
     const order = await insertOrder(db, { tableId: table.id, userId: staff.id });
-    const ids = [table.id, table.spaceId, dish.id, dish.categoryId, staff.id, order.id];
+    const categoryIds = [dish.categoryId, ...categories.map((category) => category.id)];
+    const ids: IdPool = {
+      candidates: [table.id, freeTable.id, table.spaceId, dish.id, ...categoryIds, staff.id, order.id],
+      byField: {
+        category_id: categoryIds,
+        space_id: [table.spaceId],
+        table_id: [table.id, freeTable.id],
+        dish_id: [dish.id],
+        user_id: [staff.id],
+        order_id: [order.id],
+      },
+    };
     const operations = await operationsOf(app);
     assert.ok(operations.length > 10, 'the document lists the routes');
 

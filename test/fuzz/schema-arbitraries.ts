@@ -45,8 +45,18 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.dictionary(fc.string({ maxLength: 8 }), fc.anything(), { maxKeys: 4 }),
 );
 
+/**
+ * Ids of records that exist, so generated requests get past "not found" and reach the deep rules:
+ * `category_id` draws category ids, a path `{id}` draws any of them.
+ */
+export type IdPool = { candidates: readonly string[]; byField: Readonly<Record<string, readonly string[]>> };
+
+function idsForField(ids: IdPool, field: string): IdPool {
+  return { ...ids, candidates: ids.byField[field] ?? ids.candidates };
+}
+
 /** A value that satisfies the schema (as far as a generator can tell), to get past validation. */
-export function validValue(schema: JsonSchema, ids: readonly string[]): fc.Arbitrary<unknown> {
+export function validValue(schema: JsonSchema, ids: IdPool): fc.Arbitrary<unknown> {
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const union = schema.anyOf ?? schema.oneOf;
@@ -55,19 +65,25 @@ export function validValue(schema: JsonSchema, ids: readonly string[]): fc.Arbit
   return schema.nullable ? fc.option(value, { nil: null }) : value;
 }
 
-function validValueOfType(schema: JsonSchema, ids: readonly string[]): fc.Arbitrary<unknown> {
+function validValueOfType(schema: JsonSchema, ids: IdPool): fc.Arbitrary<unknown> {
   switch (schema.type) {
     case 'string':
       return validString(schema, ids);
     case 'integer':
-      return fc.integer({ min: schema.minimum ?? -1000, max: Math.min(schema.maximum ?? 100_000, 100_000) });
+      return withBounds(
+        schema,
+        fc.integer({ min: schema.minimum ?? -1000, max: Math.min(schema.maximum ?? 100_000, 100_000) }),
+      );
     case 'number':
-      return fc
-        .integer({
-          min: Math.ceil((schema.minimum ?? 0) * 100),
-          max: Math.min((schema.maximum ?? 10_000) * 100, 1_000_000),
-        })
-        .map((cents) => cents / 100);
+      return withBounds(
+        schema,
+        fc
+          .integer({
+            min: Math.ceil((schema.minimum ?? 0) * 100),
+            max: Math.min((schema.maximum ?? 10_000) * 100, 1_000_000),
+          })
+          .map((cents) => cents / 100),
+      );
     case 'boolean':
       return fc.boolean();
     case 'null':
@@ -81,10 +97,16 @@ function validValueOfType(schema: JsonSchema, ids: readonly string[]): fc.Arbitr
   }
 }
 
-function validString(schema: JsonSchema, ids: readonly string[]): fc.Arbitrary<string> {
+/** The schema's own limits are where storage overflows hide, so they are drawn often. */
+function withBounds(schema: JsonSchema, typical: fc.Arbitrary<number>): fc.Arbitrary<number> {
+  const bounds = [schema.minimum, schema.maximum].filter((bound): bound is number => bound !== undefined);
+  return bounds.length > 0 ? fc.oneof(typical, fc.constantFrom(...bounds)) : typical;
+}
+
+function validString(schema: JsonSchema, ids: IdPool): fc.Arbitrary<string> {
   if (schema.format === 'uuid')
-    return ids.length > 0
-      ? fc.oneof(fc.constantFrom(...ids), fc.uuid({ version: 4 }))
+    return ids.candidates.length > 0
+      ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...ids.candidates) }, fc.uuid({ version: 4 }))
       : fc.uuid({ version: 4 });
   if (schema.format === 'date') {
     return fc
@@ -98,10 +120,13 @@ function validString(schema: JsonSchema, ids: readonly string[]): fc.Arbitrary<s
   return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 30, 30) });
 }
 
-function validObject(schema: JsonSchema, ids: readonly string[]): fc.Arbitrary<Record<string, unknown>> {
+function validObject(schema: JsonSchema, ids: IdPool): fc.Arbitrary<Record<string, unknown>> {
   const properties = schema.properties ?? {};
   const model = Object.fromEntries(
-    Object.entries(properties).map(([name, property]) => [name, validValue(property, ids)]),
+    Object.entries(properties).map(([name, property]) => [
+      name,
+      validValue(property, idsForField(ids, name)),
+    ]),
   );
   return fc.record(model, { requiredKeys: (schema.required ?? []).filter((name) => name in properties) });
 }
@@ -110,7 +135,7 @@ function validObject(schema: JsonSchema, ids: readonly string[]): fc.Arbitrary<R
  * Mostly-valid values with one kind of damage: a field of the wrong type, a missing required field,
  * an unexpected extra field, or the whole value replaced.
  */
-export function damagedValue(schema: JsonSchema, ids: readonly string[]): fc.Arbitrary<unknown> {
+export function damagedValue(schema: JsonSchema, ids: IdPool): fc.Arbitrary<unknown> {
   const isObject = schema.type === 'object' && schema.properties;
   if (!isObject) return fc.oneof(validValue(schema, ids), hostileValue);
   const names = Object.keys(schema.properties ?? {});
