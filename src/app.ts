@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/auth.routes';
 import { findPrincipal } from './auth/sessions.repo';
+import { categoriesRoutes } from './categories/categories.routes';
 import type { Config } from './config';
 import { authGuard } from './core/auth-guard';
 import { type Clock, systemClock } from './core/clock';
@@ -16,8 +17,14 @@ import { registerSecurity } from './core/security';
 import { TokenService } from './core/tokens';
 import { validatorCompiler } from './core/validation';
 import { generalRoutes } from './general/general.routes';
+import { menuRoutes } from './menu/menu.routes';
+import { orderDishesRoutes } from './orders/order-dishes.routes';
+import { orderFiltersRoutes } from './orders/order-filters.routes';
+import { ordersRoutes } from './orders/orders.routes';
 import { setupRoutes } from './setup/setup.routes';
 import { bootstrapAdminFromConfig } from './setup/setup.service';
+import { spacesRoutes } from './spaces/spaces.routes';
+import { tablesRoutes } from './tables/tables.routes';
 import { usersRoutes } from './users/users.routes';
 
 export type AppOverrides = {
@@ -99,7 +106,19 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
   });
   await registerOpenApi(app);
 
-  for (const feature of [generalRoutes, setupRoutes, authRoutes, usersRoutes]) {
+  for (const feature of [
+    generalRoutes,
+    setupRoutes,
+    authRoutes,
+    usersRoutes,
+    ordersRoutes,
+    orderDishesRoutes,
+    orderFiltersRoutes,
+    categoriesRoutes,
+    menuRoutes,
+    spacesRoutes,
+    tablesRoutes,
+  ]) {
     await app.register(feature, { ctx });
   }
 }

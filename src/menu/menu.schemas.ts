@@ -1,0 +1,8 @@
+import { Type } from 'typebox';
+
+export const ItemName = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: '\\S',
+  examples: ['Chocolate cake'],
+});

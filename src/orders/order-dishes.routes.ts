@@ -1,0 +1,109 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../core/context';
+import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
+import { listOrNoContent } from '../core/replies';
+import { errors, IdParams, MessageReply, NoContent, Uuid } from '../core/schemas';
+import * as service from './order-dishes.service';
+import { DishEntries, OrderDishUpdateBody, OrderDishView } from './orders.schemas';
+
+const tags = ['Orders'];
+const OrderDishParams = Type.Object({
+  id: Uuid({ description: 'The order' }),
+  dishId: Uuid({ description: 'The order-dish id (not the menu dish id)' }),
+});
+const TOTAL_NOTE = 'The order total is updated in the same transaction. A completed or cancelled order: 400.';
+
+export const orderDishesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/orders/:id/dishes',
+    {
+      schema: {
+        tags,
+        summary: 'Dishes of an order',
+        params: IdParams,
+        response: { 200: Type.Array(OrderDishView), 204: NoContent, ...errors(400, 401, 404) },
+      },
+    },
+    async (request, reply) => listOrNoContent(reply, await service.listOrderDishes(ctx, request.params.id)),
+  );
+
+  app.post(
+    '/orders/:id/dishes',
+    {
+      schema: {
+        tags,
+        summary: 'Add dishes to an order',
+        description: `\`price_at_order\` defaults to the dish's current price. ${TOTAL_NOTE}`,
+        headers: IdempotencyHeaders,
+        params: IdParams,
+        body: DishEntries,
+        response: {
+          201: Type.Object({ message: Type.String(), ids: Type.Array(Uuid()) }),
+          ...errors(400, 401, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { ids } = await service.addDishes(
+        ctx,
+        request.params.id,
+        request.body,
+        idempotencyClaimOf(request),
+      );
+      return reply.code(201).send({ message: 'Dishes added successfully', ids });
+    },
+  );
+
+  app.put(
+    '/orders/:id/dishes/:dishId',
+    {
+      schema: {
+        tags,
+        summary: 'Update one dish of an order',
+        description: TOTAL_NOTE,
+        params: OrderDishParams,
+        body: OrderDishUpdateBody,
+        response: { 200: MessageReply, ...errors(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      await service.updateOrderDish(ctx, request.params.id, request.params.dishId, request.body);
+      return { message: 'Dish updated successfully' };
+    },
+  );
+
+  app.delete(
+    '/orders/:id/dishes/:dishId',
+    {
+      schema: {
+        tags,
+        summary: 'Remove one dish from an order',
+        description: TOTAL_NOTE,
+        params: OrderDishParams,
+        response: { 200: MessageReply, ...errors(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      await service.removeOrderDish(ctx, request.params.id, request.params.dishId);
+      return { message: 'Dish removed successfully' };
+    },
+  );
+
+  app.delete(
+    '/orders/:id/dishes',
+    {
+      schema: {
+        tags,
+        summary: 'Remove every dish from an order',
+        description: TOTAL_NOTE,
+        params: IdParams,
+        response: { 200: MessageReply, ...errors(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      await service.removeAllOrderDishes(ctx, request.params.id);
+      return { message: 'All dishes removed successfully' };
+    },
+  );
+};

@@ -1,0 +1,58 @@
+import type { AppContext } from '../core/context';
+import { BadRequestError } from '../core/errors';
+import { fromCents } from '../core/money';
+import { localDaysToRange } from '../core/time';
+import { toOrderView } from './order-views';
+import * as orders from './orders.repo';
+import type { OrderFilter, OrdersQuery, OrderView, Page, TotalSalesView } from './orders.schemas';
+
+export type OrderPage = { items: OrderView[]; totalCount: number };
+
+/** A page of live orders, newest first, with the count of all that match. */
+export async function findOrders(ctx: AppContext, filter: OrderFilter, page: Page): Promise<OrderPage> {
+  const [rows, totalCount] = await Promise.all([
+    orders.listOrders(ctx.db, filter, page),
+    orders.countOrders(ctx.db, filter),
+  ]);
+  return { items: rows.map(toOrderView), totalCount };
+}
+
+/** GET /orders: `from`/`to` are inclusive Unix ms; `date` is a local day; given together they intersect. */
+export function listOrders(ctx: AppContext, query: OrdersQuery): Promise<OrderPage> {
+  if (query.from !== undefined && query.to !== undefined && query.from > query.to) {
+    throw new BadRequestError('from must not be after to');
+  }
+  const day = query.date === undefined ? undefined : localDays(ctx, query.date, query.date);
+  const bounds = [day?.from, query.from].filter((value) => value !== undefined);
+  const ends = [day?.before, query.to === undefined ? undefined : query.to + 1].filter(
+    (value) => value !== undefined,
+  );
+  const filter: OrderFilter = {
+    userId: query.user_id,
+    tableId: query.table_id,
+    status: query.status,
+    from: bounds.length > 0 ? Math.max(...bounds) : undefined,
+    before: ends.length > 0 ? Math.min(...ends) : undefined,
+  };
+  return findOrders(ctx, filter, query);
+}
+
+/** Both days inclusive, in the restaurant's time zone. */
+export function listOrdersBetweenDays(
+  ctx: AppContext,
+  query: { start_date: string; end_date: string } & Page,
+): Promise<OrderPage> {
+  if (query.start_date > query.end_date) throw new BadRequestError('start_date must not be after end_date');
+  return findOrders(ctx, localDays(ctx, query.start_date, query.end_date), query);
+}
+
+/** Completed, live orders created on that local day; a day without sales answers zeros. */
+export async function totalSalesOfDay(ctx: AppContext, date: string): Promise<TotalSalesView> {
+  const sales = await orders.completedSales(ctx.db, localDays(ctx, date, date));
+  return { date, total_sales: fromCents(sales.totalCents), orders_count: sales.ordersCount };
+}
+
+function localDays(ctx: AppContext, firstDay: string, lastDay: string): { from: number; before: number } {
+  const range = localDaysToRange(firstDay, lastDay, ctx.config.timeZone);
+  return { from: range.from, before: range.to };
+}

@@ -1,0 +1,37 @@
+import type { Db } from '../core/db/database';
+
+/**
+ * The orders service keeps `dining_tables.status` and `order_id` in step with the order that holds
+ * the table, inside the same transaction as the order change.
+ */
+
+export async function isLiveTable(db: Db, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('dining_tables')
+    .select('id')
+    .where('id', '=', id)
+    .where('is_deleted', '=', 0)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** False when there is no live table with that id. */
+export async function occupyTable(db: Db, tableId: string, orderId: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('dining_tables')
+    .set({ status: 'occupied', order_id: orderId, updated_at: now })
+    .where('id', '=', tableId)
+    .where('is_deleted', '=', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Frees the table only while it still points at this order; someone may have reassigned it since. */
+export async function freeTable(db: Db, tableId: string, orderId: string, now: number): Promise<void> {
+  await db
+    .updateTable('dining_tables')
+    .set({ status: 'available', order_id: null, updated_at: now })
+    .where('id', '=', tableId)
+    .where('order_id', '=', orderId)
+    .execute();
+}

@@ -1,0 +1,27 @@
+import { fromCents } from '../core/money';
+import { toIsoUtc } from '../core/time';
+import type { OrderDishRow } from './order-dishes.repo';
+import type { OrderRow } from './orders.repo';
+import type { OrderDishView, OrderView } from './orders.schemas';
+
+export function toOrderView(row: OrderRow): OrderView {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    table_id: row.table_id,
+    waiter: row.waiter,
+    status: row.status,
+    total: fromCents(Number(row.total_cents)),
+    created_at: toIsoUtc(Number(row.created_at)),
+  };
+}
+
+export function toOrderDishView(row: OrderDishRow): OrderDishView {
+  return {
+    id: row.id,
+    order_id: row.order_id,
+    dish_id: row.dish_id,
+    price_at_order: fromCents(Number(row.price_at_order_cents)),
+    notes: row.notes,
+  };
+}

@@ -1,0 +1,162 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { principalOf } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
+import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
+import { Money } from '../core/money';
+import { errors, IdMessageReply, IdParams, MessageReply, NoContent } from '../core/schemas';
+import { sendOrderPage } from './order-page';
+import * as queries from './order-queries.service';
+import { CompleteOrderView, OrderBody, OrdersQuery, OrderView, OrderWithDishesBody } from './orders.schemas';
+import * as service from './orders.service';
+
+const tags = ['Orders'];
+const ORDER_RULES =
+  "`user_id` defaults to the caller and `waiter` to that user's name; `status` defaults to pending; " +
+  '`total` is ignored (always the sum of the dishes). An active order on a table marks the table ' +
+  'occupied; a table holds one active order at a time (else 400).';
+
+export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/orders',
+    {
+      schema: {
+        tags,
+        summary: 'List orders',
+        description:
+          'Newest first, `limit` (default 100, max 1000) and `offset`; the X-Total-Count header carries ' +
+          'the count of all matches. `from`/`to` are inclusive Unix ms; `date` is a day in POS_TIMEZONE.',
+        querystring: OrdersQuery,
+        response: { 200: Type.Array(OrderView), 204: NoContent, ...errors(400, 401) },
+      },
+    },
+    async (request, reply) => sendOrderPage(reply, await queries.listOrders(ctx, request.query)),
+  );
+
+  app.get(
+    '/orders/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Get an order',
+        params: IdParams,
+        response: { 200: OrderView, ...errors(400, 401, 404) },
+      },
+    },
+    (request) => service.getOrder(ctx, request.params.id),
+  );
+
+  app.get(
+    '/orders/:id/complete',
+    {
+      schema: {
+        tags,
+        summary: 'An order with its dishes',
+        params: IdParams,
+        response: { 200: CompleteOrderView, ...errors(400, 401, 404) },
+      },
+    },
+    (request) => service.getCompleteOrder(ctx, request.params.id),
+  );
+
+  app.post(
+    '/orders',
+    {
+      schema: {
+        tags,
+        summary: 'Open an order',
+        description: ORDER_RULES,
+        headers: IdempotencyHeaders,
+        body: OrderBody,
+        response: { 201: IdMessageReply, ...errors(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      const { id } = await service.createOrder(ctx, principalOf(request), {
+        order: request.body,
+        dishes: [],
+        claim: idempotencyClaimOf(request),
+      });
+      return reply.code(201).send({ message: 'Order added successfully', id });
+    },
+  );
+
+  app.post(
+    '/orders/with-dishes',
+    {
+      schema: {
+        tags,
+        summary: 'Open an order with its dishes',
+        description: `All or nothing, in one transaction. ${ORDER_RULES}`,
+        headers: IdempotencyHeaders,
+        body: OrderWithDishesBody,
+        response: { 201: IdMessageReply, ...errors(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      const { id } = await service.createOrder(ctx, principalOf(request), {
+        ...request.body,
+        claim: idempotencyClaimOf(request),
+      });
+      return reply.code(201).send({ message: 'Order added successfully', id });
+    },
+  );
+
+  app.put(
+    '/orders/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Update an order',
+        description:
+          'Omitted fields keep their values; `total` is ignored. Status moves pending → preparing → ready → ' +
+          'completed, or any non-final state → cancelled; sending the current status changes nothing. ' +
+          'Completing or cancelling frees the table; changing `table_id` of an active order moves it.',
+        params: IdParams,
+        body: OrderBody,
+        response: { 200: MessageReply, ...errors(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      await service.updateOrder(ctx, request.params.id, request.body);
+      return { message: 'Order updated successfully' };
+    },
+  );
+
+  app.delete(
+    '/orders/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete an order',
+        description:
+          'Logical delete: the order leaves every list, filter and sales total, and its table is freed.',
+        params: IdParams,
+        response: { 200: MessageReply, ...errors(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      await service.deleteOrder(ctx, request.params.id);
+      return { message: 'Order deleted successfully' };
+    },
+  );
+
+  app.put(
+    '/orders/:id/calculate-total',
+    {
+      schema: {
+        tags,
+        summary: 'Recalculate and store the total',
+        params: IdParams,
+        response: {
+          200: Type.Object({ message: Type.String(), total: Money() }),
+          ...errors(400, 401, 404),
+        },
+      },
+    },
+    async (request) => {
+      const { total } = await service.calculateTotal(ctx, request.params.id);
+      return { message: 'Total calculated successfully', total };
+    },
+  );
+};

@@ -1,0 +1,137 @@
+import { type Static, Type } from 'typebox';
+import { Money } from '../core/money';
+import { Uuid } from '../core/schemas';
+
+export const ORDER_STATUSES = ['pending', 'preparing', 'ready', 'completed', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const OrderStatusSchema = Type.Union(
+  [
+    Type.Literal('pending'),
+    Type.Literal('preparing'),
+    Type.Literal('ready'),
+    Type.Literal('completed'),
+    Type.Literal('cancelled'),
+  ],
+  { description: 'pending → preparing → ready → completed; any non-final state → cancelled' },
+);
+
+const Waiter = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', examples: ['Ana'] });
+const Notes = Type.String({ maxLength: 500, examples: ['No onions'] });
+const MAX_DISHES_PER_REQUEST = 200;
+
+export const OrderBody = Type.Object(
+  {
+    user_id: Type.Optional(Uuid({ description: 'Defaults to the caller; must name a live user' })),
+    table_id: Type.Optional(
+      Type.Union([Uuid(), Type.Null()], { description: 'null for counter or take-away orders' }),
+    ),
+    waiter: Type.Optional(
+      Type.String({ ...Waiter, description: "Defaults to the name of the order's user" }),
+    ),
+    status: Type.Optional(OrderStatusSchema),
+    total: Type.Optional(Money({ description: 'Ignored: the total is always the sum of the dishes' })),
+  },
+  { additionalProperties: false },
+);
+export type OrderBody = Static<typeof OrderBody>;
+
+export const DishEntry = Type.Object(
+  {
+    dish_id: Uuid({ description: 'A live dish of the menu' }),
+    price_at_order: Type.Optional(Money({ description: "Defaults to the dish's current price" })),
+    notes: Type.Optional(Notes),
+  },
+  { additionalProperties: false },
+);
+export type DishEntry = Static<typeof DishEntry>;
+
+export const DishEntries = Type.Array(DishEntry, { minItems: 1, maxItems: MAX_DISHES_PER_REQUEST });
+
+export const OrderWithDishesBody = Type.Object(
+  {
+    order: OrderBody,
+    dishes: Type.Array(DishEntry, { maxItems: MAX_DISHES_PER_REQUEST }),
+  },
+  { additionalProperties: false },
+);
+export type OrderWithDishesBody = Static<typeof OrderWithDishesBody>;
+
+export const OrderDishUpdateBody = Type.Object(
+  { price_at_order: Type.Optional(Money()), notes: Type.Optional(Notes) },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type OrderDishUpdateBody = Static<typeof OrderDishUpdateBody>;
+
+export const OrderView = Type.Object({
+  id: Uuid(),
+  user_id: Uuid(),
+  table_id: Type.Union([Uuid(), Type.Null()]),
+  waiter: Type.String(),
+  status: OrderStatusSchema,
+  total: Type.Number({ examples: [25.5] }),
+  created_at: Type.String({ format: 'date-time', examples: ['2026-11-22T18:00:00.000Z'] }),
+});
+export type OrderView = Static<typeof OrderView>;
+
+export const OrderDishView = Type.Object({
+  id: Uuid(),
+  order_id: Uuid(),
+  dish_id: Uuid(),
+  price_at_order: Type.Number({ examples: [12.5] }),
+  notes: Type.String(),
+});
+export type OrderDishView = Static<typeof OrderDishView>;
+
+export const CompleteOrderView = Type.Object({ order: OrderView, dishes: Type.Array(OrderDishView) });
+export type CompleteOrderView = Static<typeof CompleteOrderView>;
+
+export const Page = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+});
+export type Page = Static<typeof Page>;
+
+export const OrdersQuery = Type.Object(
+  {
+    ...Page.properties,
+    user_id: Type.Optional(Uuid()),
+    table_id: Type.Optional(Uuid()),
+    status: Type.Optional(OrderStatusSchema),
+    from: Type.Optional(Type.Integer({ minimum: 0, description: 'Created at or after (Unix ms)' })),
+    to: Type.Optional(Type.Integer({ minimum: 0, description: 'Created at or before (Unix ms)' })),
+    date: Type.Optional(
+      Type.String({ format: 'date', description: 'Local day in POS_TIMEZONE', examples: ['2026-11-22'] }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type OrdersQuery = Static<typeof OrdersQuery>;
+
+export const DateRangeQuery = Type.Object(
+  {
+    ...Page.properties,
+    start_date: Type.String({ format: 'date', examples: ['2026-11-01'] }),
+    end_date: Type.String({ format: 'date', examples: ['2026-11-30'] }),
+  },
+  { additionalProperties: false },
+);
+export type DateRangeQuery = Static<typeof DateRangeQuery>;
+
+export const TotalSalesView = Type.Object({
+  date: Type.String({ format: 'date', examples: ['2026-11-22'] }),
+  total_sales: Type.Number({ examples: [1520.5] }),
+  orders_count: Type.Integer({ examples: [37] }),
+});
+export type TotalSalesView = Static<typeof TotalSalesView>;
+
+/** What a list query selects, whichever route it came from. */
+export type OrderFilter = {
+  userId?: string | undefined;
+  tableId?: string | undefined;
+  status?: OrderStatus | undefined;
+  /** Created at or after, Unix ms. */
+  from?: number | undefined;
+  /** Created strictly before, Unix ms. */
+  before?: number | undefined;
+};

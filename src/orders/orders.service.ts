@@ -1,0 +1,141 @@
+import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
+import type { Db } from '../core/db/database';
+import { isForeignKeyViolation, isUniqueViolation } from '../core/db/locks';
+import { NotFoundError } from '../core/errors';
+import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
+import { newId } from '../core/ids';
+import { fromCents } from '../core/money';
+import * as dishes from './order-dishes.repo';
+import { findOrderUser, priceDishEntries, sumCents, tableNotFound, tableTaken } from './order-links';
+import { assertTransition, isActive } from './order-status';
+import * as tables from './order-tables.repo';
+import { toOrderDishView, toOrderView } from './order-views';
+import * as orders from './orders.repo';
+import type { CompleteOrderView, DishEntry, OrderBody, OrderView } from './orders.schemas';
+
+/**
+ * Creates an order, with its dishes when given, in one transaction. An active order on a table
+ * occupies it; the partial unique index `orders_one_active_per_table` decides a race for the table.
+ */
+export async function createOrder(
+  ctx: AppContext,
+  principal: Principal,
+  input: { order: OrderBody; dishes: DishEntry[]; claim: IdempotencyClaim | undefined },
+): Promise<{ id: string }> {
+  const { order } = input;
+  const userId = order.user_id ?? principal.id;
+  // The caller is a live user (the auth guard looked it up), so only another user needs a lookup.
+  const user = userId === principal.id ? principal : await findOrderUser(ctx.db, userId);
+  const pricedDishes = await priceDishEntries(ctx.db, input.dishes);
+  const now = ctx.clock.now();
+  const id = newId();
+  const status = order.status ?? 'pending';
+  const tableId = order.table_id ?? null;
+
+  return withTableErrors(tableId, () =>
+    inIdempotentTransaction(ctx.db, { claim: input.claim, statusCode: 201, now }, async (trx) => {
+      if (tableId && !isActive(status)) await assertLiveTable(trx, tableId);
+      await orders.insertOrder(trx, {
+        id,
+        user_id: userId,
+        table_id: tableId,
+        waiter: order.waiter ?? user.name,
+        status,
+        total_cents: sumCents(pricedDishes),
+        created_at: now,
+        updated_at: now,
+      });
+      await dishes.insertOrderDishes(
+        trx,
+        pricedDishes.map((dish) => ({ ...dish, order_id: id, created_at: now })),
+      );
+      if (tableId && isActive(status) && !(await tables.occupyTable(trx, tableId, id, now))) {
+        throw tableNotFound(tableId);
+      }
+      return { id };
+    }),
+  );
+}
+
+/** Changes what the body sends; omitted fields keep their values and a sent `total` is ignored. */
+export async function updateOrder(ctx: AppContext, id: string, input: OrderBody): Promise<void> {
+  const now = ctx.clock.now();
+  await withTableErrors(input.table_id ?? null, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      const current = await orders.lockLiveOrder(trx, id);
+      if (!current) throw new NotFoundError();
+      const status = input.status ?? current.status;
+      assertTransition(current.status, status);
+      const nextTableId = input.table_id === undefined ? current.table_id : input.table_id;
+      const isMovingTable = nextTableId !== current.table_id;
+      if (input.user_id !== undefined && input.user_id !== current.user_id) {
+        await findOrderUser(trx, input.user_id);
+      }
+      if (nextTableId && isMovingTable && !isActive(status)) await assertLiveTable(trx, nextTableId);
+      await orders.updateOrder(trx, id, {
+        user_id: input.user_id ?? current.user_id,
+        table_id: nextTableId,
+        waiter: input.waiter ?? current.waiter,
+        status,
+        updated_at: now,
+      });
+      const holdsOldTable = isActive(current.status) && current.table_id !== null;
+      const willHoldNewTable = isActive(status) && nextTableId !== null;
+      if (holdsOldTable && (!willHoldNewTable || isMovingTable)) {
+        await tables.freeTable(trx, current.table_id as string, id, now);
+      }
+      if (willHoldNewTable && (!holdsOldTable || isMovingTable)) {
+        if (!(await tables.occupyTable(trx, nextTableId as string, id, now)))
+          throw tableNotFound(nextTableId as string);
+      }
+    }),
+  );
+}
+
+/** Logical delete: the order leaves every list, filter and sales figure, and frees its table. */
+export async function deleteOrder(ctx: AppContext, id: string): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    const current = await orders.lockLiveOrder(trx, id);
+    if (!current) throw new NotFoundError();
+    await orders.softDeleteOrder(trx, id, now);
+    if (current.table_id && isActive(current.status)) await tables.freeTable(trx, current.table_id, id, now);
+  });
+}
+
+export async function getOrder(ctx: AppContext, id: string): Promise<OrderView> {
+  const row = await orders.findLiveOrder(ctx.db, id);
+  if (!row) throw new NotFoundError();
+  return toOrderView(row);
+}
+
+export async function getCompleteOrder(ctx: AppContext, id: string): Promise<CompleteOrderView> {
+  const found = await dishes.findLiveOrderWithDishes(ctx.db, id);
+  if (!found) throw new NotFoundError();
+  return { order: toOrderView(found.order), dishes: found.dishes.map(toOrderDishView) };
+}
+
+/** Stores the sum of the dishes again; it already is the total, so this repairs only outside edits. */
+export async function calculateTotal(ctx: AppContext, id: string): Promise<{ total: number }> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction().execute(async (trx) => {
+    if (!(await orders.lockLiveOrder(trx, id))) throw new NotFoundError();
+    return { total: fromCents(await orders.recalculateTotal(trx, id, now)) };
+  });
+}
+
+async function assertLiveTable(db: Db, tableId: string): Promise<void> {
+  if (!(await tables.isLiveTable(db, tableId))) throw tableNotFound(tableId);
+}
+
+/** Maps what the database says about a table reference to the answers the client can act on. */
+async function withTableErrors<T>(tableId: string | null, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (tableId && isUniqueViolation(error)) throw tableTaken(tableId);
+    if (tableId && isForeignKeyViolation(error)) throw tableNotFound(tableId);
+    throw error;
+  }
+}

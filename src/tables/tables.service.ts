@@ -1,0 +1,105 @@
+import type { AppContext } from '../core/context';
+import type { Db } from '../core/db/database';
+import { BadRequestError, NotFoundError } from '../core/errors';
+import { newId } from '../core/ids';
+import { findLiveSpace } from '../spaces/spaces.repo';
+import { lockUsableSpace } from '../spaces/spaces.service';
+import * as tables from './tables.repo';
+import type { CreateTableBody, TableView, UpdateTableBody } from './tables.schemas';
+
+export const TABLE_MESSAGES = {
+  deleteWithActiveOrder: 'Cannot delete table - it has an active order',
+  unknownOrder: 'order_id must name an existing order',
+  notTheActiveOrder: 'order_id must be null or the active order of this table',
+  orderIsFixed: 'Cannot change order_id - the table has an active order',
+  mustStayOccupied: 'Cannot change status - the table has an active order',
+} as const;
+
+function toTableView(row: tables.TableRow): TableView {
+  return { id: row.id, name: row.name, status: row.status, space_id: row.space_id, order_id: row.order_id };
+}
+
+export async function listTables(ctx: AppContext): Promise<TableView[]> {
+  return (await tables.listLiveTables(ctx.db)).map(toTableView);
+}
+
+export async function listTablesOfSpace(ctx: AppContext, spaceId: string): Promise<TableView[]> {
+  if (!(await findLiveSpace(ctx.db, spaceId))) throw new NotFoundError();
+  return (await tables.listLiveTables(ctx.db, spaceId)).map(toTableView);
+}
+
+export async function getTable(ctx: AppContext, id: string): Promise<TableView> {
+  const row = await tables.findLiveTable(ctx.db, id);
+  if (!row) throw new NotFoundError();
+  return toTableView(row);
+}
+
+/** The space stays locked until commit, so it cannot be deleted under the new table. */
+export async function createTable(ctx: AppContext, input: CreateTableBody): Promise<string> {
+  const id = newId();
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockUsableSpace(trx, input.space_id);
+    // A table that does not exist yet has no active order, so only null fits.
+    if (input.order_id) await assertOrderIdFits(trx, input.order_id, undefined);
+    await tables.insertTable(trx, {
+      id,
+      name: input.name.trim(),
+      status: input.status ?? 'available',
+      space_id: input.space_id,
+      order_id: null,
+      created_at: now,
+      updated_at: now,
+    });
+  });
+  return id;
+}
+
+/**
+ * `status` and `order_id` mirror the table's active order, which the orders service maintains: while
+ * one is active the table stays `occupied` with that `order_id`; without one, `order_id` stays null.
+ */
+export async function updateTable(ctx: AppContext, id: string, input: UpdateTableBody): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await tables.lockLiveTable(trx, id);
+    if (!row) throw new NotFoundError();
+    await lockUsableSpace(trx, input.space_id);
+    const activeOrderId = await tables.findActiveOrderId(trx, row);
+    if (input.order_id !== undefined) await assertOrderIdFits(trx, input.order_id, activeOrderId);
+    if (activeOrderId && input.status !== undefined && input.status !== 'occupied') {
+      throw new BadRequestError(TABLE_MESSAGES.mustStayOccupied);
+    }
+    await tables.updateTable(trx, id, {
+      name: input.name.trim(),
+      space_id: input.space_id,
+      ...(input.status !== undefined && { status: input.status }),
+      ...(input.order_id !== undefined && { order_id: input.order_id }),
+      updated_at: ctx.clock.now(),
+    });
+  });
+}
+
+/** The table row is locked first, so an order being opened on it waits for (and then sees) the delete. */
+export async function deleteTable(ctx: AppContext, id: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await tables.lockLiveTable(trx, id);
+    if (!row) throw new NotFoundError();
+    if (await tables.findActiveOrderId(trx, row))
+      throw new BadRequestError(TABLE_MESSAGES.deleteWithActiveOrder);
+    await tables.updateTable(trx, id, { is_deleted: 1, updated_at: ctx.clock.now() });
+  });
+}
+
+async function assertOrderIdFits(
+  db: Db,
+  orderId: string | null,
+  activeOrderId: string | undefined,
+): Promise<void> {
+  if (activeOrderId !== undefined) {
+    if (orderId !== activeOrderId) throw new BadRequestError(TABLE_MESSAGES.orderIsFixed);
+    return;
+  }
+  if (orderId === null) return;
+  if (!(await tables.orderExists(db, orderId))) throw new BadRequestError(TABLE_MESSAGES.unknownOrder);
+  throw new BadRequestError(TABLE_MESSAGES.notTheActiveOrder);
+}
