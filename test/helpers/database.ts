@@ -19,20 +19,44 @@ const sqlite: DatabaseTarget = {
   url: async () => ({ url: 'sqlite::memory:', drop: async () => {} }),
 };
 
-/** Each PostgreSQL test gets a schema of its own, so tests never see each other's rows. */
+/**
+ * Each test file (a process of its own) gets a PostgreSQL database of its own, and each test a schema
+ * in it. Separate databases matter: introspection and migrations look across every schema of a
+ * database, and other files drop their schemas while this one runs.
+ */
+let processDatabaseUrl: Promise<string> | undefined;
+
+function databaseOfThisProcess(): Promise<string> {
+  processDatabaseUrl ??= (async () => {
+    const name = `pos_test_${process.pid}_${randomBytes(3).toString('hex')}`;
+    await runAdminStatement(postgresUrl as string, `create database ${name}`);
+    process.once('beforeExit', () => {
+      void runAdminStatement(postgresUrl as string, `drop database if exists ${name} with (force)`);
+    });
+    const url = new URL(postgresUrl as string);
+    url.pathname = `/${name}`;
+    return url.toString();
+  })();
+  return processDatabaseUrl;
+}
+
 const postgres: DatabaseTarget = {
   name: 'postgres',
   url: async () => {
+    const databaseUrl = await databaseOfThisProcess();
     const schema = `test_${randomBytes(6).toString('hex')}`;
-    await runAdminStatement(`create schema ${schema}`);
-    const url = new URL(postgresUrl as string);
+    await runAdminStatement(databaseUrl, `create schema ${schema}`);
+    const url = new URL(databaseUrl);
     url.searchParams.set('options', `-c search_path=${schema}`);
-    return { url: url.toString(), drop: () => runAdminStatement(`drop schema ${schema} cascade`) };
+    return {
+      url: url.toString(),
+      drop: () => runAdminStatement(databaseUrl, `drop schema ${schema} cascade`),
+    };
   },
 };
 
-async function runAdminStatement(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: postgresUrl });
+async function runAdminStatement(connectionString: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString });
   await client.connect();
   try {
     await client.query(statement);
