@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { topHotspots } from './lib/cpu-profile';
+import { selfTimeByPackage, topHotspots } from './lib/cpu-profile';
 import { type Engine, postgresServerUrl } from './lib/databases';
 import { fixed, markdownTable } from './lib/report';
 import { type RushRun, rushBaseline, rushOurServer } from './rush-runs';
@@ -126,6 +126,13 @@ async function profiled<T>(
         ['self %', 'function'],
         topHotspots(folder).map((spot) => [fixed(spot.selfPercent), spot.where]),
       ),
+    );
+    const byPackage = selfTimeByPackage(folder).filter((share) => !share.where.startsWith('node:'));
+    console.log(
+      `\nself time by package: ${byPackage
+        .slice(0, 8)
+        .map((share) => `${share.where} ${fixed(share.selfPercent)} %`)
+        .join(', ')}`,
     );
     return result;
   } finally {
