@@ -13,7 +13,7 @@ function concernsType(errors: FastifySchemaValidationError[]): boolean {
   return errors.some(
     (error) =>
       error.instancePath === '/type' ||
-      error.instancePath === '' ||
+      (error.instancePath === '' && error.keyword === 'type') ||
       (error.keyword === 'required' && error.params.missingProperty === 'type'),
   );
 }

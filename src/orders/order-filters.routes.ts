@@ -4,12 +4,12 @@ import type { AppContext } from '../core/context';
 import { BareText, errors, NoContent, Uuid } from '../core/schemas';
 import { sendOrderPage } from './order-page';
 import * as queries from './order-queries.service';
-import { DateRangeQuery, OrderStatusSchema, OrderView, Page, TotalSalesView } from './orders.schemas';
+import { DateRangeQuery, OrderPageReply, OrderStatusSchema, Page, TotalSalesView } from './orders.schemas';
 
 const tags = ['Orders'];
 const PAGED =
   'Newest first, `limit` (default 100, max 1000) and `offset`; X-Total-Count carries the count of all matches.';
-const pageReplies = { 200: Type.Array(OrderView), 204: NoContent, ...errors(400, 401) };
+const pageReplies = { 200: OrderPageReply, 204: NoContent, ...errors(400, 401) };
 
 export const orderFiltersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(

@@ -7,7 +7,14 @@ import { Money } from '../core/money';
 import { errors, IdMessageReply, IdParams, MessageReply, NoContent } from '../core/schemas';
 import { sendOrderPage } from './order-page';
 import * as queries from './order-queries.service';
-import { CompleteOrderView, OrderBody, OrdersQuery, OrderView, OrderWithDishesBody } from './orders.schemas';
+import {
+  CompleteOrderView,
+  OrderBody,
+  OrderPageReply,
+  OrdersQuery,
+  OrderView,
+  OrderWithDishesBody,
+} from './orders.schemas';
 import * as service from './orders.service';
 
 const tags = ['Orders'];
@@ -27,7 +34,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
           'Newest first, `limit` (default 100, max 1000) and `offset`; the X-Total-Count header carries ' +
           'the count of all matches. `from`/`to` are inclusive Unix ms; `date` is a day in POS_TIMEZONE.',
         querystring: OrdersQuery,
-        response: { 200: Type.Array(OrderView), 204: NoContent, ...errors(400, 401) },
+        response: { 200: OrderPageReply, 204: NoContent, ...errors(400, 401) },
       },
     },
     async (request, reply) => sendOrderPage(reply, await queries.listOrders(ctx, request.query)),

@@ -83,6 +83,11 @@ export const OrderDishView = Type.Object({
 });
 export type OrderDishView = Static<typeof OrderDishView>;
 
+/** A page of orders; the header, read by @fastify/swagger, documents X-Total-Count. */
+export const OrderPageReply = Type.Array(OrderView, {
+  headers: { 'X-Total-Count': { type: 'integer', description: 'How many orders match, across all pages' } },
+});
+
 export const CompleteOrderView = Type.Object({ order: OrderView, dishes: Type.Array(OrderDishView) });
 export type CompleteOrderView = Static<typeof CompleteOrderView>;
 

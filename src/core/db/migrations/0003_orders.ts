@@ -48,9 +48,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'text', (col) => col.primaryKey())
     .addColumn('order_id', 'text', (col) => col.notNull().references('orders.id'))
     .addColumn('dish_id', 'text', (col) => col.notNull().references('dishes.id'))
-    .addColumn('price_at_order_cents', 'integer', (col) =>
-      col.notNull().check(sql`price_at_order_cents >= 0`),
-    )
+    // bigint: a price may be up to MAX_AMOUNT, which does not fit a 32-bit PostgreSQL integer in cents.
+    .addColumn('price_at_order_cents', 'bigint', (col) => col.notNull().check(sql`price_at_order_cents >= 0`))
     .addColumn('notes', 'text', (col) => col.notNull().defaultTo(''))
     .addColumn('created_at', 'bigint', (col) => col.notNull())
     .execute();
