@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { FINAL_STATUSES, type OrderDishRow, type OrderRow, type OrdersStatements } from './statements';
+
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+
+/** pg directly, with the pool size and number parsing src/core/db/database.ts uses. */
+export function postgresStatements(url: string): OrdersStatements {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === PG_INT8 || oid === PG_NUMERIC
+          ? Number
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  const inTransaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      const result = await work(client);
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      await client.query('rollback');
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+  const dishPrices = async (ids: string[]) => {
+    const unique = [...new Set(ids)];
+    const { rows } = await pool.query<{ id: string; price_cents: number }>(
+      `select id, price_cents from dishes where id in (${unique.map((_, index) => `$${index + 1}`).join(', ')}) and is_deleted = $${unique.length + 1}`,
+      [...unique, 0],
+    );
+    const prices = new Map(rows.map((row) => [row.id, row.price_cents]));
+    return ids.map((id) => ({ id: randomUUID(), dishId: id, priceCents: prices.get(id) ?? 0 }));
+  };
+  const insertDishes = (
+    client: pg.PoolClient,
+    orderId: string,
+    dishes: Awaited<ReturnType<typeof dishPrices>>,
+    now: number,
+  ) =>
+    client.query(
+      `insert into order_dishes (id, dish_id, price_at_order_cents, notes, order_id, created_at) values ${dishes
+        .map((_, row) => `(${[1, 2, 3, 4, 5, 6].map((column) => `$${row * 6 + column}`).join(', ')})`)
+        .join(', ')}`,
+      dishes.flatMap((dish) => [dish.id, dish.dishId, dish.priceCents, '', orderId, now]),
+    );
+  const lockLiveOrder = async (client: pg.PoolClient, id: string) =>
+    (
+      await client.query<OrderRow>('select * from orders where id = $1 and is_deleted = $2 for update', [
+        id,
+        0,
+      ])
+    ).rows[0];
+
+  return {
+    anyUser: async () =>
+      (
+        await pool.query<{ id: string; name: string }>(
+          "select id, name from users where role = 'admin' and is_deleted = 0 limit 1",
+        )
+      ).rows[0] as { id: string; name: string },
+    createOrderWithDishes: async (order, now) => {
+      const dishes = await dishPrices(order.dishIds);
+      const id = randomUUID();
+      const total = dishes.reduce((sum, dish) => sum + dish.priceCents, 0);
+      await inTransaction(async (client) => {
+        await client.query(
+          'insert into orders (id, user_id, table_id, waiter, status, total_cents, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, $8)',
+          [id, order.userId, order.tableId, order.waiter, 'pending', total, now, now],
+        );
+        await insertDishes(client, id, dishes, now);
+        if (order.tableId) {
+          await client.query(
+            'update dining_tables set status = $1, order_id = $2, updated_at = $3 where id = $4 and is_deleted = $5',
+            ['occupied', id, now, order.tableId, 0],
+          );
+        }
+      });
+      return id;
+    },
+    addDishes: async (orderId, dishIds, now) => {
+      const dishes = await dishPrices(dishIds);
+      return inTransaction(async (client) => {
+        if (!(await lockLiveOrder(client, orderId))) return undefined;
+        await insertDishes(client, orderId, dishes, now);
+        await client.query(
+          'update orders set total_cents = (select coalesce(sum(price_at_order_cents), 0) from order_dishes where order_id = $1), updated_at = $2 where id = $3 returning total_cents',
+          [orderId, now, orderId],
+        );
+        return dishes.map((dish) => dish.id);
+      });
+    },
+    findOrderWithDishes: async (orderId) => {
+      const { rows } = await pool.query<OrderRow & { dish_row_id: string | null } & OrderDishRow>(
+        `select orders.*, order_dishes.id as dish_row_id, order_dishes.dish_id, order_dishes.price_at_order_cents,
+           order_dishes.notes, order_dishes.created_at as dish_created_at
+         from orders left join order_dishes on order_dishes.order_id = orders.id
+         where orders.id = $1 and orders.is_deleted = $2 order by order_dishes.created_at, order_dishes.id`,
+        [orderId, 0],
+      );
+      const first = rows[0];
+      if (!first) return undefined;
+      const dishes = rows
+        .filter((row) => row.dish_row_id !== null)
+        .map((row) => ({
+          id: row.dish_row_id as string,
+          order_id: orderId,
+          dish_id: row.dish_id,
+          price_at_order_cents: row.price_at_order_cents,
+          notes: row.notes,
+        }));
+      return { order: first, dishes };
+    },
+    listTables: async () =>
+      (await pool.query('select * from dining_tables where is_deleted = $1 order by name, id', [0])).rows,
+    moveOrder: (orderId, status, now) =>
+      inTransaction(async (client) => {
+        const current = await lockLiveOrder(client, orderId);
+        if (!current) return false;
+        await client.query(
+          'update orders set user_id = $1, table_id = $2, waiter = $3, status = $4, updated_at = $5 where id = $6',
+          [current.user_id, current.table_id, current.waiter, status, now, orderId],
+        );
+        if (current.table_id && FINAL_STATUSES.has(status)) {
+          await client.query(
+            'update dining_tables set status = $1, order_id = $2, updated_at = $3 where id = $4 and order_id = $5',
+            ['available', null, now, current.table_id, orderId],
+          );
+        }
+        return true;
+      }),
+    listOrders: async (status, limit, offset) => {
+      const [list, count] = await Promise.all([
+        pool.query<OrderRow>(
+          'select * from orders where is_deleted = $1 and status = $2 order by created_at desc, id desc limit $3 offset $4',
+          [0, status, limit, offset],
+        ),
+        pool.query<{ count: number }>(
+          'select count(*) as count from orders where is_deleted = $1 and status = $2',
+          [0, status],
+        ),
+      ]);
+      return { rows: list.rows, count: Number(count.rows[0]?.count ?? 0) };
+    },
+    close: () => pool.end(),
+  };
+}

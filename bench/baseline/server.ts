@@ -1,0 +1,92 @@
+import Fastify from 'fastify';
+import { postgresStatements } from './postgres-statements';
+import { sqliteStatements } from './sqlite-statements';
+import type { OrderDishRow, OrderRow, OrdersStatements } from './statements';
+
+/**
+ * The limit of this stack on this machine: the rush's routes as a bare Fastify app over the same SQL
+ * (no auth, no validation, no Kysely), so `npm run bench` can say how much our layers cost.
+ */
+const url = process.env.DATABASE_URL ?? '';
+const statements: OrdersStatements = url.startsWith('sqlite:')
+  ? sqliteStatements(url.slice('sqlite:'.length))
+  : postgresStatements(url);
+const user = await statements.anyUser();
+
+const orderView = (row: OrderRow) => ({
+  id: row.id,
+  user_id: row.user_id,
+  table_id: row.table_id,
+  waiter: row.waiter,
+  status: row.status,
+  total: Number(row.total_cents) / 100,
+  created_at: new Date(Number(row.created_at)).toISOString(),
+});
+const dishView = (row: OrderDishRow) => ({ ...row, price_at_order: row.price_at_order_cents / 100 });
+
+type IdParams = { Params: { id: string } };
+type DishEntry = { dish_id: string };
+
+const app = Fastify({ logger: false });
+
+app.get('/ready', async () => ({ ready: true }));
+
+app.post<{ Body: { order: { table_id?: string | null }; dishes: DishEntry[] } }>(
+  '/orders/with-dishes',
+  async (request, reply) => {
+    const { order, dishes } = request.body;
+    const id = await statements.createOrderWithDishes(
+      {
+        userId: user.id,
+        waiter: user.name,
+        tableId: order.table_id ?? null,
+        dishIds: dishes.map((dish) => dish.dish_id),
+      },
+      Date.now(),
+    );
+    return reply.code(201).send({ message: 'Order added successfully', id });
+  },
+);
+
+app.post<IdParams & { Body: DishEntry[] }>('/orders/:id/dishes', async (request, reply) => {
+  const dishIds = request.body.map((dish) => dish.dish_id);
+  const ids = await statements.addDishes(request.params.id, dishIds, Date.now());
+  if (!ids) return reply.code(404).send('Resource not found');
+  return reply.code(201).send({ message: 'Dishes added successfully', ids });
+});
+
+app.get<IdParams>('/orders/:id/complete', async (request, reply) => {
+  const found = await statements.findOrderWithDishes(request.params.id);
+  if (!found) return reply.code(404).send('Resource not found');
+  return { order: orderView(found.order), dishes: found.dishes.map(dishView) };
+});
+
+app.get('/tables', () => statements.listTables());
+
+app.put<IdParams & { Body: { status: string } }>('/orders/:id', async (request, reply) => {
+  if (!(await statements.moveOrder(request.params.id, request.body.status, Date.now()))) {
+    return reply.code(404).send('Resource not found');
+  }
+  return { message: 'Order updated successfully' };
+});
+
+app.get<{ Querystring: { status?: string; limit?: string; offset?: string } }>(
+  '/orders',
+  async (request, reply) => {
+    const { status = 'pending', limit = '100', offset = '0' } = request.query;
+    const { rows, count } = await statements.listOrders(status, Number(limit), Number(offset));
+    reply.header('x-total-count', count);
+    if (rows.length === 0) return reply.code(204).send();
+    return rows.map(orderView);
+  },
+);
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    app
+      .close()
+      .then(() => statements.close())
+      .then(() => process.exit(0));
+  });
+}
+await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });

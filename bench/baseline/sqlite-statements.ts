@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import SQLite from 'better-sqlite3';
+import { FINAL_STATUSES, type OrderDishRow, type OrderRow, type OrdersStatements } from './statements';
+
+/** better-sqlite3 directly, with the pragmas src/core/db/database.ts sets. */
+export function sqliteStatements(path: string): OrdersStatements {
+  const db = new SQLite(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+
+  const cached = new Map<string, SQLite.Statement>();
+  const prepare = (sql: string) => {
+    let statement = cached.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      cached.set(sql, statement);
+    }
+    return statement;
+  };
+  const placeholders = (count: number, group: string) => Array(count).fill(group).join(', ');
+
+  const dishPrices = (ids: string[]) => {
+    const unique = [...new Set(ids)];
+    const rows = prepare(
+      `select id, price_cents from dishes where id in (${placeholders(unique.length, '?')}) and is_deleted = ?`,
+    ).all(...unique, 0) as { id: string; price_cents: number }[];
+    const prices = new Map(rows.map((row) => [row.id, row.price_cents]));
+    return ids.map((id) => ({ id: randomUUID(), dishId: id, priceCents: prices.get(id) ?? 0 }));
+  };
+  const insertDishes = (orderId: string, dishes: ReturnType<typeof dishPrices>, now: number) =>
+    prepare(
+      `insert into order_dishes (id, dish_id, price_at_order_cents, notes, order_id, created_at) values ${placeholders(dishes.length, '(?, ?, ?, ?, ?, ?)')}`,
+    ).run(...dishes.flatMap((dish) => [dish.id, dish.dishId, dish.priceCents, '', orderId, now]));
+  const lockLiveOrder = (id: string) =>
+    prepare('select * from orders where id = ? and is_deleted = ?').get(id, 0) as OrderRow | undefined;
+
+  const createOrder = db.transaction(
+    (order: Parameters<OrdersStatements['createOrderWithDishes']>[0], dishes, id: string, now: number) => {
+      const total = dishes.reduce((sum: number, dish: { priceCents: number }) => sum + dish.priceCents, 0);
+      prepare(
+        'insert into orders (id, user_id, table_id, waiter, status, total_cents, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
+      ).run(id, order.userId, order.tableId, order.waiter, 'pending', total, now, now);
+      insertDishes(id, dishes, now);
+      if (order.tableId) {
+        prepare(
+          'update dining_tables set status = ?, order_id = ?, updated_at = ? where id = ? and is_deleted = ?',
+        ).run('occupied', id, now, order.tableId, 0);
+      }
+    },
+  );
+  const addDishes = db.transaction((orderId: string, dishes: ReturnType<typeof dishPrices>, now: number) => {
+    if (!lockLiveOrder(orderId)) return false;
+    insertDishes(orderId, dishes, now);
+    prepare(
+      'update orders set total_cents = (select coalesce(sum(price_at_order_cents), 0) from order_dishes where order_id = ?), updated_at = ? where id = ? returning total_cents',
+    ).get(orderId, now, orderId);
+    return true;
+  });
+  const moveOrder = db.transaction((orderId: string, status: string, now: number) => {
+    const current = lockLiveOrder(orderId);
+    if (!current) return false;
+    prepare(
+      'update orders set user_id = ?, table_id = ?, waiter = ?, status = ?, updated_at = ? where id = ?',
+    ).run(current.user_id, current.table_id, current.waiter, status, now, orderId);
+    if (current.table_id && FINAL_STATUSES.has(status)) {
+      prepare(
+        'update dining_tables set status = ?, order_id = ?, updated_at = ? where id = ? and order_id = ?',
+      ).run('available', null, now, current.table_id, orderId);
+    }
+    return true;
+  });
+
+  return {
+    anyUser: async () =>
+      prepare("select id, name from users where role = 'admin' and is_deleted = 0 limit 1").get() as {
+        id: string;
+        name: string;
+      },
+    createOrderWithDishes: async (order, now) => {
+      const id = randomUUID();
+      createOrder(order, dishPrices(order.dishIds), id, now);
+      return id;
+    },
+    addDishes: async (orderId, dishIds, now) => {
+      const dishes = dishPrices(dishIds);
+      return addDishes(orderId, dishes, now) ? dishes.map((dish) => dish.id) : undefined;
+    },
+    findOrderWithDishes: async (orderId) => {
+      const rows = prepare(
+        `select orders.*, order_dishes.id as dish_row_id, order_dishes.dish_id, order_dishes.price_at_order_cents,
+           order_dishes.notes, order_dishes.created_at as dish_created_at
+         from orders left join order_dishes on order_dishes.order_id = orders.id
+         where orders.id = ? and orders.is_deleted = ? order by order_dishes.created_at, order_dishes.id`,
+      ).all(orderId, 0) as (OrderRow & { dish_row_id: string | null } & OrderDishRow)[];
+      const first = rows[0];
+      if (!first) return undefined;
+      const dishes = rows
+        .filter((row) => row.dish_row_id !== null)
+        .map((row) => ({
+          id: row.dish_row_id as string,
+          order_id: orderId,
+          dish_id: row.dish_id,
+          price_at_order_cents: row.price_at_order_cents,
+          notes: row.notes,
+        }));
+      return { order: first, dishes };
+    },
+    listTables: async () =>
+      prepare('select * from dining_tables where is_deleted = ? order by name, id').all(0),
+    moveOrder: async (orderId, status, now) => moveOrder(orderId, status, now),
+    listOrders: async (status, limit, offset) => {
+      const rows = prepare(
+        'select * from orders where is_deleted = ? and status = ? order by created_at desc, id desc limit ? offset ?',
+      ).all(0, status, limit, offset) as OrderRow[];
+      const count = prepare('select count(*) as count from orders where is_deleted = ? and status = ?').get(
+        0,
+        status,
+      ) as { count: number };
+      return { rows, count: count.count };
+    },
+    close: async () => {
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * What the baseline server needs from a database: for each route of the rush, the statements our
+ * orders and tables services execute for it (read from src/orders/*.repo.ts and src/tables/tables.repo.ts),
+ * in the same transactions, with the same row locks on PostgreSQL.
+ */
+export type OrderRow = {
+  id: string;
+  user_id: string;
+  table_id: string | null;
+  waiter: string;
+  status: string;
+  total_cents: number | string;
+  is_deleted: number;
+  created_at: number | string;
+  updated_at: number | string;
+};
+
+export type OrderDishRow = {
+  id: string;
+  order_id: string;
+  dish_id: string;
+  price_at_order_cents: number;
+  notes: string;
+};
+
+export type NewOrder = { userId: string; waiter: string; tableId: string | null; dishIds: string[] };
+
+export type OrdersStatements = {
+  /** The first admin; the baseline has no login, so every order is theirs. */
+  anyUser(): Promise<{ id: string; name: string }>;
+  createOrderWithDishes(order: NewOrder, now: number): Promise<string>;
+  /** Undefined when the order is not live. */
+  addDishes(orderId: string, dishIds: string[], now: number): Promise<string[] | undefined>;
+  findOrderWithDishes(orderId: string): Promise<{ order: OrderRow; dishes: OrderDishRow[] } | undefined>;
+  listTables(): Promise<unknown[]>;
+  /** False when the order is not live. */
+  moveOrder(orderId: string, status: string, now: number): Promise<boolean>;
+  listOrders(status: string, limit: number, offset: number): Promise<{ rows: OrderRow[]; count: number }>;
+  close(): Promise<void>;
+};
+
+export const FINAL_STATUSES = new Set(['completed', 'cancelled']);

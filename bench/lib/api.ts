@@ -1,0 +1,103 @@
+/** A small HTTP client for the scenarios: one login session, JSON in and out, nothing retried. */
+export type ApiReply = { status: number; body: unknown };
+
+export class ApiSession {
+  private constructor(
+    readonly baseUrl: string,
+    readonly cookie: string,
+    readonly userId: string,
+  ) {}
+
+  static async login(baseUrl: string, name: string, pin: string): Promise<ApiSession> {
+    const response = await fetch(`${baseUrl}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name, pin }),
+    });
+    const body = (await response.json()) as { user?: { id: string } };
+    if (response.status !== 200 || !body.user) {
+      throw new Error(`login of ${name} answered ${response.status}: ${JSON.stringify(body)}`);
+    }
+    const cookie = response.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    return new ApiSession(baseUrl, cookie, body.user.id);
+  }
+
+  async request(method: string, path: string, body?: unknown): Promise<ApiReply> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: {
+        cookie: this.cookie,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text === '' ? undefined : safeJson(text) };
+  }
+
+  /** The reply body, or an error naming the request when the status is not the expected one. */
+  async expect<T>(status: number, method: string, path: string, body?: unknown): Promise<T> {
+    const reply = await this.request(method, path, body);
+    if (reply.status !== status) {
+      throw new Error(`${method} ${path} answered ${reply.status}: ${JSON.stringify(reply.body)}`);
+    }
+    return reply.body as T;
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export type Menu = { dishes: { id: string; priceCents: number }[]; tableIds: string[] };
+
+/** A menu of priced dishes and a dining room, created through the API like a manager would. */
+export async function seedMenuAndFloor(
+  admin: ApiSession,
+  size: { dishes: number; tables: number },
+): Promise<Menu> {
+  const category = await admin.expect<{ id: string }>(201, 'POST', '/categories', {
+    name: 'Mains',
+    type: 'dish',
+  });
+  const dishes: Menu['dishes'] = [];
+  for (let index = 0; index < size.dishes; index++) {
+    const priceCents = 450 + ((index * 737) % 2500);
+    const dish = await admin.expect<{ id: string }>(201, 'POST', '/dishes', {
+      name: `Dish ${index + 1}`,
+      price: priceCents / 100,
+      category_id: category.id,
+    });
+    dishes.push({ id: dish.id, priceCents });
+  }
+  const space = await admin.expect<{ id: string }>(201, 'POST', '/spaces', { name: 'Dining room' });
+  const tableIds: string[] = [];
+  for (let index = 0; index < size.tables; index++) {
+    const table = await admin.expect<{ id: string }>(201, 'POST', '/tables', {
+      name: `T${String(index + 1).padStart(3, '0')}`,
+      space_id: space.id,
+    });
+    tableIds.push(table.id);
+  }
+  return { dishes, tableIds };
+}
+
+export type Waiter = { name: string; pin: string };
+
+/** Staff accounts, one per tablet: logins are rate limited per name, so tablets do not share one. */
+export async function createWaiters(admin: ApiSession, count: number, prefix = 'waiter'): Promise<Waiter[]> {
+  const waiters: Waiter[] = [];
+  for (let index = 0; index < count; index++) {
+    const waiter = { name: `${prefix}-${String(index + 1).padStart(2, '0')}`, pin: '7391' };
+    await admin.expect(201, 'POST', '/users', { ...waiter, role: 'staff' });
+    waiters.push(waiter);
+  }
+  return waiters;
+}

@@ -1,0 +1,160 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { selfTimeByPackage, topHotspots } from './lib/cpu-profile';
+import { type Engine, postgresServerUrl } from './lib/databases';
+import { fixed, markdownTable } from './lib/report';
+import { type RushRun, rushBaseline, rushOurServer } from './rush-runs';
+import { runScale, type ScaleStep } from './scale';
+
+/**
+ * `npm run bench [-- --only rush,scale] [--db sqlite|postgres] [--max-orders 100000] [--cpu-prof]`
+ * Every server it starts listens on 127.0.0.1 and every run has a fixed length, so it always ends.
+ */
+const PARTS = ['rush', 'scale'] as const;
+type Part = (typeof PARTS)[number];
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string', default: PARTS.join(',') },
+    db: { type: 'string', default: 'all' },
+    'max-orders': { type: 'string', default: '1000000' },
+    connections: { type: 'string', default: '32' },
+    duration: { type: 'string', default: '10' },
+    'cpu-prof': { type: 'boolean', default: false },
+  },
+});
+
+const parts = (values.only as string).split(',').map((part) => part.trim()) as Part[];
+const unknownPart = parts.find((part) => !PARTS.includes(part));
+if (unknownPart) throw new Error(`--only takes ${PARTS.join(', ')}; got ${unknownPart}`);
+const postgresUrl = postgresServerUrl();
+const engines = chooseEngines(values.db as string, postgresUrl);
+const settings = {
+  connections: boundedInteger(values.connections as string, 1, 256, '--connections'),
+  seconds: boundedInteger(values.duration as string, 1, 120, '--duration'),
+  maxOrders: boundedInteger(values['max-orders'] as string, 10_000, 1_000_000, '--max-orders'),
+};
+
+console.log(
+  `# bench: ${parts.join(' + ')} on ${engines.join(' + ')}; ${cpus().length} cores, ` +
+    `${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString()}`,
+);
+for (const engine of engines) {
+  if (parts.includes('rush')) await rush(engine);
+  if (parts.includes('scale')) await scale(engine);
+}
+
+async function rush(engine: Engine): Promise<void> {
+  const runSettings = { connections: settings.connections, seconds: settings.seconds };
+  console.log(`\n## rush on ${engine}: ${settings.connections} connections, ${settings.seconds} s`);
+  const ours = await profiled(`rush-${engine}`, (cpuProfileDir) =>
+    rushOurServer(engine, postgresUrl, { ...runSettings, cpuProfileDir }),
+  );
+  const baseline = await rushBaseline(engine, postgresUrl, { ...runSettings, cpuProfileDir: undefined });
+  const row = (name: string, run: RushRun) => [
+    name,
+    fixed(run.requestsPerSecond, 0),
+    run.p50Ms,
+    run.p99Ms,
+    run.maxMs,
+    fixed(run.peakRssMb, 0),
+    run.requests,
+    run.non2xx + run.errors + run.timeouts,
+  ];
+  console.log(
+    markdownTable(
+      ['server', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'peak RSS MiB', 'requests', 'failed'],
+      [row('ours', ours), row('baseline', baseline)],
+    ),
+  );
+  console.log(
+    `\nours/baseline: throughput ${fixed(ours.requestsPerSecond / baseline.requestsPerSecond, 2)} ` +
+      `(target >= 0.6), p99 ${fixed(ours.p99Ms / baseline.p99Ms, 2)}x (target: ours < 25 ms), ` +
+      `RSS ${fixed(ours.peakRssMb / baseline.peakRssMb, 2)}x`,
+  );
+  for (const [name, run] of [
+    ['ours', ours],
+    ['baseline', baseline],
+  ] as const) {
+    for (const [failure, count] of Object.entries(run.failures))
+      console.log(`  ${name} failed ${count}x: ${failure}`);
+  }
+}
+
+async function scale(engine: Engine): Promise<void> {
+  console.log(
+    `\n## scale on ${engine}: up to ${settings.maxOrders} orders, 50 sequential requests per query`,
+  );
+  const rows: (string | number)[][] = [];
+  const steps = await profiled(`scale-${engine}`, (cpuProfileDir) =>
+    runScale(engine, postgresUrl, {
+      maxOrders: settings.maxOrders,
+      cpuProfileDir,
+      onStep: (step: ScaleStep) =>
+        console.log(`  seeded ${step.orders} orders in ${fixed(step.seedSeconds)} s, measured`),
+    }),
+  );
+  for (const step of steps) {
+    for (const timing of step.timings) {
+      rows.push([
+        step.orders,
+        `GET ${timing.query}`,
+        fixed(timing.p50Ms, 2),
+        fixed(timing.p99Ms, 2),
+        timing.status,
+        fixed(step.peakRssMb, 0),
+      ]);
+    }
+  }
+  console.log(markdownTable(['orders', 'query', 'p50 ms', 'p99 ms', 'status', 'peak RSS MiB'], rows));
+}
+
+/** Runs `work` with the server under `node --cpu-prof` when asked, then prints where its time went. */
+async function profiled<T>(
+  label: string,
+  work: (cpuProfileDir: string | undefined) => Promise<T>,
+): Promise<T> {
+  if (!values['cpu-prof']) return work(undefined);
+  const folder = mkdtempSync(join(tmpdir(), `pos-${label}-prof-`));
+  try {
+    const result = await work(folder);
+    console.log(`\n### ${label}: top self-time functions of our server (node --cpu-prof)`);
+    console.log(
+      markdownTable(
+        ['self %', 'function'],
+        topHotspots(folder).map((spot) => [fixed(spot.selfPercent), spot.where]),
+      ),
+    );
+    const byPackage = selfTimeByPackage(folder).filter((share) => !share.where.startsWith('node:'));
+    console.log(
+      `\nself time by package: ${byPackage
+        .slice(0, 8)
+        .map((share) => `${share.where} ${fixed(share.selfPercent)} %`)
+        .join(', ')}`,
+    );
+    return result;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+function chooseEngines(choice: string, url: string | undefined): Engine[] {
+  if (choice === 'sqlite') return ['sqlite'];
+  if (choice === 'postgres') {
+    if (!url)
+      throw new Error('--db postgres needs DATABASE_URL or TEST_DATABASE_URL naming a PostgreSQL server');
+    return ['postgres'];
+  }
+  if (choice !== 'all') throw new Error('--db takes sqlite, postgres or all');
+  return url ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+function boundedInteger(raw: string, min: number, max: number, name: string): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max}`);
+  }
+  return value;
+}

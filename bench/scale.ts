@@ -1,0 +1,79 @@
+import { performance } from 'node:perf_hooks';
+import { ApiSession, seedMenuAndFloor } from './lib/api';
+import { insertOrders, sampleDay } from './lib/bulk-orders';
+import { type Engine, freshDatabase } from './lib/databases';
+import { APP_ADMIN, startAppServer } from './lib/processes';
+import { percentile } from './lib/report';
+
+export type QueryTiming = { query: string; p50Ms: number; p99Ms: number; status: number };
+export type ScaleStep = { orders: number; seedSeconds: number; peakRssMb: number; timings: QueryTiming[] };
+
+export const SCALE_SIZES = [10_000, 100_000, 1_000_000];
+const WARM_UP_REQUESTS = 10;
+const TIMED_REQUESTS = 50;
+
+/**
+ * Grows one database through the sizes (seeding straight into it while our server is stopped), and
+ * after each size starts the server and times the reporting queries over HTTP, one request at a time.
+ */
+export async function runScale(
+  engine: Engine,
+  postgresUrl: string | undefined,
+  options: { maxOrders: number; cpuProfileDir: string | undefined; onStep: (step: ScaleStep) => void },
+): Promise<ScaleStep[]> {
+  const database = await freshDatabase(engine, postgresUrl);
+  try {
+    const seeder = await startAppServer(database.url);
+    let adminId: string;
+    try {
+      const admin = await ApiSession.login(seeder.baseUrl, APP_ADMIN.name, APP_ADMIN.pin);
+      await seedMenuAndFloor(admin, { dishes: 20, tables: 40 });
+      adminId = admin.userId;
+    } finally {
+      await seeder.stop();
+    }
+    const history = { now: Date.now(), userId: adminId, waiter: APP_ADMIN.name };
+    const day = sampleDay(history);
+    const queries = [
+      `/orders/total-sales/${day}`,
+      `/orders/date-range?start_date=${day}&end_date=${day}`,
+      '/orders?status=pending&limit=100',
+    ];
+    const steps: ScaleStep[] = [];
+    let seeded = 0;
+    for (const size of SCALE_SIZES.filter((size) => size <= options.maxOrders)) {
+      const started = performance.now();
+      await insertOrders(database, history, size - seeded);
+      seeded = size;
+      const seedSeconds = (performance.now() - started) / 1000;
+      const server = await startAppServer(database.url, { cpuProfileDir: options.cpuProfileDir });
+      try {
+        const session = await ApiSession.login(server.baseUrl, APP_ADMIN.name, APP_ADMIN.pin);
+        const timings: QueryTiming[] = [];
+        for (const query of queries) timings.push(await timeQuery(session, query));
+        const step = { orders: size, seedSeconds, peakRssMb: server.peakRssMb(), timings };
+        options.onStep(step);
+        steps.push(step);
+      } finally {
+        await server.stop();
+      }
+    }
+    return steps;
+  } finally {
+    await database.drop();
+  }
+}
+
+async function timeQuery(session: ApiSession, path: string): Promise<QueryTiming> {
+  let status = 0;
+  for (let index = 0; index < WARM_UP_REQUESTS; index++) status = (await session.request('GET', path)).status;
+  const samples: number[] = [];
+  for (let index = 0; index < TIMED_REQUESTS; index++) {
+    const started = performance.now();
+    const reply = await session.request('GET', path);
+    samples.push(performance.now() - started);
+    if (reply.status >= 300) status = reply.status;
+  }
+  samples.sort((a, b) => a - b);
+  return { query: path, p50Ms: percentile(samples, 0.5), p99Ms: percentile(samples, 0.99), status };
+}
