@@ -71,13 +71,29 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     await bootstrapAdminFromConfig(ctx);
 
     const app = createServer(config, overrides.logStream);
-    if (!overrides.database) app.addHook('onClose', () => database.close());
+    closeGracefully(app, overrides.database ? undefined : database);
     await registerPlugins(app, ctx);
     return app;
   } catch (error) {
     if (!overrides.database) await database.close();
     throw error;
   }
+}
+
+/**
+ * Graceful shutdown: once closing, every answer carries `Connection: close`, so a tablet polling on a
+ * keep-alive connection lets go after its current request instead of holding the server open (and
+ * its retry goes to another instance). The database closes only after the HTTP server has drained.
+ */
+function closeGracefully(app: FastifyInstance, database: DatabaseHandle | undefined): void {
+  let isClosing = false;
+  app.addHook('preClose', async () => {
+    isClosing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (isClosing) reply.header('connection', 'close');
+  });
+  if (database) app.addHook('onClose', () => database.close());
 }
 
 function createServer(config: Config, logStream: NodeJS.WritableStream | undefined) {
@@ -88,6 +104,9 @@ function createServer(config: Config, logStream: NodeJS.WritableStream | undefin
       ...(logStream && { stream: logStream }),
     },
     bodyLimit: 256 * 1024,
+    // Requests that arrive while closing are still served (with Connection: close); Fastify's
+    // default 503 would keep a busy keep-alive connection, and so the shutdown, going forever.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 }
 
