@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../core/context';
+import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
 import { authErrors, BareText, errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';
 import { CategoryBody, CategoryMessage, CategoryTypeQuery, CategoryView } from './categories.schemas';
@@ -58,6 +59,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
           'Names are unique per type among live categories (a deleted name may be reused). A missing or ' +
           'unknown `type`: 400 `Missing or malformed type`. A missing or blank name, or a name already ' +
           'taken: 400 `Failed to create category`.',
+        headers: IdempotencyHeaders,
         body: CategoryBody,
         response: {
           201: IdMessageReply,
@@ -67,7 +69,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       },
     },
     async (request, reply) => {
-      const id = await service.createCategory(ctx, request.body);
+      const id = await service.createCategory(ctx, request.body, idempotencyClaimOf(ctx, request));
       return reply.code(201).send({ id, message: 'Category added successfully' });
     },
   );
