@@ -181,6 +181,17 @@ describeEachDatabase('Idempotency-Key on creating POSTs', (target) => {
     assert.ok(!stored.request_hash.includes('2468'));
   });
 
+  it('refuses an empty key on POST /categories with a message that names the header', async (t) => {
+    const { db, call } = await setUp(t, target);
+    const before = await countRows(db, 'categories');
+    const response = await post(call, '/categories', { name: 'Soups', type: 'dish' }, '');
+    assert.deepEqual(
+      [response.statusCode, response.json()],
+      [400, { message: 'Malformed Idempotency-Key header' }],
+    );
+    assert.equal(await countRows(db, 'categories'), before);
+  });
+
   it('documents the header on every creating POST', async (t) => {
     const { app } = await buildTestApp(t, target);
     const document = (await app.inject({ method: 'GET', url: '/swagger/json' })).json();

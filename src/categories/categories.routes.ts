@@ -58,12 +58,17 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         description:
           'Names are unique per type among live categories (a deleted name may be reused). A missing or ' +
           'unknown `type`: 400 `Missing or malformed type`. A missing or blank name, or a name already ' +
-          'taken: 400 `Failed to create category`.',
+          'taken: 400 `Failed to create category`. An empty or oversized `Idempotency-Key`: 400 ' +
+          '`Malformed Idempotency-Key header`.',
         headers: IdempotencyHeaders,
         body: CategoryBody,
         response: {
           201: IdMessageReply,
-          400: CategoryMessage(MESSAGES.malformedType, MESSAGES.createFailed),
+          400: CategoryMessage(
+            MESSAGES.malformedType,
+            MESSAGES.createFailed,
+            MESSAGES.malformedIdempotencyKey,
+          ),
           ...authErrors(),
         },
       },

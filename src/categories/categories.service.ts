@@ -10,6 +10,7 @@ export const CATEGORY_MESSAGES = {
   malformedType: 'Missing or malformed type',
   malformedIdOrType: 'Missing or malformed ID/type',
   createFailed: 'Failed to create category',
+  malformedIdempotencyKey: 'Malformed Idempotency-Key header',
   updateFailed: 'Failed to update category',
   cannotDelete: 'Cannot delete category - it may be in use or not found',
   notFound: (id: string) => `Category with ID: ${id} not found`,

@@ -31,7 +31,7 @@ export const IdempotencyHeaders = Type.Object({
 export type IdempotencyClaim = Readonly<{ scope: string; key: string; requestHash: string }>;
 
 const KEY_REUSED = 'Idempotency-Key was already used with a different request';
-export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** More than one, so clean-up outpaces the one row each claim adds; few, so a claim stays cheap. */
 const EXPIRED_KEYS_DELETED_PER_CLAIM = 10;
 
