@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../core/context';
+import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
 import { authErrors, BareText, errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';
 import { CategoryBody, CategoryMessage, CategoryTypeQuery, CategoryView } from './categories.schemas';
@@ -57,17 +58,23 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         description:
           'Names are unique per type among live categories (a deleted name may be reused). A missing or ' +
           'unknown `type`: 400 `Missing or malformed type`. A missing or blank name, or a name already ' +
-          'taken: 400 `Failed to create category`.',
+          'taken: 400 `Failed to create category`. An empty or oversized `Idempotency-Key`: 400 ' +
+          '`Malformed Idempotency-Key header`.',
+        headers: IdempotencyHeaders,
         body: CategoryBody,
         response: {
           201: IdMessageReply,
-          400: CategoryMessage(MESSAGES.malformedType, MESSAGES.createFailed),
+          400: CategoryMessage(
+            MESSAGES.malformedType,
+            MESSAGES.createFailed,
+            MESSAGES.malformedIdempotencyKey,
+          ),
           ...authErrors(),
         },
       },
     },
     async (request, reply) => {
-      const id = await service.createCategory(ctx, request.body);
+      const id = await service.createCategory(ctx, request.body, idempotencyClaimOf(ctx, request));
       return reply.code(201).send({ id, message: 'Category added successfully' });
     },
   );

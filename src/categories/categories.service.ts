@@ -1,6 +1,7 @@
 import type { AppContext } from '../core/context';
 import { isUniqueViolation } from '../core/db/locks';
 import { BadRequestError, NotFoundError } from '../core/errors';
+import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import * as categories from './categories.repo';
 import type { CategoryBody, CategoryType, CategoryView } from './categories.schemas';
@@ -9,6 +10,7 @@ export const CATEGORY_MESSAGES = {
   malformedType: 'Missing or malformed type',
   malformedIdOrType: 'Missing or malformed ID/type',
   createFailed: 'Failed to create category',
+  malformedIdempotencyKey: 'Malformed Idempotency-Key header',
   updateFailed: 'Failed to update category',
   cannotDelete: 'Cannot delete category - it may be in use or not found',
   notFound: (id: string) => `Category with ID: ${id} not found`,
@@ -29,22 +31,28 @@ export async function getCategory(ctx: AppContext, id: string, type: CategoryTyp
 }
 
 /** The unique index on live (type, name) decides between two concurrent creates of one name. */
-export async function createCategory(ctx: AppContext, input: CategoryBody): Promise<string> {
+export async function createCategory(
+  ctx: AppContext,
+  input: CategoryBody,
+  claim: IdempotencyClaim | undefined,
+): Promise<string> {
   const id = newId();
   const now = ctx.clock.now();
   try {
-    await categories.insertCategory(ctx.db, {
-      id,
-      name: input.name.trim(),
-      type: input.type,
-      created_at: now,
-      updated_at: now,
+    return await inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
+      await categories.insertCategory(trx, {
+        id,
+        name: input.name.trim(),
+        type: input.type,
+        created_at: now,
+        updated_at: now,
+      });
+      return id;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new BadRequestError(CATEGORY_MESSAGES.createFailed);
     throw error;
   }
-  return id;
 }
 
 /** The body's type identifies the category (as the query does elsewhere); it never changes type. */

@@ -22,10 +22,12 @@ function concernsType(errors: FastifySchemaValidationError[]): boolean {
 export const idOrTypeQueryFailure: Formatter = (_errors, part) =>
   part === 'params' ? new MalformedIdError() : new BadRequestError(CATEGORY_MESSAGES.malformedType);
 
-export const createFailure: Formatter = (errors) =>
-  new BadRequestError(
+export const createFailure: Formatter = (errors, part) => {
+  if (part === 'headers') return new BadRequestError(CATEGORY_MESSAGES.malformedIdempotencyKey);
+  return new BadRequestError(
     concernsType(errors) ? CATEGORY_MESSAGES.malformedType : CATEGORY_MESSAGES.createFailed,
   );
+};
 
 export const updateFailure: Formatter = (errors, part) =>
   new BadRequestError(

@@ -1,19 +1,40 @@
 import type { Selectable } from 'kysely';
 import type { Db } from './db/database';
+import { forUpdate } from './db/locks';
 import type { Database } from './db/schema';
 
 export type IdempotencyRow = Selectable<Database['idempotency_keys']>;
 type KeyId = { scope: string; key: string };
 
 /**
- * Claims a key for this transaction. False when another request already holds it; on PostgreSQL a
- * claim still in flight makes this wait for that transaction, so the loser sees its committed answer.
+ * Claims a key for this transaction: inserts it, or takes over a row claimed before `expiredBefore`.
+ * False when another request holds the key; on PostgreSQL a claim still in flight makes this wait for
+ * that transaction, so the loser sees its committed answer.
  */
-export async function claimKey(db: Db, id: KeyId, requestHash: string, now: number): Promise<boolean> {
+export async function claimKey(
+  db: Db,
+  id: KeyId,
+  claim: { requestHash: string; now: number; expiredBefore: number },
+): Promise<boolean> {
   const result = await db
     .insertInto('idempotency_keys')
-    .values({ scope: id.scope, idempotency_key: id.key, request_hash: requestHash, created_at: now })
-    .onConflict((conflict) => conflict.columns(['scope', 'idempotency_key']).doNothing())
+    .values({
+      scope: id.scope,
+      idempotency_key: id.key,
+      request_hash: claim.requestHash,
+      created_at: claim.now,
+    })
+    .onConflict((conflict) =>
+      conflict
+        .columns(['scope', 'idempotency_key'])
+        .doUpdateSet({
+          request_hash: claim.requestHash,
+          status_code: null,
+          response_body: null,
+          created_at: claim.now,
+        })
+        .where('idempotency_keys.created_at', '<', claim.expiredBefore),
+    )
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
@@ -33,5 +54,29 @@ export async function storeResponse(db: Db, id: KeyId, statusCode: number, body:
     .set({ status_code: statusCode, response_body: body })
     .where('scope', '=', id.scope)
     .where('idempotency_key', '=', id.key)
+    .execute();
+}
+
+/**
+ * Deletes at most `limit` keys claimed before `expiredBefore`, oldest first. On PostgreSQL rows another
+ * transaction is already deleting or taking over are skipped rather than waited for, so concurrent
+ * requests never queue behind each other's clean-up.
+ */
+export async function deleteExpiredKeys(db: Db, expiredBefore: number, limit: number): Promise<void> {
+  const expired = db
+    .selectFrom('idempotency_keys')
+    .select(['scope', 'idempotency_key'])
+    .where('created_at', '<', expiredBefore)
+    .orderBy('created_at')
+    .limit(limit);
+  await db
+    .deleteFrom('idempotency_keys')
+    .where(({ eb, refTuple }) =>
+      eb(
+        refTuple('scope', 'idempotency_key'),
+        'in',
+        forUpdate(db, expired, { skipLocked: true }).$asTuple('scope', 'idempotency_key'),
+      ),
+    )
     .execute();
 }

@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { principalOf } from './auth-guard';
+import type { AppContext } from './context';
 import type { Db } from './db/database';
 import { BadRequestError, ConflictError } from './errors';
 import * as keys from './idempotency.repo';
@@ -10,6 +11,8 @@ import * as keys from './idempotency.repo';
  * `Idempotency-Key` on creating POSTs: a tablet that lost the answer to a timeout retries with the same
  * key and gets the first answer back instead of a second order. Only successful answers are kept (a
  * failure rolls the claim back with everything else), so a replay always carries the success status.
+ * A key counts for 24 hours: later the same key is a new request, and each new claim deletes a few
+ * expired rows so the table stays about one day of keys long without a scheduled job.
  */
 export const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
@@ -18,7 +21,8 @@ export const IdempotencyHeaders = Type.Object({
       maxLength: 255,
       description:
         'Optional. A retry with the same key and body returns the first answer and creates nothing; ' +
-        'the same key with another body is refused with 400. Keys are scoped per user and route.',
+        'the same key with another body is refused with 400. Keys are scoped per user and route and ' +
+        'remembered for 24 hours; an older key counts as new.',
       examples: ['a4c1f0e2-tablet-7-0042'],
     }),
   ),
@@ -27,16 +31,23 @@ export const IdempotencyHeaders = Type.Object({
 export type IdempotencyClaim = Readonly<{ scope: string; key: string; requestHash: string }>;
 
 const KEY_REUSED = 'Idempotency-Key was already used with a different request';
+const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+/** More than one, so clean-up outpaces the one row each claim adds; few, so a claim stays cheap. */
+const EXPIRED_KEYS_DELETED_PER_CLAIM = 10;
 
-/** The claim a request makes, or undefined when it sent no `Idempotency-Key`. */
-export function idempotencyClaimOf(request: FastifyRequest): IdempotencyClaim | undefined {
+/**
+ * The claim a request makes, or undefined when it sent no `Idempotency-Key`. The request's fingerprint
+ * is keyed with a server secret: a body may carry a PIN (POST /users), and a plain hash of a few
+ * digits would give it away to anyone who reads the table.
+ */
+export function idempotencyClaimOf(ctx: AppContext, request: FastifyRequest): IdempotencyClaim | undefined {
   const key = request.headers['idempotency-key'];
   if (typeof key !== 'string') return undefined;
   return {
     scope: `${principalOf(request).id} ${request.method} ${request.routeOptions.url}`,
     key,
-    requestHash: createHash('sha256')
-      .update(canonicalJson({ params: request.params, body: request.body }))
+    requestHash: createHmac('sha256', ctx.secrets.pinKey)
+      .update(`idempotency:${canonicalJson({ params: request.params, body: request.body })}`)
       .digest('hex'),
   };
 }
@@ -53,7 +64,10 @@ export function inIdempotentTransaction<T>(
   const { claim, statusCode, now } = options;
   return db.transaction().execute(async (trx) => {
     if (!claim) return work(trx);
-    if (!(await keys.claimKey(trx, claim, claim.requestHash, now))) return replay<T>(trx, claim);
+    const expiredBefore = now - KEY_LIFETIME_MS;
+    const isClaimed = await keys.claimKey(trx, claim, { requestHash: claim.requestHash, now, expiredBefore });
+    if (!isClaimed) return replay<T>(trx, claim);
+    await keys.deleteExpiredKeys(trx, expiredBefore, EXPIRED_KEYS_DELETED_PER_CLAIM);
     const result = await work(trx);
     await keys.storeResponse(trx, claim, statusCode, JSON.stringify(result));
     return result;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
 import type { CategoryType } from '../categories/categories.schemas';
 import type { AppContext } from '../core/context';
+import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
 import { authErrors, errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';
 import type { MenuItemService } from './menu-items.service';
@@ -71,12 +72,13 @@ export function registerMenuItemRoutes<Body extends TSchema, View extends TSchem
         tags: [tag],
         summary: `Create a ${lowerNoun}`,
         description: writeRules,
+        headers: IdempotencyHeaders,
         body: resource.Body,
         response: { 201: IdMessage(`${noun} added successfully`), ...errors(400, 401, 403) },
       },
     },
     async (request, reply) => {
-      const id = await service.create(ctx, request.body as Static<Body>);
+      const id = await service.create(ctx, request.body as Static<Body>, idempotencyClaimOf(ctx, request));
       return reply.code(201).send({ id, message: `${noun} added successfully` });
     },
   );

@@ -4,6 +4,7 @@ import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { isUniqueViolation } from '../core/db/locks';
 import { BadRequestError, NotFoundError } from '../core/errors';
+import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 
 /** The stored columns a request decides; the service adds ids, times and the deleted flag. */
@@ -28,7 +29,7 @@ export type MenuItemKind<Body extends { category_id: string }, Columns, Row, Vie
 export type MenuItemService<Body, View> = {
   list(ctx: AppContext): Promise<View[]>;
   get(ctx: AppContext, id: string): Promise<View>;
-  create(ctx: AppContext, body: Body): Promise<string>;
+  create(ctx: AppContext, body: Body, claim: IdempotencyClaim | undefined): Promise<string>;
   update(ctx: AppContext, id: string, body: Body): Promise<void>;
   remove(ctx: AppContext, id: string): Promise<void>;
 };
@@ -63,16 +64,16 @@ export function menuItemService<Body extends { category_id: string }, Columns, R
       return kind.toView(row);
     },
 
-    create: async (ctx, body) => {
+    create: (ctx, body, claim) => {
       const id = newId();
       const now = ctx.clock.now();
-      await withUniqueAnswer(() =>
-        ctx.db.transaction().execute(async (trx) => {
+      return withUniqueAnswer(() =>
+        inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
           await lockUsableCategory(trx, body.category_id, kind.categoryType);
           await repo.insert(trx, { ...kind.toColumns(body), id, created_at: now, updated_at: now });
+          return id;
         }),
       );
-      return id;
     },
 
     update: (ctx, id, body) =>

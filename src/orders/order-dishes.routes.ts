@@ -49,7 +49,7 @@ export const orderDishesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         ctx,
         request.params.id,
         request.body,
-        idempotencyClaimOf(request),
+        idempotencyClaimOf(ctx, request),
       );
       return reply.code(201).send({ message: 'Dishes added successfully', ids });
     },

@@ -1,4 +1,5 @@
 import type { Db } from '../core/db/database';
+import { forUpdate } from '../core/db/locks';
 
 /**
  * The orders service keeps `dining_tables.status` and `order_id` in step with the order that holds
@@ -13,6 +14,19 @@ export async function isLiveTable(db: Db, id: string): Promise<boolean> {
     .where('is_deleted', '=', 0)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * Locks the rows of these tables (null and unknown ids are skipped), one by one in id order. Every
+ * order write locks the tables it touches this way before it writes the order row, so two writes over
+ * the same tables queue up. Otherwise a swap deadlocks on PostgreSQL: each moved order row waits in the
+ * unique index `orders_one_active_per_table` for the other transaction, and one is aborted.
+ */
+export async function lockTables(db: Db, ids: (string | null)[]): Promise<void> {
+  const sortedIds = [...new Set(ids.filter((id): id is string => id !== null))].sort();
+  for (const id of sortedIds) {
+    await forUpdate(db, db.selectFrom('dining_tables').select('id').where('id', '=', id)).execute();
+  }
 }
 
 /** False when there is no live table with that id. */

@@ -82,7 +82,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       const { id } = await service.createOrder(ctx, principalOf(request), {
         order: request.body,
         dishes: [],
-        claim: idempotencyClaimOf(request),
+        claim: idempotencyClaimOf(ctx, request),
       });
       return reply.code(201).send({ message: 'Order added successfully', id });
     },
@@ -103,7 +103,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     async (request, reply) => {
       const { id } = await service.createOrder(ctx, principalOf(request), {
         ...request.body,
-        claim: idempotencyClaimOf(request),
+        claim: idempotencyClaimOf(ctx, request),
       });
       return reply.code(201).send({ message: 'Order added successfully', id });
     },

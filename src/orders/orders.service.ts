@@ -35,6 +35,7 @@ export async function createOrder(
 
   return withTableErrors(tableId, () =>
     inIdempotentTransaction(ctx.db, { claim: input.claim, statusCode: 201, now }, async (trx) => {
+      await tables.lockTables(trx, [tableId]);
       if (tableId && !isActive(status)) await assertLiveTable(trx, tableId);
       await orders.insertOrder(trx, {
         id,
@@ -69,6 +70,7 @@ export async function updateOrder(ctx: AppContext, id: string, input: OrderBody)
       assertTransition(current.status, status);
       const nextTableId = input.table_id === undefined ? current.table_id : input.table_id;
       const isMovingTable = nextTableId !== current.table_id;
+      await tables.lockTables(trx, [current.table_id, nextTableId]);
       if (input.user_id !== undefined && input.user_id !== current.user_id) {
         await findOrderUser(trx, input.user_id);
       }
@@ -99,6 +101,7 @@ export async function deleteOrder(ctx: AppContext, id: string): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     const current = await orders.lockLiveOrder(trx, id);
     if (!current) throw new NotFoundError();
+    await tables.lockTables(trx, [current.table_id]);
     await orders.softDeleteOrder(trx, id, now);
     if (current.table_id && isActive(current.status)) await tables.freeTable(trx, current.table_id, id, now);
   });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../core/context';
+import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
 import { authErrors, errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';
 import { SpaceBody, SpaceView } from './spaces.schemas';
@@ -44,12 +45,13 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       schema: {
         tags: ['Spaces'],
         summary: 'Create a space',
+        headers: IdempotencyHeaders,
         body: SpaceBody,
         response: { 201: idMessage('Space added successfully'), ...errors(400, 401, 403) },
       },
     },
     async (request, reply) => {
-      const id = await service.createSpace(ctx, request.body);
+      const id = await service.createSpace(ctx, request.body, idempotencyClaimOf(ctx, request));
       return reply.code(201).send({ id, message: 'Space added successfully' });
     },
   );

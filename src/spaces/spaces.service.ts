@@ -1,5 +1,6 @@
 import type { AppContext } from '../core/context';
 import { BadRequestError, NotFoundError } from '../core/errors';
+import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import * as spaces from './spaces.repo';
 import type { SpaceBody, SpaceView } from './spaces.schemas';
@@ -20,11 +21,17 @@ export async function getSpace(ctx: AppContext, id: string): Promise<SpaceView> 
   return toSpaceView(row);
 }
 
-export async function createSpace(ctx: AppContext, input: SpaceBody): Promise<string> {
+export function createSpace(
+  ctx: AppContext,
+  input: SpaceBody,
+  claim: IdempotencyClaim | undefined,
+): Promise<string> {
   const id = newId();
   const now = ctx.clock.now();
-  await spaces.insertSpace(ctx.db, { id, name: input.name.trim(), created_at: now, updated_at: now });
-  return id;
+  return inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
+    await spaces.insertSpace(trx, { id, name: input.name.trim(), created_at: now, updated_at: now });
+    return id;
+  });
 }
 
 export async function updateSpace(ctx: AppContext, id: string, input: SpaceBody): Promise<void> {

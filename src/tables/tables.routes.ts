@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../core/context';
+import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
 import { authErrors, errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';
 import { CreateTableBody, TableView, UpdateTableBody } from './tables.schemas';
@@ -74,6 +75,7 @@ export const tablesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
           '`status` defaults to available. `space_id` must name a live space (else 400 ' +
           `\`space_id must name an existing space\`). ${ORDER_RULES} A new table has no order yet, so ` +
           '`order_id` must be null or omitted.',
+        headers: IdempotencyHeaders,
         body: CreateTableBody,
         response: {
           201: idMessage('Table added successfully'),
@@ -87,7 +89,7 @@ export const tablesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       },
     },
     async (request, reply) => {
-      const id = await service.createTable(ctx, request.body);
+      const id = await service.createTable(ctx, request.body, idempotencyClaimOf(ctx, request));
       return reply.code(201).send({ id, message: 'Table added successfully' });
     },
   );

@@ -1,6 +1,7 @@
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { BadRequestError, NotFoundError } from '../core/errors';
+import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { findLiveSpace } from '../spaces/spaces.repo';
 import { lockUsableSpace } from '../spaces/spaces.service';
@@ -35,10 +36,14 @@ export async function getTable(ctx: AppContext, id: string): Promise<TableView> 
 }
 
 /** The space stays locked until commit, so it cannot be deleted under the new table. */
-export async function createTable(ctx: AppContext, input: CreateTableBody): Promise<string> {
+export function createTable(
+  ctx: AppContext,
+  input: CreateTableBody,
+  claim: IdempotencyClaim | undefined,
+): Promise<string> {
   const id = newId();
   const now = ctx.clock.now();
-  await ctx.db.transaction().execute(async (trx) => {
+  return inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
     await lockUsableSpace(trx, input.space_id);
     // A table that does not exist yet has no active order, so only null fits.
     if (input.order_id) await assertOrderIdFits(trx, input.order_id, undefined);
@@ -51,8 +56,8 @@ export async function createTable(ctx: AppContext, input: CreateTableBody): Prom
       created_at: now,
       updated_at: now,
     });
+    return id;
   });
-  return id;
 }
 
 /**

@@ -4,6 +4,7 @@ import { forUpdate } from '../core/db/locks';
 import type { Database } from '../core/db/schema';
 
 export type UserRow = Selectable<Database['users']>;
+export type NewUserRow = Insertable<Database['users']>;
 
 export function findLiveUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return db
@@ -35,7 +36,7 @@ export async function countUsers(db: Db): Promise<number> {
   return Number(row.count);
 }
 
-export async function insertUser(db: Db, user: Insertable<Database['users']>): Promise<void> {
+export async function insertUser(db: Db, user: NewUserRow): Promise<void> {
   await db.insertInto('users').values(user).execute();
 }
 

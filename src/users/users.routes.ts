@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { principalOf } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
+import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
 import { authErrors, errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';
 import { CreateUserBody, UpdateUserBody, UserView } from './users.schemas';
@@ -57,12 +58,13 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         tags: ['Users'],
         summary: 'Create a user',
         description: 'Names are unique among live users. The role defaults to staff.',
+        headers: IdempotencyHeaders,
         body: CreateUserBody,
         response: { 201: IdMessageReply, ...errors(400, 401, 403) },
       },
     },
     async (request, reply) => {
-      const user = await service.createUser(ctx, request.body);
+      const user = await service.createUser(ctx, request.body, idempotencyClaimOf(ctx, request));
       return reply.code(201).send({ id: user.id, message: 'User added successfully' });
     },
   );

@@ -3,6 +3,7 @@ import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { isUniqueViolation } from '../core/db/locks';
 import { BadRequestError, NotFoundError } from '../core/errors';
+import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { hashPin } from '../core/pin';
 import * as users from './users.repo';
@@ -15,41 +16,53 @@ export function toUserView(row: Pick<users.UserRow, 'id' | 'name' | 'role'>): Us
 const NAME_TAKEN = 'A user with this name already exists';
 const LAST_ADMIN = 'Cannot remove the last admin';
 
-/** Inserts a user, turning a lost race for the name into the same answer as a visible duplicate. */
-export async function insertNewUser(
-  ctx: AppContext,
-  input: {
-    id?: string;
-    name: string;
-    pin: string;
-    role: 'admin' | 'staff';
-    walletPasswordHash?: string | null;
-  },
-  db = ctx.db,
-): Promise<UserView> {
+type NewUser = {
+  id?: string;
+  name: string;
+  pin: string;
+  role: 'admin' | 'staff';
+  walletPasswordHash?: string | null;
+};
+
+/** The row of a new user; PBKDF2 runs here, before any transaction, so no lock is held while it hashes. */
+async function newUserRow(ctx: AppContext, input: NewUser): Promise<users.NewUserRow> {
   const now = ctx.clock.now();
-  const id = input.id ?? newId();
   const name = input.name.trim();
-  const pinHash = await hashPin(input.pin, ctx.secrets.pinKey, name);
+  return {
+    id: input.id ?? newId(),
+    name,
+    pin_hash: await hashPin(input.pin, ctx.secrets.pinKey, name),
+    role: input.role,
+    wallet_password_hash: input.walletPasswordHash ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** Turns a lost race for the name into the same answer as a visible duplicate. */
+async function insertUserRow(db: AppContext['db'], row: users.NewUserRow): Promise<UserView> {
   try {
-    await users.insertUser(db, {
-      id,
-      name,
-      pin_hash: pinHash,
-      role: input.role,
-      wallet_password_hash: input.walletPasswordHash ?? null,
-      created_at: now,
-      updated_at: now,
-    });
+    await users.insertUser(db, row);
   } catch (error) {
     if (isUniqueViolation(error)) throw new BadRequestError(NAME_TAKEN);
     throw error;
   }
-  return toUserView({ id, name, role: input.role });
+  return toUserView(row);
 }
 
-export function createUser(ctx: AppContext, input: CreateUserBody): Promise<UserView> {
-  return insertNewUser(ctx, { ...input, role: input.role ?? 'staff' });
+export async function insertNewUser(ctx: AppContext, input: NewUser, db = ctx.db): Promise<UserView> {
+  return insertUserRow(db, await newUserRow(ctx, input));
+}
+
+export async function createUser(
+  ctx: AppContext,
+  input: CreateUserBody,
+  claim: IdempotencyClaim | undefined,
+): Promise<UserView> {
+  const row = await newUserRow(ctx, { ...input, role: input.role ?? 'staff' });
+  return inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now: row.created_at }, (trx) =>
+    insertUserRow(trx, row),
+  );
 }
 
 export async function listUsers(ctx: AppContext): Promise<UserView[]> {

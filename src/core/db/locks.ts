@@ -6,8 +6,14 @@ import type { Db } from './database';
  * connection, so the same query there is already exclusive.
  */
 // biome-ignore lint/suspicious/noExplicitAny: the builder's own type parameters pass through untouched.
-export function forUpdate<Q extends SelectQueryBuilder<any, any, any>>(db: Db, query: Q): Q {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? (query.forUpdate() as Q) : query;
+export function forUpdate<Q extends SelectQueryBuilder<any, any, any>>(
+  db: Db,
+  query: Q,
+  options: { skipLocked?: boolean } = {},
+): Q {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return query;
+  const locked = query.forUpdate();
+  return (options.skipLocked ? locked.skipLocked() : locked) as Q;
 }
 
 /** True when a database error is a unique-index violation, on either engine. */
