@@ -12,6 +12,7 @@ import type { AppContext } from './core/context';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './core/db/database';
 import { registerErrorHandling } from './core/error-handler';
 import { registerOpenApi } from './core/openapi';
+import { PrincipalCache } from './core/principal-cache';
 import { loadSecrets } from './core/secrets';
 import { registerSecurity } from './core/security';
 import { TokenService } from './core/tokens';
@@ -66,6 +67,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       clock,
       secrets,
       tokens: new TokenService(secrets.jwtSecret, clock),
+      principals: new PrincipalCache(clock),
       lightning: lightningNodeFromConfig(config.phoenixd),
     });
     await bootstrapAdminFromConfig(ctx);
@@ -126,7 +128,9 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
   });
   await app.register(authGuard, {
     tokens: ctx.tokens,
-    findPrincipal: (sessionId, userId) => findPrincipal(ctx.db, sessionId, userId, ctx.clock.now()),
+    findPrincipal: ctx.principals.wrap((sessionId, userId) =>
+      findPrincipal(ctx.db, sessionId, userId, ctx.clock.now()),
+    ),
   });
   await registerOpenApi(app);
 

@@ -143,6 +143,10 @@ describeEachDatabase('authentication', (target) => {
     const second = cookieHeader(rotated);
     assert.notEqual(cookieNamed(rotated, 'refreshToken')?.value, /refreshToken=([^;]+)/.exec(first)?.[1]);
 
+    assert.equal(
+      (await app.inject({ method: 'GET', url: '/users/me', headers: { cookie: second } })).statusCode,
+      200,
+    );
     const replay = await app.inject({ method: 'POST', url: '/auth/refresh', headers: { cookie: first } });
     assert.equal(replay.statusCode, 401);
     assert.deepEqual(replay.json(), { message: 'Unauthorized' });
@@ -181,6 +185,10 @@ describeEachDatabase('authentication', (target) => {
     const user = await insertUser(db);
     const tablet = await login(app, user.name, user.pin);
     const till = await login(app, user.name, user.pin);
+    assert.equal(
+      (await app.inject({ method: 'GET', url: '/users/me', headers: { cookie: tablet } })).statusCode,
+      200,
+    );
 
     const logout = await app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie: tablet } });
     assert.equal(logout.statusCode, 200);

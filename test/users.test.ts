@@ -167,6 +167,22 @@ describeEachDatabase('users', (target) => {
     assert.equal(admins.length, 1);
   });
 
+  it('takes admin rights away at once when an admin is demoted', async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const { cookies } = await loggedInUser(app, db, 'admin');
+    const other = await loggedInUser(app, db, 'admin');
+    const listUsers = () => app.inject({ method: 'GET', url: '/users', headers: { cookie: other.cookies } });
+    assert.equal((await listUsers()).statusCode, 200);
+    const demoted = await app.inject({
+      method: 'PUT',
+      url: `/users/${other.user.id}`,
+      headers: { cookie: cookies },
+      payload: { name: other.user.name, role: 'staff' },
+    });
+    assert.equal(demoted.statusCode, 200);
+    assert.equal((await listUsers()).statusCode, 403);
+  });
+
   it('logs a deleted user out everywhere', async (t) => {
     const { app, db } = await buildTestApp(t, target);
     const { cookies } = await loggedInUser(app, db, 'admin');

@@ -66,6 +66,7 @@ export async function refresh(ctx: AppContext, refreshToken: string | undefined)
     }));
   if (!isRotated) {
     await sessions.revokeSession(ctx.db, session.id, now);
+    ctx.principals.forgetAll();
     throw new UnauthorizedError();
   }
   if (!(await findLiveUserById(ctx.db, session.user_id))) throw new UnauthorizedError();
@@ -80,7 +81,9 @@ export async function logout(
   const claims =
     (cookies.accessToken && (await ctx.tokens.verify('access', cookies.accessToken))) ||
     (cookies.refreshToken && (await ctx.tokens.verify('refresh', cookies.refreshToken)));
-  if (claims) await sessions.revokeSession(ctx.db, claims.sid, ctx.clock.now());
+  if (!claims) return;
+  await sessions.revokeSession(ctx.db, claims.sid, ctx.clock.now());
+  ctx.principals.forgetAll();
 }
 
 async function issueTokens(

@@ -2,6 +2,7 @@ import type { Config } from '../config';
 import type { LightningNode } from '../lightning/lightning.types';
 import type { Clock } from './clock';
 import type { Db, DialectName } from './db/database';
+import type { PrincipalCache } from './principal-cache';
 import type { Secrets } from './secrets';
 import type { TokenService } from './tokens';
 
@@ -13,6 +14,8 @@ export type AppContext = Readonly<{
   clock: Clock;
   secrets: Secrets;
   tokens: TokenService;
+  /** Who each live session belongs to; forget it after changing sessions or users. */
+  principals: PrincipalCache;
   /** The restaurant's Lightning node; undefined when no phoenixd password is configured. */
   lightning: LightningNode | undefined;
 }>;

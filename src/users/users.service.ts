@@ -98,6 +98,7 @@ export async function updateUser(ctx: AppContext, id: string, input: UpdateUserB
     if (isUniqueViolation(error)) throw new BadRequestError(NAME_TAKEN);
     throw error;
   }
+  ctx.principals.forgetAll();
   return toUserView({ id, name, role: input.role });
 }
 
@@ -110,6 +111,7 @@ export async function deleteUser(ctx: AppContext, id: string): Promise<void> {
     await users.softDeleteUser(trx, id, now);
     await revokeSessionsOfUser(trx, id, now);
   });
+  ctx.principals.forgetAll();
 }
 
 export async function getCurrentUser(ctx: AppContext, principal: Principal): Promise<UserView> {

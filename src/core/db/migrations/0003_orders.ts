@@ -26,22 +26,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       sql<boolean>`status in ('pending', 'preparing', 'ready') and is_deleted = 0 and table_id is not null`,
     )
     .execute();
-  await db.schema.createIndex('orders_created_at').on('orders').column('created_at').execute();
-  await db.schema
-    .createIndex('orders_status_created_at')
-    .on('orders')
-    .columns(['status', 'created_at'])
-    .execute();
-  await db.schema
-    .createIndex('orders_user_created_at')
-    .on('orders')
-    .columns(['user_id', 'created_at'])
-    .execute();
-  await db.schema
-    .createIndex('orders_table_created_at')
-    .on('orders')
-    .columns(['table_id', 'created_at'])
-    .execute();
+  // Every list, filter and sales query reads live orders newest first. Each index leads with its
+  // filter, then is_deleted and the ordering columns, so pages and counts never touch the table; the
+  // status index also carries total_cents, so a day's sales are summed from the index alone.
+  const orderIndexes: [string, string[]][] = [
+    ['orders_live_created', ['is_deleted', 'created_at', 'id']],
+    ['orders_status_live_created', ['status', 'is_deleted', 'created_at', 'id', 'total_cents']],
+    ['orders_user_live_created', ['user_id', 'is_deleted', 'created_at', 'id']],
+    ['orders_table_live_created', ['table_id', 'is_deleted', 'created_at', 'id']],
+  ];
+  for (const [name, columns] of orderIndexes) {
+    await db.schema.createIndex(name).on('orders').columns(columns).execute();
+  }
 
   await db.schema
     .createTable('order_dishes')
