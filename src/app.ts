@@ -92,8 +92,9 @@ function closeGracefully(app: FastifyInstance, database: DatabaseHandle | undefi
   app.addHook('preClose', async () => {
     isClosing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (isClosing) reply.header('connection', 'close');
+    done(null, payload);
   });
   if (database) app.addHook('onClose', () => database.close());
 }
