@@ -1,17 +1,13 @@
+import type { Selectable } from 'kysely';
+import type { Database } from '../core/db/schema';
 import { fromCents, toCents } from '../core/money';
+import { menuItemsRepo } from './menu-items.repo';
 import { menuItemService } from './menu-items.service';
-import * as products from './products.repo';
 import type { ProductBody, ProductView } from './products.schemas';
 
 export const productsService = menuItemService({
   categoryType: 'product',
-  repo: {
-    listLive: products.listLiveProducts,
-    findLive: products.findLiveProduct,
-    insert: products.insertProduct,
-    updateLive: products.updateLiveProduct,
-    softDeleteLive: products.softDeleteLiveProduct,
-  },
+  repo: menuItemsRepo('products'),
   toColumns: (body: ProductBody) => ({
     name: body.name.trim(),
     sku: body.sku,
@@ -19,7 +15,7 @@ export const productsService = menuItemService({
     quantity: body.quantity,
     category_id: body.category_id,
   }),
-  toView: (row: products.ProductRow): ProductView => ({
+  toView: (row: Selectable<Database['products']>): ProductView => ({
     id: row.id,
     name: row.name,
     sku: row.sku,
