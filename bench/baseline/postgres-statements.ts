@@ -1,22 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { FINAL_STATUSES, type OrderDishRow, type OrderRow, type OrdersStatements } from './statements';
-
-const PG_INT8 = 20;
-const PG_NUMERIC = 1700;
+import { postgresPoolConfig } from '../../src/core/db/database';
+import {
+  FINAL_STATUSES,
+  groupOrderWithDishes,
+  type OrderRow,
+  type OrdersStatements,
+  type OrderWithDishRow,
+} from './statements';
 
 /** pg directly, with the pool size and number parsing src/core/db/database.ts uses. */
 export function postgresStatements(url: string): OrdersStatements {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 10,
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === PG_INT8 || oid === PG_NUMERIC
-          ? Number
-          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-    },
-  });
+  const pool = new pg.Pool(postgresPoolConfig(url));
   const inTransaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
     try {
@@ -99,25 +94,14 @@ export function postgresStatements(url: string): OrdersStatements {
       });
     },
     findOrderWithDishes: async (orderId) => {
-      const { rows } = await pool.query<OrderRow & { dish_row_id: string | null } & OrderDishRow>(
+      const { rows } = await pool.query<OrderWithDishRow>(
         `select orders.*, order_dishes.id as dish_row_id, order_dishes.dish_id, order_dishes.price_at_order_cents,
            order_dishes.notes, order_dishes.created_at as dish_created_at
          from orders left join order_dishes on order_dishes.order_id = orders.id
          where orders.id = $1 and orders.is_deleted = $2 order by order_dishes.created_at, order_dishes.id`,
         [orderId, 0],
       );
-      const first = rows[0];
-      if (!first) return undefined;
-      const dishes = rows
-        .filter((row) => row.dish_row_id !== null)
-        .map((row) => ({
-          id: row.dish_row_id as string,
-          order_id: orderId,
-          dish_id: row.dish_id,
-          price_at_order_cents: row.price_at_order_cents,
-          notes: row.notes,
-        }));
-      return { order: first, dishes };
+      return groupOrderWithDishes(orderId, rows);
     },
     listTables: async () =>
       (await pool.query('select * from dining_tables where is_deleted = $1 order by name, id', [0])).rows,

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import SQLite from 'better-sqlite3';
-import { FINAL_STATUSES, type OrderDishRow, type OrderRow, type OrdersStatements } from './statements';
+import {
+  FINAL_STATUSES,
+  groupOrderWithDishes,
+  type OrderRow,
+  type OrdersStatements,
+  type OrderWithDishRow,
+} from './statements';
 
 /** better-sqlite3 directly, with the pragmas src/core/db/database.ts sets. */
 export function sqliteStatements(path: string): OrdersStatements {
@@ -93,19 +99,8 @@ export function sqliteStatements(path: string): OrdersStatements {
            order_dishes.notes, order_dishes.created_at as dish_created_at
          from orders left join order_dishes on order_dishes.order_id = orders.id
          where orders.id = ? and orders.is_deleted = ? order by order_dishes.created_at, order_dishes.id`,
-      ).all(orderId, 0) as (OrderRow & { dish_row_id: string | null } & OrderDishRow)[];
-      const first = rows[0];
-      if (!first) return undefined;
-      const dishes = rows
-        .filter((row) => row.dish_row_id !== null)
-        .map((row) => ({
-          id: row.dish_row_id as string,
-          order_id: orderId,
-          dish_id: row.dish_id,
-          price_at_order_cents: row.price_at_order_cents,
-          notes: row.notes,
-        }));
-      return { order: first, dishes };
+      ).all(orderId, 0) as OrderWithDishRow[];
+      return groupOrderWithDishes(orderId, rows);
     },
     listTables: async () =>
       prepare('select * from dining_tables where is_deleted = ? order by name, id').all(0),

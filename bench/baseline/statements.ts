@@ -40,3 +40,25 @@ export type OrdersStatements = {
 };
 
 export const FINAL_STATUSES = new Set(['completed', 'cancelled']);
+
+/** A row of the orders ⟕ order_dishes join both engines run for `GET /orders/{id}/complete`. */
+export type OrderWithDishRow = OrderRow & OrderDishRow & { dish_row_id: string | null };
+
+/** The join's rows as one order and its dishes; undefined when the order does not exist. */
+export function groupOrderWithDishes(
+  orderId: string,
+  rows: OrderWithDishRow[],
+): { order: OrderRow; dishes: OrderDishRow[] } | undefined {
+  const first = rows[0];
+  if (!first) return undefined;
+  const dishes = rows
+    .filter((row) => row.dish_row_id !== null)
+    .map((row) => ({
+      id: row.dish_row_id as string,
+      order_id: orderId,
+      dish_id: row.dish_id,
+      price_at_order_cents: row.price_at_order_cents,
+      notes: row.notes,
+    }));
+  return { order: first, dishes };
+}

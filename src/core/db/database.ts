@@ -54,8 +54,9 @@ function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
   return sqlite;
 }
 
-function openPostgres(url: string): DatabaseHandle {
-  const pool = new pg.Pool({
+/** Pool size and number parsing; the benchmark baseline uses the same, so the comparison is fair. */
+export function postgresPoolConfig(url: string): pg.PoolConfig {
+  return {
     connectionString: url,
     max: 10,
     // Counts, sums and Unix-ms instants arrive as JS numbers; all stay far below 2^53.
@@ -65,7 +66,11 @@ function openPostgres(url: string): DatabaseHandle {
           ? Number
           : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
-  });
+  };
+}
+
+function openPostgres(url: string): DatabaseHandle {
+  const pool = new pg.Pool(postgresPoolConfig(url));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
