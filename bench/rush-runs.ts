@@ -3,8 +3,14 @@ import { type BenchDatabase, type Engine, freshDatabase } from './lib/databases'
 import { APP_ADMIN, type RunningServer, startAppServer, startBaselineServer } from './lib/processes';
 import { cancelOpenOrders, type RushResult, runRush, type Tablet } from './rush';
 
-export type RushSettings = { connections: number; seconds: number; cpuProfileDir: string | undefined };
-export type RushRun = RushResult & { peakRssMb: number };
+export type RushSettings = {
+  connections: number;
+  seconds: number;
+  /** Also measure at this offered load (req/s) after the closed loop; 0 skips it. */
+  pacedRate: number;
+  cpuProfileDir: string | undefined;
+};
+export type RushRun = RushResult & { peakRssMb: number; paced: RushResult | undefined };
 
 const WARM_UP_SECONDS = 2;
 const DRAIN_MS = 3000;
@@ -67,12 +73,19 @@ async function measure(
   menu: Menu,
 ): Promise<RushRun> {
   const options = { baseUrl: server.baseUrl, connections: settings.connections, tablets, menu };
-  await runRush({ ...options, seconds: WARM_UP_SECONDS });
   // autocannon stops without waiting for answers: let the server finish what it was given first.
-  await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
-  await cancelOpenOrders(server.baseUrl, tablets[0]?.cookie);
+  const settle = async () => {
+    await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
+    await cancelOpenOrders(server.baseUrl, tablets[0]?.cookie);
+  };
+  await runRush({ ...options, seconds: WARM_UP_SECONDS });
+  await settle();
   const result = await runRush({ ...options, seconds: settings.seconds });
-  return { ...result, peakRssMb: server.peakRssMb() };
+  const peakRssMb = server.peakRssMb();
+  if (settings.pacedRate === 0) return { ...result, peakRssMb, paced: undefined };
+  await settle();
+  const paced = await runRush({ ...options, seconds: settings.seconds, rate: settings.pacedRate });
+  return { ...result, peakRssMb, paced };
 }
 
 async function withDatabase<T>(

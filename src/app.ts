@@ -10,7 +10,7 @@ import { authGuard } from './core/auth-guard';
 import { type Clock, systemClock } from './core/clock';
 import type { AppContext } from './core/context';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './core/db/database';
-import { registerErrorHandling } from './core/error-handler';
+import { INTERNAL_ERROR_BODY, registerErrorHandling } from './core/error-handler';
 import { registerOpenApi } from './core/openapi';
 import { PrincipalCache } from './core/principal-cache';
 import { loadSecrets } from './core/secrets';
@@ -73,6 +73,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     await bootstrapAdminFromConfig(ctx);
 
     const app = createServer(config, overrides.logStream);
+    answerOnlyWhatIsOnDisk(app, database);
     closeGracefully(app, overrides.database ? undefined : database);
     await registerPlugins(app, ctx);
     return app;
@@ -80,6 +81,26 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     if (!overrides.database) await database.close();
     throw error;
   }
+}
+
+/**
+ * No answer leaves before every commit made so far is on disk (SQLite's group commit): not only a
+ * write's acknowledgement, but also a read that may show another request's commit, so nothing a
+ * tablet was shown can vanish in a power cut. When the sync fails the answer becomes a 500 (replaced
+ * here: handing the error back to Fastify would send it through this hook again).
+ */
+function answerOnlyWhatIsOnDisk(app: FastifyInstance, database: DatabaseHandle): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!database.hasUnflushedCommits()) return done(null, payload);
+    database.flushCommits().then(
+      () => done(null, payload),
+      (error: unknown) => {
+        request.log.fatal({ err: error }, 'commits could not be synced to disk; nothing is acknowledged');
+        reply.code(500).type('application/json; charset=utf-8');
+        done(null, JSON.stringify(INTERNAL_ERROR_BODY));
+      },
+    );
+  });
 }
 
 /**

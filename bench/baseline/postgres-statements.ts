@@ -134,6 +134,9 @@ export function postgresStatements(url: string): OrdersStatements {
       ]);
       return { rows: list.rows, count: Number(count.rows[0]?.count ?? 0) };
     },
+    // COMMIT on PostgreSQL returns once the commit is durable.
+    hasUnflushedCommits: () => false,
+    flushCommits: async () => {},
     close: () => pool.end(),
   };
 }

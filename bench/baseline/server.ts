@@ -28,6 +28,10 @@ type IdParams = { Params: { id: string } };
 type DishEntry = { dish_id: string };
 
 const app = Fastify({ logger: false });
+app.addHook('onSend', (_request, _reply, payload, done) => {
+  if (!statements.hasUnflushedCommits()) return done(null, payload);
+  statements.flushCommits().then(() => done(null, payload), done);
+});
 
 app.get('/ready', async () => ({ ready: true }));
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import SQLite from 'better-sqlite3';
+import { WalSync } from '../../src/core/db/wal-sync';
 import {
   FINAL_STATUSES,
   groupOrderWithDishes,
@@ -8,13 +9,21 @@ import {
   type OrderWithDishRow,
 } from './statements';
 
-/** better-sqlite3 directly, with the pragmas src/core/db/database.ts sets. */
+/** better-sqlite3 directly, with the pragmas and the group commit of src/core/db/database.ts. */
 export function sqliteStatements(path: string): OrdersStatements {
   const db = new SQLite(path);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  const walSync = new WalSync(`${path}-wal`);
+  const committed =
+    <Args extends unknown[], Result>(transaction: (...args: Args) => Result) =>
+    (...args: Args): Result => {
+      const result = transaction(...args);
+      walSync.noteCommit();
+      return result;
+    };
 
   const cached = new Map<string, SQLite.Statement>();
   const prepare = (sql: string) => {
@@ -42,41 +51,47 @@ export function sqliteStatements(path: string): OrdersStatements {
   const lockLiveOrder = (id: string) =>
     prepare('select * from orders where id = ? and is_deleted = ?').get(id, 0) as OrderRow | undefined;
 
-  const createOrder = db.transaction(
-    (order: Parameters<OrdersStatements['createOrderWithDishes']>[0], dishes, id: string, now: number) => {
-      const total = dishes.reduce((sum: number, dish: { priceCents: number }) => sum + dish.priceCents, 0);
-      prepare(
-        'insert into orders (id, user_id, table_id, waiter, status, total_cents, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
-      ).run(id, order.userId, order.tableId, order.waiter, 'pending', total, now, now);
-      insertDishes(id, dishes, now);
-      if (order.tableId) {
+  const createOrder = committed(
+    db.transaction(
+      (order: Parameters<OrdersStatements['createOrderWithDishes']>[0], dishes, id: string, now: number) => {
+        const total = dishes.reduce((sum: number, dish: { priceCents: number }) => sum + dish.priceCents, 0);
         prepare(
-          'update dining_tables set status = ?, order_id = ?, updated_at = ? where id = ? and is_deleted = ?',
-        ).run('occupied', id, now, order.tableId, 0);
-      }
-    },
+          'insert into orders (id, user_id, table_id, waiter, status, total_cents, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
+        ).run(id, order.userId, order.tableId, order.waiter, 'pending', total, now, now);
+        insertDishes(id, dishes, now);
+        if (order.tableId) {
+          prepare(
+            'update dining_tables set status = ?, order_id = ?, updated_at = ? where id = ? and is_deleted = ?',
+          ).run('occupied', id, now, order.tableId, 0);
+        }
+      },
+    ),
   );
-  const addDishes = db.transaction((orderId: string, dishes: ReturnType<typeof dishPrices>, now: number) => {
-    if (!lockLiveOrder(orderId)) return false;
-    insertDishes(orderId, dishes, now);
-    prepare(
-      'update orders set total_cents = (select coalesce(sum(price_at_order_cents), 0) from order_dishes where order_id = ?), updated_at = ? where id = ? returning total_cents',
-    ).get(orderId, now, orderId);
-    return true;
-  });
-  const moveOrder = db.transaction((orderId: string, status: string, now: number) => {
-    const current = lockLiveOrder(orderId);
-    if (!current) return false;
-    prepare(
-      'update orders set user_id = ?, table_id = ?, waiter = ?, status = ?, updated_at = ? where id = ?',
-    ).run(current.user_id, current.table_id, current.waiter, status, now, orderId);
-    if (current.table_id && FINAL_STATUSES.has(status)) {
+  const addDishes = committed(
+    db.transaction((orderId: string, dishes: ReturnType<typeof dishPrices>, now: number) => {
+      if (!lockLiveOrder(orderId)) return false;
+      insertDishes(orderId, dishes, now);
       prepare(
-        'update dining_tables set status = ?, order_id = ?, updated_at = ? where id = ? and order_id = ?',
-      ).run('available', null, now, current.table_id, orderId);
-    }
-    return true;
-  });
+        'update orders set total_cents = (select coalesce(sum(price_at_order_cents), 0) from order_dishes where order_id = ?), updated_at = ? where id = ? returning total_cents',
+      ).get(orderId, now, orderId);
+      return true;
+    }),
+  );
+  const moveOrder = committed(
+    db.transaction((orderId: string, status: string, now: number) => {
+      const current = lockLiveOrder(orderId);
+      if (!current) return false;
+      prepare(
+        'update orders set user_id = ?, table_id = ?, waiter = ?, status = ?, updated_at = ? where id = ?',
+      ).run(current.user_id, current.table_id, current.waiter, status, now, orderId);
+      if (current.table_id && FINAL_STATUSES.has(status)) {
+        prepare(
+          'update dining_tables set status = ?, order_id = ?, updated_at = ? where id = ? and order_id = ?',
+        ).run('available', null, now, current.table_id, orderId);
+      }
+      return true;
+    }),
+  );
 
   return {
     anyUser: async () =>
@@ -115,7 +130,10 @@ export function sqliteStatements(path: string): OrdersStatements {
       ) as { count: number };
       return { rows, count: count.count };
     },
+    hasUnflushedCommits: () => walSync.hasPending(),
+    flushCommits: () => walSync.flush(),
     close: async () => {
+      await walSync.close();
       db.close();
     },
   };

@@ -36,6 +36,9 @@ export type OrdersStatements = {
   /** False when the order is not live. */
   moveOrder(orderId: string, status: string, now: number): Promise<boolean>;
   listOrders(status: string, limit: number, offset: number): Promise<{ rows: OrderRow[]; count: number }>;
+  /** Our server's group commit (src/core/db/wal-sync.ts): answers wait until commits are on disk. */
+  hasUnflushedCommits(): boolean;
+  flushCommits(): Promise<void>;
   close(): Promise<void>;
 };
 

@@ -11,6 +11,9 @@ declare module 'fastify' {
 
 const TEXT = 'text/plain; charset=utf-8';
 
+/** What a client sees of any 5xx; the cause goes to the log. */
+export const INTERNAL_ERROR_BODY = Object.freeze({ message: 'Internal server error' });
+
 /** The one place where failures become HTTP answers. 5xx causes go to the log, never to the client. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((_request, reply) => {
@@ -41,6 +44,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
 
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send({ message: 'Internal server error' });
+    return reply.code(500).send(INTERNAL_ERROR_BODY);
   });
 }

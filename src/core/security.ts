@@ -1,6 +1,7 @@
+import type { ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '../config';
 import { ForbiddenError } from './errors';
 
@@ -8,7 +9,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Security headers, CORS for the configured front-ends, and the CSRF origin check cookie auth needs. */
 export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
-  await app.register(helmet, {
+  const securityHeaders = headersSetBy({
     // Swagger UI is the only HTML we serve; it needs its own inline styles.
     contentSecurityPolicy: {
       directives: {
@@ -21,6 +22,10 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
       },
     },
     hsts: config.isProduction,
+  });
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(securityHeaders);
+    done();
   });
 
   const allowedOrigins = new Set(config.corsOrigins);
@@ -39,6 +44,27 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     if (origin === undefined || isSameOrigin(request, origin) || allowedOrigins.has(origin)) return;
     throw new ForbiddenError('Origin not allowed');
   });
+}
+
+/**
+ * The headers helmet sets with these options. They do not depend on the request (no CSP nonces), so
+ * they are computed once; @fastify/helmet rebuilt helmet's middleware, parsing the CSP directives, on
+ * every request, which was 4.5 % of the server's time under load.
+ */
+function headersSetBy(options: HelmetOptions): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: string) => {
+      headers[name.toLowerCase()] = value;
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet(options)({} as never, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return Object.freeze(headers);
 }
 
 function isSameOrigin(request: FastifyRequest, origin: string): boolean {
