@@ -14,8 +14,6 @@ declare module 'autocannon' {
       url: string;
       connections?: number;
       duration?: number;
-      /** Requests per second across all connections; unset, each connection sends as fast as answers come. */
-      overallRate?: number;
       timeout?: number;
       headers?: Record<string, string>;
       requests?: Request[];

@@ -5,8 +5,7 @@ import { parseArgs } from 'node:util';
 import { selfTimeByPackage, topHotspots } from './lib/cpu-profile';
 import { type Engine, postgresServerUrl } from './lib/databases';
 import { fixed, markdownTable } from './lib/report';
-import type { RushResult } from './rush';
-import { rushBaseline, rushOurServer } from './rush-runs';
+import { type RushRun, rushBaseline, rushOurServer } from './rush-runs';
 import { runScale, type ScaleStep } from './scale';
 
 /**
@@ -23,7 +22,6 @@ const { values } = parseArgs({
     'max-orders': { type: 'string', default: '1000000' },
     connections: { type: 'string', default: '32' },
     duration: { type: 'string', default: '10' },
-    'paced-rate': { type: 'string', default: '1000' },
     'cpu-prof': { type: 'boolean', default: false },
   },
 });
@@ -36,7 +34,6 @@ const engines = chooseEngines(values.db as string, postgresUrl);
 const settings = {
   connections: boundedInteger(values.connections as string, 1, 256, '--connections'),
   seconds: boundedInteger(values.duration as string, 1, 120, '--duration'),
-  pacedRate: boundedInteger(values['paced-rate'] as string, 0, 100_000, '--paced-rate'),
   maxOrders: boundedInteger(values['max-orders'] as string, 10_000, 1_000_000, '--max-orders'),
 };
 
@@ -50,47 +47,38 @@ for (const engine of engines) {
 }
 
 async function rush(engine: Engine): Promise<void> {
-  const runSettings = {
-    connections: settings.connections,
-    seconds: settings.seconds,
-    pacedRate: settings.pacedRate,
-  };
+  const runSettings = { connections: settings.connections, seconds: settings.seconds };
   console.log(`\n## rush on ${engine}: ${settings.connections} connections, ${settings.seconds} s`);
   const ours = await profiled(`rush-${engine}`, (cpuProfileDir) =>
     rushOurServer(engine, postgresUrl, { ...runSettings, cpuProfileDir }),
   );
   const baseline = await rushBaseline(engine, postgresUrl, { ...runSettings, cpuProfileDir: undefined });
-  const header = ['server', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'peak RSS MiB', 'requests', 'failed'];
-  const row = (name: string, run: RushResult) => [
+  const row = (name: string, run: RushRun) => [
     name,
     fixed(run.requestsPerSecond, 0),
     run.p50Ms,
     run.p99Ms,
     run.maxMs,
-    fixed(name === 'ours' ? ours.peakRssMb : baseline.peakRssMb, 0),
+    fixed(run.peakRssMb, 0),
     run.requests,
     run.non2xx + run.errors + run.timeouts,
   ];
-  console.log(markdownTable(header, [row('ours', ours), row('baseline', baseline)]));
+  console.log(
+    markdownTable(
+      ['server', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'peak RSS MiB', 'requests', 'failed'],
+      [row('ours', ours), row('baseline', baseline)],
+    ),
+  );
   console.log(
     `\nours/baseline: throughput ${fixed(ours.requestsPerSecond / baseline.requestsPerSecond, 2)} ` +
       `(target >= 0.6), p99 ${fixed(ours.p99Ms / baseline.p99Ms, 2)}x (target: ours < 25 ms), ` +
       `RSS ${fixed(ours.peakRssMb / baseline.peakRssMb, 2)}x`,
   );
-  if (ours.paced && baseline.paced) {
-    console.log(
-      `\n### the same ${settings.connections} connections, offered ${settings.pacedRate} req/s in all instead of a closed loop`,
-    );
-    console.log(markdownTable(header, [row('ours', ours.paced), row('baseline', baseline.paced)]));
-  }
-  const runs = [
+  for (const [name, run] of [
     ['ours', ours],
     ['baseline', baseline],
-    ['ours (paced)', ours.paced],
-    ['baseline (paced)', baseline.paced],
-  ] as const;
-  for (const [name, run] of runs) {
-    for (const [failure, count] of Object.entries(run?.failures ?? {}))
+  ] as const) {
+    for (const [failure, count] of Object.entries(run.failures))
       console.log(`  ${name} failed ${count}x: ${failure}`);
   }
 }

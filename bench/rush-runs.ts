@@ -3,14 +3,8 @@ import { type BenchDatabase, type Engine, freshDatabase } from './lib/databases'
 import { APP_ADMIN, type RunningServer, startAppServer, startBaselineServer } from './lib/processes';
 import { cancelOpenOrders, type RushResult, runRush, type Tablet } from './rush';
 
-export type RushSettings = {
-  connections: number;
-  seconds: number;
-  /** Also measure at this offered load (req/s) after the closed loop; 0 skips it. */
-  pacedRate: number;
-  cpuProfileDir: string | undefined;
-};
-export type RushRun = RushResult & { peakRssMb: number; paced: RushResult | undefined };
+export type RushSettings = { connections: number; seconds: number; cpuProfileDir: string | undefined };
+export type RushRun = RushResult & { peakRssMb: number };
 
 const WARM_UP_SECONDS = 2;
 const DRAIN_MS = 3000;
@@ -73,19 +67,12 @@ async function measure(
   menu: Menu,
 ): Promise<RushRun> {
   const options = { baseUrl: server.baseUrl, connections: settings.connections, tablets, menu };
-  // autocannon stops without waiting for answers: let the server finish what it was given first.
-  const settle = async () => {
-    await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
-    await cancelOpenOrders(server.baseUrl, tablets[0]?.cookie);
-  };
   await runRush({ ...options, seconds: WARM_UP_SECONDS });
-  await settle();
+  // autocannon stops without waiting for answers: let the server finish what it was given first.
+  await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
+  await cancelOpenOrders(server.baseUrl, tablets[0]?.cookie);
   const result = await runRush({ ...options, seconds: settings.seconds });
-  const peakRssMb = server.peakRssMb();
-  if (settings.pacedRate === 0) return { ...result, peakRssMb, paced: undefined };
-  await settle();
-  const paced = await runRush({ ...options, seconds: settings.seconds, rate: settings.pacedRate });
-  return { ...result, peakRssMb, paced };
+  return { ...result, peakRssMb: server.peakRssMb() };
 }
 
 async function withDatabase<T>(

@@ -23,8 +23,6 @@ export type RushOptions = {
   seconds: number;
   tablets: Tablet[];
   menu: Menu;
-  /** Offered load in requests per second; unset, a closed loop (each tablet sends as soon as answered). */
-  rate?: number | undefined;
 };
 
 const TABLET_HEADER = 'x-bench-tablet';
@@ -110,7 +108,6 @@ export async function runRush(options: RushOptions): Promise<RushResult> {
     url: options.baseUrl,
     connections: options.connections,
     duration: options.seconds,
-    ...(options.rate && { overallRate: options.rate }),
     timeout: 10,
     requests: requests as autocannon.Request[],
     setupClient: (client) => {

@@ -1,19 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import {
-  Kysely,
-  Migrator,
-  PostgresAdapter,
-  PostgresDialect,
-  type SqliteDatabase,
-  SqliteDialect,
-  type SqliteStatement,
-  sql,
-} from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations';
 import type { Database } from './schema';
+import { sqliteDialect } from './sqlite-driver';
 import { type SyncFile, WalSync } from './wal-sync';
 
 export type Db = Kysely<Database>;
@@ -56,7 +48,7 @@ function openSqlite(path: string, options: OpenOptions): DatabaseHandle {
   sqlite.pragma('busy_timeout = 5000');
   const walSync = isMemory ? undefined : new WalSync(`${path}-wal`, options.syncWal);
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: kyselySqlite(sqlite, () => walSync?.noteCommit()) }),
+    dialect: sqliteDialect(sqlite, () => walSync?.noteCommit()),
   });
   return {
     db,
@@ -66,46 +58,6 @@ function openSqlite(path: string, options: OpenOptions): DatabaseHandle {
     close: async () => {
       await walSync?.close();
       await db.destroy();
-    },
-  };
-}
-
-const STATEMENT_CACHE_SIZE = 500;
-
-/**
- * better-sqlite3 as Kysely's driver sees it, with two additions:
- * - Kysely prepares every query afresh, and compiling the SQL was a tenth of the server's time under
- *   load. Our queries are a small fixed set of texts, so each is compiled once and reused. Safe
- *   because better-sqlite3 runs one statement at a time and Kysely holds our single connection.
- * - Every commit is reported, for group commit: a COMMIT, or a write outside a transaction.
- */
-function kyselySqlite(sqlite: SQLite.Database, onCommit: () => void): SqliteDatabase {
-  const cache = new Map<string, SqliteStatement>();
-  const track = <T>(statement: SQLite.Statement, execute: () => T): T => {
-    const wasInTransaction = sqlite.inTransaction;
-    const result = execute();
-    if (!sqlite.inTransaction && (wasInTransaction || !statement.readonly)) onCommit();
-    return result;
-  };
-  const compile = (source: string): SqliteStatement => {
-    const statement = sqlite.prepare(source);
-    return {
-      reader: statement.reader,
-      all: (parameters) => track(statement, () => statement.all(parameters)),
-      run: (parameters) => track(statement, () => statement.run(parameters)),
-      iterate: (parameters) => statement.iterate(parameters),
-    };
-  };
-  return {
-    close: () => sqlite.close(),
-    prepare: (source) => {
-      let statement = cache.get(source);
-      if (!statement) {
-        statement = compile(source);
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-        cache.set(source, statement);
-      }
-      return statement;
     },
   };
 }

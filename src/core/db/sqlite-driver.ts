@@ -1,0 +1,118 @@
+import type SQLite from 'better-sqlite3';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from 'kysely';
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite dialect with a driver of our own, for what profiling the rush found:
+ * - Kysely's driver wakes every waiting query whenever the connection is released; all but one go
+ *   back to waiting, so a busy connection cost work in proportion to its queue. Ours hands the
+ *   connection to the next query in line (+12 % throughput and p99 32 → 27 ms in the rush).
+ * - Kysely prepares every query afresh, and compiling SQL was a tenth of the server's time. Our
+ *   queries are a small fixed set of texts, so each is compiled once and reused.
+ * - Every commit is reported, for group commit (wal-sync.ts): a COMMIT, or a write outside a
+ *   transaction.
+ */
+export function sqliteDialect(sqlite: SQLite.Database, onCommit: () => void): Dialect {
+  return {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new SqliteDriver(new SqliteConnection(sqlite, onCommit), sqlite),
+    createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+  };
+}
+
+class SqliteConnection implements DatabaseConnection {
+  readonly #statements = new Map<string, SQLite.Statement>();
+
+  constructor(
+    private readonly sqlite: SQLite.Database,
+    private readonly onCommit: () => void,
+  ) {}
+
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const statement = this.#prepare(compiledQuery.sql);
+    const parameters = compiledQuery.parameters as unknown[];
+    const wasInTransaction = this.sqlite.inTransaction;
+    let result: QueryResult<R>;
+    if (statement.reader) {
+      result = { rows: statement.all(parameters) as R[] };
+    } else {
+      const { changes, lastInsertRowid } = statement.run(parameters);
+      result = { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+    }
+    if (!this.sqlite.inTransaction && (wasInTransaction || !statement.readonly)) this.onCommit();
+    return result;
+  }
+
+  async *streamQuery<R>(compiledQuery: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    const statement = this.#prepare(compiledQuery.sql);
+    if (!statement.reader) throw new Error('only queries that return rows can be streamed');
+    for (const row of statement.iterate(compiledQuery.parameters as unknown[])) yield { rows: [row as R] };
+  }
+
+  #prepare(source: string): SQLite.Statement {
+    let statement = this.#statements.get(source);
+    if (!statement) {
+      statement = this.sqlite.prepare(source);
+      if (this.#statements.size >= STATEMENT_CACHE_SIZE) {
+        this.#statements.delete(this.#statements.keys().next().value as string);
+      }
+      this.#statements.set(source, statement);
+    }
+    return statement;
+  }
+}
+
+/** One connection, lent to one query or transaction at a time, in the order they asked. */
+class SqliteDriver implements Driver {
+  readonly #waiting: (() => void)[] = [];
+  #lent = false;
+
+  constructor(
+    private readonly connection: SqliteConnection,
+    private readonly sqlite: SQLite.Database,
+  ) {}
+
+  async init(): Promise<void> {}
+
+  acquireConnection(): Promise<DatabaseConnection> {
+    if (!this.#lent) {
+      this.#lent = true;
+      return Promise.resolve(this.connection);
+    }
+    return new Promise((resolve) => this.#waiting.push(() => resolve(this.connection)));
+  }
+
+  async releaseConnection(): Promise<void> {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#lent = false;
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async destroy(): Promise<void> {
+    this.sqlite.close();
+  }
+}
