@@ -1,4 +1,4 @@
-import type { Db } from '../core/db/database';
+import { type Db, isPostgres } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
 
 /**
@@ -20,9 +20,11 @@ export async function isLiveTable(db: Db, id: string): Promise<boolean> {
  * Locks the rows of these tables (null and unknown ids are skipped), one by one in id order. Every
  * order write locks the tables it touches this way before it writes the order row, so two writes over
  * the same tables queue up. Otherwise a swap deadlocks on PostgreSQL: each moved order row waits in the
- * unique index `orders_one_active_per_table` for the other transaction, and one is aborted.
+ * unique index `orders_one_active_per_table` for the other transaction, and one is aborted. SQLite
+ * has no row locks and runs one transaction at a time, so there the queries would only cost time.
  */
 export async function lockTables(db: Db, ids: (string | null)[]): Promise<void> {
+  if (!isPostgres(db)) return;
   const sortedIds = [...new Set(ids.filter((id): id is string => id !== null))].sort();
   for (const id of sortedIds) {
     await forUpdate(db, db.selectFrom('dining_tables').select('id').where('id', '=', id)).execute();

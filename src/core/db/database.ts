@@ -89,6 +89,11 @@ function openPostgres(url: string): DatabaseHandle {
   };
 }
 
+/** Whether `db` (or a transaction of it) speaks to PostgreSQL rather than SQLite. */
+export function isPostgres(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({ db, provider: migrationProvider, ...(await migrationTableLocation(db)) });
   const { error, results } = await migrator.migrateToLatest();
@@ -103,7 +108,7 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
  * connection's own schema keeps databases that share a server (tests, tenants) apart.
  */
 async function migrationTableLocation(db: Db): Promise<{ migrationTableSchema?: string }> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return {};
+  if (!isPostgres(db)) return {};
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   return rows[0] ? { migrationTableSchema: rows[0].schema } : {};
 }

@@ -1,5 +1,5 @@
-import { PostgresAdapter, type SelectQueryBuilder } from 'kysely';
-import type { Db } from './database';
+import type { SelectQueryBuilder } from 'kysely';
+import { type Db, isPostgres } from './database';
 
 /**
  * Row locks exist only on PostgreSQL. SQLite runs one write transaction at a time on our single
@@ -11,7 +11,7 @@ export function forUpdate<Q extends SelectQueryBuilder<any, any, any>>(
   query: Q,
   options: { skipLocked?: boolean } = {},
 ): Q {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return query;
+  if (!isPostgres(db)) return query;
   const locked = query.forUpdate();
   return (options.skipLocked ? locked.skipLocked() : locked) as Q;
 }

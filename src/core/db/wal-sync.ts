@@ -20,7 +20,7 @@ export class WalSync {
   #committed = 0;
   #synced = 0;
   #flushing: Promise<void> | undefined;
-  #file: Promise<FileHandle> | undefined;
+  #file: FileHandle | undefined;
   #failure: Error | undefined;
 
   constructor(
@@ -51,16 +51,16 @@ export class WalSync {
 
   async close(): Promise<void> {
     await this.#flushing;
-    const file = this.#file;
+    await this.#file?.close();
     this.#file = undefined;
-    await (await file?.catch(() => undefined))?.close();
   }
 
   async #syncOnce(): Promise<void> {
     const covered = this.#committed;
     try {
-      this.#file ??= open(this.walPath, 'r');
-      await this.syncFile(await this.#file);
+      // One sync runs at a time (#flushing), so the file is opened once.
+      this.#file ??= await open(this.walPath, 'r');
+      await this.syncFile(this.#file);
       this.#synced = covered;
     } catch (error) {
       this.#failure = new Error(`fdatasync of ${this.walPath} failed; commits since may be lost`, {
