@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { selfTimeByPackage, topHotspots } from './lib/cpu-profile';
 import { type Engine, postgresServerUrl } from './lib/databases';
-import { fixed, markdownTable } from './lib/report';
+import { fixed, markdownTable, median } from './lib/report';
 import { type RushRun, rushBaseline, rushOurServer } from './rush-runs';
 import { runScale, type ScaleStep } from './scale';
 
 /**
- * `npm run bench [-- --only rush,scale] [--db sqlite|postgres] [--max-orders 100000] [--cpu-prof]`
+ * `npm run bench [-- --only rush,scale] [--db sqlite|postgres] [--rounds 3] [--max-orders 100000] [--cpu-prof]`
  * Every server it starts listens on 127.0.0.1 and every run has a fixed length, so it always ends.
  */
 const PARTS = ['rush', 'scale'] as const;
@@ -22,6 +22,7 @@ const { values } = parseArgs({
     'max-orders': { type: 'string', default: '1000000' },
     connections: { type: 'string', default: '32' },
     duration: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '3' },
     'cpu-prof': { type: 'boolean', default: false },
   },
 });
@@ -34,6 +35,7 @@ const engines = chooseEngines(values.db as string, postgresUrl);
 const settings = {
   connections: boundedInteger(values.connections as string, 1, 256, '--connections'),
   seconds: boundedInteger(values.duration as string, 1, 120, '--duration'),
+  rounds: boundedInteger(values.rounds as string, 1, 20, '--rounds'),
   maxOrders: boundedInteger(values['max-orders'] as string, 10_000, 1_000_000, '--max-orders'),
 };
 
@@ -48,11 +50,30 @@ for (const engine of engines) {
 
 async function rush(engine: Engine): Promise<void> {
   const runSettings = { connections: settings.connections, seconds: settings.seconds };
-  console.log(`\n## rush on ${engine}: ${settings.connections} connections, ${settings.seconds} s`);
-  const ours = await profiled(`rush-${engine}`, (cpuProfileDir) =>
-    rushOurServer(engine, postgresUrl, { ...runSettings, cpuProfileDir }),
+  console.log(
+    `\n## rush on ${engine}: ${settings.connections} connections, ${settings.seconds} s, ` +
+      `${settings.rounds} rounds of ours and the baseline in turn`,
   );
-  const baseline = await rushBaseline(engine, postgresUrl, { ...runSettings, cpuProfileDir: undefined });
+  // The machine's speed drifts (shared cores); running the two in turn, each first every other round,
+  // and comparing within a round keeps that drift out of the ratio.
+  const rounds: { ours: RushRun; baseline: RushRun }[] = [];
+  // With --cpu-prof only the first round is profiled, so the profile is printed once.
+  const ours = (round: number) =>
+    round === 0
+      ? profiled(`rush-${engine}`, (cpuProfileDir) =>
+          rushOurServer(engine, postgresUrl, { ...runSettings, cpuProfileDir }),
+        )
+      : rushOurServer(engine, postgresUrl, { ...runSettings, cpuProfileDir: undefined });
+  const baseline = () => rushBaseline(engine, postgresUrl, { ...runSettings, cpuProfileDir: undefined });
+  for (let round = 0; round < settings.rounds; round++) {
+    if (round % 2 === 0) {
+      const oursRun = await ours(round);
+      rounds.push({ ours: oursRun, baseline: await baseline() });
+    } else {
+      const baselineRun = await baseline();
+      rounds.push({ ours: await ours(round), baseline: baselineRun });
+    }
+  }
   const row = (name: string, run: RushRun) => [
     name,
     fixed(run.requestsPerSecond, 0),
@@ -65,21 +86,40 @@ async function rush(engine: Engine): Promise<void> {
   ];
   console.log(
     markdownTable(
-      ['server', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'peak RSS MiB', 'requests', 'failed'],
-      [row('ours', ours), row('baseline', baseline)],
+      [
+        'round',
+        'server',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'max ms',
+        'peak RSS MiB',
+        'requests',
+        'failed',
+        'ours/baseline',
+      ],
+      rounds.flatMap((run, index) => [
+        [
+          index + 1,
+          ...row('ours', run.ours),
+          fixed(run.ours.requestsPerSecond / run.baseline.requestsPerSecond, 2),
+        ],
+        [index + 1, ...row('baseline', run.baseline), ''],
+      ]),
     ),
   );
+  const ratios = rounds.map((run) => run.ours.requestsPerSecond / run.baseline.requestsPerSecond);
+  const oursP99 = rounds.map((run) => run.ours.p99Ms);
+  const rssRatios = rounds.map((run) => run.ours.peakRssMb / run.baseline.peakRssMb);
   console.log(
-    `\nours/baseline: throughput ${fixed(ours.requestsPerSecond / baseline.requestsPerSecond, 2)} ` +
-      `(target >= 0.6), p99 ${fixed(ours.p99Ms / baseline.p99Ms, 2)}x (target: ours < 25 ms), ` +
-      `RSS ${fixed(ours.peakRssMb / baseline.peakRssMb, 2)}x`,
+    `\nmedian of ${rounds.length} rounds: ours/baseline throughput ${fixed(median(ratios), 2)} (target >= 0.6), ` +
+      `ours p99 ${fixed(median(oursP99), 0)} ms (target < 25 ms), RSS ${fixed(median(rssRatios), 2)}x`,
   );
-  for (const [name, run] of [
-    ['ours', ours],
-    ['baseline', baseline],
-  ] as const) {
-    for (const [failure, count] of Object.entries(run.failures))
-      console.log(`  ${name} failed ${count}x: ${failure}`);
+  for (const [index, run] of rounds.entries()) {
+    for (const [name, result] of Object.entries(run)) {
+      for (const [failure, count] of Object.entries(result.failures))
+        console.log(`  round ${index + 1} ${name} failed ${count}x: ${failure}`);
+    }
   }
 }
 

@@ -1,26 +1,45 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../core/db/database';
+import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
 import type { OrderRow } from './orders.repo';
 
 export type OrderDishRow = Selectable<Database['order_dishes']>;
+
+const liveDishPrices = prepared((db, { dishIds }: { dishIds: string[] }) =>
+  db
+    .selectFrom('dishes')
+    .select(['id', 'price_cents'])
+    .where('id', 'in', dishIds)
+    .where('is_deleted', '=', 0),
+);
 
 /** Current prices of the live dishes among these ids (the menu's rows, read only). */
 export function findLiveDishPrices(
   db: Db,
   dishIds: string[],
 ): Promise<{ id: string; price_cents: number }[]> {
-  return db
-    .selectFrom('dishes')
-    .select(['id', 'price_cents'])
-    .where('id', 'in', dishIds)
-    .where('is_deleted', '=', 0)
-    .execute();
+  return liveDishPrices.all(db, { dishIds });
 }
 
+const newOrderDishes = prepared((db, { rows }: { rows: Insertable<Database['order_dishes']>[] }) =>
+  db.insertInto('order_dishes').values(rows),
+);
+
 export async function insertOrderDishes(db: Db, rows: Insertable<Database['order_dishes']>[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('order_dishes').values(rows).execute();
+  if (rows.length > 0) await newOrderDishes.run(db, { rows });
 }
+
+const changedOrderDish = prepared(
+  (
+    db,
+    {
+      orderId,
+      id,
+      changes,
+    }: { orderId: string; id: string; changes: { price_at_order_cents?: number; notes?: string } },
+  ) => db.updateTable('order_dishes').set(changes).where('id', '=', id).where('order_id', '=', orderId),
+);
 
 /** True when the dish row exists and belongs to that order. */
 export async function updateOrderDish(
@@ -29,34 +48,30 @@ export async function updateOrderDish(
   id: string,
   changes: { price_at_order_cents?: number; notes?: string },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('order_dishes')
-    .set(changes)
-    .where('id', '=', id)
-    .where('order_id', '=', orderId)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return (await changedOrderDish.run(db, { orderId, id, changes })) > 0;
 }
+
+const removedOrderDish = prepared((db, { orderId, id }: { orderId: string; id: string }) =>
+  db.deleteFrom('order_dishes').where('id', '=', id).where('order_id', '=', orderId),
+);
 
 /** True when the dish row existed and belonged to that order. */
 export async function deleteOrderDish(db: Db, orderId: string, id: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('order_dishes')
-    .where('id', '=', id)
-    .where('order_id', '=', orderId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return (await removedOrderDish.run(db, { orderId, id })) > 0;
 }
 
+const removedDishesOfOrder = prepared((db, { orderId }: { orderId: string }) =>
+  db.deleteFrom('order_dishes').where('order_id', '=', orderId),
+);
+
 export async function deleteAllOrderDishes(db: Db, orderId: string): Promise<void> {
-  await db.deleteFrom('order_dishes').where('order_id', '=', orderId).execute();
+  await removedDishesOfOrder.run(db, { orderId });
 }
 
 export type OrderWithDishRows = { order: OrderRow; dishes: OrderDishRow[] } | undefined;
 
-/** The order and its dishes in one query, so the total and the dishes come from the same snapshot. */
-export async function findLiveOrderWithDishes(db: Db, orderId: string): Promise<OrderWithDishRows> {
-  const rows = await db
+const liveOrderWithDishRows = prepared((db, { orderId }: { orderId: string }) =>
+  db
     .selectFrom('orders')
     .leftJoin('order_dishes', 'order_dishes.order_id', 'orders.id')
     .selectAll('orders')
@@ -70,8 +85,12 @@ export async function findLiveOrderWithDishes(db: Db, orderId: string): Promise<
     .where('orders.id', '=', orderId)
     .where('orders.is_deleted', '=', 0)
     .orderBy('order_dishes.created_at')
-    .orderBy('order_dishes.id')
-    .execute();
+    .orderBy('order_dishes.id'),
+);
+
+/** The order and its dishes in one query, so the total and the dishes come from the same snapshot. */
+export async function findLiveOrderWithDishes(db: Db, orderId: string): Promise<OrderWithDishRows> {
+  const rows = await liveOrderWithDishRows.all(db, { orderId });
   const first = rows[0];
   if (!first) return undefined;
   const { dish_row_id, dish_id, price_at_order_cents, notes, dish_created_at, ...order } = first;

@@ -1,20 +1,23 @@
 import { type Db, isPostgres } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
+import { prepared } from '../core/db/prepared';
 
 /**
  * The orders service keeps `dining_tables.status` and `order_id` in step with the order that holds
  * the table, inside the same transaction as the order change.
  */
 
+const liveTableId = prepared((db, { id }: { id: string }) =>
+  db.selectFrom('dining_tables').select('id').where('id', '=', id).where('is_deleted', '=', 0),
+);
+
 export async function isLiveTable(db: Db, id: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('dining_tables')
-    .select('id')
-    .where('id', '=', id)
-    .where('is_deleted', '=', 0)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await liveTableId.first(db, { id })) !== undefined;
 }
+
+const lockedTable = prepared((db, { id }: { id: string }) =>
+  forUpdate(db, db.selectFrom('dining_tables').select('id').where('id', '=', id)),
+);
 
 /**
  * Locks the rows of these tables (null and unknown ids are skipped), one by one in id order. Every
@@ -27,27 +30,34 @@ export async function lockTables(db: Db, ids: (string | null)[]): Promise<void> 
   if (!isPostgres(db)) return;
   const sortedIds = [...new Set(ids.filter((id): id is string => id !== null))].sort();
   for (const id of sortedIds) {
-    await forUpdate(db, db.selectFrom('dining_tables').select('id').where('id', '=', id)).execute();
+    await lockedTable.all(db, { id });
   }
 }
 
+const occupiedTable = prepared(
+  (db, { tableId, orderId, now }: { tableId: string; orderId: string; now: number }) =>
+    db
+      .updateTable('dining_tables')
+      .set({ status: 'occupied', order_id: orderId, updated_at: now })
+      .where('id', '=', tableId)
+      .where('is_deleted', '=', 0),
+);
+
 /** False when there is no live table with that id. */
 export async function occupyTable(db: Db, tableId: string, orderId: string, now: number): Promise<boolean> {
-  const result = await db
-    .updateTable('dining_tables')
-    .set({ status: 'occupied', order_id: orderId, updated_at: now })
-    .where('id', '=', tableId)
-    .where('is_deleted', '=', 0)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return (await occupiedTable.run(db, { tableId, orderId, now })) > 0;
 }
+
+const freedTable = prepared(
+  (db, { tableId, orderId, now }: { tableId: string; orderId: string; now: number }) =>
+    db
+      .updateTable('dining_tables')
+      .set({ status: 'available', order_id: null, updated_at: now })
+      .where('id', '=', tableId)
+      .where('order_id', '=', orderId),
+);
 
 /** Frees the table only while it still points at this order; someone may have reassigned it since. */
 export async function freeTable(db: Db, tableId: string, orderId: string, now: number): Promise<void> {
-  await db
-    .updateTable('dining_tables')
-    .set({ status: 'available', order_id: null, updated_at: now })
-    .where('id', '=', tableId)
-    .where('order_id', '=', orderId)
-    .execute();
+  await freedTable.run(db, { tableId, orderId, now });
 }

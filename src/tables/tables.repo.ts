@@ -1,16 +1,21 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
+import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
 
 export type TableRow = Selectable<Database['dining_tables']>;
 
 const ACTIVE_ORDER_STATUSES = ['pending', 'preparing', 'ready'] as const;
 
-export function listLiveTables(db: Db, spaceId?: string): Promise<TableRow[]> {
+const liveTables = prepared((db, { spaceId }: { spaceId: string | undefined }) => {
   let query = db.selectFrom('dining_tables').selectAll().where('is_deleted', '=', 0);
   if (spaceId !== undefined) query = query.where('space_id', '=', spaceId);
-  return query.orderBy('name').orderBy('id').execute();
+  return query.orderBy('name').orderBy('id');
+});
+
+export function listLiveTables(db: Db, spaceId?: string): Promise<TableRow[]> {
+  return liveTables.all(db, { spaceId });
 }
 
 function selectLiveTable(db: Db, id: string) {
