@@ -80,6 +80,7 @@ async function rush(engine: Engine): Promise<void> {
     run.p50Ms,
     run.p99Ms,
     run.maxMs,
+    fixed(run.cpuMicrosPerRequest, 0),
     fixed(run.peakRssMb, 0),
     run.requests,
     run.non2xx + run.errors + run.timeouts,
@@ -93,6 +94,7 @@ async function rush(engine: Engine): Promise<void> {
         'p50 ms',
         'p99 ms',
         'max ms',
+        'CPU µs/req',
         'peak RSS MiB',
         'requests',
         'failed',
@@ -110,10 +112,12 @@ async function rush(engine: Engine): Promise<void> {
   );
   const ratios = rounds.map((run) => run.ours.requestsPerSecond / run.baseline.requestsPerSecond);
   const oursP99 = rounds.map((run) => run.ours.p99Ms);
+  const cpuRatios = rounds.map((run) => run.baseline.cpuMicrosPerRequest / run.ours.cpuMicrosPerRequest);
   const rssRatios = rounds.map((run) => run.ours.peakRssMb / run.baseline.peakRssMb);
   console.log(
     `\nmedian of ${rounds.length} rounds: ours/baseline throughput ${fixed(median(ratios), 2)} (target >= 0.6), ` +
-      `ours p99 ${fixed(median(oursP99), 0)} ms (target < 25 ms), RSS ${fixed(median(rssRatios), 2)}x`,
+      `ours p99 ${fixed(median(oursP99), 0)} ms (target < 25 ms), ` +
+      `baseline/ours CPU per request ${fixed(median(cpuRatios), 2)}, RSS ${fixed(median(rssRatios), 2)}x`,
   );
   for (const [index, run] of rounds.entries()) {
     for (const [name, result] of Object.entries(run)) {

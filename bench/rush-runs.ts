@@ -4,7 +4,11 @@ import { APP_ADMIN, type RunningServer, startAppServer, startBaselineServer } fr
 import { cancelOpenOrders, type RushResult, runRush, type Tablet } from './rush';
 
 export type RushSettings = { connections: number; seconds: number; cpuProfileDir: string | undefined };
-export type RushRun = RushResult & { peakRssMb: number };
+export type RushRun = RushResult & {
+  peakRssMb: number;
+  /** Server CPU time per answered request, in µs: steadier than req/s when the machine's speed drifts. */
+  cpuMicrosPerRequest: number;
+};
 
 const WARM_UP_SECONDS = 2;
 const DRAIN_MS = 3000;
@@ -71,8 +75,10 @@ async function measure(
   // autocannon stops without waiting for answers: let the server finish what it was given first.
   await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
   await cancelOpenOrders(server.baseUrl, tablets[0]?.cookie);
+  const cpuBefore = server.cpuSeconds();
   const result = await runRush({ ...options, seconds: settings.seconds });
-  return { ...result, peakRssMb: server.peakRssMb() };
+  const cpuMicrosPerRequest = ((server.cpuSeconds() - cpuBefore) * 1e6) / result.requests;
+  return { ...result, peakRssMb: server.peakRssMb(), cpuMicrosPerRequest };
 }
 
 async function withDatabase<T>(

@@ -15,6 +15,7 @@ import { registerOpenApi } from './core/openapi';
 import { PrincipalCache } from './core/principal-cache';
 import { loadSecrets } from './core/secrets';
 import { registerSecurity } from './core/security';
+import { closeGracefully } from './core/shutdown';
 import { TokenService } from './core/tokens';
 import { validatorCompiler } from './core/validation';
 import { generalRoutes } from './general/general.routes';
@@ -101,23 +102,6 @@ function answerOnlyWhatIsOnDisk(app: FastifyInstance, database: DatabaseHandle):
       },
     );
   });
-}
-
-/**
- * Graceful shutdown: once closing, every answer carries `Connection: close`, so a tablet polling on a
- * keep-alive connection lets go after its current request instead of holding the server open (and
- * its retry goes to another instance). The database closes only after the HTTP server has drained.
- */
-function closeGracefully(app: FastifyInstance, database: DatabaseHandle | undefined): void {
-  let isClosing = false;
-  app.addHook('preClose', async () => {
-    isClosing = true;
-  });
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (isClosing) reply.header('connection', 'close');
-    done(null, payload);
-  });
-  if (database) app.addHook('onClose', () => database.close());
 }
 
 function createServer(config: Config, logStream: NodeJS.WritableStream | undefined) {

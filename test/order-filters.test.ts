@@ -31,6 +31,17 @@ describeEachDatabase('order lists and sales', (target) => {
     const page = await call('GET', '/orders?limit=2&offset=1');
     assert.deepEqual(ids(page), newestFirst.slice(1, 3));
     assert.equal(page.headers['x-total-count'], '5');
+    // The last page, partly or exactly filled, still reports every match.
+    for (const [query, expected] of [
+      ['limit=2&offset=4', newestFirst.slice(4)],
+      ['limit=3&offset=3', newestFirst.slice(3)],
+      ['limit=5', newestFirst],
+      ['limit=6', newestFirst],
+    ] as const) {
+      const lastPage = await call('GET', `/orders?${query}`);
+      assert.deepEqual(ids(lastPage), expected, query);
+      assert.equal(lastPage.headers['x-total-count'], '5', query);
+    }
     const beyond = await call('GET', '/orders?offset=10');
     assert.equal(beyond.statusCode, 204);
     assert.equal(beyond.headers['x-total-count'], '5');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { postgresPoolConfig } from '../../src/core/db/database';
+import { totalFromLastPage } from '../../src/core/paging';
 import {
   FINAL_STATUSES,
   groupOrderWithDishes,
@@ -122,17 +123,17 @@ export function postgresStatements(url: string): OrdersStatements {
         return true;
       }),
     listOrders: async (status, limit, offset) => {
-      const [list, count] = await Promise.all([
-        pool.query<OrderRow>(
-          'select * from orders where is_deleted = $1 and status = $2 order by created_at desc, id desc limit $3 offset $4',
-          [0, status, limit, offset],
-        ),
-        pool.query<{ count: number }>(
-          'select count(*) as count from orders where is_deleted = $1 and status = $2',
-          [0, status],
-        ),
-      ]);
-      return { rows: list.rows, count: Number(count.rows[0]?.count ?? 0) };
+      const { rows } = await pool.query<OrderRow>(
+        'select * from orders where is_deleted = $1 and status = $2 order by created_at desc, id desc limit $3 offset $4',
+        [0, status, limit, offset],
+      );
+      const shown = totalFromLastPage({ limit, offset }, rows.length);
+      if (shown !== undefined) return { rows, count: shown };
+      const count = await pool.query<{ count: number }>(
+        'select count(*) as count from orders where is_deleted = $1 and status = $2',
+        [0, status],
+      );
+      return { rows, count: Number(count.rows[0]?.count ?? 0) };
     },
     // COMMIT on PostgreSQL returns once the commit is durable.
     hasUnflushedCommits: () => false,

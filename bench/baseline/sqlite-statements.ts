@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import SQLite from 'better-sqlite3';
 import { WalSync } from '../../src/core/db/wal-sync';
+import { totalFromLastPage } from '../../src/core/paging';
 import {
   FINAL_STATUSES,
   groupOrderWithDishes,
@@ -124,6 +125,8 @@ export function sqliteStatements(path: string): OrdersStatements {
       const rows = prepare(
         'select * from orders where is_deleted = ? and status = ? order by created_at desc, id desc limit ? offset ?',
       ).all(0, status, limit, offset) as OrderRow[];
+      const shown = totalFromLastPage({ limit, offset }, rows.length);
+      if (shown !== undefined) return { rows, count: shown };
       const count = prepare('select count(*) as count from orders where is_deleted = ? and status = ?').get(
         0,
         status,

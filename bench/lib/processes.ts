@@ -9,6 +9,8 @@ export type RunningServer = {
   child: ChildProcess;
   /** Peak resident set size so far (VmHWM), in MiB; read it before the process ends. */
   peakRssMb: () => number;
+  /** CPU time the process has used so far (user + system, all its threads), in seconds. */
+  cpuSeconds: () => number;
   /** SIGTERM (graceful close, writes a CPU profile when one was asked for), SIGKILL after 15 s. */
   stop: () => Promise<void>;
   /** SIGKILL right now: the crash the crash test is about. */
@@ -70,6 +72,7 @@ async function startNodeProcess(
     pid,
     child,
     peakRssMb: () => peakRssMb(pid),
+    cpuSeconds: () => cpuSeconds(pid),
     stop: () => endProcess(child, 'SIGTERM'),
     kill: () => endProcess(child, 'SIGKILL'),
   };
@@ -105,6 +108,17 @@ function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = Number(/VmHWM:\s+(\d+)\s+kB/.exec(status)?.[1] ?? Number.NaN);
   return kib / 1024;
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+function cpuSeconds(pid: number): number {
+  // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const userTicks = Number(fields[11]);
+  const systemTicks = Number(fields[12]);
+  return (userTicks + systemTicks) / CLOCK_TICKS_PER_SECOND;
 }
 
 function freePort(): Promise<number> {

@@ -1,22 +1,16 @@
 import type { Selectable } from 'kysely';
 import type { Db } from './db/database';
 import { forUpdate } from './db/locks';
+import { prepared } from './db/prepared';
 import type { Database } from './db/schema';
 
 export type IdempotencyRow = Selectable<Database['idempotency_keys']>;
 type KeyId = { scope: string; key: string };
 
-/**
- * Claims a key for this transaction: inserts it, or takes over a row claimed before `expiredBefore`.
- * False when another request holds the key; on PostgreSQL a claim still in flight makes this wait for
- * that transaction, so the loser sees its committed answer.
- */
-export async function claimKey(
-  db: Db,
-  id: KeyId,
-  claim: { requestHash: string; now: number; expiredBefore: number },
-): Promise<boolean> {
-  const result = await db
+type Claim = { requestHash: string; now: number; expiredBefore: number };
+
+const claimedKey = prepared((db, { id, claim }: { id: KeyId; claim: Claim }) =>
+  db
     .insertInto('idempotency_keys')
     .values({
       scope: id.scope,
@@ -34,28 +28,62 @@ export async function claimKey(
           created_at: claim.now,
         })
         .where('idempotency_keys.created_at', '<', claim.expiredBefore),
-    )
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    ),
+);
+
+/**
+ * Claims a key for this transaction: inserts it, or takes over a row claimed before `expiredBefore`.
+ * False when another request holds the key; on PostgreSQL a claim still in flight makes this wait for
+ * that transaction, so the loser sees its committed answer.
+ */
+export async function claimKey(db: Db, id: KeyId, claim: Claim): Promise<boolean> {
+  return (await claimedKey.run(db, { id: { scope: id.scope, key: id.key }, claim })) > 0;
 }
 
-export function findKey(db: Db, id: KeyId): Promise<IdempotencyRow | undefined> {
-  return db
+const storedKey = prepared((db, id: KeyId) =>
+  db
     .selectFrom('idempotency_keys')
     .selectAll()
     .where('scope', '=', id.scope)
-    .where('idempotency_key', '=', id.key)
-    .executeTakeFirst();
+    .where('idempotency_key', '=', id.key),
+);
+
+export function findKey(db: Db, id: KeyId): Promise<IdempotencyRow | undefined> {
+  return storedKey.first(db, { scope: id.scope, key: id.key });
 }
 
+const answeredKey = prepared(
+  (db, { id, statusCode, body }: { id: KeyId; statusCode: number; body: string }) =>
+    db
+      .updateTable('idempotency_keys')
+      .set({ status_code: statusCode, response_body: body })
+      .where('scope', '=', id.scope)
+      .where('idempotency_key', '=', id.key),
+);
+
 export async function storeResponse(db: Db, id: KeyId, statusCode: number, body: string): Promise<void> {
-  await db
-    .updateTable('idempotency_keys')
-    .set({ status_code: statusCode, response_body: body })
-    .where('scope', '=', id.scope)
-    .where('idempotency_key', '=', id.key)
-    .execute();
+  await answeredKey.run(db, { id: { scope: id.scope, key: id.key }, statusCode, body });
 }
+
+const expiredKeysRemoved = prepared(
+  (db, { expiredBefore, limit }: { expiredBefore: number; limit: number }) => {
+    const expired = db
+      .selectFrom('idempotency_keys')
+      .select(['scope', 'idempotency_key'])
+      .where('created_at', '<', expiredBefore)
+      .orderBy('created_at')
+      .limit(limit);
+    return db
+      .deleteFrom('idempotency_keys')
+      .where(({ eb, refTuple }) =>
+        eb(
+          refTuple('scope', 'idempotency_key'),
+          'in',
+          forUpdate(db, expired, { skipLocked: true }).$asTuple('scope', 'idempotency_key'),
+        ),
+      );
+  },
+);
 
 /**
  * Deletes at most `limit` keys claimed before `expiredBefore`, oldest first. On PostgreSQL rows another
@@ -63,20 +91,5 @@ export async function storeResponse(db: Db, id: KeyId, statusCode: number, body:
  * requests never queue behind each other's clean-up.
  */
 export async function deleteExpiredKeys(db: Db, expiredBefore: number, limit: number): Promise<void> {
-  const expired = db
-    .selectFrom('idempotency_keys')
-    .select(['scope', 'idempotency_key'])
-    .where('created_at', '<', expiredBefore)
-    .orderBy('created_at')
-    .limit(limit);
-  await db
-    .deleteFrom('idempotency_keys')
-    .where(({ eb, refTuple }) =>
-      eb(
-        refTuple('scope', 'idempotency_key'),
-        'in',
-        forUpdate(db, expired, { skipLocked: true }).$asTuple('scope', 'idempotency_key'),
-      ),
-    )
-    .execute();
+  await expiredKeysRemoved.run(db, { expiredBefore, limit });
 }

@@ -37,12 +37,12 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
 
   // Browsers always send Origin on cross-site writes; a write from a page we do not trust is refused
   // before it can ride on the user's cookies.
-  app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method)) return;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (SAFE_METHODS.has(request.method)) return done();
     const origin = request.headers.origin;
     // No Origin: not a browser (a tablet app, curl, phoenixd's webhook), so no ambient cookies to abuse.
-    if (origin === undefined || isSameOrigin(request, origin) || allowedOrigins.has(origin)) return;
-    throw new ForbiddenError('Origin not allowed');
+    if (origin === undefined || isSameOrigin(request, origin) || allowedOrigins.has(origin)) return done();
+    done(new ForbiddenError('Origin not allowed'));
   });
 }
 

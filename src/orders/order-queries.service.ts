@@ -1,6 +1,7 @@
 import type { AppContext } from '../core/context';
 import { BadRequestError } from '../core/errors';
 import { fromCents } from '../core/money';
+import { totalFromLastPage } from '../core/paging';
 import { localDaysToRange } from '../core/time';
 import { toOrderView } from './order-views';
 import * as orders from './orders.repo';
@@ -10,10 +11,8 @@ export type OrderPage = { items: OrderView[]; totalCount: number };
 
 /** A page of live orders, newest first, with the count of all that match. */
 export async function findOrders(ctx: AppContext, filter: OrderFilter, page: Page): Promise<OrderPage> {
-  const [rows, totalCount] = await Promise.all([
-    orders.listOrders(ctx.db, filter, page),
-    orders.countOrders(ctx.db, filter),
-  ]);
+  const rows = await orders.listOrders(ctx.db, filter, page);
+  const totalCount = totalFromLastPage(page, rows.length) ?? (await orders.countOrders(ctx.db, filter));
   return { items: rows.map(toOrderView), totalCount };
 }
 
