@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify from 'fastify';
@@ -49,4 +50,26 @@ test('the database stays open until a handler whose client hung up has finished'
 
   assert.equal(handlerOutcome, 'queried');
   await assert.rejects(sql`select 1`.execute(database.db), 'closed once the handler was done');
+});
+
+test('a client that hangs up halfway through its body does not hold the shutdown', async () => {
+  const database = openDatabase('sqlite::memory:');
+  const app = Fastify();
+  closeGracefully(app, database);
+  app.post('/orders', async () => ({ ok: true }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+
+  const socket = connect((app.server.address() as AddressInfo).port, '127.0.0.1');
+  socket.on('error', () => {});
+  await once(socket, 'connect');
+  socket.write(
+    'POST /orders HTTP/1.1\r\nHost: pos\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":',
+  );
+  await sleep(50);
+  socket.destroy();
+  await sleep(50);
+
+  const closed = app.close().then(() => 'closed');
+  const stuck = sleep(5000, undefined, { ref: false }).then(() => 'still open after 5 s');
+  assert.equal(await Promise.race([closed, stuck]), 'closed');
 });
