@@ -74,6 +74,7 @@ async function rush(engine: Engine): Promise<void> {
       rounds.push({ ours: await ours(round), baseline: baselineRun });
     }
   }
+  const ratios = rounds.map((run) => run.ours.requestsPerSecond / run.baseline.requestsPerSecond);
   const row = (name: string, run: RushRun) => [
     name,
     fixed(run.requestsPerSecond, 0),
@@ -101,16 +102,11 @@ async function rush(engine: Engine): Promise<void> {
         'ours/baseline',
       ],
       rounds.flatMap((run, index) => [
-        [
-          index + 1,
-          ...row('ours', run.ours),
-          fixed(run.ours.requestsPerSecond / run.baseline.requestsPerSecond, 2),
-        ],
+        [index + 1, ...row('ours', run.ours), fixed(ratios[index] as number, 2)],
         [index + 1, ...row('baseline', run.baseline), ''],
       ]),
     ),
   );
-  const ratios = rounds.map((run) => run.ours.requestsPerSecond / run.baseline.requestsPerSecond);
   const oursP99 = rounds.map((run) => run.ours.p99Ms);
   const cpuRatios = rounds.map((run) => run.baseline.cpuMicrosPerRequest / run.ours.cpuMicrosPerRequest);
   const rssRatios = rounds.map((run) => run.ours.peakRssMb / run.baseline.peakRssMb);

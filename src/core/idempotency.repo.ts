@@ -37,7 +37,7 @@ const claimedKey = prepared((db, { id, claim }: { id: KeyId; claim: Claim }) =>
  * that transaction, so the loser sees its committed answer.
  */
 export async function claimKey(db: Db, id: KeyId, claim: Claim): Promise<boolean> {
-  return (await claimedKey.run(db, { id: { scope: id.scope, key: id.key }, claim })) > 0;
+  return (await claimedKey.run(db, { id, claim })) > 0;
 }
 
 const storedKey = prepared((db, id: KeyId) =>
@@ -49,7 +49,7 @@ const storedKey = prepared((db, id: KeyId) =>
 );
 
 export function findKey(db: Db, id: KeyId): Promise<IdempotencyRow | undefined> {
-  return storedKey.first(db, { scope: id.scope, key: id.key });
+  return storedKey.first(db, id);
 }
 
 const answeredKey = prepared(
@@ -62,7 +62,7 @@ const answeredKey = prepared(
 );
 
 export async function storeResponse(db: Db, id: KeyId, statusCode: number, body: string): Promise<void> {
-  await answeredKey.run(db, { id: { scope: id.scope, key: id.key }, statusCode, body });
+  await answeredKey.run(db, { id, statusCode, body });
 }
 
 const expiredKeysRemoved = prepared(

@@ -10,42 +10,29 @@ import type { DatabaseHandle } from './db/database';
  */
 export function closeGracefully(app: FastifyInstance, database: DatabaseHandle | undefined): void {
   let isClosing = false;
-  const handlers = handlersInFlight(app);
+  // From a request's first hook until its answer is on its way: onSend, which every answer passes.
+  const running = new Set<FastifyRequest>();
+  let whenNoneRunning: (() => void) | undefined;
+  app.addHook('onRequest', (request, _reply, done) => {
+    running.add(request);
+    done();
+  });
   app.addHook('preClose', async () => {
     isClosing = true;
   });
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (isClosing) reply.header('connection', 'close');
+    if (running.delete(request) && running.size === 0) whenNoneRunning?.();
     done(null, payload);
   });
   if (database) {
     app.addHook('onClose', async () => {
-      await handlers.finished();
+      if (running.size > 0) {
+        await new Promise<void>((resolve) => {
+          whenNoneRunning = resolve;
+        });
+      }
       await database.close();
     });
   }
-}
-
-/** Counts requests from their first hook until their answer is on its way (onSend, which every answer passes). */
-function handlersInFlight(app: FastifyInstance): { finished(): Promise<void> } {
-  const running = new WeakSet<FastifyRequest>();
-  let count = 0;
-  let whenNoneLeft: (() => void) | undefined;
-  app.addHook('onRequest', (request, _reply, done) => {
-    running.add(request);
-    count++;
-    done();
-  });
-  app.addHook('onSend', (request, _reply, payload, done) => {
-    if (running.delete(request) && --count === 0) whenNoneLeft?.();
-    done(null, payload);
-  });
-  return {
-    finished: () =>
-      count === 0
-        ? Promise.resolve()
-        : new Promise((resolve) => {
-            whenNoneLeft = resolve;
-          }),
-  };
 }

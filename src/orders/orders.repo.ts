@@ -62,8 +62,7 @@ const totalFromDishes = prepared((db, { id, now }: { id: string; now: number }) 
 
 /** Stores the sum of the order's dishes as its total and returns it, in cents; the order must exist. */
 export async function recalculateTotal(db: Db, id: string, now: number): Promise<number> {
-  const row = await totalFromDishes.first(db, { id, now });
-  if (!row) throw new Error(`order ${id} is missing inside the transaction that locked it`);
+  const row = await totalFromDishes.one(db, { id, now });
   return Number(row.total_cents);
 }
 
@@ -97,8 +96,8 @@ const orderCount = prepared((db, filter: OrderFilter) =>
 );
 
 export async function countOrders(db: Db, filter: OrderFilter): Promise<number> {
-  const row = await orderCount.first(db, filter);
-  return Number(row?.count ?? 0);
+  const row = await orderCount.one(db, filter);
+  return Number(row.count);
 }
 
 const salesTotals = prepared((db, range: { from: number; before: number }) =>
@@ -113,6 +112,6 @@ export async function completedSales(
   db: Db,
   range: { from: number; before: number },
 ): Promise<{ totalCents: number; ordersCount: number }> {
-  const row = await salesTotals.first(db, { from: range.from, before: range.before });
-  return { totalCents: Number(row?.total_cents ?? 0), ordersCount: Number(row?.orders_count ?? 0) };
+  const row = await salesTotals.one(db, { from: range.from, before: range.before });
+  return { totalCents: Number(row.total_cents), ordersCount: Number(row.orders_count) };
 }

@@ -4,6 +4,8 @@ import { type Db, isPostgres } from './database';
 export type PreparedQuery<Params, Row> = {
   all(db: Db, params: Params): Promise<Row[]>;
   first(db: Db, params: Params): Promise<Row | undefined>;
+  /** The first row of a query that always yields one (an aggregate, `returning` on a locked row). */
+  one(db: Db, params: Params): Promise<Row>;
   /** Runs a write and answers how many rows it changed. */
   run(db: Db, params: Params): Promise<number>;
 };
@@ -40,6 +42,11 @@ export function prepared<Params extends object, Row>(
   return {
     all: async (db, params) => (await execute(db, params)).rows,
     first: async (db, params) => (await execute(db, params)).rows[0],
+    one: async (db, params) => {
+      const [row] = (await execute(db, params)).rows;
+      if (row === undefined) throw new Error('a query that always yields a row yielded none');
+      return row;
+    },
     run: async (db, params) => Number((await execute(db, params)).numAffectedRows ?? 0),
   };
 }
