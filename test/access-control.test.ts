@@ -57,25 +57,25 @@ describeEachDatabase('access control', (target) => {
       .setIssuedAt()
       .setExpirationTime('1h')
       .sign(new TextEncoder().encode('some-other-secret-that-is-long-enough'));
-    const variants: Record<string, string> = {
-      'no token': '',
-      'forged signature': `accessToken=${forgedSignature}`,
-      'signed with another key': `accessToken=${otherKeyToken}`,
-      'refresh token as access token': `accessToken=${refreshCookie(cookies)}`,
-      garbage: 'accessToken=not-a-jwt',
+    const variants: Record<string, [cookie: string, reason: string]> = {
+      'no token': ['', 'missing'],
+      'forged signature': [`accessToken=${forgedSignature}`, 'invalid'],
+      'signed with another key': [`accessToken=${otherKeyToken}`, 'invalid'],
+      'refresh token as access token': [`accessToken=${refreshCookie(cookies)}`, 'invalid'],
+      garbage: ['accessToken=not-a-jwt', 'invalid'],
     };
 
     const protectedOperations = (await operations(app)).filter((operation) => !operation.isPublic);
     assert.ok(protectedOperations.length > 0);
     for (const operation of protectedOperations) {
-      for (const [variant, cookie] of Object.entries(variants)) {
+      for (const [variant, [cookie, reason]] of Object.entries(variants)) {
         const response = await app.inject({
           method: operation.method as 'GET',
           url: operation.url,
           headers: { cookie },
         });
         assert.equal(response.statusCode, 401, `${operation.method} ${operation.url} with ${variant}`);
-        assert.deepEqual(response.json(), { message: 'Unauthorized' });
+        assert.deepEqual(response.json(), { message: 'Unauthorized', reason });
       }
     }
 
@@ -87,6 +87,7 @@ describeEachDatabase('access control', (target) => {
         headers: { cookie: cookies },
       });
       assert.equal(response.statusCode, 401, `${operation.method} ${operation.url} with an expired token`);
+      assert.deepEqual(response.json(), { message: 'Unauthorized', reason: 'expired' });
     }
   });
 

@@ -354,6 +354,6 @@ describeEachDatabase('categories', (target) => {
     const { app } = await buildTestApp(t, target);
     const response = await app.inject({ method: 'GET', url: '/categories?type=dish' });
     assert.equal(response.statusCode, 401);
-    assert.deepEqual(response.json(), { message: 'Unauthorized' });
+    assert.deepEqual(response.json(), { message: 'Unauthorized', reason: 'missing' });
   });
 });

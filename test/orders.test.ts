@@ -104,7 +104,7 @@ describeEachDatabase('orders', (target) => {
     ] as const) {
       const response = await app.inject({ method, url, payload: method === 'POST' ? {} : undefined });
       assert.equal(response.statusCode, 401, url);
-      assert.deepEqual(response.json(), { message: 'Unauthorized' });
+      assert.deepEqual(response.json(), { message: 'Unauthorized', reason: 'missing' });
     }
   });
 

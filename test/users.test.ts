@@ -167,7 +167,7 @@ describeEachDatabase('users', (target) => {
     assert.equal(admins.length, 1);
   });
 
-  it('takes admin rights away at once when an admin is demoted', async (t) => {
+  it('takes admin rights away at once when an admin is demoted, ending their sessions', async (t) => {
     const { app, db } = await buildTestApp(t, target);
     const { cookies } = await loggedInUser(app, db, 'admin');
     const other = await loggedInUser(app, db, 'admin');
@@ -180,7 +180,14 @@ describeEachDatabase('users', (target) => {
       payload: { name: other.user.name, role: 'staff' },
     });
     assert.equal(demoted.statusCode, 200);
-    assert.equal((await listUsers()).statusCode, 403);
+    const refused = await listUsers();
+    assert.equal(refused.statusCode, 401);
+    assert.deepEqual(refused.json(), { message: 'Unauthorized', reason: 'revoked' });
+    const staffAgain = await login(app, other.user.name, other.user.pin);
+    assert.equal(
+      (await app.inject({ method: 'GET', url: '/users', headers: { cookie: staffAgain } })).statusCode,
+      403,
+    );
   });
 
   it('logs a deleted user out everywhere', async (t) => {

@@ -14,14 +14,6 @@ const LoginBody = Type.Object(
 
 const LoginReply = Type.Object({ message: Type.String({ examples: ['Login successful'] }), user: UserView });
 
-/** Failed logins are throttled per address and name, so guessing a PIN takes days, not minutes. */
-const LOGIN_RATE_LIMIT = {
-  max: 10,
-  timeWindow: '1 minute',
-  keyGenerator: (request: { ip: string; body?: unknown }) =>
-    `${request.ip}|${String((request.body as { name?: unknown } | undefined)?.name ?? '').toLowerCase()}`,
-};
-
 export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const secure = ctx.config.cookieSecure;
   const setSessionCookies = (reply: FastifyReply, tokens: service.SessionTokens) => {
@@ -32,18 +24,21 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   app.post(
     '/auth/login',
     {
-      config: { public: true, rateLimit: LOGIN_RATE_LIMIT },
+      config: { public: true },
       schema: {
         tags: ['Auth'],
         summary: 'Log in with name and PIN',
         description:
-          'Sets the HttpOnly cookies accessToken (1 minute) and refreshToken (30 days). Each login is its own session.',
+          'Sets the HttpOnly cookies accessToken (1 minute) and refreshToken (30 days). Each login is its own ' +
+          'session. The name is matched ignoring case, Unicode form and surrounding spaces. Failed attempts are ' +
+          'limited per name and client address, and more loosely per address across names (429 with ' +
+          'Retry-After); successful logins never count.',
         body: LoginBody,
         response: { 200: LoginReply, ...errors(400, 401, 429) },
       },
     },
     async (request, reply) => {
-      const { user, tokens } = await service.login(ctx, request.body);
+      const { user, tokens } = await service.login(ctx, request.body, request.ip);
       setSessionCookies(reply, tokens);
       return { message: 'Login successful', user };
     },
@@ -57,8 +52,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         tags: ['Auth'],
         summary: 'Renew the access token',
         description:
-          'Needs the refreshToken cookie. Answers a new accessToken and a rotated refreshToken; ' +
-          'presenting an already rotated refresh token revokes the whole session.',
+          'Needs the refreshToken cookie. Answers a new accessToken and a rotated refreshToken. The refresh ' +
+          'token just replaced, presented again within 10 s of its rotation (two tabs, a retry after a lost ' +
+          'answer), gets the same new cookies again; presenting an already rotated refresh token later ' +
+          'revokes the whole session. A 401 says why in `reason`; every reason here means logging in again.',
         response: { 200: MessageReply, ...errors(401) },
       },
     },

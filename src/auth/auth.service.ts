@@ -1,9 +1,11 @@
 import type { AppContext } from '../core/context';
-import { UnauthorizedError } from '../core/errors';
+import { tokenRefused, UnauthorizedError } from '../core/errors';
+import { type FailureRule, limitFailures } from '../core/failure-limiter';
 import { newId } from '../core/ids';
 import { verifyPin } from '../core/pin';
 import { TOKEN_LIFETIME_SECONDS } from '../core/tokens';
-import { findLiveUserById, findLiveUserByName } from '../users/users.repo';
+import { userNameKey } from '../users/user-name';
+import { findLiveUserById, findLiveUserByNameKey } from '../users/users.repo';
 import type { UserView } from '../users/users.schemas';
 import { toUserView } from '../users/users.service';
 import * as sessions from './sessions.repo';
@@ -16,16 +18,38 @@ const DECOY_HASH = '0'.repeat(64);
 
 const refreshLifetimeMs = TOKEN_LIFETIME_SECONDS.refresh * 1000;
 
+/** Failed logins per name and address: guessing a 4-digit PIN takes days, not minutes. */
+const LOGIN_FAILURES_PER_NAME: FailureRule = { scope: 'login', max: 10, windowMs: 60_000 };
+/** Failed logins per address across all names, so spraying guesses over many accounts is slow too. */
+const LOGIN_FAILURES_PER_ADDRESS: FailureRule = { scope: 'login-address', max: 30, windowMs: 60_000 };
+
+/** How long a rotated refresh token still yields its successor: two tabs, or a retry after a lost answer. */
+export const REFRESH_GRACE_MS = 10_000;
+
 /** Each login opens its own session, so a second tablet does not log out the first. */
 export async function login(
   ctx: AppContext,
   credentials: { name: string; pin: string },
+  clientAddress: string,
 ): Promise<{ user: UserView; tokens: SessionTokens }> {
-  const user = await findLiveUserByName(ctx.db, credentials.name.trim());
+  const nameKey = userNameKey(credentials.name);
+  const buckets = [
+    { rule: LOGIN_FAILURES_PER_NAME, key: `${clientAddress}|${nameKey}` },
+    { rule: LOGIN_FAILURES_PER_ADDRESS, key: clientAddress },
+  ];
+  return limitFailures(ctx.db, ctx.clock, buckets, () => openSession(ctx, nameKey, credentials.pin));
+}
+
+async function openSession(
+  ctx: AppContext,
+  nameKey: string,
+  pin: string,
+): Promise<{ user: UserView; tokens: SessionTokens }> {
+  const user = await findLiveUserByNameKey(ctx.db, nameKey);
   const isPinValid = await verifyPin(
-    credentials.pin,
+    pin,
     ctx.secrets.pinKey,
-    user?.name ?? credentials.name,
+    user?.name ?? nameKey,
     user?.pin_hash ?? DECOY_HASH,
   );
   if (!user || !isPinValid) throw new UnauthorizedError(INVALID_CREDENTIALS);
@@ -40,37 +64,75 @@ export async function login(
     expires_at: now + refreshLifetimeMs,
     revoked_at: null,
   });
-  return {
-    user: toUserView(user),
-    tokens: await issueTokens(ctx, user.id, session.id, session.refreshTokenId),
-  };
+  const tokens = await issueTokens(ctx, {
+    userId: user.id,
+    sessionId: session.id,
+    refreshTokenId: session.refreshTokenId,
+    accessTokenId: newId(),
+    issuedAt: now,
+  });
+  return { user: toUserView(user), tokens };
 }
 
 /**
- * Rotates the refresh token. A token that was already rotated is proof that it leaked (or was
- * replayed), so the whole session is revoked and both holders must log in again.
+ * Rotates the refresh token. The token the last rotation replaced, presented again within the grace
+ * window, gets that rotation's tokens once more. Any other already rotated token is proof that it
+ * leaked (or was replayed), so the whole session is revoked and both holders must log in again.
  */
 export async function refresh(ctx: AppContext, refreshToken: string | undefined): Promise<SessionTokens> {
-  const claims = refreshToken ? await ctx.tokens.verify('refresh', refreshToken) : null;
-  if (!claims) throw new UnauthorizedError();
+  if (!refreshToken) throw tokenRefused('missing');
+  const checked = await ctx.tokens.check('refresh', refreshToken);
+  if ('refused' in checked) throw tokenRefused(checked.refused);
+  const { claims } = checked;
   const now = ctx.clock.now();
-  const session = await sessions.findLiveSession(ctx.db, claims.sid, now);
-  if (!session || session.user_id !== claims.sub) throw new UnauthorizedError();
+  let session = await sessions.findLiveSession(ctx.db, claims.sid, now);
+  if (!session || session.user_id !== claims.sub) throw tokenRefused('revoked');
 
-  const nextTokenId = newId();
-  const isRotated =
-    session.refresh_token_id === claims.jti &&
-    (await sessions.rotateRefreshToken(ctx.db, session.id, claims.jti, {
-      tokenId: nextTokenId,
+  if (session.refresh_token_id === claims.jti) {
+    const next = {
+      tokenId: newId(),
+      accessTokenId: newId(),
+      rotatedAt: now,
       expiresAt: now + refreshLifetimeMs,
-    }));
-  if (!isRotated) {
+    };
+    if (await sessions.rotateRefreshToken(ctx.db, session.id, claims.jti, next)) {
+      await assertUserIsLive(ctx, session.user_id);
+      return issueTokens(ctx, {
+        userId: session.user_id,
+        sessionId: session.id,
+        refreshTokenId: next.tokenId,
+        accessTokenId: next.accessTokenId,
+        issuedAt: now,
+      });
+    }
+    // A parallel refresh with the same token rotated it first; its answer is ours too.
+    session = await sessions.findLiveSession(ctx.db, claims.sid, now);
+    if (!session) throw tokenRefused('revoked');
+  }
+
+  const { rotated_at: rotatedAt, access_token_id: accessTokenId } = session;
+  const isWithinGrace =
+    session.previous_refresh_token_id === claims.jti &&
+    rotatedAt !== null &&
+    accessTokenId !== null &&
+    now - rotatedAt <= REFRESH_GRACE_MS;
+  if (!isWithinGrace) {
     await sessions.revokeSession(ctx.db, session.id, now);
     ctx.principals.forgetAll();
-    throw new UnauthorizedError();
+    throw tokenRefused('revoked');
   }
-  if (!(await findLiveUserById(ctx.db, session.user_id))) throw new UnauthorizedError();
-  return issueTokens(ctx, session.user_id, session.id, nextTokenId);
+  await assertUserIsLive(ctx, session.user_id);
+  return issueTokens(ctx, {
+    userId: session.user_id,
+    sessionId: session.id,
+    refreshTokenId: session.refresh_token_id,
+    accessTokenId,
+    issuedAt: rotatedAt,
+  });
+}
+
+async function assertUserIsLive(ctx: AppContext, userId: string): Promise<void> {
+  if (!(await findLiveUserById(ctx.db, userId))) throw tokenRefused('revoked');
 }
 
 /** Ends the session named by whichever of the two tokens is still genuine. */
@@ -86,15 +148,20 @@ export async function logout(
   ctx.principals.forgetAll();
 }
 
-async function issueTokens(
+/** Signs both tokens; the same input always yields the same pair (see TokenService.sign). */
+function issueTokens(
   ctx: AppContext,
-  userId: string,
-  sessionId: string,
-  refreshTokenId: string,
+  issue: {
+    userId: string;
+    sessionId: string;
+    refreshTokenId: string;
+    accessTokenId: string;
+    issuedAt: number;
+  },
 ): Promise<SessionTokens> {
-  const [access, refreshToken] = await Promise.all([
-    ctx.tokens.sign('access', { sub: userId, sid: sessionId, jti: newId() }),
-    ctx.tokens.sign('refresh', { sub: userId, sid: sessionId, jti: refreshTokenId }),
-  ]);
-  return { access, refresh: refreshToken };
+  const base = { sub: issue.userId, sid: issue.sessionId };
+  return Promise.all([
+    ctx.tokens.sign('access', { ...base, jti: issue.accessTokenId }, issue.issuedAt),
+    ctx.tokens.sign('refresh', { ...base, jti: issue.refreshTokenId }, issue.issuedAt),
+  ]).then(([access, refreshToken]) => ({ access, refresh: refreshToken }));
 }

@@ -10,23 +10,40 @@ export async function insertSession(db: Db, session: Insertable<Database['sessio
 export function findLiveSession(db: Db, id: string, now: number) {
   return db
     .selectFrom('sessions')
-    .select(['id', 'user_id', 'refresh_token_id'])
+    .select([
+      'id',
+      'user_id',
+      'refresh_token_id',
+      'previous_refresh_token_id',
+      'rotated_at',
+      'access_token_id',
+    ])
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
     .executeTakeFirst();
 }
 
-/** Swaps the refresh token id only if it is still the one presented; 0 rows means someone else used it. */
+/**
+ * Swaps the refresh token id only if it is still the one presented; 0 rows means someone else used it.
+ * The replaced id, the time and the new access token's id are kept to hand out the same successor
+ * tokens again during the grace window.
+ */
 export async function rotateRefreshToken(
   db: Db,
   sessionId: string,
   presentedTokenId: string,
-  next: { tokenId: string; expiresAt: number },
+  next: { tokenId: string; accessTokenId: string; rotatedAt: number; expiresAt: number },
 ): Promise<boolean> {
   const result = await db
     .updateTable('sessions')
-    .set({ refresh_token_id: next.tokenId, expires_at: next.expiresAt })
+    .set({
+      refresh_token_id: next.tokenId,
+      previous_refresh_token_id: presentedTokenId,
+      rotated_at: next.rotatedAt,
+      access_token_id: next.accessTokenId,
+      expires_at: next.expiresAt,
+    })
     .where('id', '=', sessionId)
     .where('refresh_token_id', '=', presentedTokenId)
     .where('revoked_at', 'is', null)
@@ -43,13 +60,19 @@ export async function revokeSession(db: Db, sessionId: string, now: number): Pro
     .execute();
 }
 
-export async function revokeSessionsOfUser(db: Db, userId: string, now: number): Promise<void> {
-  await db
+export async function revokeSessionsOfUser(
+  db: Db,
+  userId: string,
+  now: number,
+  options: { except?: string | undefined } = {},
+): Promise<void> {
+  let query = db
     .updateTable('sessions')
     .set({ revoked_at: now })
     .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute();
+    .where('revoked_at', 'is', null);
+  if (options.except !== undefined) query = query.where('id', '!=', options.except);
+  await query.execute();
 }
 
 /** One indexed lookup per authenticated request: the session must be live and its user not deleted. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { COOKIE_NAMES } from './cookies';
-import { ForbiddenError, UnauthorizedError } from './errors';
+import { ForbiddenError, tokenRefused, UnauthorizedError } from './errors';
 import type { TokenService } from './tokens';
 
 export type Role = 'admin' | 'staff';
@@ -52,11 +52,13 @@ const guard: FastifyPluginAsync<{ tokens: TokenService; findPrincipal: Principal
   app.addHook('onRequest', async (request) => {
     if (request.is404 || request.routeOptions.config.public) return;
     const token = request.cookies[COOKIE_NAMES.access];
-    if (!token) throw new UnauthorizedError();
-    const claims = await tokens.verify('access', token);
-    if (!claims) throw new UnauthorizedError();
+    if (!token) throw tokenRefused('missing');
+    const checked = await tokens.check('access', token);
+    if ('refused' in checked) throw tokenRefused(checked.refused);
+    const { claims } = checked;
+    // The session was logged out or revoked, or its user deleted: refreshing cannot help.
     const principal = await findPrincipal(claims.sid, claims.sub);
-    if (!principal) throw new UnauthorizedError();
+    if (!principal) throw tokenRefused('revoked');
     request.principal = principal;
     if (request.routeOptions.config.adminOnly && principal.role !== 'admin') throw new ForbiddenError();
   });

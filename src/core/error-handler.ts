@@ -1,5 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError } from './errors';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { AppError, TooManyRequestsError, UnauthorizedError } from './errors';
 import { describeValidationErrors } from './validation';
 
 declare module 'fastify' {
@@ -11,6 +11,14 @@ declare module 'fastify' {
 
 const TEXT = 'text/plain; charset=utf-8';
 
+function sendAppError(reply: FastifyReply, error: AppError): FastifyReply {
+  reply.code(error.statusCode);
+  if (error instanceof TooManyRequestsError) reply.header('retry-after', String(error.retryAfterSeconds));
+  if (error.isBareText) return reply.type(TEXT).send(error.message);
+  const reason = error instanceof UnauthorizedError ? error.reason : undefined;
+  return reply.send(reason ? { message: error.message, reason } : { message: error.message });
+}
+
 /** What a client sees of any 5xx; the cause goes to the log. */
 export const INTERNAL_ERROR_BODY = Object.freeze({ message: 'Internal server error' });
 
@@ -21,10 +29,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) {
-      reply.code(error.statusCode);
-      return error.isBareText ? reply.type(TEXT).send(error.message) : reply.send({ message: error.message });
-    }
+    if (error instanceof AppError) return sendAppError(reply, error);
 
     if (error.validation) {
       if (error.validationContext === 'params') {

@@ -26,10 +26,21 @@ export class MalformedIdError extends AppError {
   }
 }
 
+/** Why a token was refused: `expired` means refreshing may help; the others need a new login. */
+export type UnauthorizedReason = 'missing' | 'expired' | 'invalid' | 'revoked';
+
 export class UnauthorizedError extends AppError {
-  constructor(message = 'Unauthorized') {
+  constructor(
+    message = 'Unauthorized',
+    readonly reason?: UnauthorizedReason,
+  ) {
     super(401, message);
   }
+}
+
+/** A token refused for `reason`, answered as 401 `{"message":"Unauthorized","reason":…}`. */
+export function tokenRefused(reason: UnauthorizedReason): UnauthorizedError {
+  return new UnauthorizedError('Unauthorized', reason);
 }
 
 export class ForbiddenError extends AppError {
@@ -47,6 +58,12 @@ export class NotFoundError extends AppError {
 export class ConflictError extends AppError {
   constructor(message: string) {
     super(409, message);
+  }
+}
+
+export class TooManyRequestsError extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, 'Too many requests');
   }
 }
 

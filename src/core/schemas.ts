@@ -25,7 +25,24 @@ const errorReplies = {
     description: 'Missing or invalid parameters',
   }),
   401: Type.Object(
-    { message: Type.String({ examples: ['Unauthorized'] }) },
+    {
+      message: Type.String({ examples: ['Unauthorized'] }),
+      reason: Type.Optional(
+        Type.Union(
+          [
+            Type.Literal('missing'),
+            Type.Literal('expired'),
+            Type.Literal('invalid'),
+            Type.Literal('revoked'),
+          ],
+          {
+            description:
+              'Why the token was refused. `expired`: call POST /auth/refresh (on /auth/refresh itself: log in ' +
+              'again). `missing`, `invalid` or `revoked`: show the login screen. Absent on wrong credentials.',
+          },
+        ),
+      ),
+    },
     { description: 'Not authenticated' },
   ),
   403: Type.Object(

@@ -18,6 +18,9 @@ export type TokenClaims = {
   jti: string;
 };
 
+/** The outcome of checking a token: its claims, or why it was refused. */
+export type TokenCheck = { claims: TokenClaims } | { refused: 'expired' | 'invalid' };
+
 type VerifiedToken = { kind: TokenKind; claims: TokenClaims; expiresAtMs: number };
 const VERIFIED_CACHE_SIZE = 10_000;
 
@@ -33,8 +36,12 @@ export class TokenService {
     this.key = new TextEncoder().encode(secret);
   }
 
-  sign(kind: TokenKind, claims: TokenClaims): Promise<string> {
-    const issuedAt = Math.floor(this.clock.now() / 1000);
+  /**
+   * HS256 is deterministic: the same claims issued at the same second give the very same token, which
+   * is how a refresh within the grace window hands out its successor again.
+   */
+  sign(kind: TokenKind, claims: TokenClaims, issuedAtMs = this.clock.now()): Promise<string> {
+    const issuedAt = Math.floor(issuedAtMs / 1000);
     return new SignJWT({ typ: kind, sid: claims.sid })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(claims.sub)
@@ -46,8 +53,17 @@ export class TokenService {
 
   /** The claims of a genuine, unexpired token of this kind; null for anything else. */
   async verify(kind: TokenKind, token: string): Promise<TokenClaims | null> {
+    const result = await this.check(kind, token);
+    return 'claims' in result ? result.claims : null;
+  }
+
+  /** Like `verify`, but says why a token is refused: `expired` only for a genuine token of this kind. */
+  async check(kind: TokenKind, token: string): Promise<TokenCheck> {
     const known = this.verified.get(token);
-    if (known) return known.kind === kind && known.expiresAtMs > this.clock.now() ? known.claims : null;
+    if (known) {
+      if (known.kind !== kind) return { refused: 'invalid' };
+      return known.expiresAtMs > this.clock.now() ? { claims: known.claims } : { refused: 'expired' };
+    }
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
@@ -55,12 +71,16 @@ export class TokenService {
       });
       const { typ, sub, sid, jti, exp } = payload;
       if (typ !== kind || typeof sub !== 'string' || typeof sid !== 'string' || typeof jti !== 'string')
-        return null;
+        return { refused: 'invalid' };
       const claims = { sub, sid, jti };
       this.remember(token, { kind, claims, expiresAtMs: (exp ?? 0) * 1000 });
-      return claims;
+      return { claims };
     } catch (error) {
-      if (error instanceof joseErrors.JOSEError) return null;
+      // jose checks the signature before the expiry, so an expired token here is a genuine one.
+      if (error instanceof joseErrors.JWTExpired) {
+        return { refused: error.payload.typ === kind ? 'expired' : 'invalid' };
+      }
+      if (error instanceof joseErrors.JOSEError) return { refused: 'invalid' };
       throw error;
     }
   }

@@ -15,11 +15,12 @@ export function findLiveUserById(db: Db, id: string): Promise<UserRow | undefine
     .executeTakeFirst();
 }
 
-export function findLiveUserByName(db: Db, name: string): Promise<UserRow | undefined> {
+/** `nameKey` is `userNameKey(name)`, the form names are looked up and kept unique in. */
+export function findLiveUserByNameKey(db: Db, nameKey: string): Promise<UserRow | undefined> {
   return db
     .selectFrom('users')
     .selectAll()
-    .where('name', '=', name)
+    .where('name_key', '=', nameKey)
     .where('is_deleted', '=', 0)
     .executeTakeFirst();
 }

@@ -57,7 +57,9 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       schema: {
         tags: ['Users'],
         summary: 'Create a user',
-        description: 'Names are unique among live users. The role defaults to staff.',
+        description:
+          'Names are unique among live users, ignoring case, Unicode form and surrounding spaces. The role ' +
+          'defaults to staff.',
         headers: IdempotencyHeaders,
         body: CreateUserBody,
         response: { 201: IdMessageReply, ...errors(400, 401, 403) },
@@ -76,14 +78,17 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       schema: {
         tags: ['Users'],
         summary: 'Update a user',
-        description: 'Renaming requires a PIN, because the stored PIN hash is salted with the name.',
+        description:
+          'Renaming requires a PIN, because the stored PIN hash is salted with the name. Names are unique ' +
+          'ignoring case, Unicode form and surrounding spaces. A new PIN or role logs the user out of every ' +
+          'session (an admin editing their own account keeps the current one).',
         params: IdParams,
         body: UpdateUserBody,
         response: { 200: IdMessageReply, ...errors(400, 401, 403, 404) },
       },
     },
     async (request) => {
-      const user = await service.updateUser(ctx, request.params.id, request.body);
+      const user = await service.updateUser(ctx, principalOf(request), request.params.id, request.body);
       return { id: user.id, message: 'User updated successfully' };
     },
   );

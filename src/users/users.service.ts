@@ -6,6 +6,7 @@ import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { hashPin } from '../core/pin';
+import { userNameKey } from './user-name';
 import * as users from './users.repo';
 import type { CreateUserBody, UpdateUserBody, UserView } from './users.schemas';
 
@@ -31,6 +32,7 @@ async function newUserRow(ctx: AppContext, input: NewUser): Promise<users.NewUse
   return {
     id: input.id ?? newId(),
     name,
+    name_key: userNameKey(name),
     pin_hash: await hashPin(input.pin, ctx.secrets.pinKey, name),
     role: input.role,
     wallet_password_hash: input.walletPasswordHash ?? null,
@@ -75,7 +77,17 @@ export async function getUser(ctx: AppContext, id: string): Promise<UserView> {
   return toUserView(row);
 }
 
-export async function updateUser(ctx: AppContext, id: string, input: UpdateUserBody): Promise<UserView> {
+/**
+ * A new PIN or role ends the user's other sessions: whoever learnt the old PIN, or holds a session
+ * opened under the old role, is logged out. An admin editing their own account keeps the session
+ * they are doing it from.
+ */
+export async function updateUser(
+  ctx: AppContext,
+  principal: Principal,
+  id: string,
+  input: UpdateUserBody,
+): Promise<UserView> {
   const name = input.name.trim();
   const existing = await users.findLiveUserById(ctx.db, id);
   if (!existing) throw new NotFoundError();
@@ -87,12 +99,18 @@ export async function updateUser(ctx: AppContext, id: string, input: UpdateUserB
   try {
     await ctx.db.transaction().execute(async (trx) => {
       if (existing.role === 'admin' && input.role !== 'admin') await assertAnotherAdminRemains(trx, id);
+      const now = ctx.clock.now();
       await users.updateUser(trx, id, {
         name,
+        name_key: userNameKey(name),
         role: input.role,
         ...(pinHash && { pin_hash: pinHash }),
-        updated_at: ctx.clock.now(),
+        updated_at: now,
       });
+      if (pinHash || input.role !== existing.role) {
+        const keptSessionId = principal.id === id ? principal.sessionId : undefined;
+        await revokeSessionsOfUser(trx, id, now, { except: keptSessionId });
+      }
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new BadRequestError(NAME_TAKEN);

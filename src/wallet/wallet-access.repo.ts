@@ -1,13 +1,13 @@
 import type { Db } from '../core/db/database';
 
-export async function findWalletPasswordHash(db: Db, userId: string): Promise<string | null | undefined> {
-  const row = await db
+/** What proves the caller may set a wallet password: the current one, or the PIN when none is set. */
+export function findWalletCredentials(db: Db, userId: string) {
+  return db
     .selectFrom('users')
-    .select('wallet_password_hash')
+    .select(['name', 'pin_hash', 'wallet_password_hash'])
     .where('id', '=', userId)
     .where('is_deleted', '=', 0)
     .executeTakeFirst();
-  return row?.wallet_password_hash;
 }
 
 /**
@@ -31,4 +31,27 @@ export async function replaceWalletPasswordHash(
     )
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** Records a logged-out wallet token until it would have expired anyway, sweeping those past it. */
+export async function revokeWalletToken(
+  db: Db,
+  token: { id: string; expiresAt: number },
+  now: number,
+): Promise<void> {
+  await db.deleteFrom('revoked_wallet_tokens').where('expires_at', '<=', now).execute();
+  await db
+    .insertInto('revoked_wallet_tokens')
+    .values({ token_id: token.id, expires_at: token.expiresAt })
+    .onConflict((conflict) => conflict.column('token_id').doNothing())
+    .execute();
+}
+
+export async function isWalletTokenRevoked(db: Db, tokenId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('revoked_wallet_tokens')
+    .select('token_id')
+    .where('token_id', '=', tokenId)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { principalOf } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
-import { clearTokenCookie, setTokenCookie } from '../core/cookies';
+import { COOKIE_NAMES, clearTokenCookie, setTokenCookie } from '../core/cookies';
 import { errors, MessageReply } from '../core/schemas';
+import { Pin } from '../users/users.schemas';
 import * as service from './wallet-access.service';
 
 const WalletPassword = (description: string) =>
@@ -17,22 +17,24 @@ const WalletAuthBody = Type.Object(
 
 const ChangeWalletPasswordBody = Type.Object(
   {
-    current_password: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    current_password: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'The current wallet password. Required when one is set; ignored otherwise.',
+      }),
+    ),
+    pin: Type.Optional(
+      Pin('Your login PIN. Required to set a first wallet password (none set yet); ignored otherwise.'),
+    ),
     new_password: WalletPassword('At least 8 characters'),
   },
   { additionalProperties: false },
 );
 
-/** Password guesses are throttled per address and user, as logins are. */
-const WALLET_PASSWORD_RATE_LIMIT = {
-  max: 10,
-  timeWindow: '1 minute',
-  keyGenerator: (request: FastifyRequest) => `${request.ip}|wallet|${request.principal?.id ?? ''}`,
-};
-
 export const walletAccessRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const secure = ctx.config.cookieSecure;
-  const config = { adminOnly: true, rateLimit: WALLET_PASSWORD_RATE_LIMIT };
+  const config = { adminOnly: true };
 
   app.post(
     '/wallet/auth',
@@ -43,7 +45,8 @@ export const walletAccessRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         summary: 'Unlock the wallet with the wallet password',
         description:
           'Administrators. Sets the HttpOnly cookie walletAccessToken (5 minutes), bound to this user and ' +
-          'this login session; every wallet route except createinvoice needs it.',
+          'this login session; every wallet route except createinvoice needs it. Wrong passwords are limited ' +
+          'per administrator (429 with Retry-After), sharing the budget of PUT /users/me/wallet-password.',
         body: WalletAuthBody,
         response: { 200: MessageReply, ...errors(400, 401, 403, 429) },
       },
@@ -58,15 +61,17 @@ export const walletAccessRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
   app.post(
     '/wallet/logout',
     {
-      config: { adminOnly: true },
+      config,
       schema: {
         tags: ['Wallet'],
         summary: 'Lock the wallet',
-        description: 'Clears the walletAccessToken cookie.',
+        description:
+          'Clears the walletAccessToken cookie and revokes that token on the server, so a copy of it is refused too.',
         response: { 200: Type.Object({ status: Type.String({ examples: ['ok'] }) }), ...errors(401, 403) },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
+      await service.revokeWalletAccess(ctx, principalOf(request), request.cookies[COOKIE_NAMES.wallet]);
       clearTokenCookie(reply, 'wallet', secure);
       return { status: 'ok' };
     },
@@ -80,9 +85,10 @@ export const walletAccessRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         tags: ['Wallet'],
         summary: 'Set or change my wallet password',
         description:
-          'Administrators, for their own account. `current_password` is required once a wallet password ' +
-          'is set; a wrong one answers 401 Invalid credentials. Wallet tokens already issued stay valid ' +
-          'until they expire (5 minutes at most).',
+          'Administrators, for their own account. Needs proof: `current_password` once a wallet password is ' +
+          'set, or `pin` (the login PIN) to set the first one; the missing proof answers 400, a wrong one 401 ' +
+          'Invalid credentials. Wrong proofs share the rate limit of POST /wallet/auth (429 with ' +
+          'Retry-After). Wallet tokens already issued stay valid until they expire (5 minutes at most).',
         body: ChangeWalletPasswordBody,
         response: { 200: MessageReply, ...errors(400, 401, 403, 409, 429) },
       },

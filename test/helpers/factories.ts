@@ -3,6 +3,7 @@ import type { Db } from '../../src/core/db/database';
 import type { Database } from '../../src/core/db/schema';
 import { newId } from '../../src/core/ids';
 import { hashPin } from '../../src/core/pin';
+import { userNameKey } from '../../src/users/user-name';
 import { TEST_PIN_KEY } from './app';
 
 /**
@@ -29,6 +30,7 @@ export async function insertUser(
     .values({
       id: user.id,
       name: user.name,
+      name_key: userNameKey(user.name),
       pin_hash: await hashPin(user.pin, TEST_PIN_KEY, user.name),
       role: user.role,
       wallet_password_hash: null,

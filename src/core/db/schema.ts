@@ -11,6 +11,8 @@ export type Database = {
   users: {
     id: string;
     name: string;
+    /** `userNameKey(name)`: what logins look up and what is unique among live users. */
+    name_key: string;
     pin_hash: string;
     role: 'admin' | 'staff';
     wallet_password_hash: string | null;
@@ -25,7 +27,23 @@ export type Database = {
     created_at: number;
     expires_at: number;
     revoked_at: number | null;
+    /** The refresh token replaced by the last rotation, honoured again within the grace window. */
+    previous_refresh_token_id: Generated<string | null>;
+    /** When the last rotation happened; also the issue time of the tokens it handed out. */
+    rotated_at: Generated<number | null>;
+    /** The id of the access token the last rotation handed out, to hand out the very same again. */
+    access_token_id: Generated<string | null>;
   };
+  /** Failed attempts per throttle bucket and fixed time window, shared by every instance. */
+  failure_counters: {
+    scope: string;
+    bucket_key: string;
+    window_start: number;
+    failures: number;
+    expires_at: number;
+  };
+  /** Wallet tokens logged out before they expire; kept until then. */
+  revoked_wallet_tokens: { token_id: string; expires_at: number };
   categories: {
     id: string;
     name: string;
