@@ -125,7 +125,8 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
   await registerSecurity(app, ctx.config);
   await app.register(rateLimit, {
     global: false,
-    // After body parsing, so login can be limited per name as well as per address.
+    // Per-route limits such as initial set-up's; logins and wallet secrets count their failures in the
+    // database instead (core/failure-limiter.ts), shared by every instance.
     hook: 'preHandler',
     errorResponseBuilder: (_request, context) => ({
       statusCode: context.statusCode,

@@ -91,6 +91,25 @@ describeEachDatabase('wallet access', (target) => {
     assert.equal(anonymous.statusCode, 401);
   });
 
+  it('revokes the wallet token on wallet logout, so a copy of it is refused', async (t) => {
+    const { app, db } = await buildWalletTestApp(t, target);
+    const { walletCookies } = await unlockedAdmin(app, db);
+    assert.equal(
+      (await app.inject({ url: '/wallet/getbalance', headers: { cookie: walletCookies } })).statusCode,
+      200,
+    );
+    const logout = await app.inject({
+      method: 'POST',
+      url: '/wallet/logout',
+      headers: { cookie: walletCookies },
+    });
+    assert.equal(logout.statusCode, 200);
+    const copy = await app.inject({ url: '/wallet/getbalance', headers: { cookie: walletCookies } });
+    assert.equal(copy.statusCode, 401);
+    assert.deepEqual(copy.json(), WALLET_REQUIRED);
+    assert.equal((await db.selectFrom('revoked_wallet_tokens').selectAll().execute()).length, 1);
+  });
+
   it('clears the wallet cookie on wallet logout', async (t) => {
     const { app, db } = await buildWalletTestApp(t, target);
     const { walletCookies } = await unlockedAdmin(app, db);
@@ -228,10 +247,23 @@ describeEachDatabase('wallet password', (target) => {
     payload,
   });
 
-  it('sets a first wallet password, then changes it only with the current one', async (t) => {
+  it('sets a first wallet password only with the PIN, then changes it only with the current one', async (t) => {
     const { app, db } = await buildTestApp(t, target);
     const { user, cookies } = await loggedInUser(app, db, 'admin');
-    const first = await app.inject(change(cookies, { new_password: 'first password' }));
+    const withoutPin = await app.inject(change(cookies, { new_password: 'first password' }));
+    assert.equal(withoutPin.statusCode, 400);
+    assert.deepEqual(withoutPin.json(), { message: 'Your PIN is required to set a first wallet password' });
+    const wrongPin = await app.inject(change(cookies, { pin: '0000', new_password: 'first password' }));
+    assert.equal(wrongPin.statusCode, 401);
+    assert.deepEqual(wrongPin.json(), { message: 'Invalid credentials' });
+    const unset = await db
+      .selectFrom('users')
+      .select('wallet_password_hash')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(unset.wallet_password_hash, null);
+
+    const first = await app.inject(change(cookies, { pin: user.pin, new_password: 'first password' }));
     assert.equal(first.statusCode, 200, first.body);
     assert.deepEqual(first.json(), { message: 'Wallet password updated' });
 
@@ -245,8 +277,14 @@ describeEachDatabase('wallet password', (target) => {
       ).wallet_password_hash ?? '';
     assert.ok(await verifyWalletPassword('first password', TEST_PIN_KEY, user.id, await stored()));
 
-    const withoutCurrent = await app.inject(change(cookies, { new_password: 'second password' }));
-    assert.equal(withoutCurrent.statusCode, 400);
+    const withoutCurrent = await app.inject(
+      change(cookies, { pin: user.pin, new_password: 'second password' }),
+    );
+    assert.equal(
+      withoutCurrent.statusCode,
+      400,
+      'the PIN does not replace the current password once one is set',
+    );
     const wrongCurrent = await app.inject(
       change(cookies, { current_password: 'guess', new_password: 'second password' }),
     );
@@ -258,6 +296,30 @@ describeEachDatabase('wallet password', (target) => {
     );
     assert.equal(changed.statusCode, 200);
     assert.ok(await verifyWalletPassword('second password', TEST_PIN_KEY, user.id, await stored()));
+  });
+
+  it('shares one failure budget between wrong proofs here and wrong passwords at /wallet/auth', async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const { user, cookies } = await loggedInUser(app, db, 'admin');
+    const walletAuth = () =>
+      app.inject({
+        method: 'POST',
+        url: '/wallet/auth',
+        headers: { cookie: cookies },
+        payload: { password: 'guess' },
+      });
+    for (let guess = 0; guess < 5; guess++) {
+      assert.equal(
+        (await app.inject(change(cookies, { pin: '0000', new_password: 'new password' }))).statusCode,
+        401,
+      );
+      assert.equal((await walletAuth()).statusCode, 401);
+    }
+    const throttled = await app.inject(change(cookies, { pin: user.pin, new_password: 'new password' }));
+    assert.equal(throttled.statusCode, 429);
+    assert.deepEqual(throttled.json(), { message: 'Too many requests' });
+    assert.ok(Number(throttled.headers['retry-after']) > 0);
+    assert.equal((await walletAuth()).statusCode, 429);
   });
 
   it('refuses short passwords and staff callers', async (t) => {

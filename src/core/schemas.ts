@@ -28,19 +28,13 @@ const errorReplies = {
     {
       message: Type.String({ examples: ['Unauthorized'] }),
       reason: Type.Optional(
-        Type.Union(
-          [
-            Type.Literal('missing'),
-            Type.Literal('expired'),
-            Type.Literal('invalid'),
-            Type.Literal('revoked'),
-          ],
-          {
-            description:
-              'Why the token was refused. `expired`: call POST /auth/refresh (on /auth/refresh itself: log in ' +
-              'again). `missing`, `invalid` or `revoked`: show the login screen. Absent on wrong credentials.',
-          },
-        ),
+        Type.Enum(['missing', 'expired', 'invalid', 'revoked'], {
+          type: 'string',
+          description:
+            'Why the token was refused, when the message is `Unauthorized`. `expired`: call POST /auth/refresh ' +
+            '(on /auth/refresh itself: log in again). `missing`, `invalid` or `revoked`: show the login screen. ' +
+            'Absent on wrong credentials and on `Wallet authentication required`.',
+        }),
       ),
     },
     { description: 'Not authenticated' },
