@@ -39,6 +39,10 @@ const errorReplies = {
     { description: 'Rate limited' },
   ),
   503: Type.Object({ message: Type.String() }, { description: 'A dependency is unavailable' }),
+  504: Type.Object(
+    { message: Type.String() },
+    { description: 'A dependency was asked to act and did not say in time whether it did' },
+  ),
 } as const;
 
 type ErrorCode = keyof typeof errorReplies;

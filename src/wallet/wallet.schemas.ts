@@ -60,6 +60,22 @@ export const InvoiceReply = Type.Object({
   serialized: Type.String({ description: 'The BOLT11 invoice' }),
 });
 
+/** `Idempotency-Key` on the paying routes; see runPaymentOnce for what each outcome does to the key. */
+export const PaymentIdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description:
+        'Optional; send one so a retry never pays twice. Sent payment: a retry with the same key and body ' +
+        'gets the same answer. Failed payment (400) or unreachable node (503): the key is free again. ' +
+        'Outcome unknown (504): every retry answers 504 without calling the node; check the outgoing ' +
+        'payments. The same key with another body: 400. Keys are scoped per user and route and remembered ' +
+        'for 24 hours.',
+    }),
+  ),
+});
+
 export const PayInvoiceBody = Type.Object(
   {
     invoice: Type.String({ minLength: 1, maxLength: 4096, description: 'A BOLT11 invoice' }),
