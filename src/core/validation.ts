@@ -1,19 +1,31 @@
 import Ajv, { type ErrorObject, type Options } from 'ajv';
+import type { SchemaValidateFunction } from 'ajv/dist/types';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { CENTS_KEYWORD, isWholeCents } from './money';
 
 const shared: Options = {
   allErrors: true,
   useDefaults: true,
   removeAdditional: true,
-  // Lets `multipleOf: 0.01` accept 19.99 despite binary floating point.
-  multipleOfPrecision: 8,
+  // `multipleOf: 0.01` divides in binary floating point: 4930685.18 / 0.01 is 493068517.99999994. The
+  // tolerance absorbs that error for every amount up to MAX_AMOUNT; the money keyword is the exact check.
+  multipleOfPrecision: 4,
   strict: false,
 };
 
 function makeAjv(options: Options): Ajv {
   const ajv = new Ajv({ ...shared, ...options });
   addFormats(ajv);
+  const wholeCents: SchemaValidateFunction = (isRequired: boolean, amount: number) => {
+    if (!isRequired || isWholeCents(amount)) return true;
+    wholeCents.errors = [
+      // ajv fills in where the offending value is.
+      { keyword: CENTS_KEYWORD, params: {}, message: 'must have at most 2 decimals' },
+    ];
+    return false;
+  };
+  ajv.addKeyword({ keyword: CENTS_KEYWORD, type: 'number', schemaType: 'boolean', validate: wholeCents });
   return ajv;
 }
 
