@@ -7,7 +7,6 @@ import { CENTS_KEYWORD, isWholeCents } from './money';
 const shared: Options = {
   allErrors: true,
   useDefaults: true,
-  removeAdditional: true,
   // `multipleOf: 0.01` divides in binary floating point: 4930685.18 / 0.01 is 493068517.99999994. The
   // tolerance absorbs that error for every amount up to MAX_AMOUNT; the money keyword is the exact check.
   multipleOfPrecision: 4,
@@ -29,9 +28,11 @@ function makeAjv(options: Options): Ajv {
   return ajv;
 }
 
-// JSON bodies carry real types, so "5" is not a price; paths and query strings are text and get coerced.
-const bodyAjv = makeAjv({ coerceTypes: false });
-const textAjv = makeAjv({ coerceTypes: 'array' });
+// JSON bodies carry real types, so "5" is not a price, and a field we do not know is refused by name
+// (a typo such as `prise` would otherwise be dropped silently). Paths, query strings and headers are
+// text and get coerced; an unknown query parameter (a cache buster) is dropped.
+const bodyAjv = makeAjv({ coerceTypes: false, removeAdditional: false });
+const textAjv = makeAjv({ coerceTypes: 'array', removeAdditional: true });
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? bodyAjv : textAjv).compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
@@ -52,8 +53,13 @@ export function describeValidationErrors(
           /^\d+$/.test(segment) ? `${acc}[${segment}]` : acc ? `${acc}.${segment}` : segment,
         '',
       );
-    const missing = error.keyword === 'required' ? String(error.params.missingProperty) : '';
-    const field = [path, missing].filter(Boolean).join('.') || part;
+    const named =
+      error.keyword === 'required'
+        ? String(error.params.missingProperty)
+        : error.keyword === 'additionalProperties'
+          ? String(error.params.additionalProperty)
+          : '';
+    const field = [path, named].filter(Boolean).join('.') || part;
     return { field, message: error.message ?? 'is invalid' };
   });
 }

@@ -1,10 +1,12 @@
 import { type Static, Type } from 'typebox';
+import { MAX_UNIX_MS } from '../core/schemas';
 
 /** Satoshi amounts: positive integers, capped at the 21 million bitcoin that can ever exist. */
 const Sat = (options: { description?: string; examples?: number[] } = {}) =>
   Type.Integer({ minimum: 1, maximum: 2_100_000_000_000_000, ...options });
 const SatOrZero = (description?: string) => Type.Integer({ minimum: 0, ...(description && { description }) });
-const UnixMs = (description: string) => Type.Integer({ minimum: 0, description, examples: [1795000000000] });
+const UnixMs = (description: string) =>
+  Type.Integer({ minimum: 0, maximum: MAX_UNIX_MS, description, examples: [1795000000000] });
 /**
  * An instant in an answer: whatever was stored is shown, since a bound here would turn one bad row
  * (written before the webhook checked its values) into a failure of every page that holds it.

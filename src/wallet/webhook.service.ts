@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../core/context';
 import { BadRequestError, NotFoundError, ServiceUnavailableError, UnauthorizedError } from '../core/errors';
+import { MAX_UNIX_MS } from '../core/schemas';
 import * as repo from './incoming-payments.repo';
 import { nodePaymentToRow } from './incoming-payments.service';
 import { callNode } from './node-call';
@@ -27,8 +28,6 @@ type PaymentReceived = {
 
 /** No amount can exceed the 21 million bitcoin that will ever exist. */
 const MAX_SAT = 2_100_000_000_000_000;
-/** The last instant of year 9999: any later timestamp is a corrupt one. */
-const MAX_INSTANT_MS = 253_402_300_799_999;
 
 const isWholeInRange = (value: unknown, max: number): value is number =>
   Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= max;
@@ -48,7 +47,7 @@ function readEvent(rawBody: string): { type: unknown; payment: PaymentReceived |
   }
   if (!isWholeInRange(amountSat, MAX_SAT)) throw new BadRequestError('Invalid webhook payload: amountSat');
   const hasTimestamp = timestamp !== undefined && timestamp !== null;
-  if (hasTimestamp && !isWholeInRange(timestamp, MAX_INSTANT_MS)) {
+  if (hasTimestamp && !isWholeInRange(timestamp, MAX_UNIX_MS)) {
     throw new BadRequestError('Invalid webhook payload: timestamp');
   }
   return {
