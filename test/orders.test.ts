@@ -114,7 +114,7 @@ describeEachDatabase('orders', (target) => {
     const routes: [string, string, unknown?][] = [
       ['GET', '/orders/:id'],
       ['GET', '/orders/:id/complete'],
-      ['PUT', '/orders/:id', {}],
+      ['PUT', '/orders/:id', { status: 'preparing' }],
       ['DELETE', '/orders/:id'],
       ['PUT', '/orders/:id/calculate-total'],
       ['GET', '/orders/:id/dishes'],

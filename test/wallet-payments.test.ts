@@ -100,6 +100,21 @@ describeEachDatabase('wallet payment history', (target) => {
     assert.equal((await get('/wallet/payments/incoming?limit=0')).statusCode, 400);
   });
 
+  it('lists and shows a stored payment even when its stored values are impossible', async (t) => {
+    const { get, db } = await setUp(t);
+    const odd = randomHash();
+    await insertStoredIncomingPayment(db, { payment_hash: odd, created_at: -5, completed_at: -5 });
+    const listed = await get('/wallet/payments/incoming');
+    assert.equal(listed.statusCode, 200, listed.body);
+    assert.deepEqual(
+      listed.json().map((p: { paymentHash: string; completedAt: number }) => [p.paymentHash, p.completedAt]),
+      [[odd, -5]],
+    );
+    const single = await get(`/wallet/payments/incoming/${odd}`);
+    assert.equal(single.statusCode, 200, single.body);
+    assert.equal(single.json().createdAt, -5);
+  });
+
   it('keeps history the node no longer has, after a node swap', async (t) => {
     const { get, receive, db } = await setUp(t);
     const old = randomHash();

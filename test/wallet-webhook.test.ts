@@ -73,8 +73,35 @@ describeEachDatabase('phoenixd webhook', (target) => {
     assert.equal(rows.length, 1);
   });
 
-  it('records from the payload when the node does not know the payment', async (t) => {
-    const { app, db } = await buildWalletTestApp(t, target);
+  it('records nothing when the reachable node does not know the payment', async (t) => {
+    const { app, db, simulator } = await buildWalletTestApp(t, target);
+    const unknown = paymentReceived();
+    const response = await deliver(app, unknown, sign(unknown));
+    assert.equal(response.statusCode, 404);
+    assert.equal(response.body, 'Resource not found');
+    const unpaid = simulator.node.createInvoice({
+      amountSat: 900,
+      description: 'not paid yet',
+      expirySeconds: null,
+      externalId: null,
+    });
+    const early = paymentReceived({ paymentHash: unpaid.paymentHash });
+    assert.equal((await deliver(app, early, sign(early))).statusCode, 404);
+    assert.equal((await db.selectFrom('incoming_payments').selectAll().execute()).length, 0);
+  });
+
+  it('records nothing and answers 503 while the node cannot be asked', async (t) => {
+    const { app, db, simulator } = await buildWalletTestApp(t, target);
+    simulator.setMode({ kind: 'down' });
+    const body = paymentReceived();
+    const response = await deliver(app, body, sign(body));
+    assert.equal(response.statusCode, 503);
+    assert.deepEqual(response.json(), { message: 'Lightning node is unavailable' });
+    assert.equal((await db.selectFrom('incoming_payments').selectAll().execute()).length, 0);
+  });
+
+  it('records from the signed payload when no node is configured', async (t) => {
+    const { app, db } = await buildTestApp(t, target, { env: { PHOENIXD_WEBHOOK_SECRET: WEBHOOK_SECRET } });
     const body = paymentReceived({ payerNote: 'Great tacos' });
     const response = await deliver(app, body, sign(body));
     assert.equal(response.statusCode, 200, response.body);
@@ -83,6 +110,26 @@ describeEachDatabase('phoenixd webhook', (target) => {
     assert.equal(row.amount_sat, 1234);
     assert.equal(row.description, 'Great tacos');
     assert.equal(row.completed_at, Date.UTC(2026, 10, 22, 18, 30));
+  });
+
+  it('refuses impossible amounts and timestamps with 400 and records nothing', async (t) => {
+    const { app, db } = await buildTestApp(t, target, { env: { PHOENIXD_WEBHOOK_SECRET: WEBHOOK_SECRET } });
+    const impossible: [string, Record<string, unknown>][] = [
+      ['timestamp', { timestamp: -1 }],
+      ['timestamp', { timestamp: 1.5 }],
+      ['timestamp', { timestamp: '1795000000000' }],
+      ['timestamp', { timestamp: 1e300 }],
+      ['amountSat', { amountSat: -5 }],
+      ['amountSat', { amountSat: 0.5 }],
+      ['amountSat', { amountSat: 2_100_000_000_000_001 }],
+    ];
+    for (const [field, overrides] of impossible) {
+      const body = paymentReceived(overrides);
+      const response = await deliver(app, body, sign(body));
+      assert.equal(response.statusCode, 400, JSON.stringify(overrides));
+      assert.deepEqual(response.json(), { message: `Invalid webhook payload: ${field}` });
+    }
+    assert.equal((await db.selectFrom('incoming_payments').selectAll().execute()).length, 0);
   });
 
   it('refuses a bad or missing signature and stores nothing', async (t) => {

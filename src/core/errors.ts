@@ -72,3 +72,10 @@ export class ServiceUnavailableError extends AppError {
     super(503, message);
   }
 }
+
+/** A dependency was asked to act and never said whether it did. */
+export class GatewayTimeoutError extends AppError {
+  constructor(message: string) {
+    super(504, message);
+  }
+}

@@ -93,3 +93,16 @@ const expiredKeysRemoved = prepared(
 export async function deleteExpiredKeys(db: Db, expiredBefore: number, limit: number): Promise<void> {
   await expiredKeysRemoved.run(db, { expiredBefore, limit });
 }
+
+const releasedKey = prepared((db, id: KeyId) =>
+  db
+    .deleteFrom('idempotency_keys')
+    .where('scope', '=', id.scope)
+    .where('idempotency_key', '=', id.key)
+    .where('response_body', 'is', null),
+);
+
+/** Gives up a claim that has no answer yet, so the same key may be tried again. */
+export async function releaseKey(db: Db, id: KeyId): Promise<void> {
+  await releasedKey.run(db, id);
+}

@@ -64,19 +64,30 @@ export function inIdempotentTransaction<T>(
   const { claim, statusCode, now } = options;
   return db.transaction().execute(async (trx) => {
     if (!claim) return work(trx);
-    const expiredBefore = now - KEY_LIFETIME_MS;
-    const isClaimed = await keys.claimKey(trx, claim, { requestHash: claim.requestHash, now, expiredBefore });
-    if (!isClaimed) return replay<T>(trx, claim);
-    await keys.deleteExpiredKeys(trx, expiredBefore, EXPIRED_KEYS_DELETED_PER_CLAIM);
+    if (!(await claimKey(trx, claim, now))) return replay<T>(trx, claim);
     const result = await work(trx);
     await keys.storeResponse(trx, claim, statusCode, JSON.stringify(result));
     return result;
   });
 }
 
-async function replay<T>(db: Db, claim: IdempotencyClaim): Promise<T> {
+/** Claims a key unless another request holds it; each new claim clears a few expired ones. */
+export async function claimKey(db: Db, claim: IdempotencyClaim, now: number): Promise<boolean> {
+  const expiredBefore = now - KEY_LIFETIME_MS;
+  const isClaimed = await keys.claimKey(db, claim, { requestHash: claim.requestHash, now, expiredBefore });
+  if (isClaimed) await keys.deleteExpiredKeys(db, expiredBefore, EXPIRED_KEYS_DELETED_PER_CLAIM);
+  return isClaimed;
+}
+
+/** The stored row of a key some request already holds; a different request under the same key is refused. */
+export async function heldKey(db: Db, claim: IdempotencyClaim): Promise<keys.IdempotencyRow | undefined> {
   const stored = await keys.findKey(db, claim);
   if (stored && stored.request_hash !== claim.requestHash) throw new BadRequestError(KEY_REUSED);
+  return stored;
+}
+
+async function replay<T>(db: Db, claim: IdempotencyClaim): Promise<T> {
+  const stored = await heldKey(db, claim);
   // Claims are written and answered in one transaction, so a visible claim without an answer means
   // the row was tampered with outside the service; refuse rather than guess.
   if (!stored?.response_body) throw new ConflictError('Idempotency-Key has no stored answer');

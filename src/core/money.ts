@@ -6,8 +6,33 @@ import { Type } from 'typebox';
  */
 export const MAX_AMOUNT = 99_999_999.99;
 
+/**
+ * The keyword that makes "at most two decimals" exact: `multipleOf: 0.01` alone has to tolerate binary
+ * floating point (19.99 is not a multiple of 0.01 in doubles), and that tolerance let 1.0000000001
+ * through. An `x-` name, so the OpenAPI document stays valid; `multipleOf` stays for readers and
+ * generated clients.
+ */
+export const CENTS_KEYWORD = 'x-whole-cents';
+
 export const Money = (options: { description?: string } = {}) =>
-  Type.Number({ minimum: 0, maximum: MAX_AMOUNT, multipleOf: 0.01, examples: [12.5], ...options });
+  Type.Number({
+    minimum: 0,
+    maximum: MAX_AMOUNT,
+    multipleOf: 0.01,
+    [CENTS_KEYWORD]: true,
+    examples: [12.5],
+    ...options,
+  });
+
+/**
+ * Whether a JSON number, as parsed, is a whole number of cents: the double nearest to a two-decimal
+ * value (19.99, 0.1, 1e-2), which writing it back with two decimals reproduces exactly. Exact for every
+ * amount up to MAX_AMOUNT; a text with more digits than a double holds (19.990000000000000001) is
+ * already 19.99 once parsed and cannot be told apart.
+ */
+export function isWholeCents(amount: number): boolean {
+  return Number.isFinite(amount) && Number(amount.toFixed(2)) === amount;
+}
 
 export function toCents(amount: number): number {
   return Math.round(amount * 100);

@@ -3,6 +3,12 @@ import { type Static, type TSchema, Type } from 'typebox';
 export const Uuid = (options: { description?: string } = {}) =>
   Type.String({ format: 'uuid', examples: ['3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e'], ...options });
 
+/** The last instant of year 9999: a bound for Unix-ms inputs, so no absurd value reaches SQL or a node. */
+export const MAX_UNIX_MS = 253_402_300_799_999;
+
+/** A page offset beyond any real list, small enough for every engine's integer columns and LIMIT. */
+export const MAX_OFFSET = 2_147_483_647;
+
 export const IdParams = Type.Object({ id: Uuid() });
 export type IdParams = Static<typeof IdParams>;
 
@@ -50,6 +56,10 @@ const errorReplies = {
     { description: 'Rate limited' },
   ),
   503: Type.Object({ message: Type.String() }, { description: 'A dependency is unavailable' }),
+  504: Type.Object(
+    { message: Type.String() },
+    { description: 'A dependency was asked to act and did not say in time whether it did' },
+  ),
 } as const;
 
 type ErrorCode = keyof typeof errorReplies;

@@ -1,25 +1,38 @@
 import Ajv, { type ErrorObject, type Options } from 'ajv';
+import type { SchemaValidateFunction } from 'ajv/dist/types';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { CENTS_KEYWORD, isWholeCents } from './money';
 
 const shared: Options = {
   allErrors: true,
   useDefaults: true,
-  removeAdditional: true,
-  // Lets `multipleOf: 0.01` accept 19.99 despite binary floating point.
-  multipleOfPrecision: 8,
+  // `multipleOf: 0.01` divides in binary floating point: 4930685.18 / 0.01 is 493068517.99999994. The
+  // tolerance absorbs that error for every amount up to MAX_AMOUNT; the money keyword is the exact check.
+  multipleOfPrecision: 4,
   strict: false,
 };
 
 function makeAjv(options: Options): Ajv {
   const ajv = new Ajv({ ...shared, ...options });
   addFormats(ajv);
+  const wholeCents: SchemaValidateFunction = (isRequired: boolean, amount: number) => {
+    if (!isRequired || isWholeCents(amount)) return true;
+    wholeCents.errors = [
+      // ajv fills in where the offending value is.
+      { keyword: CENTS_KEYWORD, params: {}, message: 'must have at most 2 decimals' },
+    ];
+    return false;
+  };
+  ajv.addKeyword({ keyword: CENTS_KEYWORD, type: 'number', schemaType: 'boolean', validate: wholeCents });
   return ajv;
 }
 
-// JSON bodies carry real types, so "5" is not a price; paths and query strings are text and get coerced.
-const bodyAjv = makeAjv({ coerceTypes: false });
-const textAjv = makeAjv({ coerceTypes: 'array' });
+// JSON bodies carry real types, so "5" is not a price, and a field we do not know is refused by name
+// (a typo such as `prise` would otherwise be dropped silently). Paths, query strings and headers are
+// text and get coerced; an unknown query parameter (a cache buster) is dropped.
+const bodyAjv = makeAjv({ coerceTypes: false, removeAdditional: false });
+const textAjv = makeAjv({ coerceTypes: 'array', removeAdditional: true });
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? bodyAjv : textAjv).compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
@@ -40,8 +53,13 @@ export function describeValidationErrors(
           /^\d+$/.test(segment) ? `${acc}[${segment}]` : acc ? `${acc}.${segment}` : segment,
         '',
       );
-    const missing = error.keyword === 'required' ? String(error.params.missingProperty) : '';
-    const field = [path, missing].filter(Boolean).join('.') || part;
+    const named =
+      error.keyword === 'required'
+        ? String(error.params.missingProperty)
+        : error.keyword === 'additionalProperties'
+          ? String(error.params.additionalProperty)
+          : '';
+    const field = [path, named].filter(Boolean).join('.') || part;
     return { field, message: error.message ?? 'is invalid' };
   });
 }

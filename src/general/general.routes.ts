@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../core/context';
 import { Uuid } from '../core/schemas';
+import { databaseHealth } from './database-health';
 import * as service from './general.service';
 
 const ROOT_TEXT = 'This is the root path of the Restaurant POS API. The documentation is at /swagger.';
@@ -15,11 +16,21 @@ const Currency = Type.Object({
 
 const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
-  database: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
+  database: Type.Union(
+    [
+      Type.Literal('ok'),
+      Type.Literal('unreachable'),
+      Type.Literal('read-only'),
+      Type.Literal('full'),
+      Type.Literal('unwritable'),
+    ],
+    { description: 'ok: it answers and takes writes; otherwise what keeps it from either' },
+  ),
 });
 
 export const generalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const open = { public: true };
+  const databaseState = databaseHealth(ctx);
 
   app.get(
     '/',
@@ -76,15 +87,17 @@ export const generalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       config: open,
       schema: {
         tags: ['General'],
-        summary: 'Readiness: the process answers and the database responds',
+        summary: 'Readiness: the process answers and the database takes writes',
+        description:
+          'The database is probed with a real write at most every 5 seconds; calls in between get the last ' +
+          'answer. 503 when it is unreachable, read-only, full or refuses writes for another reason.',
         response: { 200: Health, 503: Health },
       },
     },
     async (_request, reply) => {
-      const isReady = await service.isDatabaseReachable(ctx);
-      return reply
-        .code(isReady ? 200 : 503)
-        .send({ status: isReady ? 'ok' : 'unavailable', database: isReady ? 'ok' : 'unreachable' });
+      const database = await databaseState();
+      const isReady = database === 'ok';
+      return reply.code(isReady ? 200 : 503).send({ status: isReady ? 'ok' : 'unavailable', database });
     },
   );
 };

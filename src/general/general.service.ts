@@ -11,12 +11,3 @@ export async function getBaseCurrency(ctx: AppContext): Promise<{ currency_id: s
     throw new Error(`Base currency ${ctx.config.baseCurrency} is missing from the currencies table`);
   return { currency_id: currency.id };
 }
-
-export async function isDatabaseReachable(ctx: AppContext): Promise<boolean> {
-  try {
-    await repo.pingDatabase(ctx.db);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -117,6 +117,18 @@ export class LightningUnavailableError extends Error {
   }
 }
 
+/**
+ * A payment call that may have reached the node but whose answer never came (a timeout, a dropped
+ * connection, a server error or an unreadable answer): the money may have left, so it must not be
+ * retried blindly the way an unavailable node can be.
+ */
+export class LightningOutcomeUnknownError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'LightningOutcomeUnknownError';
+  }
+}
+
 /** The node understood the call and refused it (a 4xx with phoenixd's explanation as text). */
 export class LightningRequestError extends Error {
   constructor(

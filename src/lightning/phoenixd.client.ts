@@ -2,6 +2,7 @@ import type { Config } from '../config';
 import {
   type CreateInvoiceInput,
   type LightningNode,
+  LightningOutcomeUnknownError,
   LightningRequestError,
   LightningUnavailableError,
   type NodeIncomingPayment,
@@ -26,6 +27,22 @@ type Form = Record<string, string | number | boolean | undefined>;
 type Call = { method: 'GET' | 'POST'; path: string; query?: Form; form?: Form; timeoutMs?: number };
 
 const TXID = /^[0-9a-f]{64}$/i;
+
+/** Connection failures that happen before a single byte of the request is written. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+function isNeverDelivered(error: unknown): boolean {
+  const cause = error instanceof Error ? error.cause : undefined;
+  const fetchCause = cause instanceof Error ? (cause.cause ?? cause) : undefined;
+  const code = (fetchCause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && NOT_CONNECTED.has(code);
+}
+
+/** sendtoaddress and bumpfee: a txid means the transaction was published; other text explains why not. */
+function readOnChainOutcome(text: string): OnChainOutcome {
+  const answer = text.trim();
+  return TXID.test(answer) ? { isSent: true, txId: answer } : { isSent: false, reason: answer };
+}
 
 function toSearchParams(values: Form): URLSearchParams {
   const params = new URLSearchParams();
@@ -59,22 +76,20 @@ export class PhoenixdClient implements LightningNode {
 
   async payInvoice(input: { invoice: string; amountSat?: number | undefined }) {
     const call = { method: 'POST', path: '/payinvoice', form: input } as const;
-    return parse.parsePaymentOutcome(await this.json({ ...call, timeoutMs: this.options.paymentTimeoutMs }));
+    return this.pay(call, (text) => parse.parsePaymentOutcome(parse.parseJson(text)));
   }
 
   async payOffer(input: { offer: string; amountSat?: number | undefined; message?: string | undefined }) {
     const call = { method: 'POST', path: '/payoffer', form: input } as const;
-    return parse.parsePaymentOutcome(await this.json({ ...call, timeoutMs: this.options.paymentTimeoutMs }));
+    return this.pay(call, (text) => parse.parsePaymentOutcome(parse.parseJson(text)));
   }
 
   async sendToAddress(input: { address: string; amountSat: number; feerateSatByte: number }) {
-    const call = { method: 'POST', path: '/sendtoaddress', form: input } as const;
-    return this.onChain({ ...call, timeoutMs: this.options.paymentTimeoutMs });
+    return this.pay({ method: 'POST', path: '/sendtoaddress', form: input }, readOnChainOutcome);
   }
 
   async bumpFee(feerateSatByte: number) {
-    const call = { method: 'POST', path: '/bumpfee', form: { feerateSatByte } } as const;
-    return this.onChain({ ...call, timeoutMs: this.options.paymentTimeoutMs });
+    return this.pay({ method: 'POST', path: '/bumpfee', form: { feerateSatByte } }, readOnChainOutcome);
   }
 
   async listIncomingPayments(query: PaymentListQuery & { externalId?: string | undefined }) {
@@ -109,12 +124,29 @@ export class PhoenixdClient implements LightningNode {
     return body === null ? null : parse.parseOutgoingPayment(body);
   }
 
-  /** A txid means the transaction was published; any other text is phoenixd explaining why not. */
-  private async onChain(call: Call): Promise<OnChainOutcome> {
-    const { status, text } = await this.send(call);
-    this.assertOk(status, text);
-    const answer = text.trim();
-    return TXID.test(answer) ? { isSent: true, txId: answer } : { isSent: false, reason: answer };
+  /**
+   * A call that moves money. Only a failure that proves phoenixd never got the request (the
+   * connection was refused, the name does not resolve) or that it refused it (a 4xx) is definite;
+   * past that point a missing, failed or unreadable answer leaves the outcome unknown.
+   */
+  private async pay<T>(call: Call, read: (text: string) => T): Promise<T> {
+    const where = `${call.method} ${call.path}`;
+    let answer: { status: number; text: string };
+    try {
+      answer = await this.send({ ...call, timeoutMs: this.options.paymentTimeoutMs });
+    } catch (error) {
+      if (isNeverDelivered(error)) throw error;
+      throw new LightningOutcomeUnknownError(`phoenixd gave no answer (${where})`, { cause: error });
+    }
+    if (answer.status >= 500) {
+      throw new LightningOutcomeUnknownError(`phoenixd answered ${answer.status} (${where})`);
+    }
+    this.assertOk(answer.status, answer.text);
+    try {
+      return read(answer.text);
+    } catch (error) {
+      throw new LightningOutcomeUnknownError(`Unreadable answer from phoenixd (${where})`, { cause: error });
+    }
   }
 
   private async json(call: Call): Promise<unknown> {

@@ -31,9 +31,12 @@ function asArray(value: unknown, what: string): unknown[] {
   return value;
 }
 
+/** Every number phoenixd sends (sat, msat, Unix ms, block heights) is a whole, non-negative Long. */
 function num(json: Json, field: string): number {
   const value = json[field];
-  if (typeof value !== 'number' || !Number.isFinite(value)) unexpected(`${field} is not a number`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    unexpected(`${field} is not a non-negative integer`);
+  }
   return value;
 }
 

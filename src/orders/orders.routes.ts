@@ -12,6 +12,7 @@ import {
   OrderBody,
   OrderPageReply,
   OrdersQuery,
+  OrderUpdateBody,
   OrderView,
   OrderWithDishesBody,
 } from './orders.schemas';
@@ -120,7 +121,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
           'completed, or any non-final state → cancelled; sending the current status changes nothing. ' +
           'Completing or cancelling frees the table; changing `table_id` of an active order moves it.',
         params: IdParams,
-        body: OrderBody,
+        body: OrderUpdateBody,
         response: { 200: MessageReply, ...errors(400, 401, 404) },
       },
     },

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Money } from '../core/money';
-import { Uuid } from '../core/schemas';
+import { MAX_OFFSET, MAX_UNIX_MS, Uuid } from '../core/schemas';
 
 export const ORDER_STATUSES = ['pending', 'preparing', 'ready', 'completed', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -35,6 +35,12 @@ export const OrderBody = Type.Object(
   { additionalProperties: false },
 );
 export type OrderBody = Static<typeof OrderBody>;
+
+/** An update must change something: an empty body is refused rather than taken as "touch the order". */
+export const OrderUpdateBody = Type.Object(OrderBody.properties, {
+  additionalProperties: false,
+  minProperties: 1,
+});
 
 export const DishEntry = Type.Object(
   {
@@ -93,7 +99,7 @@ export type CompleteOrderView = Static<typeof CompleteOrderView>;
 
 export const Page = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }),
 });
 export type Page = Static<typeof Page>;
 
@@ -103,8 +109,12 @@ export const OrdersQuery = Type.Object(
     user_id: Type.Optional(Uuid()),
     table_id: Type.Optional(Uuid()),
     status: Type.Optional(OrderStatusSchema),
-    from: Type.Optional(Type.Integer({ minimum: 0, description: 'Created at or after (Unix ms)' })),
-    to: Type.Optional(Type.Integer({ minimum: 0, description: 'Created at or before (Unix ms)' })),
+    from: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_UNIX_MS, description: 'Created at or after (Unix ms)' }),
+    ),
+    to: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_UNIX_MS, description: 'Created at or before (Unix ms)' }),
+    ),
     date: Type.Optional(
       Type.String({ format: 'date', description: 'Local day in POS_TIMEZONE', examples: ['2026-11-22'] }),
     ),

@@ -1,7 +1,9 @@
 import type { AppContext } from '../core/context';
-import { BadRequestError, ServiceUnavailableError } from '../core/errors';
+import { BadRequestError, GatewayTimeoutError, ServiceUnavailableError } from '../core/errors';
+import { PAYMENT_OUTCOME_UNKNOWN } from '../core/payment-once';
 import {
   type LightningNode,
+  LightningOutcomeUnknownError,
   LightningRequestError,
   LightningUnavailableError,
 } from '../lightning/lightning.types';
@@ -11,7 +13,8 @@ export const UNAVAILABLE = 'Lightning node is unavailable';
 
 /**
  * Runs one call against the node and turns the client's failures into our typed errors: no node
- * configured or none answering is a 503; a request the node refused is the caller's 400.
+ * configured or none answering is a 503; a request the node refused is the caller's 400; a payment
+ * sent without an answer is a 504, never the 503 that tells a client a retry is safe.
  */
 export async function callNode<T>(ctx: AppContext, call: (node: LightningNode) => Promise<T>): Promise<T> {
   if (!ctx.lightning) throw new ServiceUnavailableError(NOT_CONFIGURED);
@@ -26,6 +29,9 @@ export async function callNode<T>(ctx: AppContext, call: (node: LightningNode) =
 function toAppError(error: unknown): unknown {
   if (error instanceof LightningUnavailableError) {
     return Object.assign(new ServiceUnavailableError(UNAVAILABLE), { cause: error });
+  }
+  if (error instanceof LightningOutcomeUnknownError) {
+    return Object.assign(new GatewayTimeoutError(PAYMENT_OUTCOME_UNKNOWN), { cause: error });
   }
   if (error instanceof LightningRequestError) return new BadRequestError(error.message);
   return error;

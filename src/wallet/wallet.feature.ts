@@ -8,9 +8,9 @@ import { webhookRoutes } from './webhook.routes';
 
 /** The Lightning wallet: wallet sign-in, the routes proxied to phoenixd, and phoenixd's webhook. */
 export const walletFeature: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  // The answer to an unreachable node is a bare 503; the reason belongs in our log.
+  // The answer to an unreachable node (503) or an unanswered payment (504) is bare; the reason belongs in our log.
   app.addHook('onError', async (request, _reply, error) => {
-    if (error.statusCode === 503 && error.cause)
+    if ((error.statusCode === 503 || error.statusCode === 504) && error.cause)
       request.log.warn({ err: error.cause }, 'Lightning node call failed');
   });
 

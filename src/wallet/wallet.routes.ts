@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../core/context';
+import { idempotencyClaimOf } from '../core/idempotency';
 import { errors } from '../core/schemas';
 import {
   BalanceReply,
@@ -10,6 +11,7 @@ import {
   NodeInfoReply,
   OnChainReply,
   PayInvoiceBody,
+  PaymentIdempotencyHeaders,
   PaymentSentReply,
   PayOfferBody,
   PayOnChainBody,
@@ -17,7 +19,9 @@ import {
 import * as service from './wallet.service';
 
 const tags = ['Wallet'];
-const PAYMENT_FAILED = 'A failed payment answers 400 {"message":"Payment failed: <reason from the node>"}.';
+const PAYMENT_FAILED =
+  'A failed payment answers 400 {"message":"Payment failed: <reason from the node>"}. When the node does not ' +
+  'answer in time the money may have left: 504 {"message":"Payment outcome unknown: check outgoing payments"}.';
 
 /** Open to every logged-in user: the waiter shows the guest a QR code to pay. */
 export const invoiceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -74,11 +78,12 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         tags,
         summary: 'Pay a BOLT11 invoice',
         description: PAYMENT_FAILED,
+        headers: PaymentIdempotencyHeaders,
         body: PayInvoiceBody,
-        response: { 200: PaymentSentReply, ...errors(400, 401, 403, 503) },
+        response: { 200: PaymentSentReply, ...errors(400, 401, 403, 503, 504) },
       },
     },
-    (request) => service.payInvoice(ctx, request.body),
+    (request) => service.payInvoice(ctx, request.body, idempotencyClaimOf(ctx, request)),
   );
 
   app.post(
@@ -89,11 +94,12 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         tags,
         summary: 'Pay a BOLT12 offer',
         description: PAYMENT_FAILED,
+        headers: PaymentIdempotencyHeaders,
         body: PayOfferBody,
-        response: { 200: PaymentSentReply, ...errors(400, 401, 403, 503) },
+        response: { 200: PaymentSentReply, ...errors(400, 401, 403, 503, 504) },
       },
     },
-    (request) => service.payOffer(ctx, request.body),
+    (request) => service.payOffer(ctx, request.body, idempotencyClaimOf(ctx, request)),
   );
 
   app.post(
@@ -104,11 +110,12 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         tags,
         summary: 'Send bitcoin to an on-chain address',
         description: `Spliced out of the node's channel. ${PAYMENT_FAILED} feesSat are the mining fees of the new transaction.`,
+        headers: PaymentIdempotencyHeaders,
         body: PayOnChainBody,
-        response: { 200: OnChainReply, ...errors(400, 401, 403, 503) },
+        response: { 200: OnChainReply, ...errors(400, 401, 403, 503, 504) },
       },
     },
-    (request) => service.payOnChain(ctx, request.body),
+    (request) => service.payOnChain(ctx, request.body, idempotencyClaimOf(ctx, request)),
   );
 
   app.post(
@@ -122,10 +129,11 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
           "The body is a bare JSON number: the new fee rate in sat/byte. It applies to the channel's " +
           'unconfirmed splice (the last on-chain payment), paid for by a child transaction (CPFP). ' +
           PAYMENT_FAILED,
+        headers: PaymentIdempotencyHeaders,
         body: BumpFeeBody,
-        response: { 200: BumpFeeReply, ...errors(400, 401, 403, 503) },
+        response: { 200: BumpFeeReply, ...errors(400, 401, 403, 503, 504) },
       },
     },
-    (request) => service.bumpFee(ctx, request.body),
+    (request) => service.bumpFee(ctx, request.body, idempotencyClaimOf(ctx, request)),
   );
 };

@@ -1,10 +1,17 @@
 import { type Static, Type } from 'typebox';
+import { MAX_UNIX_MS } from '../core/schemas';
 
 /** Satoshi amounts: positive integers, capped at the 21 million bitcoin that can ever exist. */
 const Sat = (options: { description?: string; examples?: number[] } = {}) =>
   Type.Integer({ minimum: 1, maximum: 2_100_000_000_000_000, ...options });
 const SatOrZero = (description?: string) => Type.Integer({ minimum: 0, ...(description && { description }) });
-const UnixMs = (description: string) => Type.Integer({ minimum: 0, description, examples: [1795000000000] });
+const UnixMs = (description: string) =>
+  Type.Integer({ minimum: 0, maximum: MAX_UNIX_MS, description, examples: [1795000000000] });
+/**
+ * An instant in an answer: whatever was stored is shown, since a bound here would turn one bad row
+ * (written before the webhook checked its values) into a failure of every page that holds it.
+ */
+const AnsweredUnixMs = (description: string) => Type.Integer({ description });
 const Nullable = <T extends ReturnType<typeof Type.String | typeof Type.Integer>>(schema: T) =>
   Type.Union([schema, Type.Null()]);
 
@@ -58,6 +65,22 @@ export const InvoiceReply = Type.Object({
   amountSat: Nullable(Type.Integer({ description: 'null for an invoice of any amount' })),
   paymentHash: Type.String(),
   serialized: Type.String({ description: 'The BOLT11 invoice' }),
+});
+
+/** `Idempotency-Key` on the paying routes; see runPaymentOnce for what each outcome does to the key. */
+export const PaymentIdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description:
+        'Optional; send one so a retry never pays twice. Sent payment: a retry with the same key and body ' +
+        'gets the same answer. Failed payment (400) or unreachable node (503): the key is free again. ' +
+        'Outcome unknown (504): every retry answers 504 without calling the node; check the outgoing ' +
+        'payments. The same key with another body: 400. Keys are scoped per user and route and remembered ' +
+        'for 24 hours.',
+    }),
+  ),
 });
 
 export const PayInvoiceBody = Type.Object(
@@ -140,8 +163,8 @@ export const IncomingPaymentView = Type.Object({
   receivedSat: SatOrZero(),
   description: Type.String(),
   externalId: Nullable(Type.String()),
-  createdAt: UnixMs('Invoice creation, Unix ms'),
-  completedAt: Nullable(UnixMs('Payment received, Unix ms; null while unpaid')),
+  createdAt: AnsweredUnixMs('Invoice creation, Unix ms'),
+  completedAt: Nullable(AnsweredUnixMs('Payment received, Unix ms; null while unpaid')),
   status: Type.Union([Type.Literal('RECEIVED'), Type.Literal('PENDING'), Type.Literal('EXPIRED')]),
 });
 export type IncomingPaymentView = Static<typeof IncomingPaymentView>;
@@ -160,7 +183,7 @@ export const OutgoingPaymentView = Type.Object({
   feesSat: SatOrZero('Fees, rounded down to whole sat'),
   feesMsat: SatOrZero('Fees in millisatoshi'),
   status: Type.Union([Type.Literal('SENT'), Type.Literal('PENDING'), Type.Literal('FAILED')]),
-  createdAt: UnixMs('Unix ms'),
-  completedAt: Nullable(UnixMs('Unix ms; null while pending')),
+  createdAt: AnsweredUnixMs('Unix ms'),
+  completedAt: Nullable(AnsweredUnixMs('Unix ms; null while pending')),
 });
 export type OutgoingPaymentView = Static<typeof OutgoingPaymentView>;

@@ -1,5 +1,7 @@
 import type { AppContext } from '../core/context';
 import { BadRequestError, NotFoundError } from '../core/errors';
+import type { IdempotencyClaim } from '../core/idempotency';
+import { runPaymentOnce } from '../core/payment-once';
 import type {
   CreateInvoiceInput,
   GeneratedInvoice,
@@ -36,41 +38,60 @@ function toPaymentSent(outcome: PaymentOutcome): PaymentSent {
   return sent;
 }
 
-export async function payInvoice(ctx: AppContext, input: { invoice: string; amountSat?: number }) {
-  return toPaymentSent(await callNode(ctx, (node) => node.payInvoice(input)));
+export function payInvoice(
+  ctx: AppContext,
+  input: { invoice: string; amountSat?: number },
+  claim?: IdempotencyClaim,
+) {
+  return runPaymentOnce(ctx, claim, async () =>
+    toPaymentSent(await callNode(ctx, (node) => node.payInvoice(input))),
+  );
 }
 
-export async function payOffer(
+export function payOffer(
   ctx: AppContext,
   input: { offer: string; amountSat?: number; message?: string },
+  claim?: IdempotencyClaim,
 ) {
-  return toPaymentSent(await callNode(ctx, (node) => node.payOffer(input)));
+  return runPaymentOnce(ctx, claim, async () =>
+    toPaymentSent(await callNode(ctx, (node) => node.payOffer(input))),
+  );
 }
 
 /**
  * phoenixd answers a txid only; the fees are in the outgoing record that transaction created.
- * The money has left by then, so a record not (yet) found must not turn the answer into an error
- * that invites a second payment: the fees then read 0 and the record shows them later.
+ * The money has left by then, so neither a record not (yet) found nor a node that stops answering
+ * may turn the answer into an error that invites a second payment: the fees then read 0 and the
+ * record shows them later.
  */
 async function feesOfTransaction(ctx: AppContext, txId: string): Promise<number> {
-  const recent = await callNode(ctx, (node) =>
-    node.listOutgoingPayments({ all: true, limit: RECENT_RECORDS }),
-  );
-  const record = recent.find((payment) => payment.txId === txId);
-  return record ? Math.floor(record.feesMsat / 1000) : 0;
+  try {
+    const recent = await callNode(ctx, (node) =>
+      node.listOutgoingPayments({ all: true, limit: RECENT_RECORDS }),
+    );
+    const record = recent.find((payment) => payment.txId === txId);
+    return record ? Math.floor(record.feesMsat / 1000) : 0;
+  } catch {
+    return 0;
+  }
 }
 
-export async function payOnChain(
+export function payOnChain(
   ctx: AppContext,
   input: { address: string; amountSat: number; feerateSatByte: number },
+  claim?: IdempotencyClaim,
 ) {
-  const txId = txIdOrThrow(await callNode(ctx, (node) => node.sendToAddress(input)));
-  return { txId, amountSat: input.amountSat, feesSat: await feesOfTransaction(ctx, txId) };
+  return runPaymentOnce(ctx, claim, async () => {
+    const txId = txIdOrThrow(await callNode(ctx, (node) => node.sendToAddress(input)));
+    return { txId, amountSat: input.amountSat, feesSat: await feesOfTransaction(ctx, txId) };
+  });
 }
 
-export async function bumpFee(ctx: AppContext, feerateSatByte: number) {
-  const txId = txIdOrThrow(await callNode(ctx, (node) => node.bumpFee(feerateSatByte)));
-  return { txId, newFeerateSatByte: feerateSatByte, additionalFeesSat: await feesOfTransaction(ctx, txId) };
+export function bumpFee(ctx: AppContext, feerateSatByte: number, claim?: IdempotencyClaim) {
+  return runPaymentOnce(ctx, claim, async () => {
+    const txId = txIdOrThrow(await callNode(ctx, (node) => node.bumpFee(feerateSatByte)));
+    return { txId, newFeerateSatByte: feerateSatByte, additionalFeesSat: await feesOfTransaction(ctx, txId) };
+  });
 }
 
 function outgoingToView(payment: NodeOutgoingPayment): OutgoingPaymentView {

@@ -36,8 +36,13 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           'Header X-Phoenix-Signature: hex HMAC-SHA256 of the raw body keyed with the secret; missing or ' +
           'wrong: 401. A `payment_received` event {type, timestamp, amountSat, paymentHash, externalId, ' +
           'payerNote, payerKey} is recorded once per payment hash; other events are acknowledged and ignored. ' +
-          '503 when no webhook secret is configured.',
-        response: { 200: WebhookReply, ...errors(400, 401, 503) },
+          'Impossible values (amountSat or timestamp negative, fractional, beyond 21 million bitcoin or year ' +
+          '9999): 400. The payment is recorded as the node knows it: when the node does not know it as ' +
+          'received, 404 `Resource not found` and nothing is recorded; when the node cannot be asked, 503 ' +
+          'and nothing is recorded (the next listing of incoming payments records it from the node). ' +
+          'Without a configured node the signed payload is recorded as is. ' +
+          '503 also when no webhook secret is configured.',
+        response: { 200: WebhookReply, ...errors(400, 401, 404, 503) },
       },
     },
     async (request) => {

@@ -1,8 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../core/context';
-import { BadRequestError, ServiceUnavailableError, UnauthorizedError } from '../core/errors';
+import { BadRequestError, NotFoundError, ServiceUnavailableError, UnauthorizedError } from '../core/errors';
+import { MAX_UNIX_MS } from '../core/schemas';
 import * as repo from './incoming-payments.repo';
 import { nodePaymentToRow } from './incoming-payments.service';
+import { callNode } from './node-call';
 
 const HEX_64 = /^[0-9a-f]{64}$/i;
 
@@ -24,6 +26,12 @@ type PaymentReceived = {
   timestamp: number | null;
 };
 
+/** No amount can exceed the 21 million bitcoin that will ever exist. */
+const MAX_SAT = 2_100_000_000_000_000;
+
+const isWholeInRange = (value: unknown, max: number): value is number =>
+  Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= max;
+
 function readEvent(rawBody: string): { type: unknown; payment: PaymentReceived | null } {
   let event: Record<string, unknown>;
   try {
@@ -37,8 +45,10 @@ function readEvent(rawBody: string): { type: unknown; payment: PaymentReceived |
   if (typeof paymentHash !== 'string' || !HEX_64.test(paymentHash)) {
     throw new BadRequestError('Invalid webhook payload: paymentHash');
   }
-  if (typeof amountSat !== 'number' || !Number.isSafeInteger(amountSat) || amountSat < 0) {
-    throw new BadRequestError('Invalid webhook payload: amountSat');
+  if (!isWholeInRange(amountSat, MAX_SAT)) throw new BadRequestError('Invalid webhook payload: amountSat');
+  const hasTimestamp = timestamp !== undefined && timestamp !== null;
+  if (hasTimestamp && !isWholeInRange(timestamp, MAX_UNIX_MS)) {
+    throw new BadRequestError('Invalid webhook payload: timestamp');
   }
   return {
     type: event.type,
@@ -47,22 +57,31 @@ function readEvent(rawBody: string): { type: unknown; payment: PaymentReceived |
       amountSat,
       externalId: typeof externalId === 'string' ? externalId : null,
       payerNote: typeof payerNote === 'string' ? payerNote : null,
-      timestamp: Number.isSafeInteger(timestamp) ? (timestamp as number) : null,
+      timestamp: hasTimestamp ? timestamp : null,
     },
   };
 }
 
-/** The node's own record is richer (description, invoice creation time); the payload is the fallback. */
+/**
+ * The row to record. With a node configured, the node's own record is what counts (it is richer:
+ * description, invoice creation time, fees): a payment it does not know as received is not recorded
+ * (404), and while it cannot be asked nothing is recorded (503); the next listing of incoming
+ * payments records the payment from the node anyway. Without a node, the signed payload is all
+ * there is.
+ */
 async function rowFor(ctx: AppContext, payment: PaymentReceived): Promise<repo.NewIncomingPayment> {
   const now = ctx.clock.now();
-  const fromNode = await ctx.lightning?.getIncomingPayment(payment.paymentHash).catch(() => null);
-  if (fromNode?.isPaid) return nodePaymentToRow(fromNode, now);
+  if (ctx.lightning) {
+    const fromNode = await callNode(ctx, (node) => node.getIncomingPayment(payment.paymentHash));
+    if (!fromNode?.isPaid) throw new NotFoundError();
+    return nodePaymentToRow(fromNode, now);
+  }
   const receivedAt = payment.timestamp ?? now;
   return {
     payment_hash: payment.paymentHash,
     amount_sat: payment.amountSat,
     received_sat: payment.amountSat,
-    // The event does not tell the fees; the node's record, when reachable, does.
+    // The event does not tell the fees.
     fees_sat: 0,
     description: payment.payerNote ?? '',
     external_id: payment.externalId,

@@ -30,6 +30,8 @@ export class PhoenixdSimulator {
   readonly password: string;
   webhookUrl: string | undefined;
   webhookSecret: string | undefined;
+  /** `METHOD /path` of every request that reached the node, in arrival order, answered or not yet. */
+  readonly received: string[] = [];
   private mode: SimMode = { kind: 'up' };
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
@@ -130,6 +132,7 @@ export class PhoenixdSimulator {
   }
 
   private onRequest(request: IncomingMessage, response: ServerResponse): void {
+    this.received.push(`${request.method} ${new URL(request.url ?? '/', 'http://sim').pathname}`);
     if (this.mode.kind === 'slow') {
       const timer = setTimeout(() => {
         this.timers.delete(timer);

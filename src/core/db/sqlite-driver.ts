@@ -108,8 +108,19 @@ class SqliteDriver implements Driver {
     await connection.executeQuery(CompiledQuery.raw('commit'));
   }
 
+  /**
+   * SQLite ends a transaction by itself after some failures (a full disk, an I/O error), and a ROLLBACK
+   * then fails with "cannot rollback - no transaction is active": Kysely would throw that instead of
+   * the failure that matters. So roll back only a transaction that is still open, and let a rollback
+   * error through only if it leaves the transaction open (the connection is then unusable).
+   */
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+    if (!this.sqlite.inTransaction) return;
+    try {
+      await connection.executeQuery(CompiledQuery.raw('rollback'));
+    } catch (error) {
+      if (this.sqlite.inTransaction) throw error;
+    }
   }
 
   async destroy(): Promise<void> {

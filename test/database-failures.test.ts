@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { buildApp } from '../src/app';
+import { openDatabase } from '../src/core/db/database';
+import { buildTestApp, testConfig } from './helpers/app';
+import type { DatabaseTarget } from './helpers/database';
+import { databaseTargets } from './helpers/database';
+import { captureLogs } from './helpers/log-capture';
+import { diningRoom } from './helpers/orders-factories';
+
+type TestContext = Parameters<typeof buildTestApp>[0];
+
+/** A SQLite file of its own, as in production (WAL, a directory whose free space can be checked). */
+const sqliteFile: DatabaseTarget = {
+  name: 'sqlite',
+  url: async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'pos-db-failures-'));
+    return {
+      url: `sqlite:${join(directory, 'pos.db')}`,
+      drop: async () => rmSync(directory, { recursive: true, force: true }),
+    };
+  },
+};
+
+const PROBE_INTERVAL_MS = 5000;
+
+async function setUp(t: TestContext, target: DatabaseTarget) {
+  const logs = captureLogs();
+  const testApp = await buildTestApp(t, target, { env: { LOG_LEVEL: 'error' }, logStream: logs.stream });
+  const health = async () => {
+    const response = await testApp.app.inject({ url: '/health' });
+    return { statusCode: response.statusCode, body: response.json() };
+  };
+  return { ...testApp, logs, health };
+}
+
+const setUpBody = { name: 'Owner', pin: '4321', wallet_password: 'a long wallet password' };
+
+describe('database that cannot write [sqlite file]', () => {
+  it('logs the real error when SQLite ends the transaction itself', async (t) => {
+    const { app, db, logs } = await setUp(t, sqliteFile);
+    await sql`create trigger users_refused before insert on users
+      begin select raise(rollback, 'the storage gave up'); end`.execute(db);
+    const response = await app.inject({ method: 'POST', url: '/initial-setup', payload: setUpBody });
+    assert.equal(response.statusCode, 500);
+    assert.deepEqual(response.json(), { message: 'Internal server error' });
+    assert.match(logs.text(), /the storage gave up/);
+    assert.doesNotMatch(logs.text(), /cannot rollback/);
+    assert.equal((await db.selectFrom('users').selectAll().execute()).length, 0);
+  });
+
+  it('answers a write to a full database with 500, logs why, and /health reports it', async (t) => {
+    const { app, db, clock, logs, health } = await setUp(t, sqliteFile);
+    const { call, dish } = await diningRoom(app, db);
+    assert.deepEqual(await health(), { statusCode: 200, body: { status: 'ok', database: 'ok' } });
+
+    const { rows } = await sql<{ page_count: number }>`pragma page_count`.execute(db);
+    await sql.raw(`pragma max_page_count = ${rows[0]?.page_count}`).execute(db);
+    const dishes = Array.from({ length: 200 }, () => ({ dish_id: dish.id, notes: 'n'.repeat(500) }));
+    const response = await call('POST', '/orders/with-dishes', { order: {}, dishes });
+    assert.equal(response.statusCode, 500);
+    assert.match(logs.text(), /database or disk is full/);
+    assert.equal((await db.selectFrom('orders').selectAll().execute()).length, 0);
+
+    clock.advance(PROBE_INTERVAL_MS);
+    assert.deepEqual(await health(), { statusCode: 503, body: { status: 'unavailable', database: 'full' } });
+  });
+
+  it('reports a read-only database on /health, and the write fails with its real error', async (t) => {
+    const { app, db, clock, logs, health } = await setUp(t, sqliteFile);
+    assert.equal((await health()).statusCode, 200);
+    await sql`pragma query_only = on`.execute(db);
+    const response = await app.inject({ method: 'POST', url: '/initial-setup', payload: setUpBody });
+    assert.equal(response.statusCode, 500);
+    assert.match(logs.text(), /attempt to write a readonly database/);
+
+    assert.equal((await health()).statusCode, 200, 'the last answer is kept for a few seconds');
+    clock.advance(PROBE_INTERVAL_MS);
+    assert.deepEqual(await health(), {
+      statusCode: 503,
+      body: { status: 'unavailable', database: 'read-only' },
+    });
+    await sql`pragma query_only = off`.execute(db);
+    clock.advance(PROBE_INTERVAL_MS);
+    assert.equal((await health()).statusCode, 200);
+  });
+});
+
+const postgres = databaseTargets.find((target) => target.name === 'postgres');
+
+describe('database that cannot write [postgres]', { skip: !postgres }, () => {
+  it('reports a read-only database on /health, and the write fails with its real error', async (t) => {
+    const { databaseUrl, health } = await setUp(t, postgres as DatabaseTarget);
+    assert.equal((await health()).statusCode, 200);
+
+    // A second instance on the same schema whose sessions are read-only, as on a hot standby.
+    const readOnlyUrl = new URL(databaseUrl);
+    const options = readOnlyUrl.searchParams.get('options') ?? '';
+    readOnlyUrl.searchParams.set('options', `${options} -c default_transaction_read_only=on`);
+    const logs = captureLogs();
+    const database = openDatabase(readOnlyUrl.toString());
+    const readOnly = await buildApp(
+      testConfig({ DATABASE_URL: readOnlyUrl.toString(), LOG_LEVEL: 'error' }),
+      {
+        database,
+        logStream: logs.stream,
+      },
+    );
+    t.after(async () => {
+      await readOnly.close();
+      await database.close();
+    });
+
+    const response = await readOnly.inject({ method: 'POST', url: '/initial-setup', payload: setUpBody });
+    assert.equal(response.statusCode, 500);
+    assert.match(logs.text(), /read-only transaction/);
+    const readOnlyHealth = await readOnly.inject({ url: '/health' });
+    assert.equal(readOnlyHealth.statusCode, 503);
+    assert.deepEqual(readOnlyHealth.json(), { status: 'unavailable', database: 'read-only' });
+    assert.equal((await health()).statusCode, 200);
+  });
+});
