@@ -3,6 +3,7 @@ import * as core from './0001_core';
 import * as menuAndFloor from './0002_menu_and_floor';
 import * as orders from './0003_orders';
 import * as wallet from './0004_wallet';
+import * as checkout from './0007_checkout';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -12,6 +13,7 @@ export const migrationProvider: MigrationProvider = {
       '0002_menu_and_floor': menuAndFloor,
       '0003_orders': orders,
       '0004_wallet': wallet,
+      '0007_checkout': checkout,
     };
   },
 };
