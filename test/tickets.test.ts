@@ -47,8 +47,9 @@ describeEachDatabase('tickets', (target) => {
       [
         [20, 1],
         [12.5, 0],
-        [27.5, 2],
+        [27.5, 0],
       ],
+      'after a split by amount the rest is money only',
     );
     const before = await databaseDigest(db);
     const none = await call('POST', `/orders/${orderId}/tickets`, { amount: 0.01 });
@@ -159,7 +160,12 @@ describeEachDatabase('tickets', (target) => {
     const { app, db } = await buildTestApp(t, target);
     const { call, orderId, dishIds } = await billableOrder(app, db);
     const byDish = await createBill(call, orderId, { order_dish_ids: [dishIds[0]] });
-    await createBill(call, orderId, {});
+    const rest = await createBill(call, orderId, {});
+    assert.deepEqual(
+      [...(await call('GET', `/tickets/${rest}`)).json().order_dish_ids].sort(),
+      [dishIds[1], dishIds[2]].sort(),
+      'the rest covers the dishes not yet on a bill',
+    );
     const cancel = await call('POST', `/tickets/${byDish}/cancel`);
     assert.equal(cancel.statusCode, 200);
     assert.deepEqual(cancel.json(), { message: 'Ticket canceled successfully' });

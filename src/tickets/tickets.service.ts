@@ -79,7 +79,7 @@ export async function createTicket(
   });
 }
 
-/** `{}` bills the rest (and every dish not yet on a bill), dishes bill those dishes, amount a share. */
+/** `{}` bills the rest, `order_dish_ids` exactly those dishes, `amount` a share of the rest. */
 function whatToBill(
   input: TicketBody,
   orderDishes: { id: string; price_at_order_cents: number }[],
@@ -88,8 +88,14 @@ function whatToBill(
 ): { subtotalCents: number; dishIds: string[] } {
   if (input.amount !== undefined) return { subtotalCents: toCents(input.amount), dishIds: [] };
   if (!input.order_dish_ids) {
+    // The rest covers the dishes not yet on a bill when it is exactly them; after a split by amount
+    // it is only money, and no dish can be said to be on it.
     const unbilledDishes = orderDishes.filter((dish) => !billed.has(dish.id));
-    return { subtotalCents: unbilledCents, dishIds: unbilledDishes.map((dish) => dish.id) };
+    const isExactlyTheseDishes = sumOf(unbilledDishes) === unbilledCents;
+    return {
+      subtotalCents: unbilledCents,
+      dishIds: isExactlyTheseDishes ? unbilledDishes.map((dish) => dish.id) : [],
+    };
   }
   const prices = new Map(orderDishes.map((dish) => [dish.id, dish.price_at_order_cents]));
   let subtotalCents = 0;
@@ -100,6 +106,10 @@ function whatToBill(
     subtotalCents += Number(price);
   }
   return { subtotalCents, dishIds: input.order_dish_ids };
+}
+
+function sumOf(dishes: { price_at_order_cents: number }[]): number {
+  return dishes.reduce((sum, dish) => sum + Number(dish.price_at_order_cents), 0);
 }
 
 /**
