@@ -45,7 +45,7 @@ describeEachDatabase('payments', (target) => {
   });
 
   it('closes a bill exactly with mixed tender: part cash, part card', async (t) => {
-    const { app, db } = await buildTestApp(t, target);
+    const { app, db, clock } = await buildTestApp(t, target);
     const { call, orderId } = await billableOrder(app, db);
     const ticketId = await createBill(call, orderId, {});
     const cash = await call('POST', `/tickets/${ticketId}/payments`, { method: 'cash', amount: 20.01 });
@@ -56,6 +56,7 @@ describeEachDatabase('payments', (target) => {
     assert.equal(over.statusCode, 400);
     assert.deepEqual(over.json(), { message: 'Amount exceeds the balance' });
     assert.equal(await databaseDigest(db), before);
+    clock.advance(1000);
     const card = await call('POST', `/tickets/${ticketId}/payments`, {
       method: 'card',
       amount: 39.99,
@@ -237,5 +238,92 @@ describeEachDatabase('checkout events', (target) => {
       ['ticket.created'],
     );
     assert.equal((await call('GET', `/tickets/${ticketId}`)).json().status, 1);
+  });
+});
+
+describeEachDatabase('refunds', (target) => {
+  it('refunds part then the rest of a cash payment; the Paid bill stays Paid with paid 0', async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const { call, admin, orderId } = await billableOrder(app, db);
+    const ticketId = await createBill(call, orderId, {});
+    const paymentId = (
+      await call('POST', `/tickets/${ticketId}/payments`, { method: 'cash', amount: 60, tip: 4 })
+    ).json().id;
+    const before = await databaseDigest(db);
+    assert.equal(
+      (await call('POST', `/payments/${paymentId}/refund`, { amount: 1, reason: 'Cold soup' })).statusCode,
+      403,
+    );
+    const tooMuch = await admin('POST', `/payments/${paymentId}/refund`, { amount: 60.01, reason: 'x' });
+    assert.equal(tooMuch.statusCode, 400);
+    assert.deepEqual(tooMuch.json(), { message: 'Amount exceeds what is left of the payment' });
+    assert.equal((await admin('POST', `/payments/${paymentId}/refund`, { amount: 1 })).statusCode, 400);
+    assert.equal((await admin('POST', `/payments/${UNKNOWN_ID}/refund`, { reason: 'x' })).statusCode, 404);
+    assert.equal(await databaseDigest(db), before);
+
+    const part = await admin('POST', `/payments/${paymentId}/refund`, { amount: 15.5, reason: 'Cold soup' });
+    assert.equal(part.statusCode, 201);
+    assert.equal(part.json().message, 'Refund recorded successfully');
+    assert.equal(part.json().payment_status, 'partially_refunded');
+    let ticket = (await call('GET', `/tickets/${ticketId}`)).json();
+    assert.deepEqual([ticket.status, ticket.paid, ticket.balance, ticket.tips], [2, 44.5, 15.5, 4]);
+    const order = (await call('GET', `/orders/${orderId}`)).json();
+    assert.deepEqual([order.paid, order.balance], [44.5, 15.5]);
+
+    const rest = await admin('POST', `/payments/${paymentId}/refund`, { reason: 'Closed by mistake' });
+    assert.deepEqual([rest.statusCode, rest.json().payment_status], [201, 'refunded']);
+    ticket = (await call('GET', `/tickets/${ticketId}`)).json();
+    assert.deepEqual([ticket.status, ticket.paid, ticket.balance], [2, 0, 60]);
+    assert.equal((await call('GET', `/payments/${paymentId}`)).json().status, 'refunded');
+    const again = await admin('POST', `/payments/${paymentId}/refund`, { reason: 'x' });
+    assert.deepEqual(again.json(), { message: 'A refunded payment cannot be refunded' });
+    const stored = await db.selectFrom('refunds').selectAll().orderBy('amount_cents').execute();
+    assert.deepEqual(
+      stored.map((refund) => [Number(refund.amount_cents), refund.reason]),
+      [
+        [1550, 'Cold soup'],
+        [4450, 'Closed by mistake'],
+      ],
+    );
+    const events = (await storedEvents(db)).filter((event) => event.type === 'payment.refunded');
+    assert.deepEqual(
+      events.map((event) => event.payload.data.status),
+      ['partially_refunded', 'refunded'],
+    );
+    assert.deepEqual(events[1]?.payload.data, (await call('GET', `/payments/${paymentId}`)).json());
+  });
+
+  it('lets a bill whose payments were refunded be cancelled', async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const { call, admin, orderId } = await billableOrder(app, db);
+    const ticketId = await createBill(call, orderId, {});
+    const paymentId = (
+      await call('POST', `/tickets/${ticketId}/payments`, { method: 'card', amount: 10 })
+    ).json().id;
+    await admin('POST', `/payments/${paymentId}/refund`, { reason: 'Wrong bill' });
+    assert.equal((await call('POST', `/tickets/${ticketId}/cancel`)).statusCode, 200);
+    assert.equal((await call('DELETE', `/orders/${orderId}`)).statusCode, 200);
+  });
+
+  it('gives back no more than was paid when two refunds race', async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const { call, admin, orderId } = await billableOrder(app, db);
+    const ticketId = await createBill(call, orderId, {});
+    const paymentId = (
+      await call('POST', `/tickets/${ticketId}/payments`, { method: 'cash', amount: 60 })
+    ).json().id;
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        admin('POST', `/payments/${paymentId}/refund`, { amount: 25, reason: 'x' }),
+      ),
+    );
+    assert.deepEqual(responses.map((response) => response.statusCode).sort(), [201, 201, 400, 400, 400]);
+    const payment = await db
+      .selectFrom('payments')
+      .selectAll()
+      .where('id', '=', paymentId)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(payment.refunded_cents), 5000);
+    assert.equal(Number((await storedOrder(db, orderId)).paid_cents), 1000);
   });
 });

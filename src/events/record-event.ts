@@ -2,7 +2,12 @@ import type { Db } from '../core/db/database';
 import { insertEvent } from './events.repo';
 
 /** The changes the live stream and outbound webhooks announce (contract-checkout.md, Events). */
-export type EventType = 'ticket.created' | 'ticket.paid' | 'ticket.canceled' | 'payment.settled';
+export type EventType =
+  | 'ticket.created'
+  | 'ticket.paid'
+  | 'ticket.canceled'
+  | 'payment.settled'
+  | 'payment.refunded';
 
 /** Which stream topic (`GET /events?topics=`) each event belongs to. */
 const TOPICS: Record<EventType, string> = {
@@ -10,6 +15,7 @@ const TOPICS: Record<EventType, string> = {
   'ticket.paid': 'tickets',
   'ticket.canceled': 'tickets',
   'payment.settled': 'payments',
+  'payment.refunded': 'payments',
 };
 
 /**

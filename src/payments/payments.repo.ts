@@ -75,3 +75,35 @@ export async function updatePaymentMethod(
   const result = await db.updateTable('payment_methods').set(changes).where('id', '=', id).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+export async function insertRefund(db: Db, refund: Insertable<Database['refunds']>): Promise<void> {
+  await db.insertInto('refunds').values(refund).execute();
+}
+
+/**
+ * Takes a refund off the payment, its bill and its order; the caller holds the order's lock. A bill
+ * keeps its status: a Paid bill refunded in full stays Paid with `paid` 0, as the contract says.
+ */
+export async function subtractRefund(
+  db: Db,
+  payment: { id: string; ticketId: string; orderId: string },
+  refund: { cents: number; status: 'refunded' | 'partially_refunded' },
+  now: number,
+): Promise<void> {
+  const { cents, status } = refund;
+  await db
+    .updateTable('payments')
+    .set({ refunded_cents: sql`refunded_cents + ${cents}`, status })
+    .where('id', '=', payment.id)
+    .execute();
+  await db
+    .updateTable('tickets')
+    .set({ paid_cents: sql`paid_cents - ${cents}`, updated_at: now })
+    .where('id', '=', payment.ticketId)
+    .execute();
+  await db
+    .updateTable('orders')
+    .set({ paid_cents: sql`paid_cents - ${cents}`, updated_at: now })
+    .where('id', '=', payment.orderId)
+    .execute();
+}

@@ -13,8 +13,11 @@ import {
   PaymentMethodUpdateBody,
   PaymentMethodView,
   PaymentView,
+  RefundBody,
+  RefundCreatedReply,
 } from './payments.schemas';
 import * as service from './payments.service';
+import * as refunds from './refunds.service';
 
 const tags = ['Payments'];
 const adminOnly = { adminOnly: true };
@@ -78,6 +81,37 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       },
     },
     (request) => service.getPayment(ctx, request.params.id),
+  );
+
+  app.post(
+    '/payments/:id/refund',
+    {
+      config: adminOnly,
+      schema: {
+        operationId: 'refundPayment',
+        tags,
+        summary: 'Refund a payment',
+        description:
+          'Cash, card and other recorded methods: records money given back, at most what is left of the ' +
+          "payment's `amount` (default: all of it; tips are not refunded). The bill's and the order's " +
+          '`paid` fall by the refund; a Paid bill stays Paid. The payment becomes `partially_refunded` or ' +
+          '`refunded`. Lightning payments: 400 (not supported yet).',
+        headers: IdempotencyHeaders,
+        params: IdParams,
+        body: RefundBody,
+        response: { 201: RefundCreatedReply, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const refund = await refunds.refundPayment(
+        ctx,
+        principalOf(request),
+        request.params.id,
+        request.body,
+        idempotencyClaimOf(ctx, request),
+      );
+      return reply.code(201).send({ ...refund, message: 'Refund recorded successfully' });
+    },
   );
 
   app.get(

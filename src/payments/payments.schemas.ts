@@ -85,3 +85,18 @@ export const PaymentMethodUpdateBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 export type PaymentMethodUpdateBody = Static<typeof PaymentMethodUpdateBody>;
+
+export const RefundBody = Type.Object(
+  {
+    amount: Type.Optional(PositiveMoney({ description: "Defaults to what is left of the payment's amount" })),
+    reason: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
+  },
+  { additionalProperties: false },
+);
+export type RefundBody = Static<typeof RefundBody>;
+
+export const RefundCreatedReply = Type.Object({
+  id: Uuid(),
+  message: Type.String(),
+  payment_status: PaymentStatusSchema,
+});
