@@ -24,10 +24,12 @@ import { menuRoutes } from './menu/menu.routes';
 import { orderDishesRoutes } from './orders/order-dishes.routes';
 import { orderFiltersRoutes } from './orders/order-filters.routes';
 import { ordersRoutes } from './orders/orders.routes';
+import { paymentsRoutes } from './payments/payments.routes';
 import { setupRoutes } from './setup/setup.routes';
 import { bootstrapAdminFromConfig } from './setup/setup.service';
 import { spacesRoutes } from './spaces/spaces.routes';
 import { tablesRoutes } from './tables/tables.routes';
+import { ticketsRoutes } from './tickets/tickets.routes';
 import { usersRoutes } from './users/users.routes';
 import { walletFeature } from './wallet/wallet.feature';
 
@@ -153,6 +155,8 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     ordersRoutes,
     orderDishesRoutes,
     orderFiltersRoutes,
+    ticketsRoutes,
+    paymentsRoutes,
     walletFeature,
   ]) {
     await app.register(feature, { ctx });

@@ -14,6 +14,8 @@ export const OPENAPI_TAGS = [
   { name: 'Spaces', description: 'Rooms and areas of the restaurant' },
   { name: 'Tables', description: 'Tables inside the spaces' },
   { name: 'Orders', description: 'Orders, their dishes, filters and sales' },
+  { name: 'Tickets', description: 'Bills of an order: whole or split by dishes or amount' },
+  { name: 'Payments', description: 'Payments on bills and the payment methods' },
   { name: 'Wallet', description: 'The Lightning wallet, proxied to phoenixd (administrators)' },
   { name: 'Webhooks', description: 'Calls from the Lightning node' },
 ];

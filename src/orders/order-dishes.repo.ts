@@ -68,6 +68,16 @@ export async function deleteAllOrderDishes(db: Db, orderId: string): Promise<voi
   await removedDishesOfOrder.run(db, { orderId });
 }
 
+/** What the order's total would be: the sum of its dishes' prices, in cents. */
+export async function sumOfDishes(db: Db, orderId: string): Promise<number> {
+  const row = await db
+    .selectFrom('order_dishes')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('price_at_order_cents'), eb.lit(0)).as('total'))
+    .where('order_id', '=', orderId)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
 export type OrderWithDishRows = { order: OrderRow; dishes: OrderDishRow[] } | undefined;
 
 const liveOrderWithDishRows = prepared((db, { orderId }: { orderId: string }) =>

@@ -1,8 +1,9 @@
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
-import { NotFoundError } from '../core/errors';
+import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { toCents } from '../core/money';
+import { findBilledDishIds } from '../tickets/tickets.repo';
 import * as dishes from './order-dishes.repo';
 import { priceDishEntries } from './order-links';
 import { assertDishesCanChange } from './order-status';
@@ -10,10 +11,13 @@ import { toOrderDishView } from './order-views';
 import * as orders from './orders.repo';
 import type { DishEntry, OrderDishUpdateBody, OrderDishView } from './orders.schemas';
 
+const DISH_ON_BILL = 'Dish is on a bill';
+
 /**
  * Every change takes the order's row lock first, then writes, then stores the new sum as the total,
  * all in one transaction: two tablets adding dishes at once are serialised on the order, so
- * neither computes a sum that misses the other's dish.
+ * neither computes a sum that misses the other's dish. Bills take the same lock, so a dish cannot
+ * be billed and removed at once, and the total never falls below what the live bills claim.
  */
 function changeDishes<T>(
   ctx: AppContext,
@@ -27,6 +31,11 @@ function changeDishes<T>(
     if (!order) throw new NotFoundError();
     assertDishesCanChange(order.status);
     const result = await change(trx, now);
+    // Only an order with bills can fall below them; the check on the order row stands behind this.
+    const billedCents = Number(order.billed_cents);
+    if (billedCents > 0 && (await dishes.sumOfDishes(trx, orderId)) < billedCents) {
+      throw new BadRequestError('The order total would fall below its bills: cancel a bill first');
+    }
     await orders.recalculateTotal(trx, orderId, now);
     return result;
   });
@@ -68,6 +77,14 @@ export function updateOrderDish(
   input: OrderDishUpdateBody,
 ): Promise<void> {
   return changeDishes(ctx, orderId, async (trx) => {
+    if (input.price_at_order !== undefined && (await isBilled(trx, orderId, orderDishId))) {
+      const current = (await dishes.findLiveOrderWithDishes(trx, orderId))?.dishes.find(
+        (dish) => dish.id === orderDishId,
+      );
+      // Re-sending the price a billed dish already has is not a reprice.
+      if (current?.price_at_order_cents !== toCents(input.price_at_order))
+        throw new BadRequestError(DISH_ON_BILL);
+    }
     const changes = {
       ...(input.price_at_order !== undefined && { price_at_order_cents: toCents(input.price_at_order) }),
       ...(input.notes !== undefined && { notes: input.notes }),
@@ -78,10 +95,18 @@ export function updateOrderDish(
 
 export function removeOrderDish(ctx: AppContext, orderId: string, orderDishId: string): Promise<void> {
   return changeDishes(ctx, orderId, async (trx) => {
+    if (await isBilled(trx, orderId, orderDishId)) throw new BadRequestError(DISH_ON_BILL);
     if (!(await dishes.deleteOrderDish(trx, orderId, orderDishId))) throw new NotFoundError();
   });
 }
 
 export function removeAllOrderDishes(ctx: AppContext, orderId: string): Promise<void> {
-  return changeDishes(ctx, orderId, (trx) => dishes.deleteAllOrderDishes(trx, orderId));
+  return changeDishes(ctx, orderId, async (trx) => {
+    if ((await findBilledDishIds(trx, orderId)).size > 0) throw new BadRequestError(DISH_ON_BILL);
+    await dishes.deleteAllOrderDishes(trx, orderId);
+  });
+}
+
+async function isBilled(trx: Db, orderId: string, orderDishId: string): Promise<boolean> {
+  return (await findBilledDishIds(trx, orderId)).has(orderDishId);
 }

@@ -12,6 +12,8 @@ export function toOrderView(row: OrderRow): OrderView {
     waiter: row.waiter,
     status: row.status,
     total: fromCents(Number(row.total_cents)),
+    paid: fromCents(Number(row.paid_cents)),
+    balance: fromCents(Number(row.total_cents) - Number(row.paid_cents)),
     created_at: toIsoUtc(Number(row.created_at)),
   };
 }

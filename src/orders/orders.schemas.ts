@@ -76,6 +76,8 @@ export const OrderView = Type.Object({
   waiter: Type.String(),
   status: OrderStatusSchema,
   total: Type.Number({ examples: [25.5] }),
+  paid: Type.Number({ description: 'Settled payments on its bills minus refunds, tips excluded' }),
+  balance: Type.Number({ description: 'total − paid: what is still owed (negative: overpaid)' }),
   created_at: Type.String({ format: 'date-time', examples: ['2026-11-22T18:00:00.000Z'] }),
 });
 export type OrderView = Static<typeof OrderView>;

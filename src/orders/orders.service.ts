@@ -6,6 +6,7 @@ import { NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { fromCents } from '../core/money';
+import { cancelBillsOfOrder } from '../tickets/tickets.service';
 import * as dishes from './order-dishes.repo';
 import { findOrderUser, priceDishEntries, sumCents, tableNotFound, tableTaken } from './order-links';
 import { assertTransition, isActive } from './order-status';
@@ -68,6 +69,7 @@ export async function updateOrder(ctx: AppContext, id: string, input: OrderBody)
       if (!current) throw new NotFoundError();
       const status = input.status ?? current.status;
       assertTransition(current.status, status);
+      if (status === 'cancelled' && current.status !== 'cancelled') await cancelBillsOfOrder(trx, id, now);
       const nextTableId = input.table_id === undefined ? current.table_id : input.table_id;
       const isMovingTable = nextTableId !== current.table_id;
       await tables.lockTables(trx, [current.table_id, nextTableId]);
@@ -101,6 +103,7 @@ export async function deleteOrder(ctx: AppContext, id: string): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     const current = await orders.lockLiveOrder(trx, id);
     if (!current) throw new NotFoundError();
+    await cancelBillsOfOrder(trx, id, now);
     await tables.lockTables(trx, [current.table_id]);
     await orders.softDeleteOrder(trx, id, now);
     if (current.table_id && isActive(current.status)) await tables.freeTable(trx, current.table_id, id, now);

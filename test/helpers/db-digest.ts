@@ -18,6 +18,12 @@ const TABLES: (keyof Database)[] = [
   'order_dishes',
   'idempotency_keys',
   'incoming_payments',
+  'tickets',
+  'ticket_dishes',
+  'payment_methods',
+  'payments',
+  'refunds',
+  'events',
 ];
 
 /** A fingerprint of every stored row, to prove that a refused request changed nothing. */

@@ -100,6 +100,10 @@ export type Database = {
     waiter: string;
     status: 'pending' | 'preparing' | 'ready' | 'completed' | 'cancelled';
     total_cents: number;
+    /** Sum of the subtotals of the order's live bills; never above total_cents. */
+    billed_cents: Generated<number>;
+    /** Settled payments minus refunds over the order's bills, tips excluded. */
+    paid_cents: Generated<number>;
     is_deleted: Generated<number>;
     created_at: number;
     updated_at: number;
@@ -132,4 +136,70 @@ export type Database = {
     completed_at: number | null;
     recorded_at: number;
   };
+  /** Bills; status 1 Pending, 2 Paid, 3 Canceled (the spec's ticket codes). */
+  tickets: {
+    id: string;
+    order_id: string;
+    status: 1 | 2 | 3;
+    subtotal_cents: number;
+    discount_cents: number;
+    discount_type: 'percent' | 'amount' | null;
+    discount_value: number | null;
+    discount_reason: string | null;
+    total_cents: number;
+    paid_cents: Generated<number>;
+    tips_cents: Generated<number>;
+    created_by: string;
+    created_at: number;
+    updated_at: number;
+    paid_at: number | null;
+    canceled_at: number | null;
+  };
+  /** Which order dishes a bill covers; a cancelled bill's links stay with is_live 0. */
+  ticket_dishes: { ticket_id: string; order_dish_id: string; is_live: Generated<number> };
+  payment_methods: {
+    id: string;
+    code: string;
+    name: string;
+    is_active: Generated<number>;
+    created_at: number;
+    updated_at: number;
+  };
+  payments: {
+    id: string;
+    ticket_id: string;
+    method: string;
+    amount_cents: number;
+    tip_cents: number;
+    tendered_cents: number | null;
+    change_cents: number | null;
+    refunded_cents: Generated<number>;
+    status: PaymentStatus;
+    created_by: string;
+    created_at: number;
+    settled_at: number | null;
+    amount_sat: number | null;
+    rate: number | null;
+    payment_hash: string | null;
+    invoice: string | null;
+    expires_at: number | null;
+    received_sat: number | null;
+  };
+  refunds: {
+    id: string;
+    payment_id: string;
+    amount_cents: number;
+    reason: string;
+    created_by: string;
+    created_at: number;
+    amount_sat: number | null;
+    invoice: string | null;
+    payment_hash: string | null;
+    node_payment_id: string | null;
+    fees_sat: number | null;
+  };
+  /** The outbox of the live stream: written in the transaction of each change. */
+  events: { id: Generated<number>; type: string; topic: string; payload: string; created_at: number };
 };
+
+export type PaymentStatus = 'pending' | 'settled' | 'expired' | 'refunded' | 'partially_refunded';

@@ -4,6 +4,7 @@ import * as menuAndFloor from './0002_menu_and_floor';
 import * as orders from './0003_orders';
 import * as wallet from './0004_wallet';
 import * as authHardening from './0005_auth_hardening';
+import * as checkout from './0006_checkout';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -14,6 +15,7 @@ export const migrationProvider: MigrationProvider = {
       '0003_orders': orders,
       '0004_wallet': wallet,
       '0005_auth_hardening': authHardening,
+      '0006_checkout': checkout,
     };
   },
 };

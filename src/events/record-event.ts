@@ -1,0 +1,35 @@
+import type { Db } from '../core/db/database';
+import { insertEvent } from './events.repo';
+
+/** The changes the live stream and outbound webhooks announce (contract-checkout.md, Events). */
+export type EventType =
+  | 'ticket.created'
+  | 'ticket.paid'
+  | 'ticket.canceled'
+  | 'payment.settled'
+  | 'payment.refunded';
+
+/** Which stream topic (`GET /events?topics=`) each event belongs to. */
+const TOPICS: Record<EventType, string> = {
+  'ticket.created': 'tickets',
+  'ticket.paid': 'tickets',
+  'ticket.canceled': 'tickets',
+  'payment.settled': 'payments',
+  'payment.refunded': 'payments',
+};
+
+/**
+ * Writes an event to the outbox inside the caller's transaction, so it is stored exactly when the
+ * change commits and vanishes with it on a rollback. `data` is the record as its GET shows it.
+ */
+export async function recordEvent(
+  trx: Db,
+  event: { type: EventType; data: unknown; at: number },
+): Promise<void> {
+  await insertEvent(trx, {
+    type: event.type,
+    topic: TOPICS[event.type],
+    payload: JSON.stringify({ type: event.type, at: event.at, data: event.data }),
+    created_at: event.at,
+  });
+}

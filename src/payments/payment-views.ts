@@ -1,0 +1,34 @@
+import { fromCents } from '../core/money';
+import { toIsoUtc } from '../core/time';
+import type { PaymentMethodRow, PaymentRow } from './payments.repo';
+import type { PaymentMethodView, PaymentView } from './payments.schemas';
+
+const isoOrNull = (unixMs: number | null) => (unixMs === null ? null : toIsoUtc(Number(unixMs)));
+
+export function toPaymentView(row: PaymentRow): PaymentView {
+  return {
+    id: row.id,
+    ticket_id: row.ticket_id,
+    method: row.method,
+    amount: fromCents(Number(row.amount_cents)),
+    tip: fromCents(Number(row.tip_cents)),
+    status: row.status,
+    created_at: toIsoUtc(Number(row.created_at)),
+    settled_at: isoOrNull(row.settled_at),
+    created_by: row.created_by,
+    ...(row.payment_hash !== null && {
+      lightning: {
+        amount_sat: Number(row.amount_sat),
+        rate: Number(row.rate),
+        payment_hash: row.payment_hash,
+        invoice: row.invoice ?? '',
+        expires_at: isoOrNull(row.expires_at),
+        received_sat: row.received_sat === null ? null : Number(row.received_sat),
+      },
+    }),
+  };
+}
+
+export function toPaymentMethodView(row: PaymentMethodRow): PaymentMethodView {
+  return { id: row.id, code: row.code, name: row.name, is_active: Number(row.is_active) === 1 };
+}

@@ -1,0 +1,109 @@
+import { type Insertable, type Selectable, sql } from 'kysely';
+import type { Db } from '../core/db/database';
+import type { Database } from '../core/db/schema';
+
+export type PaymentRow = Selectable<Database['payments']>;
+export type PaymentMethodRow = Selectable<Database['payment_methods']>;
+
+export function findPayment(db: Db, id: string): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findPaymentsOfTicket(db: Db, ticketId: string): Promise<PaymentRow[]> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('ticket_id', '=', ticketId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function insertPayment(db: Db, payment: Insertable<Database['payments']>): Promise<void> {
+  await db.insertInto('payments').values(payment).execute();
+}
+
+/**
+ * Moves settled money onto the bill and its order; the caller holds both rows' locks. A bill whose
+ * balance reaches 0 becomes Paid in the same statement.
+ */
+export async function addSettledToTicket(
+  db: Db,
+  ticket: { id: string; orderId: string },
+  amounts: { amountCents: number; tipCents: number },
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('tickets')
+    .set({
+      paid_cents: sql`paid_cents + ${amounts.amountCents}`,
+      tips_cents: sql`tips_cents + ${amounts.tipCents}`,
+      status: sql`case when status = 1 and paid_cents + ${amounts.amountCents} >= total_cents then 2 else status end`,
+      paid_at: sql`case when status = 1 and paid_cents + ${amounts.amountCents} >= total_cents then ${now} else paid_at end`,
+      updated_at: now,
+    })
+    .where('id', '=', ticket.id)
+    .execute();
+  await db
+    .updateTable('orders')
+    .set({ paid_cents: sql`paid_cents + ${amounts.amountCents}`, updated_at: now })
+    .where('id', '=', ticket.orderId)
+    .execute();
+}
+
+export function listPaymentMethods(db: Db): Promise<PaymentMethodRow[]> {
+  return db.selectFrom('payment_methods').selectAll().orderBy('created_at').orderBy('code').execute();
+}
+
+export function findPaymentMethodByCode(db: Db, code: string): Promise<PaymentMethodRow | undefined> {
+  return db.selectFrom('payment_methods').selectAll().where('code', '=', code).executeTakeFirst();
+}
+
+export async function insertPaymentMethod(
+  db: Db,
+  method: Insertable<Database['payment_methods']>,
+): Promise<void> {
+  await db.insertInto('payment_methods').values(method).execute();
+}
+
+/** False when there is no such method. */
+export async function updatePaymentMethod(
+  db: Db,
+  id: string,
+  changes: { name?: string; is_active?: number; updated_at: number },
+): Promise<boolean> {
+  const result = await db.updateTable('payment_methods').set(changes).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function insertRefund(db: Db, refund: Insertable<Database['refunds']>): Promise<void> {
+  await db.insertInto('refunds').values(refund).execute();
+}
+
+/**
+ * Takes a refund off the payment, its bill and its order; the caller holds the order's lock. A bill
+ * keeps its status: a Paid bill refunded in full stays Paid with `paid` 0, as the contract says.
+ */
+export async function subtractRefund(
+  db: Db,
+  payment: { id: string; ticketId: string; orderId: string },
+  refund: { cents: number; status: 'refunded' | 'partially_refunded' },
+  now: number,
+): Promise<void> {
+  const { cents, status } = refund;
+  await db
+    .updateTable('payments')
+    .set({ refunded_cents: sql`refunded_cents + ${cents}`, status })
+    .where('id', '=', payment.id)
+    .execute();
+  await db
+    .updateTable('tickets')
+    .set({ paid_cents: sql`paid_cents - ${cents}`, updated_at: now })
+    .where('id', '=', payment.ticketId)
+    .execute();
+  await db
+    .updateTable('orders')
+    .set({ paid_cents: sql`paid_cents - ${cents}`, updated_at: now })
+    .where('id', '=', payment.orderId)
+    .execute();
+}

@@ -1,0 +1,102 @@
+import { type Static, Type } from 'typebox';
+import { Money } from '../core/money';
+import { Uuid } from '../core/schemas';
+import { PositiveMoney, TicketStatusSchema } from '../tickets/tickets.schemas';
+
+export const MethodCode = Type.String({
+  minLength: 1,
+  maxLength: 32,
+  pattern: '^[a-z][a-z0-9_-]*$',
+  description: 'Lower-case letters, digits, `_` and `-`, e.g. `cash`, `transfer`',
+});
+
+export const PaymentBody = Type.Object(
+  {
+    method: MethodCode,
+    amount: PositiveMoney({ description: 'Counts against the balance; at most the balance' }),
+    tip: Type.Optional(Money({ description: 'On top of the amount; not part of the balance. Default 0' })),
+    tendered: Type.Optional(
+      Money({ description: 'Cash only: what the customer handed over, at least amount + tip' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PaymentBody = Static<typeof PaymentBody>;
+
+export const PaymentCreatedReply = Type.Object({
+  id: Uuid(),
+  message: Type.String(),
+  ticket_status: TicketStatusSchema,
+  change: Type.Number({ description: 'tendered − amount − tip; 0 when nothing was tendered' }),
+});
+
+export const PaymentStatusSchema = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('settled'),
+  Type.Literal('expired'),
+  Type.Literal('refunded'),
+  Type.Literal('partially_refunded'),
+]);
+
+export const LightningDetails = Type.Object({
+  amount_sat: Type.Integer(),
+  rate: Type.Number({ description: 'The price of 1 BTC in the base currency used for amount_sat' }),
+  payment_hash: Type.String(),
+  invoice: Type.String(),
+  expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  received_sat: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+export const PaymentView = Type.Object({
+  id: Uuid(),
+  ticket_id: Uuid(),
+  method: Type.String(),
+  amount: Type.Number(),
+  tip: Type.Number(),
+  status: PaymentStatusSchema,
+  created_at: Type.String({ format: 'date-time' }),
+  settled_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  created_by: Uuid(),
+  lightning: Type.Optional(LightningDetails),
+});
+export type PaymentView = Static<typeof PaymentView>;
+
+export const PaymentMethodView = Type.Object({
+  id: Uuid(),
+  code: Type.String(),
+  name: Type.String(),
+  is_active: Type.Boolean(),
+});
+export type PaymentMethodView = Static<typeof PaymentMethodView>;
+
+const MethodName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
+
+export const PaymentMethodBody = Type.Object(
+  { code: MethodCode, name: MethodName },
+  { additionalProperties: false },
+);
+export type PaymentMethodBody = Static<typeof PaymentMethodBody>;
+
+export const PaymentMethodUpdateBody = Type.Object(
+  {
+    name: Type.Optional(MethodName),
+    is_active: Type.Optional(Type.Boolean({ description: 'false: the method takes no new payments' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type PaymentMethodUpdateBody = Static<typeof PaymentMethodUpdateBody>;
+
+export const RefundBody = Type.Object(
+  {
+    amount: Type.Optional(PositiveMoney({ description: "Defaults to what is left of the payment's amount" })),
+    reason: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
+  },
+  { additionalProperties: false },
+);
+export type RefundBody = Static<typeof RefundBody>;
+
+export const RefundCreatedReply = Type.Object({
+  id: Uuid(),
+  message: Type.String(),
+  payment_status: PaymentStatusSchema,
+});

@@ -1,0 +1,110 @@
+import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
+import type { Db } from '../core/db/database';
+import { BadRequestError, NotFoundError } from '../core/errors';
+import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
+import { newId } from '../core/ids';
+import { fromCents, toCents } from '../core/money';
+import { recordEvent } from '../events/record-event';
+import { findTicket } from '../tickets/tickets.repo';
+import { TICKET_STATUS, type TicketStatus } from '../tickets/tickets.schemas';
+import { lockTicketWithOrder, viewOf as ticketViewOf } from '../tickets/tickets.service';
+import { toPaymentView } from './payment-views';
+import * as payments from './payments.repo';
+import type { PaymentBody, PaymentView } from './payments.schemas';
+
+/** Settled by the Lightning node, never by a cashier's word. */
+const LIGHTNING = 'lightning';
+const CASH = 'cash';
+
+export type RecordedPayment = { id: string; ticket_status: TicketStatus; change: number };
+
+/**
+ * Records money received by any method but Lightning; it is settled when recorded. The bill's and
+ * the order's paid sums move in the same transaction, and the bill becomes Paid when its balance
+ * reaches 0. Each bill's payments queue on its order's lock, so two tills cannot both take the
+ * last of a balance.
+ */
+export async function recordPayment(
+  ctx: AppContext,
+  principal: Principal,
+  ticketId: string,
+  input: PaymentBody,
+  claim: IdempotencyClaim | undefined,
+): Promise<RecordedPayment> {
+  if (input.method === LIGHTNING) {
+    throw new BadRequestError(`Lightning payments are requested with POST /tickets/${ticketId}/lightning`);
+  }
+  const amountCents = toCents(input.amount);
+  const tipCents = toCents(input.tip ?? 0);
+  const changeCents = changeOf(input, amountCents + tipCents);
+  const now = ctx.clock.now();
+  return inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
+    const ticket = await lockTicketWithOrder(trx, ticketId);
+    const method = await payments.findPaymentMethodByCode(trx, input.method);
+    if (!method || Number(method.is_active) !== 1) {
+      throw new BadRequestError(`Unknown or inactive payment method: ${input.method}`);
+    }
+    if (Number(ticket.status) === TICKET_STATUS.canceled) throw new BadRequestError('Ticket is canceled');
+    if (Number(ticket.status) === TICKET_STATUS.paid) throw new BadRequestError('Ticket is already paid');
+    if (amountCents > Number(ticket.total_cents) - Number(ticket.paid_cents)) {
+      throw new BadRequestError('Amount exceeds the balance');
+    }
+    const id = newId();
+    await payments.insertPayment(trx, {
+      id,
+      ticket_id: ticketId,
+      method: method.code,
+      amount_cents: amountCents,
+      tip_cents: tipCents,
+      tendered_cents: input.tendered === undefined ? null : toCents(input.tendered),
+      change_cents: input.tendered === undefined ? null : changeCents,
+      status: 'settled',
+      created_by: principal.id,
+      created_at: now,
+      settled_at: now,
+      amount_sat: null,
+      rate: null,
+      payment_hash: null,
+      invoice: null,
+      expires_at: null,
+      received_sat: null,
+    });
+    await payments.addSettledToTicket(
+      trx,
+      { id: ticketId, orderId: ticket.order_id },
+      { amountCents, tipCents },
+      now,
+    );
+    await recordEvent(trx, { type: 'payment.settled', data: await viewOf(trx, id), at: now });
+    const ticketView = await ticketViewOf(trx, ticketId);
+    if (ticketView.status === TICKET_STATUS.paid) {
+      await recordEvent(trx, { type: 'ticket.paid', data: ticketView, at: now });
+    }
+    return { id, ticket_status: ticketView.status, change: fromCents(changeCents) };
+  });
+}
+
+/** Cash the customer handed over must cover what is paid; other methods take exactly what is asked. */
+function changeOf(input: PaymentBody, dueCents: number): number {
+  if (input.tendered === undefined) return 0;
+  if (input.method !== CASH) throw new BadRequestError('Only cash takes tendered');
+  const tenderedCents = toCents(input.tendered);
+  if (tenderedCents < dueCents) throw new BadRequestError('Tendered must cover amount and tip');
+  return tenderedCents - dueCents;
+}
+
+async function viewOf(db: Db, id: string): Promise<PaymentView> {
+  const row = await payments.findPayment(db, id);
+  if (!row) throw new NotFoundError();
+  return toPaymentView(row);
+}
+
+export function getPayment(ctx: AppContext, id: string): Promise<PaymentView> {
+  return viewOf(ctx.db, id);
+}
+
+export async function listTicketPayments(ctx: AppContext, ticketId: string): Promise<PaymentView[]> {
+  if (!(await findTicket(ctx.db, ticketId))) throw new NotFoundError();
+  return (await payments.findPaymentsOfTicket(ctx.db, ticketId)).map(toPaymentView);
+}

@@ -1,0 +1,22 @@
+import type { Principal } from '../core/auth-guard';
+import { BadRequestError, ForbiddenError } from '../core/errors';
+import { toCents } from '../core/money';
+import type { Discount } from './tickets.schemas';
+
+/**
+ * Who may discount a bill. The one place to change when roles with a discount permission arrive.
+ */
+export function assertMayDiscount(principal: Principal): void {
+  if (principal.role !== 'admin') throw new ForbiddenError('Only an administrator may discount a bill');
+}
+
+/** The discount in cents; a percentage rounds to the nearest cent. */
+export function discountCents(subtotalCents: number, discount: Discount): number {
+  if (discount.type === 'percent') {
+    if (discount.value > 100) throw new BadRequestError('A percent discount is at most 100');
+    return Math.round((subtotalCents * discount.value) / 100);
+  }
+  const cents = toCents(discount.value);
+  if (cents > subtotalCents) throw new BadRequestError('Discount exceeds the subtotal');
+  return cents;
+}

@@ -1,0 +1,134 @@
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
+import type { Db } from '../core/db/database';
+import { forUpdate } from '../core/db/locks';
+import type { Database } from '../core/db/schema';
+import type { Page } from '../orders/orders.schemas';
+import { TICKET_STATUS, type TicketFilter } from './tickets.schemas';
+
+export type TicketRow = Selectable<Database['tickets']>;
+/** A bill with the order dishes it covers (for a cancelled bill, the ones it covered). */
+export type TicketWithDishes = TicketRow & { order_dish_ids: string[] };
+
+export function findTicket(db: Db, id: string): Promise<TicketRow | undefined> {
+  return db.selectFrom('tickets').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Callers lock the bill's order first, so every writer of one order's bills queues in the same order. */
+export function lockTicket(db: Db, id: string): Promise<TicketRow | undefined> {
+  return forUpdate(db, db.selectFrom('tickets').selectAll().where('id', '=', id)).executeTakeFirst();
+}
+
+export async function insertTicket(db: Db, ticket: Insertable<Database['tickets']>): Promise<void> {
+  await db.insertInto('tickets').values(ticket).execute();
+}
+
+export async function updateTicket(
+  db: Db,
+  id: string,
+  changes: Updateable<Database['tickets']>,
+): Promise<void> {
+  await db.updateTable('tickets').set(changes).where('id', '=', id).execute();
+}
+
+export async function insertTicketDishes(db: Db, ticketId: string, orderDishIds: string[]): Promise<void> {
+  if (orderDishIds.length === 0) return;
+  await db
+    .insertInto('ticket_dishes')
+    .values(orderDishIds.map((orderDishId) => ({ ticket_id: ticketId, order_dish_id: orderDishId })))
+    .execute();
+}
+
+/** A cancelled bill keeps its links for the record; only live links hold a dish. */
+export async function releaseTicketDishes(db: Db, ticketId: string): Promise<void> {
+  await db.updateTable('ticket_dishes').set({ is_live: 0 }).where('ticket_id', '=', ticketId).execute();
+}
+
+/** The ids among the order's dishes that a live bill covers. */
+export async function findBilledDishIds(db: Db, orderId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('ticket_dishes')
+    .innerJoin('order_dishes', 'order_dishes.id', 'ticket_dishes.order_dish_id')
+    .select('ticket_dishes.order_dish_id')
+    .where('order_dishes.order_id', '=', orderId)
+    .where('ticket_dishes.is_live', '=', 1)
+    .execute();
+  return new Set(rows.map((row) => row.order_dish_id));
+}
+
+/** Adds to (or, negative, takes from) the order's billed sum; the order row is already locked. */
+export async function addToOrderBilled(db: Db, orderId: string, cents: number, now: number): Promise<void> {
+  await db
+    .updateTable('orders')
+    .set({ billed_cents: sql`billed_cents + ${cents}`, updated_at: now })
+    .where('id', '=', orderId)
+    .execute();
+}
+
+/** The bills of an order that are not cancelled. */
+export function findLiveTicketsOfOrder(db: Db, orderId: string): Promise<TicketRow[]> {
+  return db
+    .selectFrom('tickets')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .where('status', '!=', TICKET_STATUS.canceled)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function withDishes(db: Db, tickets: TicketRow[]): Promise<TicketWithDishes[]> {
+  if (tickets.length === 0) return [];
+  const links = await db
+    .selectFrom('ticket_dishes')
+    .innerJoin('order_dishes', 'order_dishes.id', 'ticket_dishes.order_dish_id')
+    .select(['ticket_dishes.ticket_id', 'ticket_dishes.order_dish_id'])
+    .where(
+      'ticket_dishes.ticket_id',
+      'in',
+      tickets.map((ticket) => ticket.id),
+    )
+    .orderBy('order_dishes.created_at')
+    .orderBy('order_dishes.id')
+    .execute();
+  return tickets.map((ticket) => ({
+    ...ticket,
+    order_dish_ids: links.filter((link) => link.ticket_id === ticket.id).map((link) => link.order_dish_id),
+  }));
+}
+
+export function findTicketsOfOrder(db: Db, orderId: string): Promise<TicketRow[]> {
+  return db
+    .selectFrom('tickets')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+function filteredTickets(db: Db, filter: TicketFilter) {
+  let query = db.selectFrom('tickets');
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.orderId !== undefined) query = query.where('order_id', '=', filter.orderId);
+  if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('created_at', '<=', filter.to);
+  return query;
+}
+
+/** Newest first; the id breaks ties within a millisecond, so pages never overlap. */
+export function listTickets(db: Db, filter: TicketFilter, page: Page): Promise<TicketRow[]> {
+  return filteredTickets(db, filter)
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function countTickets(db: Db, filter: TicketFilter): Promise<number> {
+  const row = await filteredTickets(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

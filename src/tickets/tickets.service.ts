@@ -1,0 +1,195 @@
+import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
+import type { Db } from '../core/db/database';
+import { BadRequestError, NotFoundError } from '../core/errors';
+import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
+import { newId } from '../core/ids';
+import { toCents } from '../core/money';
+import { totalFromLastPage } from '../core/paging';
+import { recordEvent } from '../events/record-event';
+import { findLiveOrderWithDishes } from '../orders/order-dishes.repo';
+import * as orders from '../orders/orders.repo';
+import { assertMayDiscount, discountCents } from './discounts';
+import { toTicketView } from './ticket-views';
+import * as tickets from './tickets.repo';
+import { TICKET_STATUS, type TicketBody, type TicketsQuery, type TicketView } from './tickets.schemas';
+
+export const NOTHING_LEFT_TO_BILL = 'Nothing left to bill';
+const EXCEEDS_UNBILLED = 'Amount exceeds the unbilled balance';
+
+/**
+ * Creates a bill. The order's row lock serialises every bill of the order, so what is still
+ * unbilled is read and claimed in one step; the partial unique index on live dish links and the
+ * check `billed_cents <= total_cents` on the order hold even if that reasoning were ever wrong.
+ */
+export async function createTicket(
+  ctx: AppContext,
+  principal: Principal,
+  orderId: string,
+  input: TicketBody,
+  claim: IdempotencyClaim | undefined,
+): Promise<{ id: string }> {
+  if (input.discount) assertMayDiscount(principal);
+  if (input.order_dish_ids && input.amount !== undefined) {
+    throw new BadRequestError('Send either order_dish_ids or amount, not both');
+  }
+  const now = ctx.clock.now();
+  return inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
+    const order = await orders.lockLiveOrder(trx, orderId);
+    if (!order) throw new NotFoundError();
+    if (order.status === 'cancelled') throw new BadRequestError('Cannot bill a cancelled order');
+    const found = await findLiveOrderWithDishes(trx, orderId);
+    const orderDishes = found?.dishes ?? [];
+    if (orderDishes.length === 0) throw new BadRequestError('Cannot bill an order without dishes');
+    const unbilledCents = Number(order.total_cents) - Number(order.billed_cents);
+    if (unbilledCents <= 0) throw new BadRequestError(NOTHING_LEFT_TO_BILL);
+
+    const billed = await tickets.findBilledDishIds(trx, orderId);
+    const { subtotalCents, dishIds } = whatToBill(input, orderDishes, billed, unbilledCents);
+    if (subtotalCents <= 0) throw new BadRequestError(NOTHING_LEFT_TO_BILL);
+    if (subtotalCents > unbilledCents) throw new BadRequestError(EXCEEDS_UNBILLED);
+    const discount = input.discount ? discountCents(subtotalCents, input.discount) : 0;
+    const totalCents = subtotalCents - discount;
+    // A bill discounted to nothing owes nothing: it is paid the moment it exists.
+    const isPaid = totalCents === 0;
+
+    const id = newId();
+    await tickets.insertTicket(trx, {
+      id,
+      order_id: orderId,
+      status: isPaid ? TICKET_STATUS.paid : TICKET_STATUS.pending,
+      subtotal_cents: subtotalCents,
+      discount_cents: discount,
+      discount_type: input.discount?.type ?? null,
+      discount_value: input.discount?.value ?? null,
+      discount_reason: input.discount?.reason ?? null,
+      total_cents: totalCents,
+      created_by: principal.id,
+      created_at: now,
+      updated_at: now,
+      paid_at: isPaid ? now : null,
+      canceled_at: null,
+    });
+    await tickets.insertTicketDishes(trx, id, dishIds);
+    await tickets.addToOrderBilled(trx, orderId, subtotalCents, now);
+    const view = await viewOf(trx, id);
+    await recordEvent(trx, { type: 'ticket.created', data: view, at: now });
+    if (isPaid) await recordEvent(trx, { type: 'ticket.paid', data: view, at: now });
+    return { id };
+  });
+}
+
+/** `{}` bills the rest, `order_dish_ids` exactly those dishes, `amount` a share of the rest. */
+function whatToBill(
+  input: TicketBody,
+  orderDishes: { id: string; price_at_order_cents: number }[],
+  billed: Set<string>,
+  unbilledCents: number,
+): { subtotalCents: number; dishIds: string[] } {
+  if (input.amount !== undefined) return { subtotalCents: toCents(input.amount), dishIds: [] };
+  if (!input.order_dish_ids) {
+    // The rest covers the dishes not yet on a bill when it is exactly them; after a split by amount
+    // it is only money, and no dish can be said to be on it.
+    const unbilledDishes = orderDishes.filter((dish) => !billed.has(dish.id));
+    const isExactlyTheseDishes = sumOf(unbilledDishes) === unbilledCents;
+    return {
+      subtotalCents: unbilledCents,
+      dishIds: isExactlyTheseDishes ? unbilledDishes.map((dish) => dish.id) : [],
+    };
+  }
+  const prices = new Map(orderDishes.map((dish) => [dish.id, dish.price_at_order_cents]));
+  let subtotalCents = 0;
+  for (const id of input.order_dish_ids) {
+    const price = prices.get(id);
+    if (price === undefined) throw new BadRequestError(`Order dish with ID: ${id} is not on this order`);
+    if (billed.has(id)) throw new BadRequestError(`Order dish with ID: ${id} is already on a bill`);
+    subtotalCents += Number(price);
+  }
+  return { subtotalCents, dishIds: input.order_dish_ids };
+}
+
+function sumOf(dishes: { price_at_order_cents: number }[]): number {
+  return dishes.reduce((sum, dish) => sum + Number(dish.price_at_order_cents), 0);
+}
+
+/**
+ * Cancels a bill on which nothing is paid; its dishes and amount become billable again. Refunded
+ * money counts as not paid, so a bill whose payments were all refunded can be cancelled too.
+ */
+export async function cancelTicket(ctx: AppContext, id: string): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    const ticket = await lockTicketWithOrder(trx, id);
+    if (Number(ticket.status) === TICKET_STATUS.canceled)
+      throw new BadRequestError('Ticket is already canceled');
+    if (Number(ticket.paid_cents) > 0) throw new BadRequestError('Ticket has payments: refund them first');
+    await cancelLockedTicket(trx, ticket, now);
+  });
+}
+
+/** Cancels a bill whose order the caller has locked; the orders service uses it when an order goes. */
+export async function cancelLockedTicket(trx: Db, ticket: tickets.TicketRow, now: number): Promise<void> {
+  await tickets.updateTicket(trx, ticket.id, {
+    status: TICKET_STATUS.canceled,
+    canceled_at: now,
+    updated_at: now,
+  });
+  await tickets.releaseTicketDishes(trx, ticket.id);
+  await tickets.addToOrderBilled(trx, ticket.order_id, -Number(ticket.subtotal_cents), now);
+  await recordEvent(trx, { type: 'ticket.canceled', data: await viewOf(trx, ticket.id), at: now });
+}
+
+/**
+ * Before an order is cancelled or deleted: refused while one of its bills is paid or has money on
+ * it; its pending bills are cancelled with it. The caller holds the order's lock.
+ */
+export async function cancelBillsOfOrder(trx: Db, orderId: string, now: number): Promise<void> {
+  const live = await tickets.findLiveTicketsOfOrder(trx, orderId);
+  if (live.some((ticket) => Number(ticket.status) === TICKET_STATUS.paid || Number(ticket.paid_cents) > 0)) {
+    throw new BadRequestError('Order has paid bills: refund and cancel them first');
+  }
+  for (const ticket of live) await cancelLockedTicket(trx, ticket, now);
+}
+
+/**
+ * Locks the bill's order, then the bill: every writer of an order's bills and payments takes the
+ * locks in that order, so they queue instead of deadlocking. 404 when there is no such bill.
+ */
+export async function lockTicketWithOrder(trx: Db, id: string): Promise<tickets.TicketRow> {
+  const found = await tickets.findTicket(trx, id);
+  if (!found) throw new NotFoundError();
+  await orders.lockLiveOrder(trx, found.order_id);
+  const ticket = await tickets.lockTicket(trx, id);
+  if (!ticket) throw new NotFoundError();
+  return ticket;
+}
+
+export async function viewOf(db: Db, id: string): Promise<TicketView> {
+  const row = await tickets.findTicket(db, id);
+  if (!row) throw new NotFoundError();
+  const [withDishes] = await tickets.withDishes(db, [row]);
+  return toTicketView(withDishes as tickets.TicketWithDishes);
+}
+
+export function getTicket(ctx: AppContext, id: string): Promise<TicketView> {
+  return viewOf(ctx.db, id);
+}
+
+export async function listOrderTickets(ctx: AppContext, orderId: string): Promise<TicketView[]> {
+  if (!(await orders.findLiveOrder(ctx.db, orderId))) throw new NotFoundError();
+  const rows = await tickets.findTicketsOfOrder(ctx.db, orderId);
+  return (await tickets.withDishes(ctx.db, rows)).map(toTicketView);
+}
+
+export async function listTickets(
+  ctx: AppContext,
+  query: TicketsQuery,
+): Promise<{ items: TicketView[]; totalCount: number }> {
+  if (query.from !== undefined && query.to !== undefined && query.from > query.to) {
+    throw new BadRequestError('from must not be after to');
+  }
+  const filter = { status: query.status, orderId: query.order_id, from: query.from, to: query.to };
+  const rows = await tickets.listTickets(ctx.db, filter, query);
+  const totalCount = totalFromLastPage(query, rows.length) ?? (await tickets.countTickets(ctx.db, filter));
+  return { items: (await tickets.withDishes(ctx.db, rows)).map(toTicketView), totalCount };
+}
