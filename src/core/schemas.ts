@@ -6,6 +6,10 @@ export const Uuid = (options: { description?: string } = {}) =>
 /** The last instant of year 9999: a bound for Unix-ms inputs, so no absurd value reaches SQL or a node. */
 export const MAX_UNIX_MS = 253_402_300_799_999;
 
+/** A Unix-ms instant in a query: the `from`/`to` filters of the lists. */
+export const UnixMsQuery = (description: string) =>
+  Type.Integer({ minimum: 0, maximum: MAX_UNIX_MS, description });
+
 /** A page offset beyond any real list, small enough for every engine's integer columns and LIMIT. */
 export const MAX_OFFSET = 2_147_483_647;
 

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Money } from '../core/money';
-import { MAX_OFFSET, MAX_UNIX_MS, Uuid } from '../core/schemas';
+import { MAX_OFFSET, UnixMsQuery, Uuid } from '../core/schemas';
 
 export const ORDER_STATUSES = ['pending', 'preparing', 'ready', 'completed', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -111,12 +111,8 @@ export const OrdersQuery = Type.Object(
     user_id: Type.Optional(Uuid()),
     table_id: Type.Optional(Uuid()),
     status: Type.Optional(OrderStatusSchema),
-    from: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: MAX_UNIX_MS, description: 'Created at or after (Unix ms)' }),
-    ),
-    to: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: MAX_UNIX_MS, description: 'Created at or before (Unix ms)' }),
-    ),
+    from: Type.Optional(UnixMsQuery('Created at or after (Unix ms)')),
+    to: Type.Optional(UnixMsQuery('Created at or before (Unix ms)')),
     date: Type.Optional(
       Type.String({ format: 'date', description: 'Local day in POS_TIMEZONE', examples: ['2026-11-22'] }),
     ),

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { MAX_AMOUNT } from '../core/money';
-import { Uuid } from '../core/schemas';
+import { UnixMsQuery, Uuid } from '../core/schemas';
 import { Page } from '../orders/orders.schemas';
 
 /** The spec's ticket codes. */
@@ -76,8 +76,8 @@ export const TicketsQuery = Type.Object(
     ...Page.properties,
     status: Type.Optional(TicketStatusSchema),
     order_id: Type.Optional(Uuid()),
-    from: Type.Optional(Type.Integer({ minimum: 0, description: 'Created at or after (Unix ms)' })),
-    to: Type.Optional(Type.Integer({ minimum: 0, description: 'Created at or before (Unix ms)' })),
+    from: Type.Optional(UnixMsQuery('Created at or after (Unix ms)')),
+    to: Type.Optional(UnixMsQuery('Created at or before (Unix ms)')),
   },
   { additionalProperties: false },
 );
