@@ -8,11 +8,11 @@ import { Pin, UserView } from '../users/users.schemas';
 import * as service from './auth.service';
 
 const LoginBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 100, examples: ['Ana'] }), pin: Pin() },
+  { name: Type.String({ minLength: 1, maxLength: 100, example: 'Ana' }), pin: Pin() },
   { additionalProperties: false },
 );
 
-const LoginReply = Type.Object({ message: Type.String({ examples: ['Login successful'] }), user: UserView });
+const LoginReply = Type.Object({ message: Type.String({ example: 'Login successful' }), user: UserView });
 
 /** Failed logins are throttled per address and name, so guessing a PIN takes days, not minutes. */
 const LOGIN_RATE_LIMIT = {
@@ -35,6 +35,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       config: { public: true, rateLimit: LOGIN_RATE_LIMIT },
       schema: {
         tags: ['Auth'],
+        operationId: 'loginUser',
         summary: 'Log in with name and PIN',
         description:
           'Sets the HttpOnly cookies accessToken (1 minute) and refreshToken (30 days). Each login is its own session.',
@@ -55,6 +56,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       config: { public: true },
       schema: {
         tags: ['Auth'],
+        operationId: 'refreshSession',
         summary: 'Renew the access token',
         description:
           'Needs the refreshToken cookie. Answers a new accessToken and a rotated refreshToken; ' +
@@ -75,6 +77,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       config: { public: true },
       schema: {
         tags: ['Auth'],
+        operationId: 'logoutUser',
         summary: 'Log out this device',
         description: 'Revokes the session named by the access or refresh token and clears the cookies.',
         response: { 200: MessageReply },

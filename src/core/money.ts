@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 export const MAX_AMOUNT = 99_999_999.99;
 
 export const Money = (options: { description?: string } = {}) =>
-  Type.Number({ minimum: 0, maximum: MAX_AMOUNT, multipleOf: 0.01, examples: [12.5], ...options });
+  Type.Number({ minimum: 0, maximum: MAX_AMOUNT, multipleOf: 0.01, example: 12.5, ...options });
 
 export function toCents(amount: number): number {
   return Math.round(amount * 100);

@@ -8,7 +8,7 @@ import { errors, MessageReply } from '../core/schemas';
 import * as service from './wallet-access.service';
 
 const WalletPassword = (description: string) =>
-  Type.String({ minLength: 8, maxLength: 200, description, examples: ['correct horse battery'] });
+  Type.String({ minLength: 8, maxLength: 200, description, example: 'correct horse battery' });
 
 const WalletAuthBody = Type.Object(
   { password: Type.String({ minLength: 1, maxLength: 200 }) },
@@ -40,6 +40,7 @@ export const walletAccessRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       config,
       schema: {
         tags: ['Wallet'],
+        operationId: 'unlockWallet',
         summary: 'Unlock the wallet with the wallet password',
         description:
           'Administrators. Sets the HttpOnly cookie walletAccessToken (5 minutes), bound to this user and ' +
@@ -61,9 +62,10 @@ export const walletAccessRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       config: { adminOnly: true },
       schema: {
         tags: ['Wallet'],
+        operationId: 'lockWallet',
         summary: 'Lock the wallet',
         description: 'Clears the walletAccessToken cookie.',
-        response: { 200: Type.Object({ status: Type.String({ examples: ['ok'] }) }), ...errors(401, 403) },
+        response: { 200: Type.Object({ status: Type.String({ example: 'ok' }) }), ...errors(401, 403) },
       },
     },
     async (_request, reply) => {
@@ -78,6 +80,7 @@ export const walletAccessRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       config,
       schema: {
         tags: ['Wallet'],
+        operationId: 'setWalletPassword',
         summary: 'Set or change my wallet password',
         description:
           'Administrators, for their own account. `current_password` is required once a wallet password ' +

@@ -26,6 +26,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     {
       schema: {
         tags,
+        operationId: 'createInvoice',
         summary: 'Create a Lightning invoice',
         description: 'Any logged-in user. `description` is required; the other fields are optional.',
         body: CreateInvoiceBody,
@@ -46,6 +47,7 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       config,
       schema: {
         tags,
+        operationId: 'getNodeInfo',
         summary: 'Node information and channels',
         response: { 200: NodeInfoReply, ...errors(401, 403, 503) },
       },
@@ -59,6 +61,7 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       config,
       schema: {
         tags,
+        operationId: 'getBalance',
         summary: 'Spendable balance and fee credit',
         response: { 200: BalanceReply, ...errors(401, 403, 503) },
       },
@@ -72,6 +75,7 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       config,
       schema: {
         tags,
+        operationId: 'payInvoice',
         summary: 'Pay a BOLT11 invoice',
         description: PAYMENT_FAILED,
         body: PayInvoiceBody,
@@ -87,6 +91,7 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       config,
       schema: {
         tags,
+        operationId: 'payOffer',
         summary: 'Pay a BOLT12 offer',
         description: PAYMENT_FAILED,
         body: PayOfferBody,
@@ -102,6 +107,7 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       config,
       schema: {
         tags,
+        operationId: 'payOnchain',
         summary: 'Send bitcoin to an on-chain address',
         description: `Spliced out of the node's channel. ${PAYMENT_FAILED} feesSat are the mining fees of the new transaction.`,
         body: PayOnChainBody,
@@ -117,6 +123,7 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       config,
       schema: {
         tags,
+        operationId: 'bumpFee',
         summary: 'Speed up the pending on-chain transaction',
         description:
           "The body is a bare JSON number: the new fee rate in sat/byte. It applies to the channel's " +
