@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { type RulesetDefinition, Spectral } from '@stoplight/spectral-core';
 import { oas } from '@stoplight/spectral-rulesets';
+import { withSingleExamples } from '../src/core/openapi';
 import { buildTestApp } from './helpers/app';
 import { databaseTargets } from './helpers/database';
 
@@ -86,5 +87,50 @@ describe('the route schemas', () => {
   it('use OpenAPI 3.0 `example`, never the JSON Schema `examples` array', () => {
     const offenders = sourceFiles('src').filter((file) => /\bexamples\s*:/.test(readFileSync(file, 'utf8')));
     assert.deepEqual(offenders, []);
+  });
+});
+
+describe('the document transform', () => {
+  it('turns the `examples` arrays a schema may still carry into one `example`, and nothing else', () => {
+    const mediaExamples = { first: { value: { examples: ['kept: data'] } } };
+    const document = {
+      paths: {
+        '/x': {
+          get: {
+            responses: {
+              400: {
+                content: {
+                  'application/json': {
+                    schema: {
+                      anyOf: [
+                        { type: 'string', examples: ['Missing or malformed ID'] },
+                        { type: 'object', properties: { message: { type: 'string', examples: ['a', 'b'] } } },
+                      ],
+                      example: { examples: ['kept: an instance'] },
+                      enum: [{ examples: ['kept: a value'] }],
+                    },
+                    examples: mediaExamples,
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    assert.deepEqual(
+      withSingleExamples(document).paths['/x'].get.responses[400].content['application/json'],
+      {
+        schema: {
+          anyOf: [
+            { type: 'string', example: 'Missing or malformed ID' },
+            { type: 'object', properties: { message: { type: 'string', example: 'a' } } },
+          ],
+          example: { examples: ['kept: an instance'] },
+          enum: [{ examples: ['kept: a value'] }],
+        },
+        examples: mediaExamples,
+      },
+    );
   });
 });

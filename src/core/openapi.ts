@@ -39,7 +39,7 @@ const API_DESCRIPTION = [
  * converts it only on the paths it walks (not inside `anyOf` and the like), so every remaining one is
  * converted here. `examples` maps (media types, parameters) are objects and stay as they are.
  */
-function withSingleExamples<T>(node: T): T {
+export function withSingleExamples<T>(node: T): T {
   if (Array.isArray(node)) return node.map(withSingleExamples) as T;
   if (node === null || typeof node !== 'object') return node;
   const converted: Record<string, unknown> = {};
@@ -53,8 +53,8 @@ function withSingleExamples<T>(node: T): T {
   return converted as T;
 }
 
-/** Keywords whose values are instances, not schemas: nothing inside them is a keyword. */
-const DATA_KEYWORDS = new Set(['example', 'default', 'enum', 'const']);
+/** Keys whose values are instances, not schemas (`value` of an Example Object): nothing inside is a keyword. */
+const DATA_KEYWORDS = new Set(['example', 'default', 'enum', 'const', 'value']);
 
 /** The spec's meaning of each status code, for responses whose schema does not describe itself. */
 const STATUS_MEANINGS: Record<string, string> = {
