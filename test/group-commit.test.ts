@@ -4,7 +4,6 @@ import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../src/core/db/database';
@@ -14,12 +13,17 @@ import { loggedInUser } from './helpers/auth';
 
 type TestContext = { after: (fn: () => Promise<void> | void) => void };
 
-/** An fdatasync the test releases by hand, counting how often it ran. */
+/**
+ * An fdatasync the test releases by hand, counting how often it ran; `whenWaiting()` resolves once a
+ * sync is held at the gate, so the test knows where the flush stands without waiting for time to pass.
+ */
 function gatedSync() {
   let release: () => void = () => {};
   let gate = new Promise<void>((resolve) => {
     release = resolve;
   });
+  let waiting = 0;
+  let onWaiting: (() => void)[] = [];
   const state = {
     calls: 0,
     open: () => release(),
@@ -28,13 +32,64 @@ function gatedSync() {
         release = resolve;
       });
     },
+    whenWaiting: () =>
+      waiting > 0 ? Promise.resolve() : new Promise<void>((resolve) => onWaiting.push(resolve)),
     sync: (async (file: FileHandle) => {
       state.calls++;
+      waiting++;
+      for (const notify of onWaiting) notify();
+      onWaiting = [];
       await gate;
+      waiting--;
       await file.datasync();
     }) as SyncFile,
   };
   return state;
+}
+
+/**
+ * The app's database handle, reporting each flush the app asks for (an answer about to wait for the
+ * disk) and when it completed, in one log with the answers the test records.
+ */
+function observedFlushes(database: DatabaseHandle) {
+  const events: string[] = [];
+  let asked = 0;
+  let onAsked: { count: number; resolve: () => void }[] = [];
+  const handle: DatabaseHandle = {
+    ...database,
+    flushCommits: () => {
+      asked++;
+      events.push('flush asked');
+      for (const waiter of onAsked.filter((waiter) => waiter.count <= asked)) waiter.resolve();
+      onAsked = onAsked.filter((waiter) => waiter.count > asked);
+      const flushed = database.flushCommits();
+      void flushed.then(
+        () => events.push('flush done'),
+        () => undefined,
+      );
+      return flushed;
+    },
+  };
+  const whenAsked = (count: number) =>
+    asked >= count ? Promise.resolve() : new Promise<void>((resolve) => onAsked.push({ count, resolve }));
+  /** Forgets what happened so far (the setup's own requests). */
+  const reset = () => {
+    asked = 0;
+    events.length = 0;
+  };
+  return { handle, events, whenAsked, reset };
+}
+
+/** Which happens first: a promise settling, or a condition being reached. */
+async function firstOf(
+  outcome: Promise<unknown>,
+  condition: Promise<void>,
+): Promise<'settled' | 'condition'> {
+  const settled = outcome.then(
+    () => 'settled' as const,
+    () => 'settled' as const,
+  );
+  return Promise.race([settled, condition.then(() => 'condition' as const)]);
 }
 
 function sqliteFile(t: TestContext, syncWal?: SyncFile): { url: string; database: DatabaseHandle } {
@@ -52,20 +107,6 @@ async function createNotes(database: DatabaseHandle): Promise<void> {
   await sql`create table notes (id integer primary key, body text not null)`.execute(database.db);
   await database.flushCommits();
 }
-
-const isSettled = async (promise: Promise<unknown>) => {
-  let settled = false;
-  void promise.then(
-    () => {
-      settled = true;
-    },
-    () => {
-      settled = true;
-    },
-  );
-  await sleep(30);
-  return settled;
-};
 
 describe('SQLite group commit', () => {
   test('a write outside a transaction is pending until a sync of the WAL has finished', async (t) => {
@@ -123,11 +164,10 @@ describe('SQLite group commit', () => {
     await sql`insert into notes (body) values ('b')`.execute(database.db);
     const first = database.flushCommits();
     const alsoFirst = database.flushCommits();
-    await sleep(10);
+    assert.equal(await firstOf(first, sync.whenWaiting()), 'condition', 'no answer before the sync finishes');
     await sql`insert into notes (body) values ('c')`.execute(database.db);
     const second = database.flushCommits();
 
-    assert.equal(await isSettled(first), false, 'no answer before the sync finishes');
     assert.equal(sync.calls - callsBefore, 1, 'the waiting flushes share one sync');
     sync.open();
     await Promise.all([first, alsoFirst, second]);
@@ -139,11 +179,13 @@ describe('SQLite group commit', () => {
     const sync = gatedSync();
     const { url, database } = sqliteFile(t, sync.sync);
     sync.open();
-    const app = await buildApp(testConfig({ DATABASE_URL: url }), { database });
+    const flushes = observedFlushes(database);
+    const app = await buildApp(testConfig({ DATABASE_URL: url }), { database: flushes.handle });
     t.after(() => app.close());
     const { cookies } = await loggedInUser(app, database.db);
     await database.flushCommits();
     sync.close();
+    flushes.reset();
 
     const answer = app.inject({
       method: 'POST',
@@ -151,16 +193,26 @@ describe('SQLite group commit', () => {
       headers: { cookie: cookies },
       payload: { name: 'Soups', type: 'dish' },
     });
-    assert.equal(await isSettled(answer), false);
+    void answer.then(() => flushes.events.push('write answered'));
+    const asked = flushes.whenAsked(1);
+    assert.equal(await firstOf(answer, asked), 'condition', 'the answer asks for a flush before it leaves');
+    assert.equal(await firstOf(answer, sync.whenWaiting()), 'condition', 'and the sync is held');
     const stored = await database.db.selectFrom('categories').select('name').execute();
     assert.deepEqual(stored, [{ name: 'Soups' }], 'committed, but not yet acknowledged');
 
     const read = app.inject({ method: 'GET', url: '/categories?type=dish', headers: { cookie: cookies } });
-    assert.equal(await isSettled(read), false, 'a read that would show it waits too');
+    void read.then(() => flushes.events.push('read answered'));
+    assert.equal(
+      await firstOf(read, flushes.whenAsked(2)),
+      'condition',
+      'a read that would show it waits too',
+    );
 
     sync.open();
     assert.equal((await answer).statusCode, 201);
     assert.equal((await read).statusCode, 200);
+    assert.deepEqual(flushes.events.slice(0, 4), ['flush asked', 'flush asked', 'flush done', 'flush done']);
+    assert.deepEqual(flushes.events.slice(4).sort(), ['read answered', 'write answered']);
   });
 
   test('after a failed sync nothing more is acknowledged, and the process stays up', async (t) => {

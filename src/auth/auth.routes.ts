@@ -8,11 +8,11 @@ import { Pin, UserView } from '../users/users.schemas';
 import * as service from './auth.service';
 
 const LoginBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 100, examples: ['Ana'] }), pin: Pin() },
+  { name: Type.String({ minLength: 1, maxLength: 100, example: 'Ana' }), pin: Pin() },
   { additionalProperties: false },
 );
 
-const LoginReply = Type.Object({ message: Type.String({ examples: ['Login successful'] }), user: UserView });
+const LoginReply = Type.Object({ message: Type.String({ example: 'Login successful' }), user: UserView });
 
 export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const secure = ctx.config.cookieSecure;
@@ -27,6 +27,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       config: { public: true },
       schema: {
         tags: ['Auth'],
+        operationId: 'loginUser',
         summary: 'Log in with name and PIN',
         description:
           'Sets the HttpOnly cookies accessToken (1 minute) and refreshToken (30 days). Each login is its own ' +
@@ -50,6 +51,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       config: { public: true },
       schema: {
         tags: ['Auth'],
+        operationId: 'refreshSession',
         summary: 'Renew the access token',
         description:
           'Needs the refreshToken cookie. Answers a new accessToken and a rotated refreshToken. The refresh ' +
@@ -72,6 +74,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       config: { public: true },
       schema: {
         tags: ['Auth'],
+        operationId: 'logoutUser',
         summary: 'Log out this device',
         description: 'Revokes the session named by the access or refresh token and clears the cookies.',
         response: { 200: MessageReply },

@@ -21,6 +21,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       schemaErrorFormatter: idOrTypeQueryFailure,
       schema: {
         tags: ['Categories'],
+        operationId: 'listCategories',
         summary: 'List the categories of one type',
         description: 'A missing or unknown `type`: 400 `Missing or malformed type`. No category: 204.',
         querystring: CategoryTypeQuery,
@@ -36,6 +37,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       schemaErrorFormatter: idOrTypeQueryFailure,
       schema: {
         tags: ['Categories'],
+        operationId: 'getCategory',
         summary: 'Get a category',
         description:
           'A category that does not exist, is deleted or has another type: 404 `Resource not found`. ' +
@@ -54,6 +56,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       schemaErrorFormatter: createFailure,
       schema: {
         tags: ['Categories'],
+        operationId: 'createCategory',
         summary: 'Create a category',
         description:
           'Names are unique per type among live categories (a deleted name may be reused). A missing or ' +
@@ -85,6 +88,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       schemaErrorFormatter: updateFailure,
       schema: {
         tags: ['Categories'],
+        operationId: 'updateCategory',
         summary: 'Rename a category',
         description:
           'The body `type` identifies the category together with the id; a category never changes type. ' +
@@ -113,6 +117,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       schemaErrorFormatter: idOrTypeQueryFailure,
       schema: {
         tags: ['Categories'],
+        operationId: 'deleteCategory',
         summary: 'Delete a category',
         description:
           'Logical delete, answered with 204 and no body. A category used by a live record of its type ' +

@@ -1,19 +1,19 @@
 import { type Static, Type } from 'typebox';
-import { Uuid } from '../core/schemas';
+import { messageChoices, Uuid } from '../core/schemas';
 
 export const CATEGORY_TYPES = ['dish', 'ingredient', 'product'] as const;
 export type CategoryType = (typeof CATEGORY_TYPES)[number];
 
 export const CategoryTypeSchema = Type.Union(
   CATEGORY_TYPES.map((type) => Type.Literal(type)),
-  { description: 'dish, ingredient or product', examples: ['dish'] },
+  { description: 'dish, ingredient or product', example: 'dish' },
 );
 
 export const CategoryName = Type.String({
   minLength: 1,
   maxLength: 100,
   pattern: '\\S',
-  examples: ['Desserts'],
+  example: 'Desserts',
 });
 
 export const CategoryTypeQuery = Type.Object({ type: CategoryTypeSchema });
@@ -21,19 +21,16 @@ export type CategoryTypeQuery = Static<typeof CategoryTypeQuery>;
 
 export const CategoryBody = Type.Object(
   { name: CategoryName, type: CategoryTypeSchema },
-  { additionalProperties: false, examples: [{ name: 'Desserts', type: 'dish' }] },
+  { additionalProperties: false, example: { name: 'Desserts', type: 'dish' } },
 );
 export type CategoryBody = Static<typeof CategoryBody>;
 
 export const CategoryView = Type.Object(
   { id: Uuid(), name: Type.String() },
-  { examples: [{ id: '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e', name: 'Desserts' }] },
+  { example: { id: '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e', name: 'Desserts' } },
 );
 export type CategoryView = Static<typeof CategoryView>;
 
 /** A `{message}` reply whose possible texts the OpenAPI document lists. */
 export const CategoryMessage = (...messages: string[]) =>
-  Type.Object(
-    { message: Type.String({ examples: messages }) },
-    { description: messages.map((message) => `\`${message}\``).join(' or ') },
-  );
+  Type.Object({ message: Type.String({ example: messages[0] }) }, { description: messageChoices(messages) });

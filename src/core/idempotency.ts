@@ -23,7 +23,7 @@ export const IdempotencyHeaders = Type.Object({
         'Optional. A retry with the same key and body returns the first answer and creates nothing; ' +
         'the same key with another body is refused with 400. Keys are scoped per user and route and ' +
         'remembered for 24 hours; an older key counts as new.',
-      examples: ['a4c1f0e2-tablet-7-0042'],
+      example: 'a4c1f0e2-tablet-7-0042',
     }),
   ),
 });

@@ -20,7 +20,7 @@ export const Money = (options: { description?: string } = {}) =>
     maximum: MAX_AMOUNT,
     multipleOf: 0.01,
     [CENTS_KEYWORD]: true,
-    examples: [12.5],
+    example: 12.5,
     ...options,
   });
 

@@ -20,6 +20,44 @@ export const OPENAPI_TAGS = [
   { name: 'Webhooks', description: 'Calls from the Lightning node' },
 ];
 
+const API_DESCRIPTION = [
+  'Point-of-sale back-end with a Lightning wallet. Money is a number with 2 decimals; ids are UUID v4.',
+  '',
+  '**Logging in.** Sessions travel in HttpOnly cookies, not in a header. `POST /auth/login` with a name ' +
+    'and PIN sets the `accessToken` and `refreshToken` cookies; the client sends them back with every ' +
+    'later request, and `POST /auth/refresh` renews the access token. The wallet adds a third cookie, ' +
+    '`walletAccessToken`, set by `POST /wallet/auth` with the wallet password.',
+  '',
+  '**In this page.** The "Authorize" button cannot help: a page cannot write HttpOnly cookies. Instead, ' +
+    'open `POST /auth/login`, choose "Try it out" and execute it with your name and PIN, in this same ' +
+    'browser tab; the browser keeps the cookies and every later "Try it out" carries them.',
+  '',
+  '**Other clients** keep the cookies from the `Set-Cookie` headers of the login answer and send them ' +
+    'back in a `Cookie` header.',
+].join('\n');
+
+/**
+ * OpenAPI 3.0 schemas take one `example`, not the JSON Schema `examples` array; @fastify/swagger
+ * converts it only on the paths it walks (not inside `anyOf` and the like), so every remaining one is
+ * converted here. `examples` maps (media types, parameters) are objects and stay as they are.
+ */
+export function withSingleExamples<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(withSingleExamples) as T;
+  if (node === null || typeof node !== 'object') return node;
+  const converted: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'examples' && Array.isArray(value)) {
+      if (value.length > 0 && !('example' in node)) converted.example = value[0];
+    } else {
+      converted[key] = DATA_KEYWORDS.has(key) ? value : withSingleExamples(value);
+    }
+  }
+  return converted as T;
+}
+
+/** Keys whose values are instances, not schemas (`value` of an Example Object): nothing inside is a keyword. */
+const DATA_KEYWORDS = new Set(['example', 'default', 'enum', 'const', 'value']);
+
 /** The spec's meaning of each status code, for responses whose schema does not describe itself. */
 const STATUS_MEANINGS: Record<string, string> = {
   200: 'Successful operation',
@@ -51,10 +89,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       info: {
         title: 'Restaurant POS API',
         version: '0.1.0',
-        description:
-          'Point-of-sale back-end with a Lightning wallet. Log in with POST /auth/login; the browser then ' +
-          'carries the accessToken and refreshToken cookies. Money is a number with 2 decimals; ids are UUID v4.',
+        description: API_DESCRIPTION,
       },
+      // Relative: the document describes the server that serves it, whatever host and port that is.
+      servers: [{ url: '/' }],
       tags: OPENAPI_TAGS,
       components: {
         securitySchemes: {
@@ -63,6 +101,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
       },
     },
+    transformObject: (document) =>
+      'openapiObject' in document ? withSingleExamples(document.openapiObject) : document.swaggerObject,
   });
   await app.register(swaggerUi, { routePrefix: '/swagger', staticCSP: true });
 }

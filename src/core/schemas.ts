@@ -1,7 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 
 export const Uuid = (options: { description?: string } = {}) =>
-  Type.String({ format: 'uuid', examples: ['3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e'], ...options });
+  Type.String({ format: 'uuid', example: '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e', ...options });
 
 /** The last instant of year 9999: a bound for Unix-ms inputs, so no absurd value reaches SQL or a node. */
 export const MAX_UNIX_MS = 253_402_300_799_999;
@@ -20,12 +20,16 @@ export const MessageReply = Type.Object({ message: Type.String() });
 export const IdMessageReply = Type.Object({ id: Uuid(), message: Type.String() });
 
 export const ValidationFailedReply = Type.Object({
-  message: Type.String({ examples: ['Validation failed'] }),
+  message: Type.String({ example: 'Validation failed' }),
   details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
 });
 
 /** Bare-text bodies the spec shows for malformed ids and missing records. */
-export const BareText = (example: string) => Type.String({ examples: [example], description: 'text/plain' });
+export const BareText = (example: string) => Type.String({ example, description: 'text/plain' });
+
+/** The texts a `message` can hold, for its description: `A` or `B`. */
+export const messageChoices = (messages: readonly string[]) =>
+  messages.map((message) => `\`${message}\``).join(' or ');
 
 /** A 204 has no body; declared so the OpenAPI document lists it. */
 export const NoContent = Type.Null({ description: 'No content' });
@@ -36,7 +40,7 @@ const errorReplies = {
   }),
   401: Type.Object(
     {
-      message: Type.String({ examples: ['Unauthorized'] }),
+      message: Type.String({ example: 'Unauthorized' }),
       reason: Type.Optional(
         Type.Enum(['missing', 'expired', 'invalid', 'revoked'], {
           type: 'string',
@@ -50,13 +54,13 @@ const errorReplies = {
     { description: 'Not authenticated' },
   ),
   403: Type.Object(
-    { message: Type.String({ examples: ['Unauthorized API access'] }) },
+    { message: Type.String({ example: 'Unauthorized API access' }) },
     { description: 'Insufficient permissions' },
   ),
   404: BareText('Resource not found'),
   409: Type.Object({ message: Type.String() }, { description: 'Conflict' }),
   429: Type.Object(
-    { message: Type.String({ examples: ['Too many requests'] }) },
+    { message: Type.String({ example: 'Too many requests' }) },
     { description: 'Rate limited' },
   ),
   503: Type.Object({ message: Type.String() }, { description: 'A dependency is unavailable' }),

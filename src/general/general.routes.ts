@@ -9,9 +9,9 @@ const ROOT_TEXT = 'This is the root path of the Restaurant POS API. The document
 
 const Currency = Type.Object({
   id: Uuid(),
-  code: Type.String({ examples: ['MXN'] }),
-  name: Type.String({ examples: ['Mexican peso'] }),
-  symbol: Type.String({ examples: ['$'] }),
+  code: Type.String({ example: 'MXN' }),
+  name: Type.String({ example: 'Mexican peso' }),
+  symbol: Type.String({ example: '$' }),
 });
 
 const Health = Type.Object({
@@ -38,8 +38,9 @@ export const generalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       config: open,
       schema: {
         tags: ['General'],
+        operationId: 'getRoot',
         summary: 'Root of the API',
-        response: { 200: Type.String({ examples: [ROOT_TEXT] }) },
+        response: { 200: Type.String({ example: ROOT_TEXT }) },
       },
     },
     async (_request, reply) => reply.type('text/plain; charset=utf-8').send(ROOT_TEXT),
@@ -51,6 +52,7 @@ export const generalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       config: open,
       schema: {
         tags: ['General'],
+        operationId: 'getBaseCurrency',
         summary: 'The currency prices are in',
         description: 'currency_id is the id of a row of GET /currencies (set with POS_BASE_CURRENCY).',
         response: { 200: Type.Object({ currency_id: Uuid() }) },
@@ -63,7 +65,12 @@ export const generalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     '/currencies',
     {
       config: open,
-      schema: { tags: ['General'], summary: 'Supported currencies', response: { 200: Type.Array(Currency) } },
+      schema: {
+        tags: ['General'],
+        operationId: 'listCurrencies',
+        summary: 'Supported currencies',
+        response: { 200: Type.Array(Currency) },
+      },
     },
     () => service.listCurrencies(ctx),
   );
@@ -74,6 +81,7 @@ export const generalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       config: open,
       schema: {
         tags: ['General'],
+        operationId: 'checkLiveness',
         summary: 'Liveness: the process answers',
         response: { 200: Type.Object({ status: Type.Literal('ok') }) },
       },
@@ -87,6 +95,7 @@ export const generalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       config: open,
       schema: {
         tags: ['General'],
+        operationId: 'checkReadiness',
         summary: 'Readiness: the process answers and the database takes writes',
         description:
           'The database is probed with a real write at most every 5 seconds; calls in between get the last ' +

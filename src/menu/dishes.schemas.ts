@@ -11,7 +11,7 @@ export const DishBody = Type.Object(
   },
   {
     additionalProperties: false,
-    examples: [{ name: 'Chocolate cake', price: 85.5, category_id: '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e' }],
+    example: { name: 'Chocolate cake', price: 85.5, category_id: '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e' },
   },
 );
 export type DishBody = Static<typeof DishBody>;
@@ -19,7 +19,7 @@ export type DishBody = Static<typeof DishBody>;
 export const DishView = Type.Object({
   id: Uuid(),
   name: Type.String(),
-  price: Type.Number({ examples: [85.5] }),
+  price: Type.Number({ example: 85.5 }),
   category_id: Uuid(),
 });
 export type DishView = Static<typeof DishView>;

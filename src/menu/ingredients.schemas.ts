@@ -6,14 +6,17 @@ export const IngredientBody = Type.Object(
   {
     name: ItemName,
     category_id: Uuid({ description: 'A live category of type ingredient' }),
-    quantity: Type.Number({ minimum: 0, maximum: 1e12, description: 'Stock in `unit`s', examples: [2.5] }),
-    unit: Type.String({ minLength: 1, maxLength: 20, pattern: '\\S', examples: ['kg'] }),
+    quantity: Type.Number({ minimum: 0, maximum: 1e12, description: 'Stock in `unit`s', example: 2.5 }),
+    unit: Type.String({ minLength: 1, maxLength: 20, pattern: '\\S', example: 'kg' }),
   },
   {
     additionalProperties: false,
-    examples: [
-      { name: 'Flour', category_id: '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e', quantity: 2.5, unit: 'kg' },
-    ],
+    example: {
+      name: 'Flour',
+      category_id: '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e',
+      quantity: 2.5,
+      unit: 'kg',
+    },
   },
 );
 export type IngredientBody = Static<typeof IngredientBody>;

@@ -36,7 +36,7 @@ export function registerMenuItemRoutes<Body extends TSchema, View extends TSchem
   const writeRules = [categoryRule, resource.extraRules].filter(Boolean).join(' ');
   const IdMessage = (message: string) =>
     Type.Object(IdMessageReply.properties, {
-      examples: [{ id: '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e', message }],
+      example: { id: '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e', message },
     });
 
   app.get(
@@ -44,6 +44,7 @@ export function registerMenuItemRoutes<Body extends TSchema, View extends TSchem
     {
       schema: {
         tags: [tag],
+        operationId: `list${tag}`,
         summary: `List ${lowerNoun} records`,
         description: 'Live records, by name. None: 204 with no body.',
         response: { 200: Type.Array(resource.View), 204: NoContent, ...authErrors() },
@@ -57,6 +58,7 @@ export function registerMenuItemRoutes<Body extends TSchema, View extends TSchem
     {
       schema: {
         tags: [tag],
+        operationId: `get${noun}`,
         summary: `Get a ${lowerNoun}`,
         params: IdParams,
         response: { 200: resource.View, ...errors(400, 401, 403, 404) },
@@ -70,6 +72,7 @@ export function registerMenuItemRoutes<Body extends TSchema, View extends TSchem
     {
       schema: {
         tags: [tag],
+        operationId: `create${noun}`,
         summary: `Create a ${lowerNoun}`,
         description: writeRules,
         headers: IdempotencyHeaders,
@@ -88,6 +91,7 @@ export function registerMenuItemRoutes<Body extends TSchema, View extends TSchem
     {
       schema: {
         tags: [tag],
+        operationId: `update${noun}`,
         summary: `Update a ${lowerNoun}`,
         description: `Replaces every field. ${writeRules} A missing or deleted ${lowerNoun}: 404.`,
         params: IdParams,
@@ -106,6 +110,7 @@ export function registerMenuItemRoutes<Body extends TSchema, View extends TSchem
     {
       schema: {
         tags: [tag],
+        operationId: `delete${noun}`,
         summary: `Delete a ${lowerNoun}`,
         description:
           'Logical delete; the record is no longer listed and no longer keeps its category in use.',

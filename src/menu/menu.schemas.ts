@@ -4,5 +4,5 @@ export const ItemName = Type.String({
   minLength: 1,
   maxLength: 100,
   pattern: '\\S',
-  examples: ['Chocolate cake'],
+  example: 'Chocolate cake',
 });

@@ -11,28 +11,26 @@ export const ProductBody = Type.Object(
       maxLength: 64,
       pattern: '^\\S+$',
       description: 'Unique among live products; no spaces',
-      examples: ['COLA-355'],
+      example: 'COLA-355',
     }),
     price: Money({ description: 'Price with at most 2 decimals' }),
     quantity: Type.Integer({
       minimum: 0,
       maximum: 1_000_000_000,
       description: 'Units in stock',
-      examples: [24],
+      example: 24,
     }),
     category_id: Uuid({ description: 'A live category of type product' }),
   },
   {
     additionalProperties: false,
-    examples: [
-      {
-        name: 'Cola 355 ml',
-        sku: 'COLA-355',
-        price: 25,
-        quantity: 24,
-        category_id: '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e',
-      },
-    ],
+    example: {
+      name: 'Cola 355 ml',
+      sku: 'COLA-355',
+      price: 25,
+      quantity: 24,
+      category_id: '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e',
+    },
   },
 );
 export type ProductBody = Static<typeof ProductBody>;
@@ -41,7 +39,7 @@ export const ProductView = Type.Object({
   id: Uuid(),
   name: Type.String(),
   sku: Type.String(),
-  price: Type.Number({ examples: [25] }),
+  price: Type.Number({ example: 25 }),
   quantity: Type.Integer(),
   category_id: Uuid(),
 });

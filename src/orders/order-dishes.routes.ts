@@ -20,6 +20,7 @@ export const orderDishesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     {
       schema: {
         tags,
+        operationId: 'listOrderDishes',
         summary: 'Dishes of an order',
         params: IdParams,
         response: { 200: Type.Array(OrderDishView), 204: NoContent, ...errors(400, 401, 404) },
@@ -33,6 +34,7 @@ export const orderDishesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     {
       schema: {
         tags,
+        operationId: 'addOrderDishes',
         summary: 'Add dishes to an order',
         description: `\`price_at_order\` defaults to the dish's current price. ${TOTAL_NOTE}`,
         headers: IdempotencyHeaders,
@@ -60,6 +62,7 @@ export const orderDishesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     {
       schema: {
         tags,
+        operationId: 'updateOrderDish',
         summary: 'Update one dish of an order',
         description: TOTAL_NOTE,
         params: OrderDishParams,
@@ -78,6 +81,7 @@ export const orderDishesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     {
       schema: {
         tags,
+        operationId: 'removeOrderDish',
         summary: 'Remove one dish from an order',
         description: TOTAL_NOTE,
         params: OrderDishParams,
@@ -95,6 +99,7 @@ export const orderDishesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     {
       schema: {
         tags,
+        operationId: 'removeAllOrderDishes',
         summary: 'Remove every dish from an order',
         description: TOTAL_NOTE,
         params: IdParams,

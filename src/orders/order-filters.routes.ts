@@ -17,6 +17,7 @@ export const orderFiltersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     {
       schema: {
         tags,
+        operationId: 'listUserOrders',
         summary: 'Orders of a user',
         description: PAGED,
         params: Type.Object({ userId: Uuid() }),
@@ -33,6 +34,7 @@ export const orderFiltersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     {
       schema: {
         tags,
+        operationId: 'listTableOrders',
         summary: 'Orders of a table',
         description: PAGED,
         params: Type.Object({ tableId: Uuid() }),
@@ -50,6 +52,7 @@ export const orderFiltersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       config: { malformedIdMessage: 'Missing or malformed status' },
       schema: {
         tags,
+        operationId: 'listOrdersByStatus',
         summary: 'Orders with a status',
         description: `${PAGED} An unknown status: 400.`,
         params: Type.Object({ status: OrderStatusSchema }),
@@ -69,6 +72,7 @@ export const orderFiltersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     {
       schema: {
         tags,
+        operationId: 'listOrdersByDateRange',
         summary: 'Orders created between two days',
         description: `Both days inclusive, in POS_TIMEZONE; start_date after end_date: 400. ${PAGED}`,
         querystring: DateRangeQuery,
@@ -84,11 +88,12 @@ export const orderFiltersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       config: { malformedIdMessage: 'Missing or malformed date' },
       schema: {
         tags,
+        operationId: 'getTotalSales',
         summary: 'Total sales of a day',
         description:
           'Sum and count of the completed orders created that day in POS_TIMEZONE (deleted orders ' +
           'excluded). A day without sales answers 200 with zeros.',
-        params: Type.Object({ date: Type.String({ format: 'date', examples: ['2026-11-22'] }) }),
+        params: Type.Object({ date: Type.String({ format: 'date', example: '2026-11-22' }) }),
         response: { 200: TotalSalesView, 400: BareText('Missing or malformed date'), ...errors(401) },
       },
     },

@@ -30,6 +30,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags,
+        operationId: 'listOrders',
         summary: 'List orders',
         description:
           'Newest first, `limit` (default 100, max 1000) and `offset`; the X-Total-Count header carries ' +
@@ -46,6 +47,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags,
+        operationId: 'getOrder',
         summary: 'Get an order',
         params: IdParams,
         response: { 200: OrderView, ...errors(400, 401, 404) },
@@ -59,6 +61,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags,
+        operationId: 'getOrderWithDishes',
         summary: 'An order with its dishes',
         params: IdParams,
         response: { 200: CompleteOrderView, ...errors(400, 401, 404) },
@@ -72,6 +75,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags,
+        operationId: 'createOrder',
         summary: 'Open an order',
         description: ORDER_RULES,
         headers: IdempotencyHeaders,
@@ -94,6 +98,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags,
+        operationId: 'createOrderWithDishes',
         summary: 'Open an order with its dishes',
         description: `All or nothing, in one transaction. ${ORDER_RULES}`,
         headers: IdempotencyHeaders,
@@ -115,6 +120,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags,
+        operationId: 'updateOrder',
         summary: 'Update an order',
         description:
           'Omitted fields keep their values; `total` is ignored. Status moves pending → preparing → ready → ' +
@@ -136,6 +142,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags,
+        operationId: 'deleteOrder',
         summary: 'Delete an order',
         description:
           'Logical delete: the order leaves every list, filter and sales total, and its table is freed.',
@@ -154,6 +161,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags,
+        operationId: 'calculateOrderTotal',
         summary: 'Recalculate and store the total',
         params: IdParams,
         response: {

@@ -16,8 +16,8 @@ export const OrderStatusSchema = Type.Union(
   { description: 'pending → preparing → ready → completed; any non-final state → cancelled' },
 );
 
-const Waiter = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', examples: ['Ana'] });
-const Notes = Type.String({ maxLength: 500, examples: ['No onions'] });
+const Waiter = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', example: 'Ana' });
+const Notes = Type.String({ maxLength: 500, example: 'No onions' });
 const MAX_DISHES_PER_REQUEST = 200;
 
 export const OrderBody = Type.Object(
@@ -75,10 +75,10 @@ export const OrderView = Type.Object({
   table_id: Type.Union([Uuid(), Type.Null()]),
   waiter: Type.String(),
   status: OrderStatusSchema,
-  total: Type.Number({ examples: [25.5] }),
+  total: Type.Number({ example: 25.5 }),
   paid: Type.Number({ description: 'Settled payments on its bills minus refunds, tips excluded' }),
   balance: Type.Number({ description: 'total − paid: what is still owed (negative: overpaid)' }),
-  created_at: Type.String({ format: 'date-time', examples: ['2026-11-22T18:00:00.000Z'] }),
+  created_at: Type.String({ format: 'date-time', example: '2026-11-22T18:00:00.000Z' }),
 });
 export type OrderView = Static<typeof OrderView>;
 
@@ -86,7 +86,7 @@ export const OrderDishView = Type.Object({
   id: Uuid(),
   order_id: Uuid(),
   dish_id: Uuid(),
-  price_at_order: Type.Number({ examples: [12.5] }),
+  price_at_order: Type.Number({ example: 12.5 }),
   notes: Type.String(),
 });
 export type OrderDishView = Static<typeof OrderDishView>;
@@ -114,7 +114,7 @@ export const OrdersQuery = Type.Object(
     from: Type.Optional(UnixMsQuery('Created at or after (Unix ms)')),
     to: Type.Optional(UnixMsQuery('Created at or before (Unix ms)')),
     date: Type.Optional(
-      Type.String({ format: 'date', description: 'Local day in POS_TIMEZONE', examples: ['2026-11-22'] }),
+      Type.String({ format: 'date', description: 'Local day in POS_TIMEZONE', example: '2026-11-22' }),
     ),
   },
   { additionalProperties: false },
@@ -124,17 +124,17 @@ export type OrdersQuery = Static<typeof OrdersQuery>;
 export const DateRangeQuery = Type.Object(
   {
     ...Page.properties,
-    start_date: Type.String({ format: 'date', examples: ['2026-11-01'] }),
-    end_date: Type.String({ format: 'date', examples: ['2026-11-30'] }),
+    start_date: Type.String({ format: 'date', example: '2026-11-01' }),
+    end_date: Type.String({ format: 'date', example: '2026-11-30' }),
   },
   { additionalProperties: false },
 );
 export type DateRangeQuery = Static<typeof DateRangeQuery>;
 
 export const TotalSalesView = Type.Object({
-  date: Type.String({ format: 'date', examples: ['2026-11-22'] }),
-  total_sales: Type.Number({ examples: [1520.5] }),
-  orders_count: Type.Integer({ examples: [37] }),
+  date: Type.String({ format: 'date', example: '2026-11-22' }),
+  total_sales: Type.Number({ example: 1520.5 }),
+  orders_count: Type.Integer({ example: 37 }),
 });
 export type TotalSalesView = Static<typeof TotalSalesView>;
 

@@ -23,6 +23,7 @@ export const setupRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       config: { public: true },
       schema: {
         tags: ['Setup'],
+        operationId: 'getSetupStatus',
         summary: 'Whether the first administrator exists',
         response: { 200: Type.Object({ initialized: Type.Boolean() }) },
       },
@@ -36,6 +37,7 @@ export const setupRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       config: { public: true, rateLimit: { max: 10, timeWindow: '1 minute' } },
       schema: {
         tags: ['Setup'],
+        operationId: 'createFirstAdmin',
         summary: 'Create the first administrator',
         description: 'Works only while no user exists; afterwards 403.',
         body: SetupBody,

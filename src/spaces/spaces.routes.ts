@@ -9,7 +9,7 @@ import * as service from './spaces.service';
 
 const idMessage = (message: string) =>
   Type.Object(IdMessageReply.properties, {
-    examples: [{ id: '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e', message }],
+    example: { id: '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e', message },
   });
 
 export const spacesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -18,6 +18,7 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags: ['Spaces'],
+        operationId: 'listSpaces',
         summary: 'List spaces',
         description: 'Live spaces, by name. None: 204 with no body.',
         response: { 200: Type.Array(SpaceView), 204: NoContent, ...authErrors() },
@@ -31,6 +32,7 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags: ['Spaces'],
+        operationId: 'getSpace',
         summary: 'Get a space',
         params: IdParams,
         response: { 200: SpaceView, ...errors(400, 401, 403, 404) },
@@ -44,6 +46,7 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags: ['Spaces'],
+        operationId: 'createSpace',
         summary: 'Create a space',
         headers: IdempotencyHeaders,
         body: SpaceBody,
@@ -61,6 +64,7 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags: ['Spaces'],
+        operationId: 'updateSpace',
         summary: 'Rename a space',
         params: IdParams,
         body: SpaceBody,
@@ -78,6 +82,7 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags: ['Spaces'],
+        operationId: 'deleteSpace',
         summary: 'Delete a space',
         description: `Logical delete. A space with live tables: 400 \`${service.SPACE_HAS_TABLES}\`.`,
         params: IdParams,
@@ -85,7 +90,7 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
           200: idMessage('Space deleted successfully'),
           400: Type.Union([
             errors(400)[400],
-            Type.Object({ message: Type.String({ examples: [service.SPACE_HAS_TABLES] }) }),
+            Type.Object({ message: Type.String({ example: service.SPACE_HAS_TABLES }) }),
           ]),
           ...errors(401, 403, 404),
         },

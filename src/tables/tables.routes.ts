@@ -3,19 +3,22 @@ import { Type } from 'typebox';
 import type { AppContext } from '../core/context';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
-import { authErrors, errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';
+import { authErrors, errors, IdMessageReply, IdParams, messageChoices, NoContent } from '../core/schemas';
 import { CreateTableBody, TableView, UpdateTableBody } from './tables.schemas';
 import * as service from './tables.service';
 import { TABLE_MESSAGES } from './tables.service';
 
 const idMessage = (message: string) =>
   Type.Object(IdMessageReply.properties, {
-    examples: [{ id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', message }],
+    example: { id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', message },
   });
 
 /** A 400 that is either a schema failure or one of the named rule refusals. */
 const refusal = (...messages: string[]) =>
-  Type.Union([errors(400)[400], Type.Object({ message: Type.String({ examples: messages }) })]);
+  Type.Union([
+    errors(400)[400],
+    Type.Object({ message: Type.String({ example: messages[0], description: messageChoices(messages) }) }),
+  ]);
 
 const ORDER_RULES =
   '`status` and `order_id` mirror the active order (pending, preparing or ready) seated at the table, ' +
@@ -30,6 +33,7 @@ export const tablesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags: ['Tables'],
+        operationId: 'listTables',
         summary: 'List tables',
         description: 'Live tables, by name. None: 204 with no body.',
         response: { 200: Type.Array(TableView), 204: NoContent, ...authErrors() },
@@ -43,6 +47,7 @@ export const tablesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags: ['Tables'],
+        operationId: 'listSpaceTables',
         summary: 'List the tables of a space',
         description: 'A live space without tables: 204 with no body. A space that does not exist: 404.',
         params: Type.Object({ id: IdParams.properties.id }, { description: 'The space id' }),
@@ -57,6 +62,7 @@ export const tablesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags: ['Tables'],
+        operationId: 'getTable',
         summary: 'Get a table',
         params: IdParams,
         response: { 200: TableView, ...errors(400, 401, 403, 404) },
@@ -70,6 +76,7 @@ export const tablesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags: ['Tables'],
+        operationId: 'createTable',
         summary: 'Create a table',
         description:
           '`status` defaults to available. `space_id` must name a live space (else 400 ' +
@@ -99,6 +106,7 @@ export const tablesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags: ['Tables'],
+        operationId: 'updateTable',
         summary: 'Update a table',
         description:
           '`name` and `space_id` are required; `status` and `order_id` are unchanged when omitted. ' +
@@ -129,6 +137,7 @@ export const tablesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       schema: {
         tags: ['Tables'],
+        operationId: 'deleteTable',
         summary: 'Delete a table',
         description: `Logical delete. A table with an active order: 400 \`${TABLE_MESSAGES.deleteWithActiveOrder}\`.`,
         params: IdParams,

@@ -3,11 +3,11 @@ import { Uuid } from '../core/schemas';
 
 export const TableStatus = Type.Union(
   [Type.Literal('available'), Type.Literal('occupied'), Type.Literal('reserved')],
-  { examples: ['available'] },
+  { example: 'available' },
 );
 export type TableStatus = Static<typeof TableStatus>;
 
-const TableName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', examples: ['T1'] });
+const TableName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', example: 'T1' });
 const OrderIdField = Type.Union([Uuid(), Type.Null()], {
   description: "The table's active order, or null. Kept by the orders service; see the route description.",
 });
@@ -21,7 +21,7 @@ export const CreateTableBody = Type.Object(
     space_id: Uuid({ description: 'A live space' }),
     order_id: Type.Optional(OrderIdField),
   },
-  { additionalProperties: false, examples: [{ name: 'T1', space_id: EXAMPLE_SPACE_ID }] },
+  { additionalProperties: false, example: { name: 'T1', space_id: EXAMPLE_SPACE_ID } },
 );
 export type CreateTableBody = Static<typeof CreateTableBody>;
 
@@ -34,7 +34,7 @@ export const UpdateTableBody = Type.Object(
   },
   {
     additionalProperties: false,
-    examples: [{ name: 'T1', status: 'reserved', space_id: EXAMPLE_SPACE_ID, order_id: null }],
+    example: { name: 'T1', status: 'reserved', space_id: EXAMPLE_SPACE_ID, order_id: null },
   },
 );
 export type UpdateTableBody = Static<typeof UpdateTableBody>;
@@ -48,15 +48,13 @@ export const TableView = Type.Object(
     order_id: Type.Union([Uuid(), Type.Null()]),
   },
   {
-    examples: [
-      {
-        id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
-        name: 'T1',
-        status: 'available',
-        space_id: EXAMPLE_SPACE_ID,
-        order_id: null,
-      },
-    ],
+    example: {
+      id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+      name: 'T1',
+      status: 'available',
+      space_id: EXAMPLE_SPACE_ID,
+      order_id: null,
+    },
   },
 );
 export type TableView = Static<typeof TableView>;

@@ -16,6 +16,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
     {
       schema: {
         tags: ['Users'],
+        operationId: 'getCurrentUser',
         summary: 'The logged-in user',
         response: { 200: UserView, ...errors(401) },
       },
@@ -29,6 +30,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       config: adminOnly,
       schema: {
         tags: ['Users'],
+        operationId: 'listUsers',
         summary: 'List users',
         response: { 200: Type.Array(UserView), 204: NoContent, ...authErrors() },
       },
@@ -42,6 +44,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       config: adminOnly,
       schema: {
         tags: ['Users'],
+        operationId: 'getUser',
         summary: 'Get a user',
         params: IdParams,
         response: { 200: UserView, ...errors(400, 401, 403, 404) },
@@ -56,6 +59,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       config: adminOnly,
       schema: {
         tags: ['Users'],
+        operationId: 'createUser',
         summary: 'Create a user',
         description:
           'Names are unique among live users, ignoring case, Unicode form and surrounding spaces. The role ' +
@@ -77,6 +81,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       config: adminOnly,
       schema: {
         tags: ['Users'],
+        operationId: 'updateUser',
         summary: 'Update a user',
         description:
           'Renaming requires a PIN, because the stored PIN hash is salted with the name. Names are unique ' +
@@ -99,6 +104,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       config: adminOnly,
       schema: {
         tags: ['Users'],
+        operationId: 'deleteUser',
         summary: 'Delete a user',
         description: 'Logical delete; the user is logged out everywhere. The last admin cannot be removed.',
         params: IdParams,

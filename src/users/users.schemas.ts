@@ -2,8 +2,8 @@ import { type Static, Type } from 'typebox';
 import { Uuid } from '../core/schemas';
 
 export const Pin = (description = '4 to 12 digits') =>
-  Type.String({ pattern: '^[0-9]{4,12}$', description, examples: ['1234'] });
-export const UserName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', examples: ['Ana'] });
+  Type.String({ pattern: '^[0-9]{4,12}$', description, example: '1234' });
+export const UserName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', example: 'Ana' });
 export const Role = Type.Union([Type.Literal('admin'), Type.Literal('staff')]);
 
 export const UserView = Type.Object({

@@ -8,7 +8,7 @@ import { Pin } from '../users/users.schemas';
 import * as service from './wallet-access.service';
 
 const WalletPassword = (description: string) =>
-  Type.String({ minLength: 8, maxLength: 200, description, examples: ['correct horse battery'] });
+  Type.String({ minLength: 8, maxLength: 200, description, example: 'correct horse battery' });
 
 const WalletAuthBody = Type.Object(
   { password: Type.String({ minLength: 1, maxLength: 200 }) },
@@ -42,6 +42,7 @@ export const walletAccessRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       config,
       schema: {
         tags: ['Wallet'],
+        operationId: 'unlockWallet',
         summary: 'Unlock the wallet with the wallet password',
         description:
           'Administrators. Sets the HttpOnly cookie walletAccessToken (5 minutes), bound to this user and ' +
@@ -64,10 +65,11 @@ export const walletAccessRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       config,
       schema: {
         tags: ['Wallet'],
+        operationId: 'lockWallet',
         summary: 'Lock the wallet',
         description:
           'Clears the walletAccessToken cookie and revokes that token on the server, so a copy of it is refused too.',
-        response: { 200: Type.Object({ status: Type.String({ examples: ['ok'] }) }), ...errors(401, 403) },
+        response: { 200: Type.Object({ status: Type.String({ example: 'ok' }) }), ...errors(401, 403) },
       },
     },
     async (request, reply) => {
@@ -83,6 +85,7 @@ export const walletAccessRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       config,
       schema: {
         tags: ['Wallet'],
+        operationId: 'setWalletPassword',
         summary: 'Set or change my wallet password',
         description:
           'Administrators, for their own account. Needs proof: `current_password` once a wallet password is ' +

@@ -26,6 +26,7 @@ export const walletPaymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }
       config,
       schema: {
         tags,
+        operationId: 'listIncomingPayments',
         summary: 'Incoming payments, newest first',
         description:
           "The node's payments merged with the ones this server recorded (webhook or earlier listings), " +
@@ -44,6 +45,7 @@ export const walletPaymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }
       config,
       schema: {
         tags,
+        operationId: 'getIncomingPayment',
         summary: 'One incoming payment',
         params: PaymentHashParams,
         response: { 200: IncomingPaymentView, ...errors(400, 401, 403, 404, 503) },
@@ -58,6 +60,7 @@ export const walletPaymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }
       config,
       schema: {
         tags,
+        operationId: 'listOutgoingPayments',
         summary: 'Outgoing payments',
         description:
           'Lightning payments and on-chain operations (kind splice_out, splice_cpfp, …), as the node lists them. 204 when none.',
@@ -74,6 +77,7 @@ export const walletPaymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }
       config,
       schema: {
         tags,
+        operationId: 'getOutgoingPayment',
         summary: 'One outgoing payment by id',
         params: PaymentIdParams,
         response: { 200: OutgoingPaymentView, ...errors(400, 401, 403, 404, 503) },
@@ -88,6 +92,7 @@ export const walletPaymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }
       config,
       schema: {
         tags,
+        operationId: 'getOutgoingPaymentByHash',
         summary: 'One outgoing payment by payment hash',
         description: 'When several attempts share the hash, the successful (else the pending) one.',
         params: PaymentHashParams,

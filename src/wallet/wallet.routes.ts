@@ -30,6 +30,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     {
       schema: {
         tags,
+        operationId: 'createInvoice',
         summary: 'Create a Lightning invoice',
         description: 'Any logged-in user. `description` is required; the other fields are optional.',
         body: CreateInvoiceBody,
@@ -50,6 +51,7 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       config,
       schema: {
         tags,
+        operationId: 'getNodeInfo',
         summary: 'Node information and channels',
         response: { 200: NodeInfoReply, ...errors(401, 403, 503) },
       },
@@ -63,6 +65,7 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       config,
       schema: {
         tags,
+        operationId: 'getBalance',
         summary: 'Spendable balance and fee credit',
         response: { 200: BalanceReply, ...errors(401, 403, 503) },
       },
@@ -76,6 +79,7 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       config,
       schema: {
         tags,
+        operationId: 'payInvoice',
         summary: 'Pay a BOLT11 invoice',
         description: PAYMENT_FAILED,
         headers: PaymentIdempotencyHeaders,
@@ -92,6 +96,7 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       config,
       schema: {
         tags,
+        operationId: 'payOffer',
         summary: 'Pay a BOLT12 offer',
         description: PAYMENT_FAILED,
         headers: PaymentIdempotencyHeaders,
@@ -108,6 +113,7 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       config,
       schema: {
         tags,
+        operationId: 'payOnchain',
         summary: 'Send bitcoin to an on-chain address',
         description: `Spliced out of the node's channel. ${PAYMENT_FAILED} feesSat are the mining fees of the new transaction.`,
         headers: PaymentIdempotencyHeaders,
@@ -124,6 +130,7 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       config,
       schema: {
         tags,
+        operationId: 'bumpFee',
         summary: 'Speed up the pending on-chain transaction',
         description:
           "The body is a bare JSON number: the new fee rate in sat/byte. It applies to the channel's " +

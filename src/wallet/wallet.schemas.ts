@@ -2,11 +2,11 @@ import { type Static, Type } from 'typebox';
 import { MAX_UNIX_MS } from '../core/schemas';
 
 /** Satoshi amounts: positive integers, capped at the 21 million bitcoin that can ever exist. */
-const Sat = (options: { description?: string; examples?: number[] } = {}) =>
+const Sat = (options: { description?: string; example?: number } = {}) =>
   Type.Integer({ minimum: 1, maximum: 2_100_000_000_000_000, ...options });
 const SatOrZero = (description?: string) => Type.Integer({ minimum: 0, ...(description && { description }) });
 const UnixMs = (description: string) =>
-  Type.Integer({ minimum: 0, maximum: MAX_UNIX_MS, description, examples: [1795000000000] });
+  Type.Integer({ minimum: 0, maximum: MAX_UNIX_MS, description, example: 1795000000000 });
 /**
  * An instant in an answer: whatever was stored is shown, since a bound here would turn one bad row
  * (written before the webhook checked its values) into a failure of every page that holds it.
@@ -19,7 +19,7 @@ const Hex64 = (description: string) =>
   Type.String({
     pattern: '^[0-9a-fA-F]{64}$',
     description,
-    examples: ['5ecf7213d2f5441acf00fd1456385e0b29f68ce9b9d12292ef04d21c456d9edf'],
+    example: '5ecf7213d2f5441acf00fd1456385e0b29f68ce9b9d12292ef04d21c456d9edf',
   });
 
 export const PaymentHashParams = Type.Object({ paymentHash: Hex64('Payment hash, 64 hex characters') });
@@ -31,7 +31,7 @@ export const NodeInfoReply = Type.Object({
   nodeId: Type.String(),
   channels: Type.Array(
     Type.Object({
-      state: Type.String({ examples: ['NORMAL'] }),
+      state: Type.String({ example: 'NORMAL' }),
       channelId: Nullable(Type.String()),
       balanceSat: Nullable(Type.Integer()),
       inboundLiquiditySat: Nullable(Type.Integer()),
@@ -39,7 +39,7 @@ export const NodeInfoReply = Type.Object({
       fundingTxId: Nullable(Type.String()),
     }),
   ),
-  chain: Type.String({ examples: ['mainnet'] }),
+  chain: Type.String({ example: 'mainnet' }),
   blockHeight: Nullable(Type.Integer()),
   version: Type.String(),
 });
@@ -48,8 +48,8 @@ export const BalanceReply = Type.Object({ balanceSat: SatOrZero(), feeCreditSat:
 
 export const CreateInvoiceBody = Type.Object(
   {
-    description: Type.String({ minLength: 1, maxLength: 128, examples: ['Table 4, order 1187'] }),
-    amountSat: Type.Optional(Sat({ description: 'Omit for an invoice of any amount', examples: [12500] })),
+    description: Type.String({ minLength: 1, maxLength: 128, example: 'Table 4, order 1187' }),
+    amountSat: Type.Optional(Sat({ description: 'Omit for an invoice of any amount', example: 12500 })),
     externalId: Type.Optional(
       Type.String({ minLength: 1, maxLength: 256, description: 'Your reference, e.g. the order id' }),
     ),
@@ -110,9 +110,9 @@ export const PaymentSentReply = Type.Object({
 
 export const PayOnChainBody = Type.Object(
   {
-    amountSat: Sat({ examples: [50000] }),
+    amountSat: Sat({ example: 50000 }),
     address: Type.String({ minLength: 14, maxLength: 100, description: 'A Bitcoin address' }),
-    feerateSatByte: Type.Integer({ minimum: 1, maximum: 10000, examples: [5] }),
+    feerateSatByte: Type.Integer({ minimum: 1, maximum: 10000, example: 5 }),
   },
   { additionalProperties: false },
 );
@@ -127,7 +127,7 @@ export const BumpFeeBody = Type.Integer({
   minimum: 1,
   maximum: 10000,
   description: 'The new fee rate in sat/byte, as a bare JSON number',
-  examples: [12],
+  example: 12,
 });
 
 export const BumpFeeReply = Type.Object({
@@ -173,7 +173,7 @@ export const OutgoingPaymentView = Type.Object({
   paymentId: Type.String(),
   kind: Type.String({
     description: 'lightning, splice_out (on-chain payment), splice_cpfp (fee bump), channel_close, …',
-    examples: ['lightning'],
+    example: 'lightning',
   }),
   paymentHash: Nullable(Type.String()),
   preimage: Nullable(Type.String()),

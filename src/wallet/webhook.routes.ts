@@ -1,18 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../core/context';
-import { errors } from '../core/schemas';
+import { errors, messageChoices } from '../core/schemas';
 import { handlePhoenixdWebhook } from './webhook.service';
-
-const WebhookReply = Type.Object({
-  message: Type.String({ examples: ['Payment recorded', 'Payment already recorded', 'Event ignored'] }),
-});
 
 const MESSAGES = {
   recorded: 'Payment recorded',
   'already recorded': 'Payment already recorded',
   ignored: 'Event ignored',
 } as const;
+
+const WebhookReply = Type.Object({
+  message: Type.String({ example: MESSAGES.recorded, description: messageChoices(Object.values(MESSAGES)) }),
+});
 
 /**
  * phoenixd's webhook. The signature covers the exact bytes sent, so in this plugin (and only here)
@@ -30,6 +30,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       config: { public: true },
       schema: {
         tags: ['Webhooks'],
+        operationId: 'receivePhoenixdWebhook',
         summary: "phoenixd's payment webhook",
         description:
           'Configure phoenixd with `webhook=<this URL>` and `webhook-secret=` PHOENIXD_WEBHOOK_SECRET. ' +

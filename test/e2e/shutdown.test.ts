@@ -25,9 +25,9 @@ describe('graceful shutdown', () => {
     });
     // Half a body: the request is accepted and in flight when the signal lands.
     pending.write(body.slice(0, 10));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await server.untilOutput(/incoming request/);
     server.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await server.untilOutput(/shutting down/);
     pending.end(body.slice(10));
 
     const { status, text } = await answer;
