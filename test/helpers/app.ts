@@ -4,6 +4,7 @@ import { buildApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import { manualClock } from '../../src/core/clock';
 import type { Db, DialectName } from '../../src/core/db/database';
+import type { RateSource } from '../../src/rates/exchange-rate';
 import { announceSkippedTargets, type DatabaseTarget, databaseTargets, openTestDatabase } from './database';
 
 export const TEST_PIN_KEY = 'test-pin-key-0123456789abcdef0123456789';
@@ -34,12 +35,24 @@ type TestContext = { after: (fn: () => Promise<void> | void) => void };
 export async function buildTestApp(
   t: TestContext,
   target: DatabaseTarget,
-  options: { env?: Record<string, string>; logStream?: NodeJS.WritableStream } = {},
+  options: {
+    env?: Record<string, string>;
+    logStream?: NodeJS.WritableStream;
+    rateSource?: RateSource;
+    /** Run background jobs on their timers; by default they run only when a test asks. */
+    startJobs?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const { database, url, dispose } = await openTestDatabase(target);
   const clock = manualClock(Date.UTC(2026, 10, 22, 18, 0, 0));
   const config = testConfig({ ...options.env, DATABASE_URL: url });
-  const app = await buildApp(config, { database, clock, logStream: options.logStream });
+  const app = await buildApp(config, {
+    database,
+    clock,
+    logStream: options.logStream,
+    startJobs: options.startJobs ?? false,
+    ...(options.rateSource && { rateSource: options.rateSource }),
+  });
   t.after(async () => {
     await app.close();
     await dispose();
