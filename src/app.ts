@@ -110,13 +110,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   }
 }
 
-/** Jobs start with the app and stop before the database closes (onClose hooks run in order). */
+/** Jobs start with the app and stop when closing begins, long before the database closes. */
 function registerJobs(app: FastifyInstance, ctx: AppContext, isStarted: boolean): void {
   const jobs = new Jobs(app.log);
   jobs.register(LIGHTNING_SWEEP, LIGHTNING_SWEEP_INTERVAL_MS, () => sweepLightningPayments(ctx));
   app.decorate('jobs', jobs);
   if (isStarted) app.addHook('onReady', async () => jobs.start());
-  app.addHook('onClose', () => jobs.stop());
+  app.addHook('preClose', () => jobs.stop());
 }
 
 /**

@@ -33,7 +33,7 @@ export async function settleByHash(
   receivedSat: number,
 ): Promise<Settlement> {
   const found = await lightning.findPaymentByHash(ctx.db, paymentHash);
-  if (!found || found.method !== 'lightning') return 'unknown';
+  if (found?.method !== 'lightning') return 'unknown';
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     const ticket = await lockTicketWithOrder(trx, found.ticket_id);

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { MAX_AMOUNT } from '../core/money';
-import { Uuid } from '../core/schemas';
+import { MAX_UNIX_MS, Uuid } from '../core/schemas';
 import { Page } from '../orders/orders.schemas';
 
 /** The spec's ticket codes. */
@@ -76,8 +76,12 @@ export const TicketsQuery = Type.Object(
     ...Page.properties,
     status: Type.Optional(TicketStatusSchema),
     order_id: Type.Optional(Uuid()),
-    from: Type.Optional(Type.Integer({ minimum: 0, description: 'Created at or after (Unix ms)' })),
-    to: Type.Optional(Type.Integer({ minimum: 0, description: 'Created at or before (Unix ms)' })),
+    from: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_UNIX_MS, description: 'Created at or after (Unix ms)' }),
+    ),
+    to: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_UNIX_MS, description: 'Created at or before (Unix ms)' }),
+    ),
   },
   { additionalProperties: false },
 );
