@@ -162,6 +162,34 @@ describeEachDatabase('lightning bills', (target) => {
     assert.equal(count(await eventTypes(db), 'ticket.paid'), 1);
   });
 
+  it('records a Lightning payment made after the bill was cancelled: the bill is overpaid', async (t) => {
+    const { app, db, simulator, call, ticketId } = await lightningBill(t, target);
+    await listenForWebhooks(app, simulator);
+    const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
+    assert.equal((await call('POST', `/tickets/${ticketId}/cancel`)).statusCode, 200);
+    await simulator.receivePayment(payment.lightning.invoice);
+    assert.equal((await storedPayment(db, payment.id)).status, 'settled');
+    const ticket = (await call('GET', `/tickets/${ticketId}`)).json();
+    assert.deepEqual([ticket.status, ticket.paid, ticket.balance], [3, 60, -60]);
+  });
+
+  it('rounds the satoshis up to a whole sat', async (t) => {
+    const { call, ticketId } = await lightningBill(t, target, {
+      env: { POS_RATE_SOURCE: 'fixed:2100000.5' },
+    });
+    const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
+    // 60.00 / 2,100,000.50 BTC = 2857.142… sat
+    assert.deepEqual([payment.lightning.amount_sat, payment.lightning.rate], [2858, 2100000.5]);
+  });
+
+  it('prices a bill in BTC at a rate of 1, without a rate source', async (t) => {
+    const { call, ticketId } = await lightningBill(t, target, {
+      env: { POS_BASE_CURRENCY: 'BTC', POS_RATE_SOURCE: '' },
+    });
+    const payment = (await call('POST', `/tickets/${ticketId}/lightning`, { amount: 0.01 })).json();
+    assert.deepEqual([payment.lightning.amount_sat, payment.lightning.rate], [1_000_000, 1]);
+  });
+
   it('expires an unpaid invoice, after which a new one can be made', async (t) => {
     const { app, db, clock, call, ticketId } = await lightningBill(t, target);
     const first = (await call('POST', `/tickets/${ticketId}/lightning`, { expiry_seconds: 60 })).json();
