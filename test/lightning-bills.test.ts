@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { LIGHTNING_SWEEP } from '../src/app';
+import { buildApp, LIGHTNING_SWEEP } from '../src/app';
 import type { Db } from '../src/core/db/database';
 import type { RateSource } from '../src/rates/exchange-rate';
 import { describeEachDatabase } from './helpers/app';
@@ -128,6 +128,20 @@ describeEachDatabase('lightning bills', (target) => {
     assert.equal((await storedPayment(db, payment.id)).status, 'settled');
     const types = await eventTypes(db);
     assert.deepEqual([count(types, 'payment.settled'), count(types, 'ticket.paid')], [1, 1]);
+  });
+
+  it('settles once and asks the node once when two instances sweep at the same moment', async (t) => {
+    const { app, db, database, config, clock, simulator, call, ticketId } = await lightningBill(t, target);
+    const other = await buildApp(config, { database, clock, startJobs: false });
+    t.after(() => other.close());
+    const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
+    await simulator.receivePayment(payment.lightning.invoice);
+    await Promise.all([app.jobs.run(LIGHTNING_SWEEP), other.jobs.run(LIGHTNING_SWEEP)]);
+    const ticket = await storedTicket(db, ticketId);
+    assert.deepEqual([ticket.status, Number(ticket.paid_cents)], [2, 6000]);
+    const lookups = simulator.received.filter((line) => line.startsWith('GET /payments/incoming/'));
+    assert.equal(lookups.length, 1);
+    assert.equal(count(await eventTypes(db), 'payment.settled'), 1);
   });
 
   it('closes a bill exactly with cash and Lightning', async (t) => {

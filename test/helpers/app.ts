@@ -3,7 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import { manualClock } from '../../src/core/clock';
-import type { Db, DialectName } from '../../src/core/db/database';
+import type { DatabaseHandle, Db, DialectName } from '../../src/core/db/database';
 import type { RateSource } from '../../src/rates/exchange-rate';
 import { announceSkippedTargets, type DatabaseTarget, databaseTargets, openTestDatabase } from './database';
 
@@ -27,6 +27,8 @@ export type TestApp = {
   config: Config;
   /** The database URL, for a second app instance on the same database. */
   databaseUrl: string;
+  /** The open database, for a second app instance sharing it. */
+  database: DatabaseHandle;
 };
 
 type TestContext = { after: (fn: () => Promise<void> | void) => void };
@@ -57,7 +59,7 @@ export async function buildTestApp(
     await app.close();
     await dispose();
   });
-  return { app, db: database.db, dialect: database.dialect, clock, config, databaseUrl: url };
+  return { app, db: database.db, dialect: database.dialect, clock, config, databaseUrl: url, database };
 }
 
 /** Runs a suite once per database target: `describeEachDatabase('orders', (target) => { ... })`. */
