@@ -11,6 +11,7 @@ import { type Clock, systemClock } from './core/clock';
 import type { AppContext } from './core/context';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './core/db/database';
 import { INTERNAL_ERROR_BODY, registerErrorHandling } from './core/error-handler';
+import { Jobs } from './core/jobs';
 import { registerOpenApi } from './core/openapi';
 import { PrincipalCache } from './core/principal-cache';
 import { loadSecrets } from './core/secrets';
@@ -24,7 +25,9 @@ import { menuRoutes } from './menu/menu.routes';
 import { orderDishesRoutes } from './orders/order-dishes.routes';
 import { orderFiltersRoutes } from './orders/order-filters.routes';
 import { ordersRoutes } from './orders/orders.routes';
+import { sweepLightningPayments } from './payments/lightning-settlement.service';
 import { paymentsRoutes } from './payments/payments.routes';
+import { ExchangeRates, type RateSource, rateSourceFromConfig } from './rates/exchange-rate';
 import { setupRoutes } from './setup/setup.routes';
 import { bootstrapAdminFromConfig } from './setup/setup.service';
 import { spacesRoutes } from './spaces/spaces.routes';
@@ -39,7 +42,22 @@ export type AppOverrides = {
   clock?: Clock;
   /** Where log lines go; tests capture them to prove secrets are redacted. */
   logStream?: NodeJS.WritableStream;
+  /** Where the BTC price comes from, instead of POS_RATE_SOURCE (tests make it fail on cue). */
+  rateSource?: RateSource;
+  /** false: background jobs run only when asked (`app.jobs.run(name)`); tests want that. */
+  startJobs?: boolean;
 };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The application's background jobs, e.g. `lightning-sweep`. */
+    jobs: Jobs;
+  }
+}
+
+/** Asks the node about pending Lightning payments; the contract wants at least every 10 s. */
+export const LIGHTNING_SWEEP = 'lightning-sweep';
+const LIGHTNING_SWEEP_INTERVAL_MS = 5000;
 
 /** Paths pino blanks out wherever they appear in a log line. */
 const REDACTED_LOG_PATHS = [
@@ -72,11 +90,17 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       tokens: new TokenService(secrets.jwtSecret, clock),
       principals: new PrincipalCache(clock),
       lightning: lightningNodeFromConfig(config.phoenixd),
+      rates: new ExchangeRates(
+        config.baseCurrency,
+        overrides.rateSource ?? rateSourceFromConfig(config.rateSource),
+        clock,
+      ),
     });
     await bootstrapAdminFromConfig(ctx);
 
     const app = createServer(config, overrides.logStream);
     answerOnlyWhatIsOnDisk(app, database);
+    registerJobs(app, ctx, overrides.startJobs ?? true);
     closeGracefully(app, overrides.database ? undefined : database);
     await registerPlugins(app, ctx);
     return app;
@@ -84,6 +108,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     if (!overrides.database) await database.close();
     throw error;
   }
+}
+
+/** Jobs start with the app and stop when closing begins, long before the database closes. */
+function registerJobs(app: FastifyInstance, ctx: AppContext, isStarted: boolean): void {
+  const jobs = new Jobs(app.log);
+  jobs.register(LIGHTNING_SWEEP, LIGHTNING_SWEEP_INTERVAL_MS, () => sweepLightningPayments(ctx));
+  app.decorate('jobs', jobs);
+  if (isStarted) app.addHook('onReady', async () => jobs.start());
+  app.addHook('preClose', () => jobs.stop());
 }
 
 /**

@@ -1,4 +1,5 @@
 import { isValidTimeZone } from './core/time';
+import { parseFixedPrice } from './rates/exchange-rate';
 
 export const CURRENCY_CODES = ['MXN', 'USD', 'BTC'] as const;
 export type CurrencyCode = (typeof CURRENCY_CODES)[number];
@@ -14,6 +15,10 @@ export type Config = Readonly<{
   adminBootstrap: AdminBootstrap | undefined;
   timeZone: string;
   baseCurrency: CurrencyCode;
+  /** Where the BTC price comes from (`fixed:<price>`); unset: Lightning bills answer 503. */
+  rateSource: string | undefined;
+  /** Named in the description of every Lightning invoice a customer pays. */
+  businessName: string;
   corsOrigins: readonly string[];
   cookieSecure: boolean;
   phoenixd: Readonly<{
@@ -61,6 +66,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const baseCurrency = (read('POS_BASE_CURRENCY') ?? 'MXN').toUpperCase();
   if (!CURRENCY_CODES.includes(baseCurrency as CurrencyCode)) {
     problems.push(`POS_BASE_CURRENCY must be one of ${CURRENCY_CODES.join(', ')}`);
+  }
+
+  const rateSource = read('POS_RATE_SOURCE');
+  if (rateSource !== undefined && parseFixedPrice(rateSource) === undefined) {
+    problems.push('POS_RATE_SOURCE must be fixed:<price of 1 BTC in the base currency>');
   }
 
   const corsOrigins = (read('POS_CORS_ORIGINS') ?? '')
@@ -119,6 +129,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     timeZone,
     baseCurrency: baseCurrency as CurrencyCode,
+    rateSource,
+    businessName: read('POS_BUSINESS_NAME') ?? 'Restaurant',
     corsOrigins: Object.freeze(corsOrigins),
     cookieSecure,
     phoenixd: Object.freeze({

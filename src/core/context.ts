@@ -1,5 +1,6 @@
 import type { Config } from '../config';
 import type { LightningNode } from '../lightning/lightning.types';
+import type { ExchangeRates } from '../rates/exchange-rate';
 import type { Clock } from './clock';
 import type { Db, DialectName } from './db/database';
 import type { PrincipalCache } from './principal-cache';
@@ -18,4 +19,6 @@ export type AppContext = Readonly<{
   principals: PrincipalCache;
   /** The restaurant's Lightning node; undefined when no phoenixd password is configured. */
   lightning: LightningNode | undefined;
+  /** The price of 1 BTC in the base currency, for Lightning bills. */
+  rates: ExchangeRates;
 }>;

@@ -6,7 +6,9 @@ export type EventType =
   | 'ticket.created'
   | 'ticket.paid'
   | 'ticket.canceled'
+  | 'payment.pending'
   | 'payment.settled'
+  | 'payment.expired'
   | 'payment.refunded';
 
 /** Which stream topic (`GET /events?topics=`) each event belongs to. */
@@ -14,7 +16,9 @@ const TOPICS: Record<EventType, string> = {
   'ticket.created': 'tickets',
   'ticket.paid': 'tickets',
   'ticket.canceled': 'tickets',
+  'payment.pending': 'payments',
   'payment.settled': 'payments',
+  'payment.expired': 'payments',
   'payment.refunded': 'payments',
 };
 

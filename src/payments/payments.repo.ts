@@ -107,3 +107,43 @@ export async function subtractRefund(
     .where('id', '=', payment.orderId)
     .execute();
 }
+
+/** A refund whose money never left: the payment, its bill and its order get it back. */
+export async function undoRefund(
+  db: Db,
+  refund: { id: string; paymentId: string; ticketId: string; orderId: string; cents: number },
+  now: number,
+): Promise<void> {
+  const { cents } = refund;
+  await db.deleteFrom('refunds').where('id', '=', refund.id).execute();
+  await db
+    .updateTable('payments')
+    .set({
+      refunded_cents: sql`refunded_cents - ${cents}`,
+      status: sql`case when refunded_cents - ${cents} = 0 then 'settled' else 'partially_refunded' end`,
+    })
+    .where('id', '=', refund.paymentId)
+    .execute();
+  await db
+    .updateTable('tickets')
+    .set({ paid_cents: sql`paid_cents + ${cents}`, updated_at: now })
+    .where('id', '=', refund.ticketId)
+    .execute();
+  await db
+    .updateTable('orders')
+    .set({ paid_cents: sql`paid_cents + ${cents}`, updated_at: now })
+    .where('id', '=', refund.orderId)
+    .execute();
+}
+
+export async function completeLightningRefund(
+  db: Db,
+  id: string,
+  sent: { nodePaymentId: string; paymentHash: string; feesSat: number },
+): Promise<void> {
+  await db
+    .updateTable('refunds')
+    .set({ node_payment_id: sent.nodePaymentId, payment_hash: sent.paymentHash, fees_sat: sent.feesSat })
+    .where('id', '=', id)
+    .execute();
+}

@@ -5,8 +5,10 @@ import type { AppContext } from '../core/context';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
 import { errors, IdMessageReply, IdParams, MessageReply, NoContent } from '../core/schemas';
+import * as lightningBills from './lightning-bills.service';
 import * as methods from './payment-methods.service';
 import {
+  LightningBillBody,
   PaymentBody,
   PaymentCreatedReply,
   PaymentMethodBody,
@@ -53,6 +55,41 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     },
   );
 
+  app.post(
+    '/tickets/:id/lightning',
+    {
+      schema: {
+        operationId: 'requestLightningPayment',
+        tags,
+        summary: 'Ask for a Lightning invoice for a bill',
+        description:
+          'Any signed-in user (the waiter at the table); no wallet password. `amount` (default: the ' +
+          'balance) + `tip` are converted to satoshis at the current exchange rate, rounded up to a whole ' +
+          'sat (with BTC as the base currency the rate is 1 and 0.01 BTC = 1,000,000 sat). phoenixd makes ' +
+          'the invoice (its `externalId` is the payment id, its description names the business and the ' +
+          'table) and a `pending` payment is stored: 201 with the payment view. A bill has at most one ' +
+          'pending Lightning payment: asking again while it is unexpired answers that same payment with ' +
+          '200 (also when two requests race), so a retry never makes a second invoice; a payment past its ' +
+          'expiry is first checked with the node and then `expired`, and a new one is made. The payment ' +
+          'settles without any client (webhook, GET /payments/{id}, a background sweep). No exchange rate ' +
+          '(none configured, or the last one older than 10 minutes): 503 `Exchange rate unavailable`, ' +
+          'nothing stored; node not configured or unavailable: 503, nothing stored.',
+        params: IdParams,
+        body: LightningBillBody,
+        response: { 200: PaymentView, 201: PaymentView, ...errors(400, 401, 404, 409, 503) },
+      },
+    },
+    async (request, reply) => {
+      const { isNew, payment } = await lightningBills.requestLightningPayment(
+        ctx,
+        principalOf(request),
+        request.params.id,
+        request.body,
+      );
+      return reply.code(isNew ? 201 : 200).send(payment);
+    },
+  );
+
   app.get(
     '/tickets/:id/payments',
     {
@@ -76,6 +113,13 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         operationId: 'getPayment',
         tags,
         summary: 'Get a payment',
+        description:
+          'A pending Lightning payment is first checked with the node (phoenixd GET ' +
+          '/payments/incoming/{hash}): paid, it settles now; past its expiry and unpaid, it becomes ' +
+          '`expired`. A node that cannot be asked leaves the stored state as the answer. A Lightning ' +
+          'payment counts for `amount + tip` only when `lightning.received_sat ≥ lightning.amount_sat`; ' +
+          'one that received less is `settled` with its `received_sat` recorded but does not count ' +
+          'towards the bill, which stays open for the rest.',
         params: IdParams,
         response: { 200: PaymentView, ...errors(400, 401, 404) },
       },
@@ -95,11 +139,16 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
           'Cash, card and other recorded methods: records money given back, at most what is left of the ' +
           "payment's `amount` (default: all of it; tips are not refunded). The bill's and the order's " +
           '`paid` fall by the refund; a Paid bill stays Paid. The payment becomes `partially_refunded` or ' +
-          '`refunded`. Lightning payments: 400 (not supported yet).',
+          "`refunded`. Lightning payments: `invoice` (the customer's BOLT11) is required and is paid " +
+          'through the node for the refunded amount at the rate of the original payment; the ' +
+          "`Idempotency-Key` carries the wallet's rules (a retry never pays twice; a node that gave no " +
+          'answer: 504 `Payment outcome unknown: check outgoing payments`, and every retry with that key ' +
+          'answers the same without calling the node). An underpaid Lightning payment (not counted) ' +
+          'cannot be refunded here: 400.',
         headers: IdempotencyHeaders,
         params: IdParams,
         body: RefundBody,
-        response: { 201: RefundCreatedReply, ...errors(400, 401, 403, 404) },
+        response: { 201: RefundCreatedReply, ...errors(400, 401, 403, 404, 503, 504) },
       },
     },
     async (request, reply) => {

@@ -90,6 +90,15 @@ export const RefundBody = Type.Object(
   {
     amount: Type.Optional(PositiveMoney({ description: "Defaults to what is left of the payment's amount" })),
     reason: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
+    invoice: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 4000,
+        pattern: '^\\S+$',
+        description:
+          "Lightning payments only (and required for them): the customer's BOLT11 invoice, paid through the node",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -100,3 +109,21 @@ export const RefundCreatedReply = Type.Object({
   message: Type.String(),
   payment_status: PaymentStatusSchema,
 });
+
+export const LightningBillBody = Type.Object(
+  {
+    amount: Type.Optional(
+      PositiveMoney({ description: 'Counts against the balance; default the whole balance' }),
+    ),
+    tip: Type.Optional(Money({ description: 'On top of the amount; not part of the balance. Default 0' })),
+    expiry_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 60,
+        maximum: 86_400,
+        description: 'How long the invoice can be paid; default 900',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type LightningBillBody = Static<typeof LightningBillBody>;

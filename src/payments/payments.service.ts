@@ -1,7 +1,7 @@
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
-import { BadRequestError, NotFoundError } from '../core/errors';
+import { BadRequestError, NotFoundError, ServiceUnavailableError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
@@ -9,6 +9,7 @@ import { recordEvent } from '../events/record-event';
 import { findTicket } from '../tickets/tickets.repo';
 import { TICKET_STATUS, type TicketStatus } from '../tickets/tickets.schemas';
 import { lockTicketWithOrder, viewOf as ticketViewOf } from '../tickets/tickets.service';
+import { reconcile } from './lightning-settlement.service';
 import { toPaymentView } from './payment-views';
 import * as payments from './payments.repo';
 import type { PaymentBody, PaymentView } from './payments.schemas';
@@ -100,7 +101,19 @@ async function viewOf(db: Db, id: string): Promise<PaymentView> {
   return toPaymentView(row);
 }
 
-export function getPayment(ctx: AppContext, id: string): Promise<PaymentView> {
+/**
+ * A pending Lightning payment is first checked with the node, so a client polling it sees it settle
+ * even when the webhook was lost. A node that cannot be asked leaves the stored state to answer.
+ */
+export async function getPayment(ctx: AppContext, id: string): Promise<PaymentView> {
+  const row = await payments.findPayment(ctx.db, id);
+  if (!row) throw new NotFoundError();
+  if (row.status !== 'pending' || row.payment_hash === null) return toPaymentView(row);
+  try {
+    await reconcile(ctx, row);
+  } catch (error) {
+    if (!(error instanceof ServiceUnavailableError)) throw error;
+  }
   return viewOf(ctx.db, id);
 }
 

@@ -1,22 +1,28 @@
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
+import type { Db } from '../core/db/database';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { toCents } from '../core/money';
+import { runPaymentOnce } from '../core/payment-once';
 import { recordEvent } from '../events/record-event';
 import { lockTicketWithOrder } from '../tickets/tickets.service';
+import { callNode } from '../wallet/node-call';
+import { centsToSats } from './lightning-bills.service';
 import { toPaymentView } from './payment-views';
 import * as payments from './payments.repo';
 import type { RefundBody } from './payments.schemas';
 
 const REFUNDABLE = new Set(['settled', 'partially_refunded']);
 
+type RefundAnswer = { id: string; payment_status: 'refunded' | 'partially_refunded' };
+
 /**
- * Records money given back on a payment by cash, card or another recorded method: at most what is
- * left of the payment's amount (tips are the staff's and are not refunded here). The bill's and the
- * order's `paid` fall in the same transaction; refunds of one payment queue on its order's lock, so
- * two refunds cannot together give back more than was paid.
+ * Records money given back on a payment: at most what is left of the payment's amount (tips are the
+ * staff's and are not refunded here). The bill's and the order's `paid` fall in the same
+ * transaction; refunds of one payment queue on its order's lock, so two refunds cannot together give
+ * back more than was paid. Lightning payments are refunded through the node (below).
  */
 export async function refundPayment(
   ctx: AppContext,
@@ -24,49 +30,139 @@ export async function refundPayment(
   paymentId: string,
   input: RefundBody,
   claim: IdempotencyClaim | undefined,
-): Promise<{ id: string; payment_status: 'refunded' | 'partially_refunded' }> {
+): Promise<RefundAnswer> {
+  const found = await payments.findPayment(ctx.db, paymentId);
+  if (!found) throw new NotFoundError();
+  if (found.method === 'lightning') return refundLightning(ctx, principal, paymentId, input, claim);
+  if (input.invoice !== undefined) throw new BadRequestError('Only Lightning refunds take an invoice');
   const now = ctx.clock.now();
   return inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
-    const found = await payments.findPayment(trx, paymentId);
-    if (!found) throw new NotFoundError();
-    const ticket = await lockTicketWithOrder(trx, found.ticket_id);
-    const payment = await payments.findPayment(trx, paymentId);
-    if (!payment) throw new NotFoundError();
-    if (payment.payment_hash !== null) {
-      throw new BadRequestError('Refunds of Lightning payments are not supported yet');
+    const refund = await takeRefund(trx, principal, paymentId, input, now);
+    await announce(trx, refund.paymentId, now);
+    return { id: refund.id, payment_status: refund.status };
+  });
+}
+
+type TakenRefund = {
+  id: string;
+  paymentId: string;
+  ticketId: string;
+  orderId: string;
+  cents: number;
+  status: 'refunded' | 'partially_refunded';
+};
+
+/** Checks and records a refund under the order's lock; the bill's and the order's `paid` fall. */
+async function takeRefund(
+  trx: Db,
+  principal: Principal,
+  paymentId: string,
+  input: RefundBody,
+  now: number,
+  lightning?: { invoice: string },
+): Promise<TakenRefund & { amountSat: number | null }> {
+  const found = await payments.findPayment(trx, paymentId);
+  if (!found) throw new NotFoundError();
+  const ticket = await lockTicketWithOrder(trx, found.ticket_id);
+  const payment = await payments.findPayment(trx, paymentId);
+  if (!payment) throw new NotFoundError();
+  if (!REFUNDABLE.has(payment.status)) {
+    throw new BadRequestError(`A ${payment.status} payment cannot be refunded`);
+  }
+  if (lightning && Number(payment.received_sat) < Number(payment.amount_sat)) {
+    // It never counted towards the bill, so there is no `paid` to take it from.
+    throw new BadRequestError('An underpaid Lightning payment is not counted and cannot be refunded here');
+  }
+  const leftCents = Number(payment.amount_cents) - Number(payment.refunded_cents);
+  const cents = input.amount === undefined ? leftCents : toCents(input.amount);
+  if (cents > leftCents) throw new BadRequestError('Amount exceeds what is left of the payment');
+  const amountSat = lightning ? centsToSats(cents, Number(payment.rate)) : null;
+  const id = newId();
+  await payments.insertRefund(trx, {
+    id,
+    payment_id: paymentId,
+    amount_cents: cents,
+    reason: input.reason,
+    created_by: principal.id,
+    created_at: now,
+    amount_sat: amountSat,
+    invoice: lightning?.invoice ?? null,
+    payment_hash: null,
+    node_payment_id: null,
+    fees_sat: null,
+  });
+  const status = cents === leftCents ? 'refunded' : 'partially_refunded';
+  const taken = { id, paymentId, ticketId: ticket.id, orderId: ticket.order_id, cents, status } as const;
+  await payments.subtractRefund(
+    trx,
+    { id: paymentId, ticketId: taken.ticketId, orderId: taken.orderId },
+    { cents, status },
+    now,
+  );
+  return { ...taken, amountSat };
+}
+
+async function announce(trx: Db, paymentId: string, now: number): Promise<void> {
+  const payment = await payments.findPayment(trx, paymentId);
+  if (!payment) throw new NotFoundError();
+  await recordEvent(trx, { type: 'payment.refunded', data: toPaymentView(payment), at: now });
+}
+
+/**
+ * Pays the customer's invoice through the node, at the original payment's rate, at most once per
+ * `Idempotency-Key` (the wallet's rules: a retry gets the first answer, a node that gave no answer
+ * leaves every retry with 504 and no second payment). The refund is taken off the payment before the
+ * node is called, so two refunds racing cannot together pay back more than was paid; a payment the
+ * node refused or never got gives it back. One whose outcome is unknown stays taken: the money has
+ * probably left, and the outgoing payments show whether it did.
+ */
+async function refundLightning(
+  ctx: AppContext,
+  principal: Principal,
+  paymentId: string,
+  input: RefundBody,
+  claim: IdempotencyClaim | undefined,
+): Promise<RefundAnswer> {
+  const { invoice } = input;
+  if (invoice === undefined) throw new BadRequestError("A Lightning refund needs the customer's invoice");
+  return runPaymentOnce(ctx, claim, async () => {
+    const now = ctx.clock.now();
+    const taken = await ctx.db
+      .transaction()
+      .execute((trx) => takeRefund(trx, principal, paymentId, input, now, { invoice }));
+    let sent: { paymentId: string; paymentHash: string; routingFeeSat: number };
+    try {
+      const outcome = await callNode(ctx, (node) =>
+        node.payInvoice({ invoice, amountSat: taken.amountSat ?? undefined }),
+      );
+      if (!outcome.isSent) throw new BadRequestError(`Payment failed: ${outcome.reason}`);
+      sent = outcome;
+    } catch (error) {
+      if (isDefinitelyNotPaid(error)) await giveBack(ctx, taken);
+      throw error;
     }
-    if (!REFUNDABLE.has(payment.status)) {
-      throw new BadRequestError(`A ${payment.status} payment cannot be refunded`);
-    }
-    const leftCents = Number(payment.amount_cents) - Number(payment.refunded_cents);
-    const cents = input.amount === undefined ? leftCents : toCents(input.amount);
-    if (cents > leftCents) throw new BadRequestError('Amount exceeds what is left of the payment');
-    const id = newId();
-    await payments.insertRefund(trx, {
-      id,
-      payment_id: paymentId,
-      amount_cents: cents,
-      reason: input.reason,
-      created_by: principal.id,
-      created_at: now,
-      amount_sat: null,
-      invoice: null,
-      payment_hash: null,
-      node_payment_id: null,
-      fees_sat: null,
+    await ctx.db.transaction().execute(async (trx) => {
+      await payments.completeLightningRefund(trx, taken.id, {
+        nodePaymentId: sent.paymentId,
+        paymentHash: sent.paymentHash,
+        feesSat: sent.routingFeeSat,
+      });
+      await announce(trx, paymentId, now);
     });
-    const status = cents === leftCents ? 'refunded' : 'partially_refunded';
-    await payments.subtractRefund(
-      trx,
-      { id: paymentId, ticketId: ticket.id, orderId: ticket.order_id },
-      { cents, status },
-      now,
-    );
-    await recordEvent(trx, {
-      type: 'payment.refunded',
-      data: toPaymentView({ ...payment, status }),
-      at: now,
-    });
-    return { id, payment_status: status };
+    return { id: taken.id, payment_status: taken.status };
+  });
+}
+
+/** A refusal (4xx) or an unavailable node (503) means no money moved; see runPaymentOnce. */
+function isDefinitelyNotPaid(error: unknown): boolean {
+  const status = (error as { statusCode?: unknown }).statusCode;
+  return typeof status === 'number' && (status < 500 || status === 503);
+}
+
+async function giveBack(ctx: AppContext, taken: TakenRefund): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockTicketWithOrder(trx, taken.ticketId);
+    await payments.undoRefund(trx, taken, now);
   });
 }

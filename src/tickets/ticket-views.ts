@@ -1,11 +1,14 @@
 import { fromCents } from '../core/money';
 import { toIsoUtc } from '../core/time';
 import type { TicketWithDishes } from './tickets.repo';
-import type { TicketStatus, TicketView } from './tickets.schemas';
+import { TICKET_STATUS, type TicketStatus, type TicketView } from './tickets.schemas';
 
 export function toTicketView(row: TicketWithDishes): TicketView {
   const total = Number(row.total_cents);
   const paid = Number(row.paid_cents);
+  // A cancelled bill owes nothing: money that still reached it (a Lightning invoice paid late) shows
+  // as overpaid, for a refund.
+  const owed = Number(row.status) === TICKET_STATUS.canceled ? 0 : total;
   return {
     id: row.id,
     order_id: row.order_id,
@@ -15,7 +18,7 @@ export function toTicketView(row: TicketWithDishes): TicketView {
     total: fromCents(total),
     paid: fromCents(paid),
     tips: fromCents(Number(row.tips_cents)),
-    balance: fromCents(total - paid),
+    balance: fromCents(owed - paid),
     order_dish_ids: row.order_dish_ids,
     created_at: toIsoUtc(Number(row.created_at)),
     paid_at: row.paid_at === null ? null : toIsoUtc(Number(row.paid_at)),

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../core/context';
 import { BadRequestError, NotFoundError, ServiceUnavailableError, UnauthorizedError } from '../core/errors';
 import { MAX_UNIX_MS } from '../core/schemas';
+import { settleByHash } from '../payments/lightning-settlement.service';
 import * as repo from './incoming-payments.repo';
 import { nodePaymentToRow } from './incoming-payments.service';
 import { callNode } from './node-call';
@@ -93,7 +94,7 @@ async function rowFor(ctx: AppContext, payment: PaymentReceived): Promise<repo.N
 }
 
 /**
- * Records a payment phoenixd tells us it received. The signature is checked over the raw bytes
+ * Records a payment phoenixd tells us it received, and settles the bill payment it paid, if any. The signature is checked over the raw bytes
  * before anything is parsed; a payment delivered twice is stored once (payment hash primary key).
  */
 export async function handlePhoenixdWebhook(
@@ -107,6 +108,9 @@ export async function handlePhoenixdWebhook(
 
   const { payment } = readEvent(rawBody);
   if (!payment) return 'ignored';
-  const inserted = await repo.insertIncomingPayments(ctx.db, [await rowFor(ctx, payment)]);
+  const row = await rowFor(ctx, payment);
+  const inserted = await repo.insertIncomingPayments(ctx.db, [row]);
+  // A bill's invoice settles its payment in the same flow; a redelivery settles nothing twice.
+  await settleByHash(ctx, row.payment_hash, row.received_sat);
   return inserted === 1 ? 'recorded' : 'already recorded';
 }

@@ -3,7 +3,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import { manualClock } from '../../src/core/clock';
-import type { Db, DialectName } from '../../src/core/db/database';
+import type { DatabaseHandle, Db, DialectName } from '../../src/core/db/database';
+import type { RateSource } from '../../src/rates/exchange-rate';
 import { announceSkippedTargets, type DatabaseTarget, databaseTargets, openTestDatabase } from './database';
 
 export const TEST_PIN_KEY = 'test-pin-key-0123456789abcdef0123456789';
@@ -26,6 +27,8 @@ export type TestApp = {
   config: Config;
   /** The database URL, for a second app instance on the same database. */
   databaseUrl: string;
+  /** The open database, for a second app instance sharing it. */
+  database: DatabaseHandle;
 };
 
 type TestContext = { after: (fn: () => Promise<void> | void) => void };
@@ -34,17 +37,29 @@ type TestContext = { after: (fn: () => Promise<void> | void) => void };
 export async function buildTestApp(
   t: TestContext,
   target: DatabaseTarget,
-  options: { env?: Record<string, string>; logStream?: NodeJS.WritableStream } = {},
+  options: {
+    env?: Record<string, string>;
+    logStream?: NodeJS.WritableStream;
+    rateSource?: RateSource;
+    /** Run background jobs on their timers; by default they run only when a test asks. */
+    startJobs?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const { database, url, dispose } = await openTestDatabase(target);
   const clock = manualClock(Date.UTC(2026, 10, 22, 18, 0, 0));
   const config = testConfig({ ...options.env, DATABASE_URL: url });
-  const app = await buildApp(config, { database, clock, logStream: options.logStream });
+  const app = await buildApp(config, {
+    database,
+    clock,
+    logStream: options.logStream,
+    startJobs: options.startJobs ?? false,
+    ...(options.rateSource && { rateSource: options.rateSource }),
+  });
   t.after(async () => {
     await app.close();
     await dispose();
   });
-  return { app, db: database.db, dialect: database.dialect, clock, config, databaseUrl: url };
+  return { app, db: database.db, dialect: database.dialect, clock, config, databaseUrl: url, database };
 }
 
 /** Runs a suite once per database target: `describeEachDatabase('orders', (target) => { ... })`. */

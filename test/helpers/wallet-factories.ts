@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../src/core/db/database';
 import type { Database } from '../../src/core/db/schema';
 import { hashWalletPassword } from '../../src/core/pin';
+import type { RateSource } from '../../src/rates/exchange-rate';
 import { PhoenixdSimulator, type SimulatorOptions } from '../phoenixd-sim/simulator';
 import { buildTestApp, cookieHeader, TEST_PIN_KEY, type TestApp } from './app';
 import { login } from './auth';
@@ -18,7 +19,12 @@ export const WEBHOOK_SECRET = 'test-webhook-secret';
 export async function buildWalletTestApp(
   t: TestContext,
   target: DatabaseTarget,
-  options: { simulator?: SimulatorOptions; env?: Record<string, string> } = {},
+  options: {
+    simulator?: SimulatorOptions;
+    env?: Record<string, string>;
+    rateSource?: RateSource;
+    startJobs?: boolean;
+  } = {},
 ): Promise<TestApp & { simulator: PhoenixdSimulator }> {
   const simulator = await PhoenixdSimulator.start({ webhookSecret: WEBHOOK_SECRET, ...options.simulator });
   t.after(() => simulator.stop());
@@ -31,6 +37,8 @@ export async function buildWalletTestApp(
       PHOENIXD_PAYMENT_TIMEOUT_MS: '2000',
       ...options.env,
     },
+    ...(options.rateSource && { rateSource: options.rateSource }),
+    ...(options.startJobs !== undefined && { startJobs: options.startJobs }),
   });
   return { ...testApp, simulator };
 }

@@ -184,6 +184,8 @@ export type Database = {
     invoice: string | null;
     expires_at: number | null;
     received_sat: number | null;
+    /** Until when one instance's sweep has claimed this pending Lightning payment. */
+    swept_until: Generated<number | null>;
   };
   refunds: {
     id: string;

@@ -5,6 +5,7 @@ import * as orders from './0003_orders';
 import * as wallet from './0004_wallet';
 import * as authHardening from './0005_auth_hardening';
 import * as checkout from './0006_checkout';
+import * as lightning from './0007_lightning';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -16,6 +17,7 @@ export const migrationProvider: MigrationProvider = {
       '0004_wallet': wallet,
       '0005_auth_hardening': authHardening,
       '0006_checkout': checkout,
+      '0007_lightning': lightning,
     };
   },
 };

@@ -1,0 +1,135 @@
+import type { Db } from '../core/db/database';
+import type { PaymentRow } from './payments.repo';
+
+const LIGHTNING = 'lightning';
+
+export function findPendingLightning(db: Db, ticketId: string): Promise<PaymentRow | undefined> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('ticket_id', '=', ticketId)
+    .where('method', '=', LIGHTNING)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+}
+
+export function findPaymentByHash(db: Db, paymentHash: string): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where('payment_hash', '=', paymentHash).executeTakeFirst();
+}
+
+/** The node's invoice fills the reserved row. */
+export async function fillInvoice(
+  db: Db,
+  id: string,
+  invoice: { paymentHash: string; serialized: string; expiresAt: number },
+): Promise<void> {
+  await db
+    .updateTable('payments')
+    .set({ payment_hash: invoice.paymentHash, invoice: invoice.serialized, expires_at: invoice.expiresAt })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Removes a reservation whose invoice was never made. */
+export async function deleteReservation(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('payments').where('id', '=', id).where('payment_hash', 'is', null).execute();
+}
+
+/**
+ * Settles a pending or expired Lightning payment; false when another settlement got there first.
+ * The condition on the status is what makes settlement happen once.
+ */
+export async function markSettled(db: Db, id: string, receivedSat: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('payments')
+    .set({ status: 'settled', received_sat: receivedSat, settled_at: now })
+    .where('id', '=', id)
+    .where('status', 'in', ['pending', 'expired'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** False when the payment is no longer pending. */
+export async function markExpired(db: Db, id: string): Promise<boolean> {
+  const result = await db
+    .updateTable('payments')
+    .set({ status: 'expired' })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Claims up to `limit` Lightning payments to ask the node about: pending ones with an invoice, and
+ * ones that expired within `lateWindowMs` (a payment made just before expiry may be reported late).
+ * A claim holds for `claimMs`, so other instances skip these rows meanwhile.
+ */
+export async function claimForSweep(
+  db: Db,
+  options: { now: number; lateWindowMs: number; claimMs: number; limit: number },
+): Promise<PaymentRow[]> {
+  const { now, lateWindowMs, claimMs, limit } = options;
+  return db.transaction().execute(async (trx) => {
+    const candidates = await trx
+      .selectFrom('payments')
+      .select('id')
+      .where('method', '=', LIGHTNING)
+      .where('payment_hash', 'is not', null)
+      .where((eb) =>
+        eb.or([
+          eb('status', '=', 'pending'),
+          eb.and([eb('status', '=', 'expired'), eb('expires_at', '>', now - lateWindowMs)]),
+        ]),
+      )
+      .where((eb) => eb.or([eb('swept_until', 'is', null), eb('swept_until', '<=', now)]))
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
+    if (candidates.length === 0) return [];
+    // The condition is repeated so that of two instances claiming the same row only one gets it.
+    return trx
+      .updateTable('payments')
+      .set({ swept_until: now + claimMs })
+      .where(
+        'id',
+        'in',
+        candidates.map((row) => row.id),
+      )
+      .where((eb) => eb.or([eb('swept_until', 'is', null), eb('swept_until', '<=', now)]))
+      .returningAll()
+      .execute();
+  });
+}
+
+/** Lets the next sweep, here or on another instance, ask about these rows again. */
+export async function releaseSweepClaims(db: Db, ids: string[], claimedUntil: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('payments')
+    .set({ swept_until: null })
+    .where('id', 'in', ids)
+    .where('swept_until', '=', claimedUntil)
+    .execute();
+}
+
+/** Reservations whose invoice was never made (the instance stopped mid-request) block their bill. */
+export async function deleteAbandonedReservations(db: Db, createdBefore: number): Promise<void> {
+  await db
+    .deleteFrom('payments')
+    .where('method', '=', LIGHTNING)
+    .where('status', '=', 'pending')
+    .where('payment_hash', 'is', null)
+    .where('created_at', '<', createdBefore)
+    .execute();
+}
+
+export async function tableNameOfOrder(db: Db, orderId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('orders')
+    .innerJoin('dining_tables', 'dining_tables.id', 'orders.table_id')
+    .select('dining_tables.name')
+    .where('orders.id', '=', orderId)
+    .executeTakeFirst();
+  return row?.name;
+}

@@ -1,0 +1,70 @@
+import type { CurrencyCode } from '../config';
+import type { Clock } from '../core/clock';
+import { ServiceUnavailableError } from '../core/errors';
+
+export const RATE_UNAVAILABLE = 'Exchange rate unavailable';
+
+/** A rate older than this is not used to price an invoice. */
+export const MAX_RATE_AGE_MS = 10 * 60 * 1000;
+/** A rate younger than this is used without asking the source again. */
+export const RATE_CACHE_MS = 60 * 1000;
+
+/** No usable rate: none configured, the source failing, or the last good one too old. */
+export class ExchangeRateUnavailableError extends ServiceUnavailableError {
+  constructor() {
+    super(RATE_UNAVAILABLE);
+  }
+}
+
+/** Where the price of 1 BTC in the base currency comes from. */
+export type RateSource = { name: string; fetchBtcPrice(currency: CurrencyCode): Promise<number> };
+
+export type ExchangeRate = { currency: CurrencyCode; btcPrice: number; source: string; fetchedAt: number };
+
+/** `fixed:<price>`: a restaurant that sets its own price, or has no internet. */
+export function rateSourceFromConfig(value: string | undefined): RateSource | undefined {
+  if (value === undefined) return undefined;
+  const price = parseFixedPrice(value);
+  if (price === undefined) return undefined;
+  return { name: value, fetchBtcPrice: async () => price };
+}
+
+/** The price of `fixed:<price>`, or undefined when the value is not of that form. */
+export function parseFixedPrice(value: string): number | undefined {
+  const match = /^fixed:(\d{1,12}(\.\d{1,2})?)$/.exec(value);
+  const price = match ? Number(match[1]) : Number.NaN;
+  return price > 0 ? price : undefined;
+}
+
+/**
+ * The current price of 1 BTC in the base currency: cached for a minute; when the source fails the
+ * last good price serves until it is ten minutes old, then nothing does. A BTC base needs no source.
+ */
+export class ExchangeRates {
+  private last: ExchangeRate | undefined;
+
+  constructor(
+    private readonly currency: CurrencyCode,
+    private readonly source: RateSource | undefined,
+    private readonly clock: Clock,
+  ) {}
+
+  async current(): Promise<ExchangeRate> {
+    const now = this.clock.now();
+    if (this.currency === 'BTC') return { currency: 'BTC', btcPrice: 1, source: 'identity', fetchedAt: now };
+    if (this.last && now - this.last.fetchedAt < RATE_CACHE_MS) return this.last;
+    if (this.source) {
+      try {
+        const btcPrice = await this.source.fetchBtcPrice(this.currency);
+        if (Number.isFinite(btcPrice) && btcPrice > 0) {
+          this.last = { currency: this.currency, btcPrice, source: this.source.name, fetchedAt: now };
+          return this.last;
+        }
+      } catch {
+        // The last good price below still serves while it is fresh enough.
+      }
+    }
+    if (this.last && now - this.last.fetchedAt <= MAX_RATE_AGE_MS) return this.last;
+    throw new ExchangeRateUnavailableError();
+  }
+}
