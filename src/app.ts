@@ -14,7 +14,7 @@ import { INTERNAL_ERROR_BODY, registerErrorHandling } from './core/error-handler
 import { registerOpenApi } from './core/openapi';
 import { PrincipalCache } from './core/principal-cache';
 import { loadSecrets } from './core/secrets';
-import { registerSecurity } from './core/security';
+import { refuseUnknownHosts, registerSecurity } from './core/security';
 import { closeGracefully } from './core/shutdown';
 import { TokenService } from './core/tokens';
 import { validatorCompiler } from './core/validation';
@@ -119,6 +119,7 @@ function createServer(config: Config, logStream: NodeJS.WritableStream | undefin
 }
 
 async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  refuseUnknownHosts(app, ctx.config);
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
   await app.register(cookie);

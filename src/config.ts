@@ -15,6 +15,8 @@ export type Config = Readonly<{
   timeZone: string;
   baseCurrency: CurrencyCode;
   corsOrigins: readonly string[];
+  /** Host names, besides localhost and IP literals, that requests may address (DNS rebinding). */
+  allowedHosts: readonly string[];
   cookieSecure: boolean;
   phoenixd: Readonly<{
     url: string;
@@ -26,6 +28,7 @@ export type Config = Readonly<{
     paymentTimeoutMs: number;
   }>;
   logLevel: string;
+  logFormat: LogFormat;
   isProduction: boolean;
 }>;
 
@@ -35,8 +38,13 @@ export class ConfigError extends Error {
   }
 }
 
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const PIN_PATTERN = /^\d{4,12}$/;
+const HOST_NAME_PATTERN =
+  /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 /** Reads the environment once; every bad value is reported together so an operator fixes them in one go. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -71,6 +79,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!URL.canParse(origin)) problems.push(`POS_CORS_ORIGINS entry "${origin}" is not a URL`);
   }
 
+  const allowedHosts = (read('POS_ALLOWED_HOSTS') ?? '')
+    .split(',')
+    .map((host) => host.trim().toLowerCase().replace(/\.$/, ''))
+    .filter(Boolean);
+  for (const host of allowedHosts) {
+    if (!HOST_NAME_PATTERN.test(host)) {
+      problems.push(`POS_ALLOWED_HOSTS entry "${host}" is not a host name (no scheme, no port)`);
+    }
+  }
+
   const isProduction = env.NODE_ENV === 'production';
   const cookieSecureRaw = read('POS_COOKIE_SECURE');
   if (cookieSecureRaw !== undefined && !['true', 'false'].includes(cookieSecureRaw)) {
@@ -100,6 +118,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = read('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
+  const logFormat = read('LOG_FORMAT') ?? 'json';
+  if (!LOG_FORMATS.includes(logFormat as LogFormat)) {
+    problems.push(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}`);
+  }
+
   for (const name of ['POS_JWT_SECRET', 'POS_PIN_KEY']) {
     const secret = read(name);
     if (secret !== undefined && secret.length < 32) problems.push(`${name} must be at least 32 characters`);
@@ -120,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     timeZone,
     baseCurrency: baseCurrency as CurrencyCode,
     corsOrigins: Object.freeze(corsOrigins),
+    allowedHosts: Object.freeze(allowedHosts),
     cookieSecure,
     phoenixd: Object.freeze({
       url: phoenixdUrl.replace(/\/$/, ''),
@@ -129,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       paymentTimeoutMs: phoenixdPaymentTimeoutMs,
     }),
     logLevel,
+    logFormat: logFormat as LogFormat,
     isProduction,
   });
 }
