@@ -11,6 +11,7 @@ import { type Clock, systemClock } from './core/clock';
 import type { AppContext } from './core/context';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './core/db/database';
 import { INTERNAL_ERROR_BODY, registerErrorHandling } from './core/error-handler';
+import { loggerOptions } from './core/logging';
 import { registerOpenApi } from './core/openapi';
 import { PrincipalCache } from './core/principal-cache';
 import { loadSecrets } from './core/secrets';
@@ -38,21 +39,6 @@ export type AppOverrides = {
   /** Where log lines go; tests capture them to prove secrets are redacted. */
   logStream?: NodeJS.WritableStream;
 };
-
-/** Paths pino blanks out wherever they appear in a log line. */
-const REDACTED_LOG_PATHS = [
-  'req.headers.cookie',
-  'req.headers.authorization',
-  'res.headers["set-cookie"]',
-  '*.pin',
-  '*.password',
-  '*.wallet_password',
-  '*.current_password',
-  '*.new_password',
-  '*.accessToken',
-  '*.refreshToken',
-  '*.walletAccessToken',
-];
 
 /** Builds the whole application: database ready and migrated, every feature registered. */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
@@ -106,11 +92,7 @@ function answerOnlyWhatIsOnDisk(app: FastifyInstance, database: DatabaseHandle):
 
 function createServer(config: Config, logStream: NodeJS.WritableStream | undefined) {
   return Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
-      ...(logStream && { stream: logStream }),
-    },
+    ...loggerOptions(config, logStream),
     bodyLimit: 256 * 1024,
     // Requests that arrive while closing are still served (with Connection: close); Fastify's
     // default 503 would keep a busy keep-alive connection, and so the shutdown, going forever.
