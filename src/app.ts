@@ -8,19 +8,15 @@ import { categoriesRoutes } from './categories/categories.routes';
 import type { Config } from './config';
 import { authGuard } from './core/auth-guard';
 import { type Clock, systemClock } from './core/clock';
-import type { AppContext } from './core/context';
+import { type AppContext, createContext } from './core/context';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './core/db/database';
 import { INTERNAL_ERROR_BODY, registerErrorHandling } from './core/error-handler';
 import { loggerOptions } from './core/logging';
 import { registerOpenApi } from './core/openapi';
-import { PrincipalCache } from './core/principal-cache';
-import { loadSecrets } from './core/secrets';
 import { refuseUnknownHosts, registerSecurity } from './core/security';
 import { closeGracefully } from './core/shutdown';
-import { TokenService } from './core/tokens';
 import { validatorCompiler } from './core/validation';
 import { generalRoutes } from './general/general.routes';
-import { lightningNodeFromConfig } from './lightning/phoenixd.client';
 import { menuRoutes } from './menu/menu.routes';
 import { orderDishesRoutes } from './orders/order-dishes.routes';
 import { orderFiltersRoutes } from './orders/order-filters.routes';
@@ -46,17 +42,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   try {
     await migrateToLatest(database.db);
     const clock = overrides.clock ?? systemClock;
-    const secrets = await loadSecrets(database.db, { jwtSecret: config.jwtSecret, pinKey: config.pinKey });
-    const ctx: AppContext = Object.freeze({
-      config,
-      db: database.db,
-      dialect: database.dialect,
-      clock,
-      secrets,
-      tokens: new TokenService(secrets.jwtSecret, clock),
-      principals: new PrincipalCache(clock),
-      lightning: lightningNodeFromConfig(config.phoenixd),
-    });
+    const ctx = await createContext(config, database, clock);
     await bootstrapAdminFromConfig(ctx);
 
     const app = createServer(config, overrides.logStream);

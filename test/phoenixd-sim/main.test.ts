@@ -73,7 +73,7 @@ describe('npm run phoenixd-sim', () => {
     const authorization = `Basic ${Buffer.from(`:${sim.password}`).toString('base64')}`;
     const balance = await fetch(`${sim.phoenixdUrl}/getbalance`, { headers: { authorization } });
     assert.equal(balance.status, 200);
-    assert.equal(typeof (await balance.json()).balanceSat, 'number');
+    assert.equal(typeof ((await balance.json()) as { balanceSat: unknown }).balanceSat, 'number');
   });
 
   it('defaults the webhook to the default server address, and SIM_WEBHOOK_URL overrides it', async (t) => {
