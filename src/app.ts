@@ -8,26 +8,23 @@ import { categoriesRoutes } from './categories/categories.routes';
 import type { Config } from './config';
 import { authGuard } from './core/auth-guard';
 import { type Clock, systemClock } from './core/clock';
-import type { AppContext } from './core/context';
+import { type AppContext, createContext } from './core/context';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './core/db/database';
 import { INTERNAL_ERROR_BODY, registerErrorHandling } from './core/error-handler';
 import { Jobs } from './core/jobs';
+import { loggerOptions } from './core/logging';
 import { registerOpenApi } from './core/openapi';
-import { PrincipalCache } from './core/principal-cache';
-import { loadSecrets } from './core/secrets';
-import { registerSecurity } from './core/security';
+import { refuseUnknownHosts, registerSecurity } from './core/security';
 import { closeGracefully } from './core/shutdown';
-import { TokenService } from './core/tokens';
 import { validatorCompiler } from './core/validation';
 import { generalRoutes } from './general/general.routes';
-import { lightningNodeFromConfig } from './lightning/phoenixd.client';
 import { menuRoutes } from './menu/menu.routes';
 import { orderDishesRoutes } from './orders/order-dishes.routes';
 import { orderFiltersRoutes } from './orders/order-filters.routes';
 import { ordersRoutes } from './orders/orders.routes';
 import { sweepLightningPayments } from './payments/lightning-settlement.service';
 import { paymentsRoutes } from './payments/payments.routes';
-import { ExchangeRates, type RateSource, rateSourceFromConfig } from './rates/exchange-rate';
+import type { RateSource } from './rates/exchange-rate';
 import { setupRoutes } from './setup/setup.routes';
 import { bootstrapAdminFromConfig } from './setup/setup.service';
 import { spacesRoutes } from './spaces/spaces.routes';
@@ -59,43 +56,13 @@ declare module 'fastify' {
 export const LIGHTNING_SWEEP = 'lightning-sweep';
 const LIGHTNING_SWEEP_INTERVAL_MS = 5000;
 
-/** Paths pino blanks out wherever they appear in a log line. */
-const REDACTED_LOG_PATHS = [
-  'req.headers.cookie',
-  'req.headers.authorization',
-  'res.headers["set-cookie"]',
-  '*.pin',
-  '*.password',
-  '*.wallet_password',
-  '*.current_password',
-  '*.new_password',
-  '*.accessToken',
-  '*.refreshToken',
-  '*.walletAccessToken',
-];
-
 /** Builds the whole application: database ready and migrated, every feature registered. */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   const database = overrides.database ?? openDatabase(config.databaseUrl);
   try {
     await migrateToLatest(database.db);
     const clock = overrides.clock ?? systemClock;
-    const secrets = await loadSecrets(database.db, { jwtSecret: config.jwtSecret, pinKey: config.pinKey });
-    const ctx: AppContext = Object.freeze({
-      config,
-      db: database.db,
-      dialect: database.dialect,
-      clock,
-      secrets,
-      tokens: new TokenService(secrets.jwtSecret, clock),
-      principals: new PrincipalCache(clock),
-      lightning: lightningNodeFromConfig(config.phoenixd),
-      rates: new ExchangeRates(
-        config.baseCurrency,
-        overrides.rateSource ?? rateSourceFromConfig(config.rateSource),
-        clock,
-      ),
-    });
+    const ctx = await createContext(config, database, clock, overrides.rateSource);
     await bootstrapAdminFromConfig(ctx);
 
     const app = createServer(config, overrides.logStream);
@@ -141,11 +108,7 @@ function answerOnlyWhatIsOnDisk(app: FastifyInstance, database: DatabaseHandle):
 
 function createServer(config: Config, logStream: NodeJS.WritableStream | undefined) {
   return Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
-      ...(logStream && { stream: logStream }),
-    },
+    ...loggerOptions(config, logStream),
     bodyLimit: 256 * 1024,
     // Requests that arrive while closing are still served (with Connection: close); Fastify's
     // default 503 would keep a busy keep-alive connection, and so the shutdown, going forever.
@@ -154,6 +117,7 @@ function createServer(config: Config, logStream: NodeJS.WritableStream | undefin
 }
 
 async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  refuseUnknownHosts(app, ctx.config);
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
   await app.register(cookie);

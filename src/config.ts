@@ -20,6 +20,8 @@ export type Config = Readonly<{
   /** Named in the description of every Lightning invoice a customer pays. */
   businessName: string;
   corsOrigins: readonly string[];
+  /** Host names, besides localhost and IP literals, that requests may address (DNS rebinding). */
+  allowedHosts: readonly string[];
   cookieSecure: boolean;
   phoenixd: Readonly<{
     url: string;
@@ -31,6 +33,7 @@ export type Config = Readonly<{
     paymentTimeoutMs: number;
   }>;
   logLevel: string;
+  logFormat: LogFormat;
   isProduction: boolean;
 }>;
 
@@ -40,8 +43,13 @@ export class ConfigError extends Error {
   }
 }
 
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const PIN_PATTERN = /^\d{4,12}$/;
+const HOST_NAME_PATTERN =
+  /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 /** Reads the environment once; every bad value is reported together so an operator fixes them in one go. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -81,6 +89,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!URL.canParse(origin)) problems.push(`POS_CORS_ORIGINS entry "${origin}" is not a URL`);
   }
 
+  const allowedHosts = (read('POS_ALLOWED_HOSTS') ?? '')
+    .split(',')
+    .map((host) => host.trim().toLowerCase().replace(/\.$/, ''))
+    .filter(Boolean);
+  for (const host of allowedHosts) {
+    if (!HOST_NAME_PATTERN.test(host)) {
+      problems.push(`POS_ALLOWED_HOSTS entry "${host}" is not a host name (no scheme, no port)`);
+    }
+  }
+
   const isProduction = env.NODE_ENV === 'production';
   const cookieSecureRaw = read('POS_COOKIE_SECURE');
   if (cookieSecureRaw !== undefined && !['true', 'false'].includes(cookieSecureRaw)) {
@@ -110,6 +128,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = read('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
+  const logFormat = read('LOG_FORMAT') ?? 'json';
+  if (!LOG_FORMATS.includes(logFormat as LogFormat)) {
+    problems.push(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}`);
+  }
+
   for (const name of ['POS_JWT_SECRET', 'POS_PIN_KEY']) {
     const secret = read(name);
     if (secret !== undefined && secret.length < 32) problems.push(`${name} must be at least 32 characters`);
@@ -132,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateSource,
     businessName: read('POS_BUSINESS_NAME') ?? 'Restaurant',
     corsOrigins: Object.freeze(corsOrigins),
+    allowedHosts: Object.freeze(allowedHosts),
     cookieSecure,
     phoenixd: Object.freeze({
       url: phoenixdUrl.replace(/\/$/, ''),
@@ -141,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       paymentTimeoutMs: phoenixdPaymentTimeoutMs,
     }),
     logLevel,
+    logFormat: logFormat as LogFormat,
     isProduction,
   });
 }

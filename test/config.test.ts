@@ -31,10 +31,12 @@ describe('configuration', () => {
           POS_ADMIN_NAME: 'Boss',
           POS_JWT_SECRET: 'short',
           LOG_LEVEL: 'loud',
+          LOG_FORMAT: 'colourful',
+          POS_ALLOWED_HOSTS: 'pos.example, https://pos.example:443',
         }),
       (error: unknown) => {
         assert.ok(error instanceof ConfigError);
-        assert.equal(error.problems.length, 7);
+        assert.equal(error.problems.length, 9);
         for (const name of [
           'PORT',
           'DATABASE_URL',
@@ -43,6 +45,8 @@ describe('configuration', () => {
           'POS_ADMIN_PIN',
           'POS_JWT_SECRET',
           'LOG_LEVEL',
+          'LOG_FORMAT',
+          'POS_ALLOWED_HOSTS',
         ]) {
           assert.match(error.message, new RegExp(name));
         }
@@ -61,5 +65,13 @@ describe('configuration', () => {
     assert.deepEqual(config.adminBootstrap, { name: 'Boss', pin: '1234', walletPassword: undefined });
     assert.deepEqual(config.corsOrigins, ['https://a.example', 'https://b.example']);
     assert.equal(config.timeZone, 'America/Mexico_City');
+  });
+
+  it('reads the allowed host names and the log format', () => {
+    const config = loadConfig({ POS_ALLOWED_HOSTS: ' POS.example., till.lan ', LOG_FORMAT: 'pretty' });
+    assert.deepEqual(config.allowedHosts, ['pos.example', 'till.lan']);
+    assert.equal(config.logFormat, 'pretty');
+    assert.deepEqual(loadConfig({}).allowedHosts, []);
+    assert.equal(loadConfig({}).logFormat, 'json');
   });
 });

@@ -45,6 +45,97 @@ describeEachDatabase('HTTP behaviour', (target) => {
     assert.equal(refused.headers['access-control-allow-origin'], undefined);
   });
 
+  it('refuses requests addressed to a host name it does not know (DNS rebinding), before anything else', async (t) => {
+    const { app, db } = await buildTestApp(t, target, {
+      env: { POS_ALLOWED_HOSTS: 'pos.example, Till.Lan' },
+    });
+    const { cookies } = await loggedInUser(app, db, 'admin');
+    const get = (host: string) =>
+      app.inject({ method: 'GET', url: '/users/me', headers: { host, cookie: cookies } });
+
+    for (const host of ['evil.example', 'evil.example:9154', 'localhost.evil.example', 'pos.example.evil']) {
+      const response = await get(host);
+      assert.equal(response.statusCode, 421, host);
+      assert.deepEqual(response.json(), { message: 'Unknown host' });
+    }
+    const write = await app.inject({
+      method: 'POST',
+      url: '/users',
+      headers: { host: 'evil.example', origin: 'http://evil.example', cookie: cookies },
+      payload: { name: 'Rebound', pin: '1234' },
+    });
+    assert.equal(write.statusCode, 421);
+    assert.deepEqual(write.json(), { message: 'Unknown host' });
+    assert.equal(
+      await db.selectFrom('users').select('id').where('name', '=', 'Rebound').executeTakeFirst(),
+      undefined,
+    );
+    const unknownRoute = await app.inject({
+      method: 'GET',
+      url: '/nowhere',
+      headers: { host: 'evil.example' },
+    });
+    assert.equal(unknownRoute.statusCode, 421);
+
+    for (const host of [
+      '127.0.0.1:9154',
+      '192.168.1.20',
+      '[::1]',
+      '[::1]:9154',
+      'localhost',
+      'LOCALHOST:3000',
+      'pos.example',
+      'till.lan:8080',
+    ]) {
+      assert.equal((await get(host)).statusCode, 200, host);
+    }
+  });
+
+  it('lets listed origins use every method and the headers clients send', async (t) => {
+    const { app, db } = await buildTestApp(t, target, { env: { POS_CORS_ORIGINS: 'https://till.example' } });
+    const { cookies } = await loggedInUser(app, db, 'admin');
+    const preflight = await app.inject({
+      method: 'OPTIONS',
+      url: '/users/00000000-0000-4000-8000-000000000000',
+      headers: {
+        origin: 'https://till.example',
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'content-type,idempotency-key,last-event-id',
+      },
+    });
+    assert.equal(preflight.statusCode, 204);
+    assert.equal(preflight.headers['access-control-allow-origin'], 'https://till.example');
+    assert.equal(preflight.headers['access-control-allow-credentials'], 'true');
+    const methods = String(preflight.headers['access-control-allow-methods']).split(/,\s*/);
+    for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'])
+      assert.ok(methods.includes(method), method);
+    const headers = String(preflight.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/);
+    for (const header of ['content-type', 'idempotency-key', 'last-event-id']) {
+      assert.ok(headers.includes(header), header);
+    }
+
+    const user = await insertUser(db, { pin: '2468' });
+    const fromTill = { origin: 'https://till.example', cookie: cookies };
+    const put = await app.inject({
+      method: 'PUT',
+      url: `/users/${user.id}`,
+      headers: fromTill,
+      payload: { name: user.name, role: 'admin' },
+    });
+    assert.equal(put.statusCode, 200, put.body);
+    assert.equal(put.headers['access-control-allow-origin'], 'https://till.example');
+    assert.equal(put.headers['access-control-allow-credentials'], 'true');
+    const deleted = await app.inject({ method: 'DELETE', url: `/users/${user.id}`, headers: fromTill });
+    assert.equal(deleted.statusCode, 200, deleted.body);
+    assert.equal(deleted.headers['access-control-allow-origin'], 'https://till.example');
+    const stored = await db
+      .selectFrom('users')
+      .select(['role', 'is_deleted'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(stored, { role: 'admin', is_deleted: 1 });
+  });
+
   it('sends security headers', async (t) => {
     const { app } = await buildTestApp(t, target);
     const response = await app.inject({ method: 'GET', url: '/' });

@@ -1,11 +1,12 @@
 import type { Config } from '../config';
 import type { LightningNode } from '../lightning/lightning.types';
-import type { ExchangeRates } from '../rates/exchange-rate';
+import { lightningNodeFromConfig } from '../lightning/phoenixd.client';
+import { ExchangeRates, type RateSource, rateSourceFromConfig } from '../rates/exchange-rate';
 import type { Clock } from './clock';
-import type { Db, DialectName } from './db/database';
-import type { PrincipalCache } from './principal-cache';
-import type { Secrets } from './secrets';
-import type { TokenService } from './tokens';
+import type { DatabaseHandle, Db, DialectName } from './db/database';
+import { PrincipalCache } from './principal-cache';
+import { loadSecrets, type Secrets } from './secrets';
+import { TokenService } from './tokens';
 
 /** What features are handed: built once at start-up, never a global. */
 export type AppContext = Readonly<{
@@ -22,3 +23,24 @@ export type AppContext = Readonly<{
   /** The price of 1 BTC in the base currency, for Lightning bills. */
   rates: ExchangeRates;
 }>;
+
+/** The context of a migrated database: the server's, and the admin CLI's, so both apply the same rules. */
+export async function createContext(
+  config: Config,
+  database: DatabaseHandle,
+  clock: Clock,
+  rateSource: RateSource | undefined = rateSourceFromConfig(config.rateSource),
+): Promise<AppContext> {
+  const secrets = await loadSecrets(database.db, { jwtSecret: config.jwtSecret, pinKey: config.pinKey });
+  return Object.freeze({
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    clock,
+    secrets,
+    tokens: new TokenService(secrets.jwtSecret, clock),
+    principals: new PrincipalCache(clock),
+    lightning: lightningNodeFromConfig(config.phoenixd),
+    rates: new ExchangeRates(config.baseCurrency, rateSource, clock),
+  });
+}

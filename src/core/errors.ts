@@ -55,6 +55,13 @@ export class NotFoundError extends AppError {
   }
 }
 
+/** The request names a host this server does not answer for (a DNS-rebinding page, usually). */
+export class MisdirectedRequestError extends AppError {
+  constructor(message = 'Unknown host') {
+    super(421, message);
+  }
+}
+
 export class ConflictError extends AppError {
   constructor(message: string) {
     super(409, message);

@@ -1,11 +1,43 @@
 import type { ServerResponse } from 'node:http';
+import { isIPv4, isIPv6 } from 'node:net';
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '../config';
-import { ForbiddenError } from './errors';
+import { ForbiddenError, MisdirectedRequestError } from './errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Every method the API has; @fastify/cors would otherwise allow only GET, HEAD and POST. */
+const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'];
+/** The request headers clients send besides the CORS-safelisted ones. */
+const CORS_REQUEST_HEADERS = ['Content-Type', 'Idempotency-Key', 'Last-Event-ID'];
+
+/**
+ * DNS rebinding: a page on evil.example whose name the attacker re-points at this box is same-origin
+ * with itself, so the Origin check below cannot tell it apart. Its requests still carry
+ * `Host: evil.example`, which is neither an address nor a name this server is known by. Registered
+ * before every other hook, so nothing else runs for such a request.
+ */
+export function refuseUnknownHosts(app: FastifyInstance, config: Config): void {
+  const knownNames = new Set(['localhost', ...config.allowedHosts]);
+  app.addHook('onRequest', (request, _reply, done) => {
+    const host = request.headers.host;
+    if (host === undefined || isKnownHost(host, knownNames)) return done();
+    done(new MisdirectedRequestError());
+  });
+}
+
+function isKnownHost(host: string, knownNames: ReadonlySet<string>): boolean {
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']');
+    return end > 0 && isIPv6(host.slice(1, end));
+  }
+  const colon = host.lastIndexOf(':');
+  const name = colon === -1 ? host : host.slice(0, colon);
+  if (isIPv4(name)) return true;
+  const lowerName = name.toLowerCase();
+  return knownNames.has(lowerName.endsWith('.') ? lowerName.slice(0, -1) : lowerName);
+}
 
 /** Security headers, CORS for the configured front-ends, and the CSRF origin check cookie auth needs. */
 export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
@@ -32,6 +64,8 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
   await app.register(cors, {
     origin: (origin, callback) => callback(null, origin !== undefined && allowedOrigins.has(origin)),
     credentials: true,
+    methods: CORS_METHODS,
+    allowedHeaders: CORS_REQUEST_HEADERS,
     exposedHeaders: ['X-Total-Count', 'Retry-After'],
   });
 

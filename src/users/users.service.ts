@@ -82,9 +82,10 @@ export async function getUser(ctx: AppContext, id: string): Promise<UserView> {
  * opened under the old role, is logged out. An admin editing their own account keeps the session
  * they are doing it from.
  */
+/** `principal` is the caller, whose own session survives; the admin CLI has none and ends them all. */
 export async function updateUser(
   ctx: AppContext,
-  principal: Principal,
+  principal: Principal | undefined,
   id: string,
   input: UpdateUserBody,
 ): Promise<UserView> {
@@ -108,7 +109,7 @@ export async function updateUser(
         updated_at: now,
       });
       if (pinHash || input.role !== existing.role) {
-        const keptSessionId = principal.id === id ? principal.sessionId : undefined;
+        const keptSessionId = principal?.id === id ? principal.sessionId : undefined;
         await revokeSessionsOfUser(trx, id, now, { except: keptSessionId });
       }
     });

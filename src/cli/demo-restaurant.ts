@@ -1,0 +1,129 @@
+import type { CategoryBody } from '../categories/categories.schemas';
+import { createCategory, listCategories } from '../categories/categories.service';
+import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
+import { ConflictError } from '../core/errors';
+import { dishesService } from '../menu/dishes.service';
+import type { DishEntry, OrderStatus } from '../orders/orders.schemas';
+import { createOrder } from '../orders/orders.service';
+import { completeInitialSetup, isInitialized } from '../setup/setup.service';
+import { createSpace, listSpaces } from '../spaces/spaces.service';
+import { createTable } from '../tables/tables.service';
+import type { UserView } from '../users/users.schemas';
+import { createUser } from '../users/users.service';
+
+export const DEMO_ADMIN = { name: 'Demo Admin', pin: '1234', walletPassword: 'demo-wallet-password' };
+export const DEMO_STAFF = [
+  { name: 'Lucía', pin: '2222' },
+  { name: 'Mateo', pin: '3333' },
+];
+
+const MENU: Record<string, [name: string, price: number][]> = {
+  Entradas: [
+    ['Guacamole con totopos', 95],
+    ['Sopa de tortilla', 85],
+  ],
+  'Platos fuertes': [
+    ['Tacos al pastor (3)', 120],
+    ['Enchiladas verdes', 145],
+    ['Mole poblano', 180.5],
+  ],
+  Bebidas: [
+    ['Agua de jamaica', 35],
+    ['Café de olla', 40],
+  ],
+};
+
+const FLOOR: Record<string, string[]> = {
+  Salón: ['S1', 'S2', 'S3', 'S4'],
+  Terraza: ['T1', 'T2'],
+};
+
+export type DemoSummary = {
+  users: { name: string; role: string; pin: string }[];
+  dishes: number;
+  tables: number;
+  orders: number;
+};
+
+/**
+ * Fills an empty database with a small restaurant, through the same services as the API so every
+ * rule holds. Each service call is its own transaction, so instead of one transaction the seed
+ * refuses any database that already has users, a menu or a floor: a second run changes nothing, and
+ * two runs at once collide on the first admin (the initial-setup marker) and only one goes on.
+ */
+export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> {
+  const hasData =
+    (await isInitialized(ctx)) ||
+    (await listCategories(ctx, 'dish')).length > 0 ||
+    (await listSpaces(ctx)).length > 0;
+  if (hasData) {
+    throw new ConflictError(
+      'The database already has data; the demo restaurant only goes into an empty database',
+    );
+  }
+
+  const admin = await completeInitialSetup(ctx, DEMO_ADMIN);
+  const staff: UserView[] = [];
+  for (const user of DEMO_STAFF) staff.push(await createUser(ctx, { ...user, role: 'staff' }, undefined));
+
+  const dishIds: string[] = [];
+  for (const [categoryName, dishes] of Object.entries(MENU)) {
+    // CategoryBody's Static type loses the literals of its mapped union; the value is a valid body.
+    const body = { name: categoryName, type: 'dish' } as unknown as CategoryBody;
+    const categoryId = await createCategory(ctx, body, undefined);
+    for (const [name, price] of dishes) {
+      dishIds.push(await dishesService.create(ctx, { name, price, category_id: categoryId }, undefined));
+    }
+  }
+
+  const tableIds: string[] = [];
+  for (const [spaceName, tableNames] of Object.entries(FLOOR)) {
+    const spaceId = await createSpace(ctx, { name: spaceName }, undefined);
+    for (const name of tableNames)
+      tableIds.push(await createTable(ctx, { name, space_id: spaceId }, undefined));
+  }
+
+  const [lucia, mateo] = staff.map(asPrincipal) as [Principal, Principal];
+  const dish = (index: number, notes?: string): DishEntry => ({
+    dish_id: dishIds[index % dishIds.length] as string,
+    ...(notes && { notes }),
+  });
+  const orders: { by: Principal; table: string | null; status: OrderStatus; dishes: DishEntry[] }[] = [
+    {
+      by: lucia,
+      table: tableIds[0] ?? null,
+      status: 'pending',
+      dishes: [dish(0), dish(2, 'Sin cebolla'), dish(5)],
+    },
+    {
+      by: mateo,
+      table: tableIds[4] ?? null,
+      status: 'preparing',
+      dishes: [dish(3), dish(4), dish(6), dish(6)],
+    },
+    { by: lucia, table: null, status: 'completed', dishes: [dish(1), dish(6)] },
+  ];
+  for (const order of orders) {
+    await createOrder(ctx, order.by, {
+      order: { table_id: order.table, status: order.status },
+      dishes: order.dishes,
+      claim: undefined,
+    });
+  }
+
+  return {
+    users: [
+      { name: admin.name, role: 'admin', pin: DEMO_ADMIN.pin },
+      ...DEMO_STAFF.map((user) => ({ name: user.name, role: 'staff', pin: user.pin })),
+    ],
+    dishes: dishIds.length,
+    tables: tableIds.length,
+    orders: orders.length,
+  };
+}
+
+/** The seed acts as each waiter would; no login session is involved. */
+function asPrincipal(user: UserView): Principal {
+  return { id: user.id, name: user.name, role: user.role, sessionId: '' };
+}

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { describeEachDatabase } from './helpers/app';
+import { login } from './helpers/auth';
+import { appOnSharedDatabase, runScript } from './helpers/cli';
+
+const SEED = 'src/cli/seed.ts';
+
+describeEachDatabase('demo seed (npm run seed)', (target) => {
+  it('fills an empty database through the services, prints working PINs, and refuses a second run', async (t) => {
+    const { app, db, databaseUrl } = await appOnSharedDatabase(t, target);
+    const startedAt = Date.now();
+    const seed = await runScript(SEED, [], { databaseUrl });
+    const endedAt = Date.now();
+    assert.equal(seed.code, 0, seed.stderr);
+    assert.match(seed.stdout, /^Demo restaurant created: 7 dishes, 6 tables, 3 orders of today\.$/m);
+
+    const printedUsers = [...seed.stdout.matchAll(/^ {2}(admin|staff) {2}(.+) {2}PIN (\d+)$/gm)];
+    assert.equal(printedUsers.length, 3);
+    let adminCookies = '';
+    for (const [, role, name, pin] of printedUsers) {
+      const cookies = await login(app, name as string, pin as string);
+      const me = await app.inject({ method: 'GET', url: '/users/me', headers: { cookie: cookies } });
+      assert.equal(me.json().role, role);
+      if (role === 'admin') adminCookies = cookies;
+    }
+    const walletPassword = /^Wallet password of .+: (.+)$/m.exec(seed.stdout)?.[1];
+    const unlocked = await app.inject({
+      method: 'POST',
+      url: '/wallet/auth',
+      headers: { cookie: adminCookies },
+      payload: { password: walletPassword },
+    });
+    assert.equal(unlocked.statusCode, 200);
+
+    const get = (url: string) => app.inject({ method: 'GET', url, headers: { cookie: adminCookies } });
+    assert.equal((await get('/dishes')).json().length, 7);
+    assert.equal((await get('/categories?type=dish')).json().length, 3);
+    assert.equal((await get('/spaces')).json().length, 2);
+    const tables = (await get('/tables')).json() as { status: string; order_id: string | null }[];
+    assert.equal(tables.length, 6);
+    assert.equal(tables.filter((table) => table.status === 'occupied' && table.order_id).length, 2);
+
+    const orders = await get('/orders');
+    assert.equal(orders.headers['x-total-count'], '3');
+    const orderList = orders.json() as { id: string; total: number; status: string; created_at: string }[];
+    for (const order of orderList) {
+      const createdAt = Date.parse(order.created_at);
+      assert.ok(createdAt >= startedAt && createdAt <= endedAt, 'made during the seed run');
+      const dishes = (await get(`/orders/${order.id}/dishes`)).json() as { price_at_order: number }[];
+      assert.ok(dishes.length > 0);
+      assert.equal(
+        order.total,
+        Math.round(dishes.reduce((sum, dish) => sum + dish.price_at_order * 100, 0)) / 100,
+      );
+    }
+    const completed = orderList.find((order) => order.status === 'completed');
+    const today = completed?.created_at.slice(0, 10);
+    assert.deepEqual((await get(`/orders/total-sales/${today}`)).json(), {
+      date: today,
+      total_sales: 125,
+      orders_count: 1,
+    });
+
+    const countRows = async () => ({
+      users: (await db.selectFrom('users').select('id').execute()).length,
+      dishes: (await db.selectFrom('dishes').select('id').execute()).length,
+      orders: (await db.selectFrom('orders').select('id').execute()).length,
+    });
+    const before = await countRows();
+    const again = await runScript(SEED, [], { databaseUrl });
+    assert.equal(again.code, 1);
+    assert.equal(
+      again.stderr,
+      'error: The database already has data; the demo restaurant only goes into an empty database\n',
+    );
+    assert.deepEqual(await countRows(), before);
+  });
+});
