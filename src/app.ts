@@ -25,11 +25,18 @@ import { orderDishesRoutes } from './orders/order-dishes.routes';
 import { orderFiltersRoutes } from './orders/order-filters.routes';
 import { ordersRoutes } from './orders/orders.routes';
 import { setupRoutes } from './setup/setup.routes';
-import { bootstrapAdminFromConfig } from './setup/setup.service';
+import { bootstrapAdminFromConfig, isInitialized } from './setup/setup.service';
 import { spacesRoutes } from './spaces/spaces.routes';
 import { tablesRoutes } from './tables/tables.routes';
 import { usersRoutes } from './users/users.routes';
 import { walletFeature } from './wallet/wallet.feature';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Whether a user existed once start-up finished: the start-up summary says how to create one. */
+    hadAdminAtStart: boolean;
+  }
+}
 
 export type AppOverrides = {
   /** A database the caller opened and will close (tests hold it to inspect stored state). */
@@ -74,6 +81,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     await bootstrapAdminFromConfig(ctx);
 
     const app = createServer(config, overrides.logStream);
+    app.decorate('hadAdminAtStart', await isInitialized(ctx));
     answerOnlyWhatIsOnDisk(app, database);
     closeGracefully(app, overrides.database ? undefined : database);
     await registerPlugins(app, ctx);

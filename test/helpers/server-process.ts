@@ -1,27 +1,69 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { join } from 'node:path';
 
-export type ServerProcess = { child: ChildProcess; baseUrl: string; output: () => string };
+export type ServerProcess = {
+  child: ChildProcess;
+  baseUrl: string;
+  /** The process that serves, which is `child` itself unless started through npm. */
+  serverPid: number;
+  output: () => string;
+  /** Resolves once stdout or stderr has printed something matching `pattern`. */
+  waitForOutput: (pattern: RegExp) => Promise<void>;
+};
 
-/** Starts `src/server.ts` as `npm start` would, on a free port, and waits until it listens. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+export type Started = { child: ChildProcess; stdout: () => string; stderr: () => string };
+
+const root = join(import.meta.dirname, '..', '..');
+
+/**
+ * Runs the server as a user would: `node scripts/start.mjs`, the command `npm start` runs (compiled
+ * to dist/ first when the sources changed), or `npm start` itself.
+ */
+export function spawnServer(env: Record<string, string>, how: 'node' | 'npm' = 'node'): Started {
+  const [command, args] = how === 'npm' ? ['npm', ['start']] : [process.execPath, ['scripts/start.mjs']];
+  const child = spawn(command, args, {
+    cwd: root,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => {
+    stdout += chunk;
+  });
   child.stderr?.on('data', (chunk) => {
-    output += chunk;
+    stderr += chunk;
   });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (chunk) => {
-      output += chunk;
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
+  return { child, stdout: () => stdout, stderr: () => stderr };
+}
+
+/** Starts the server on a free port and waits for its start-up summary. */
+export async function startServerProcess(
+  env: Record<string, string>,
+  how: 'node' | 'npm' = 'node',
+): Promise<ServerProcess> {
+  const { child, stdout, stderr } = spawnServer(env, how);
+  const output = () => stdout() + stderr();
+  const waitForOutput = (pattern: RegExp) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!pattern.test(output())) return;
+        child.stdout?.off('data', check);
+        child.stderr?.off('data', check);
+        child.off('exit', exited);
+        resolve();
+      };
+      const exited = (code: number | null) => reject(new Error(`server exited with ${code}:\n${output()}`));
+      child.stdout?.on('data', check);
+      child.stderr?.on('data', check);
+      child.once('exit', exited);
+      check();
     });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
-  return { child, baseUrl, output: () => output };
+  await waitForOutput(/API docs: .*\n/);
+  const baseUrl = /Restaurant POS listening on (http:\/\/\S+)/.exec(stdout())?.[1] as string;
+  const serverPid = Number(/"pid":(\d+)/.exec(stdout())?.[1]);
+  return { child, baseUrl, serverPid, output, waitForOutput };
 }
 
 export async function exitCodeOf(child: ChildProcess): Promise<number | null> {
