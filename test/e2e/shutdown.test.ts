@@ -62,7 +62,7 @@ describe('graceful shutdown', () => {
   for (const how of ['node', 'npm'] as const) {
     const command = how === 'npm' ? 'npm start' : 'node scripts/start.mjs';
     it(`${command}: SIGTERM to that process lets a request in flight finish, then everything exits`, async (t) => {
-      const server = await startServerProcess({ DATABASE_URL: databaseIn(t) }, how);
+      const server = await startServerProcess({ DATABASE_URL: databaseIn(t) }, { how });
       t.after(() => {
         if (isAlive(server.serverPid)) process.kill(server.serverPid, 'SIGKILL');
       });

@@ -12,6 +12,12 @@ export type ServerProcess = {
   waitForOutput: (pattern: RegExp) => Promise<void>;
 };
 
+export type StartOptions = {
+  how?: 'node' | 'npm';
+  /** Where relative paths (the default ./data) are resolved. */
+  cwd?: string;
+};
+
 export type Started = { child: ChildProcess; stdout: () => string; stderr: () => string };
 
 const root = join(import.meta.dirname, '..', '..');
@@ -20,10 +26,11 @@ const root = join(import.meta.dirname, '..', '..');
  * Runs the server as a user would: `node scripts/start.mjs`, the command `npm start` runs (compiled
  * to dist/ first when the sources changed), or `npm start` itself.
  */
-export function spawnServer(env: Record<string, string>, how: 'node' | 'npm' = 'node'): Started {
-  const [command, args] = how === 'npm' ? ['npm', ['start']] : [process.execPath, ['scripts/start.mjs']];
+export function spawnServer(env: Record<string, string>, options: StartOptions = {}): Started {
+  const [command, args] =
+    options.how === 'npm' ? ['npm', ['start']] : [process.execPath, [join(root, 'scripts', 'start.mjs')]];
   const child = spawn(command, args, {
-    cwd: root,
+    cwd: options.cwd ?? root,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -41,9 +48,9 @@ export function spawnServer(env: Record<string, string>, how: 'node' | 'npm' = '
 /** Starts the server on a free port and waits for its start-up summary. */
 export async function startServerProcess(
   env: Record<string, string>,
-  how: 'node' | 'npm' = 'node',
+  options: StartOptions = {},
 ): Promise<ServerProcess> {
-  const { child, stdout, stderr } = spawnServer(env, how);
+  const { child, stdout, stderr } = spawnServer(env, options);
   const output = () => stdout() + stderr();
   const waitForOutput = (pattern: RegExp) =>
     new Promise<void>((resolve, reject) => {
@@ -70,4 +77,14 @@ export async function exitCodeOf(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null) return child.exitCode;
   const [code] = await once(child, 'exit');
   return code as number | null;
+}
+
+/** Runs a start that is expected to fail, to its end. */
+export async function runUntilExit(
+  env: Record<string, string>,
+  options: StartOptions = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { child, stdout, stderr } = spawnServer(env, options);
+  const code = await exitCodeOf(child);
+  return { code, stdout: stdout(), stderr: stderr() };
 }
