@@ -2,7 +2,8 @@
 # Restaurant POS: build once, run the compiled server with plain node as an unprivileged user.
 #   docker build -t restaurant-pos .
 #   docker run -p 9154:9154 -v pos-data:/data restaurant-pos
-ARG NODE_VERSION=24
+# The supported line (README, "Set-up").
+ARG NODE_VERSION=22
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 # better-sqlite3 is native: compilers for when no prebuilt binary matches.
