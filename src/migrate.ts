@@ -1,6 +1,6 @@
 import { type Config, ConfigError, loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './core/db/database';
-import { describeConfigFailure, describeDatabaseFailure } from './core/startup';
+import { describeBuildFailure, describeConfigFailure } from './core/startup';
 
 /** `npm run migrate`: brings the configured database to the latest schema and says what ran. */
 async function main(): Promise<void> {
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
       await database.close();
     }
   } catch (error) {
-    fail(describeDatabaseFailure(error, config));
+    fail(describeBuildFailure(error, config));
   }
 }
 

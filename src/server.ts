@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
 import {
+  describeBuildFailure,
   describeConfigFailure,
-  describeDatabaseFailure,
   describeListenFailure,
   startupSummary,
 } from './core/startup';
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   try {
     app = await buildApp(config);
   } catch (error) {
-    fail(describeDatabaseFailure(error, config), error, config);
+    fail(describeBuildFailure(error, config), error, config);
   }
   closeOnSignals(app);
   try {

@@ -29,16 +29,18 @@ function maskPassword(url: string): string {
   return parsed.toString();
 }
 
-/** One line naming why the database could not be opened, migrated or read at start-up. */
-export function describeDatabaseFailure(error: unknown, config: Config): string {
+/** One line naming why the app could not be built: mostly the database (opened, migrated, read). */
+export function describeBuildFailure(error: unknown, config: Config): string {
   if (error instanceof StartupError) return error.message;
   const { code, message } = errorParts(error);
-  const database = describeDatabase(config.databaseUrl);
-  if (code && UNREACHABLE_CODES.has(code)) return `Cannot reach the database (${database}): ${message}`;
-  // PostgreSQL's own refusals: authentication (class 28) or a database that does not exist.
-  if (code?.startsWith('28') || code === '3D000')
-    return `The database refused the connection (${database}): ${message}`;
-  return `Cannot start on the database (${database}): ${message}`;
+  if (config.databaseUrl.startsWith('postgres')) {
+    const database = describeDatabase(config.databaseUrl);
+    if (code && UNREACHABLE_CODES.has(code)) return `Cannot reach the database (${database}): ${message}`;
+    // PostgreSQL's own refusals: authentication (class 28) or a database that does not exist.
+    if (code?.startsWith('28') || code === '3D000')
+      return `The database refused the connection (${database}): ${message}`;
+  }
+  return `Start-up failed: ${message}`;
 }
 
 /** One line naming why the server could not listen on HOST:PORT. */
