@@ -67,7 +67,9 @@ export async function startServerProcess(
       child.once('exit', exited);
       check();
     });
+  // The summary and the log lines are written separately, in no fixed order.
   await waitForOutput(/API docs: .*\n/);
+  await waitForOutput(/"pid":\d+/);
   const baseUrl = /Restaurant POS listening on (http:\/\/\S+)/.exec(stdout())?.[1] as string;
   const serverPid = Number(/"pid":(\d+)/.exec(stdout())?.[1]);
   return { child, baseUrl, serverPid, output, waitForOutput };
