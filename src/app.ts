@@ -26,12 +26,19 @@ import { sweepLightningPayments } from './payments/lightning-settlement.service'
 import { paymentsRoutes } from './payments/payments.routes';
 import type { RateSource } from './rates/exchange-rate';
 import { setupRoutes } from './setup/setup.routes';
-import { bootstrapAdminFromConfig } from './setup/setup.service';
+import { bootstrapAdminFromConfig, isInitialized } from './setup/setup.service';
 import { spacesRoutes } from './spaces/spaces.routes';
 import { tablesRoutes } from './tables/tables.routes';
 import { ticketsRoutes } from './tickets/tickets.routes';
 import { usersRoutes } from './users/users.routes';
 import { walletFeature } from './wallet/wallet.feature';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Whether a user existed once start-up finished: the start-up summary says how to create one. */
+    hadAdminAtStart: boolean;
+  }
+}
 
 export type AppOverrides = {
   /** A database the caller opened and will close (tests hold it to inspect stored state). */
@@ -66,6 +73,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     await bootstrapAdminFromConfig(ctx);
 
     const app = createServer(config, overrides.logStream);
+    app.decorate('hadAdminAtStart', await isInitialized(ctx));
     answerOnlyWhatIsOnDisk(app, database);
     registerJobs(app, ctx, overrides.startJobs ?? true);
     closeGracefully(app, overrides.database ? undefined : database);

@@ -1,19 +1,35 @@
-import { ConfigError, loadConfig } from './config';
+import { type Config, ConfigError, loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './core/db/database';
+import { describeBuildFailure, describeConfigFailure } from './core/startup';
 
 /** `npm run migrate`: brings the configured database to the latest schema and says what ran. */
 async function main(): Promise<void> {
-  const config = loadConfig();
-  const database = openDatabase(config.databaseUrl);
+  let config: Config;
   try {
-    const applied = await migrateToLatest(database.db);
-    console.log(applied.length === 0 ? 'Database is up to date.' : `Applied: ${applied.join(', ')}`);
-  } finally {
-    await database.close();
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) return fail(describeConfigFailure(error));
+    throw error;
+  }
+  try {
+    const database = openDatabase(config.databaseUrl);
+    try {
+      const applied = await migrateToLatest(database.db);
+      console.log(applied.length === 0 ? 'Database is up to date.' : `Applied: ${applied.join(', ')}`);
+    } finally {
+      await database.close();
+    }
+  } catch (error) {
+    fail(describeBuildFailure(error, config));
   }
 }
 
+function fail(line: string): void {
+  console.error(line);
+  process.exitCode = 1;
+}
+
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error);
   process.exit(1);
 });

@@ -1,36 +1,70 @@
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { type Config, ConfigError, loadConfig } from './config';
+import {
+  describeBuildFailure,
+  describeConfigFailure,
+  describeListenFailure,
+  startupSummary,
+} from './core/startup';
+
+/**
+ * A start that cannot proceed prints one line naming the cause and exits 1: an operator needs the
+ * reason, not a stack trace. The stack follows only with LOG_LEVEL=debug or trace, for what is a bug.
+ */
+function fail(line: string, error: unknown, config?: Config): never {
+  console.error(line);
+  if (config && ['debug', 'trace'].includes(config.logLevel)) console.error(error);
+  process.exit(1);
+}
 
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
+    if (error instanceof ConfigError) fail(describeConfigFailure(error), error);
     throw error;
   }
 
-  const app = await buildApp(config);
-  // Stop taking connections, let in-flight requests finish, then close the database.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      app.log.info({ signal }, 'shutting down');
-      app.close().then(
-        () => process.exit(0),
-        (error) => {
-          app.log.error({ err: error }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-    });
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(config);
+  } catch (error) {
+    fail(describeBuildFailure(error, config), error, config);
   }
-  await app.listen({ port: config.port, host: config.host });
+  closeOnSignals(app);
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close().catch(() => {});
+    fail(describeListenFailure(error, config), error, config);
+  }
+  const summary = startupSummary(config, { address: app.server.address(), hasAdmin: app.hadAdminAtStart });
+  console.log(summary.join('\n'));
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+/**
+ * Stop taking connections, let in-flight requests finish, then close the database. A second signal
+ * changes nothing: Ctrl-C under `npm start` reaches the server twice (from the terminal and from npm),
+ * and must not cut the drain short. SIGKILL is there to force it.
+ */
+function closeOnSignals(app: FastifyInstance): void {
+  let isClosing = false;
+  const close = (signal: NodeJS.Signals) => {
+    if (isClosing) return;
+    isClosing = true;
+    app.log.info({ signal }, 'shutting down');
+    app.close().then(
+      () => process.exit(0),
+      (error) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', close);
+  process.on('SIGINT', close);
+}
+
+main().catch((error) => fail(`Start-up failed: ${(error as Error).message}`, error));

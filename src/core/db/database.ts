@@ -1,8 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { StartupError } from '../startup';
 import { migrationProvider } from './migrations';
 import type { Database } from './schema';
 import { sqliteDialect } from './sqlite-driver';
@@ -36,11 +37,20 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
   return openPostgres(url);
 }
 
+/** The one folder created when missing; any other must exist, so a typo cannot scatter databases. */
+const DEFAULT_SQLITE_FOLDER = 'data';
+
 function openSqlite(path: string, options: OpenOptions): DatabaseHandle {
   const isMemory = path === ':memory:';
-  if (!isMemory) mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SQLite(path);
-  if (!isMemory) sqlite.pragma('journal_mode = WAL');
+  if (!isMemory) prepareSqliteFile(path);
+  let sqlite: SQLite.Database | undefined;
+  try {
+    sqlite = new SQLite(path);
+    if (!isMemory) sqlite.pragma('journal_mode = WAL');
+  } catch (error) {
+    sqlite?.close();
+    throw new StartupError(`Cannot open the SQLite database ${resolve(path)}: ${(error as Error).message}`);
+  }
   // NORMAL writes a commit to the WAL without syncing it; WalSync syncs it before anyone is answered,
   // so an acknowledged order still survives a power cut (see wal-sync.ts).
   sqlite.pragma('synchronous = NORMAL');
@@ -60,6 +70,40 @@ function openSqlite(path: string, options: OpenOptions): DatabaseHandle {
       await db.destroy();
     },
   };
+}
+
+/**
+ * The database holds the JWT secret and the PIN key unless they come from the environment, so it is
+ * readable by the server's user only. The file is created here with mode 0600 because SQLite creates
+ * the -wal and -shm files with the mode of the database file. A file of ours that others can read
+ * (made by an older version, or copied in) is tightened the same way at every start.
+ */
+function prepareSqliteFile(path: string): void {
+  const folder = resolve(dirname(path));
+  if (!existsSync(folder)) {
+    if (folder !== resolve(DEFAULT_SQLITE_FOLDER)) {
+      throw new StartupError(
+        `The folder ${folder} of the SQLite database does not exist: create it or change DATABASE_URL`,
+      );
+    }
+    mkdirSync(folder, { mode: 0o700 });
+  }
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+      throw new StartupError(
+        `Cannot create the SQLite database ${resolve(path)}: ${(error as Error).message}`,
+      );
+    }
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) restrictToOwner(file);
+}
+
+function restrictToOwner(file: string): void {
+  const stats = statSync(file, { throwIfNoEntry: false });
+  if (!stats?.isFile() || (stats.mode & 0o077) === 0 || stats.uid !== process.getuid?.()) return;
+  chmodSync(file, stats.mode & 0o700);
 }
 
 /** Pool size and number parsing; the benchmark baseline uses the same, so the comparison is fair. */

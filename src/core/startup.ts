@@ -1,0 +1,100 @@
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import type { Config, ConfigError } from '../config';
+
+/** A start-up that cannot proceed, for a reason an operator can fix; its message says which. */
+export class StartupError extends Error {}
+
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/** `DATABASE_URL` fit to print: the SQLite file's full path, a PostgreSQL URL without its password. */
+export function describeDatabase(url: string): string {
+  if (url === 'sqlite::memory:') return 'SQLite in memory (nothing is kept after a restart)';
+  if (url.startsWith('sqlite:')) return `SQLite ${resolve(url.slice('sqlite:'.length))}`;
+  return `PostgreSQL ${maskPassword(url)}`;
+}
+
+function maskPassword(url: string): string {
+  if (!URL.canParse(url)) return 'postgres://…';
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
+
+/** One line naming why the app could not be built: mostly the database (opened, migrated, read). */
+export function describeBuildFailure(error: unknown, config: Config): string {
+  if (error instanceof StartupError) return error.message;
+  const { code, message } = errorParts(error);
+  if (config.databaseUrl.startsWith('postgres')) {
+    const database = describeDatabase(config.databaseUrl);
+    if (code && UNREACHABLE_CODES.has(code)) return `Cannot reach the database (${database}): ${message}`;
+    // PostgreSQL's own refusals: authentication (class 28) or a database that does not exist.
+    if (code?.startsWith('28') || code === '3D000')
+      return `The database refused the connection (${database}): ${message}`;
+  }
+  return `Start-up failed: ${message}`;
+}
+
+/** One line naming why the server could not listen on HOST:PORT. */
+export function describeListenFailure(error: unknown, config: Config): string {
+  const { code, message } = errorParts(error);
+  const where = `${config.host}:${config.port}`;
+  if (code === 'EADDRINUSE')
+    return `Port ${config.port} is already in use on ${config.host}: stop the other server or set PORT`;
+  if (code === 'EACCES')
+    return `Not allowed to listen on ${where}: use a PORT above 1023 or grant the permission`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return `HOST ${config.host} is not an address of this machine`;
+  return `Cannot listen on ${where}: ${message}`;
+}
+
+export function describeConfigFailure(error: ConfigError): string {
+  return `Invalid configuration: ${error.problems.join('; ')}`;
+}
+
+function errorParts(error: unknown): { code: string | undefined; message: string } {
+  const candidate = error as { code?: unknown; message?: unknown; errors?: unknown[] };
+  const code = typeof candidate?.code === 'string' ? candidate.code : undefined;
+  // Connecting to "localhost" tries every address it resolves to; Node then throws an
+  // AggregateError with an empty message and the reasons inside.
+  const inner = Array.isArray(candidate?.errors) ? (candidate.errors[0] as Error | undefined) : undefined;
+  const message = String(candidate?.message || inner?.message || code || error).split('\n')[0] as string;
+  return { code, message };
+}
+
+export type StartupFacts = { address: AddressInfo | string | null; hasAdmin: boolean };
+
+/** The few lines an operator reads after `npm start`: where, on what, and what to do next. */
+export function startupSummary(config: Config, facts: StartupFacts): string[] {
+  const url = listeningUrl(config, facts.address);
+  const everywhere =
+    typeof facts.address === 'object' && ['0.0.0.0', '::'].includes(facts.address?.address ?? '');
+  const lines = [`Restaurant POS listening on ${url}${everywhere ? ' (every network interface)' : ''}`];
+  lines.push(`  database:  ${describeDatabase(config.databaseUrl)}`);
+  lines.push(
+    facts.hasAdmin
+      ? '  admin:     set up'
+      : `  admin:     none yet: POST ${url}/initial-setup {"name","pin","wallet_password"}, or set POS_ADMIN_NAME and POS_ADMIN_PIN`,
+  );
+  lines.push(
+    config.phoenixd.password === undefined
+      ? '  lightning: not configured (set PHOENIXD_PASSWORD; wallet routes answer 503 until then)'
+      : `  lightning: phoenixd at ${config.phoenixd.url}`,
+  );
+  lines.push(`  API docs:  ${url}/swagger`);
+  return lines;
+}
+
+function listeningUrl(config: Config, address: AddressInfo | string | null): string {
+  if (address === null || typeof address === 'string') return `http://${config.host}:${config.port}`;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}

@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it, type TestContext } from 'node:test';
+import { databaseTargets } from '../helpers/database';
+import { exitCodeOf, runUntilExit, type ServerProcess, startServerProcess } from '../helpers/server-process';
+
+function temporaryFolder(t: TestContext): string {
+  const folder = mkdtempSync(join(tmpdir(), 'pos-startup-'));
+  t.after(() => rmSync(folder, { recursive: true, force: true }));
+  return folder;
+}
+
+async function stop(server: ServerProcess): Promise<void> {
+  server.child.kill('SIGTERM');
+  assert.equal(await exitCodeOf(server.child), 0, server.output());
+}
+
+function modeOf(path: string): number {
+  return statSync(path).mode & 0o777;
+}
+
+/** Exit code 1 and exactly one line of output, naming the cause, with no stack trace. */
+async function assertFailsWithOneLine(env: Record<string, string>, cause: RegExp): Promise<string> {
+  const { code, stdout, stderr } = await runUntilExit(env);
+  const output = stdout + stderr;
+  assert.equal(code, 1, output);
+  assert.equal(stdout, '');
+  assert.match(stderr, /^[^\n]+\n$/, 'a single line');
+  assert.doesNotMatch(output, /^\s+at /m, 'no stack trace');
+  assert.match(stderr, cause);
+  return stderr;
+}
+
+describe('start-up failures', () => {
+  it('says the PostgreSQL database cannot be reached, with its password masked', async () => {
+    const line = await assertFailsWithOneLine(
+      { DATABASE_URL: 'postgres://pos:hunter2@127.0.0.1:1/pos' },
+      /^Cannot reach the database \(PostgreSQL postgres:\/\/pos:\*\*\*@127\.0\.0\.1:1\/pos\): .*ECONNREFUSED/,
+    );
+    assert.doesNotMatch(line, /hunter2/);
+  });
+
+  it('says the SQLite file cannot be opened', async (t) => {
+    const folder = temporaryFolder(t);
+    mkdirSync(join(folder, 'pos.db'));
+    await assertFailsWithOneLine(
+      { DATABASE_URL: `sqlite:${join(folder, 'pos.db')}` },
+      new RegExp(`^Cannot open the SQLite database ${join(folder, 'pos.db')}: unable to open database file`),
+    );
+  });
+
+  it('says a file that is not a database cannot be opened', async (t) => {
+    const path = join(temporaryFolder(t), 'notes.txt');
+    writeFileSync(path, 'x'.repeat(4096));
+    await assertFailsWithOneLine(
+      { DATABASE_URL: `sqlite:${path}` },
+      /^Cannot open the SQLite database .*notes\.txt: file is not a database/,
+    );
+  });
+
+  it('does not create a missing folder other than ./data', async (t) => {
+    const missing = join(temporaryFolder(t), 'typo');
+    await assertFailsWithOneLine(
+      { DATABASE_URL: `sqlite:${join(missing, 'pos.db')}` },
+      new RegExp(`^The folder ${missing} of the SQLite database does not exist`),
+    );
+    assert.throws(() => statSync(missing), { code: 'ENOENT' });
+  });
+
+  it('says the port is in use', async (t) => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    t.after(() => blocker.close());
+    const { port } = blocker.address() as { port: number };
+    await assertFailsWithOneLine(
+      { DATABASE_URL: `sqlite:${join(temporaryFolder(t), 'pos.db')}`, PORT: String(port) },
+      new RegExp(`^Port ${port} is already in use on 127\\.0\\.0\\.1`),
+    );
+  });
+
+  it('lists every configuration problem on one line', async () => {
+    await assertFailsWithOneLine(
+      { POS_TIMEZONE: 'Nowhere/Atlantis', PORT: '99999' },
+      /^Invalid configuration: PORT .*; POS_TIMEZONE "Nowhere\/Atlantis"/,
+    );
+  });
+});
+
+describe('start-up summary', () => {
+  it('names the URL, the database, how to create the admin, Lightning and the docs', async (t) => {
+    const path = join(temporaryFolder(t), 'pos.db');
+    const server = await startServerProcess({ DATABASE_URL: `sqlite:${path}` });
+    t.after(() => stop(server));
+    const summary = server
+      .output()
+      .split('\n')
+      .filter((line) => !line.startsWith('{'))
+      .join('\n');
+    const { port } = new URL(server.baseUrl);
+    assert.equal(
+      summary,
+      [
+        `Restaurant POS listening on http://127.0.0.1:${port}`,
+        `  database:  SQLite ${path}`,
+        `  admin:     none yet: POST http://127.0.0.1:${port}/initial-setup {"name","pin","wallet_password"}, or set POS_ADMIN_NAME and POS_ADMIN_PIN`,
+        '  lightning: not configured (set PHOENIXD_PASSWORD; wallet routes answer 503 until then)',
+        `  API docs:  http://127.0.0.1:${port}/swagger`,
+        '',
+      ].join('\n'),
+    );
+    const docs = await fetch(`${server.baseUrl}/swagger/json`);
+    assert.equal(docs.status, 200);
+  });
+
+  for (const target of databaseTargets) {
+    if (target.name !== 'postgres') continue;
+    it('masks the PostgreSQL password and reports an admin made from POS_ADMIN_*', async (t) => {
+      const { url, drop } = await target.url();
+      t.after(drop);
+      const withPassword = new URL(url);
+      withPassword.password = 'hunter2';
+      const server = await startServerProcess({
+        DATABASE_URL: withPassword.toString(),
+        POS_ADMIN_NAME: 'Owner',
+        POS_ADMIN_PIN: '1234',
+        PHOENIXD_PASSWORD: 'node-password',
+        PHOENIXD_URL: 'http://127.0.0.1:9740',
+      });
+      t.after(() => stop(server));
+      const output = server.output();
+      assert.match(output, /^ {2}database: {2}PostgreSQL postgres:\/\/postgres:\*\*\*@127\.0\.0\.1/m);
+      assert.doesNotMatch(output, /hunter2|node-password/);
+      assert.match(output, /^ {2}admin: {5}set up$/m);
+      assert.match(output, /^ {2}lightning: phoenixd at http:\/\/127\.0\.0\.1:9740$/m);
+    });
+  }
+});
+
+describe('SQLite file permissions', () => {
+  it('creates ./data 0700 and the database with its WAL files 0600', async (t) => {
+    const folder = temporaryFolder(t);
+    const server = await startServerProcess({ DATABASE_URL: '' }, { cwd: folder });
+    t.after(() => stop(server));
+    assert.match(server.output(), new RegExp(`database: {2}SQLite ${join(folder, 'data', 'pos.db')}\\n`));
+    assert.equal(modeOf(join(folder, 'data')), 0o700);
+    for (const file of ['pos.db', 'pos.db-wal', 'pos.db-shm']) {
+      assert.equal(modeOf(join(folder, 'data', file)), 0o600, file);
+    }
+  });
+
+  it('takes group and others off a database file that had them', async (t) => {
+    const path = join(temporaryFolder(t), 'pos.db');
+    writeFileSync(path, '');
+    chmodSync(path, 0o644);
+    const server = await startServerProcess({ DATABASE_URL: `sqlite:${path}` });
+    t.after(() => stop(server));
+    assert.equal(modeOf(path), 0o600);
+    assert.equal(modeOf(`${path}-wal`), 0o600);
+  });
+});
