@@ -28,6 +28,7 @@ import { ordersRoutes } from './orders/orders.routes';
 import { sweepLightningPayments } from './payments/lightning-settlement.service';
 import { paymentsRoutes } from './payments/payments.routes';
 import { ExchangeRates, type RateSource, rateSourceFromConfig } from './rates/exchange-rate';
+import { ratesRoutes } from './rates/rates.routes';
 import { setupRoutes } from './setup/setup.routes';
 import { bootstrapAdminFromConfig } from './setup/setup.service';
 import { spacesRoutes } from './spaces/spaces.routes';
@@ -92,7 +93,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       lightning: lightningNodeFromConfig(config.phoenixd),
       rates: new ExchangeRates(
         config.baseCurrency,
-        overrides.rateSource ?? rateSourceFromConfig(config.rateSource),
+        overrides.rateSource ?? rateSourceFromConfig(config.rateSource, config.rateSourceUrl),
         clock,
       ),
     });
@@ -190,6 +191,7 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     orderFiltersRoutes,
     ticketsRoutes,
     paymentsRoutes,
+    ratesRoutes,
     walletFeature,
   ]) {
     await app.register(feature, { ctx });
