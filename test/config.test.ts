@@ -94,10 +94,11 @@ describe('configuration', () => {
         url,
       );
     }
-    for (const env of [
+    const withoutPublicSource: Record<string, string>[] = [
       { POS_RATE_SOURCE_URL: 'https://example.com' },
       { POS_RATE_SOURCE: 'fixed:1500000', POS_RATE_SOURCE_URL: 'https://example.com' },
-    ]) {
+    ];
+    for (const env of withoutPublicSource) {
       assert.deepEqual(problemsOf(env), ['POS_RATE_SOURCE_URL needs POS_RATE_SOURCE coingecko or coinbase']);
     }
   });
