@@ -25,6 +25,7 @@ import { ordersRoutes } from './orders/orders.routes';
 import { sweepLightningPayments } from './payments/lightning-settlement.service';
 import { paymentsRoutes } from './payments/payments.routes';
 import type { RateSource } from './rates/exchange-rate';
+import { ratesRoutes } from './rates/rates.routes';
 import { setupRoutes } from './setup/setup.routes';
 import { bootstrapAdminFromConfig, isInitialized } from './setup/setup.service';
 import { spacesRoutes } from './spaces/spaces.routes';
@@ -162,6 +163,7 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     orderFiltersRoutes,
     ticketsRoutes,
     paymentsRoutes,
+    ratesRoutes,
     walletFeature,
   ]) {
     await app.register(feature, { ctx });

@@ -1,5 +1,5 @@
 import { isValidTimeZone } from './core/time';
-import { parseFixedPrice } from './rates/exchange-rate';
+import { isPublicRateSource, parseFixedPrice } from './rates/exchange-rate';
 
 export const CURRENCY_CODES = ['MXN', 'USD', 'BTC'] as const;
 export type CurrencyCode = (typeof CURRENCY_CODES)[number];
@@ -15,8 +15,10 @@ export type Config = Readonly<{
   adminBootstrap: AdminBootstrap | undefined;
   timeZone: string;
   baseCurrency: CurrencyCode;
-  /** Where the BTC price comes from (`fixed:<price>`); unset: Lightning bills answer 503. */
+  /** Where the BTC price comes from (`coingecko`, `coinbase`, `fixed:<price>`); unset: Lightning bills answer 503. */
   rateSource: string | undefined;
+  /** Another address for the public price source (a mirror, or a local fake in tests). */
+  rateSourceUrl: string | undefined;
   /** Named in the description of every Lightning invoice a customer pays. */
   businessName: string;
   corsOrigins: readonly string[];
@@ -77,8 +79,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const rateSource = read('POS_RATE_SOURCE');
-  if (rateSource !== undefined && parseFixedPrice(rateSource) === undefined) {
-    problems.push('POS_RATE_SOURCE must be fixed:<price of 1 BTC in the base currency>');
+  if (
+    rateSource !== undefined &&
+    !isPublicRateSource(rateSource) &&
+    parseFixedPrice(rateSource) === undefined
+  ) {
+    problems.push(
+      'POS_RATE_SOURCE must be coingecko, coinbase or fixed:<price of 1 BTC in the base currency>',
+    );
+  }
+  const rateSourceUrl = read('POS_RATE_SOURCE_URL');
+  if (rateSourceUrl !== undefined) {
+    if (!/^https?:\/\//.test(rateSourceUrl) || !URL.canParse(rateSourceUrl)) {
+      problems.push('POS_RATE_SOURCE_URL must be an http:// or https:// URL');
+    }
+    if (rateSource === undefined || !isPublicRateSource(rateSource)) {
+      problems.push('POS_RATE_SOURCE_URL needs POS_RATE_SOURCE coingecko or coinbase');
+    }
   }
 
   const corsOrigins = (read('POS_CORS_ORIGINS') ?? '')
@@ -153,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     timeZone,
     baseCurrency: baseCurrency as CurrencyCode,
     rateSource,
+    rateSourceUrl,
     businessName: read('POS_BUSINESS_NAME') ?? 'Restaurant',
     corsOrigins: Object.freeze(corsOrigins),
     allowedHosts: Object.freeze(allowedHosts),

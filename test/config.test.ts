@@ -74,4 +74,44 @@ describe('configuration', () => {
     assert.deepEqual(loadConfig({}).allowedHosts, []);
     assert.equal(loadConfig({}).logFormat, 'json');
   });
+
+  it('reads the exchange-rate source and its address', () => {
+    assert.equal(loadConfig({}).rateSource, undefined);
+    assert.equal(loadConfig({}).rateSourceUrl, undefined);
+    assert.equal(loadConfig({ POS_RATE_SOURCE: 'fixed:1500000.25' }).rateSource, 'fixed:1500000.25');
+    for (const source of ['coingecko', 'coinbase']) {
+      const config = loadConfig({ POS_RATE_SOURCE: source, POS_RATE_SOURCE_URL: 'http://127.0.0.1:8080' });
+      assert.equal(config.rateSource, source);
+      assert.equal(config.rateSourceUrl, 'http://127.0.0.1:8080');
+    }
+  });
+
+  it('refuses an unknown rate source, a bad address, and an address with nothing to use it', () => {
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        assert.ok(error instanceof ConfigError);
+        return error.problems;
+      }
+    };
+    for (const value of ['kraken', 'CoinGecko', 'fixed:', 'fixed:-1', 'fixed:0', 'fixed:abc']) {
+      assert.match(problemsOf({ POS_RATE_SOURCE: value }).join(), /^POS_RATE_SOURCE must be/, value);
+    }
+    for (const url of ['not a url', 'ftp://example.com', 'file:///etc/passwd']) {
+      assert.deepEqual(
+        problemsOf({ POS_RATE_SOURCE: 'coinbase', POS_RATE_SOURCE_URL: url }),
+        ['POS_RATE_SOURCE_URL must be an http:// or https:// URL'],
+        url,
+      );
+    }
+    const withoutPublicSource: Record<string, string>[] = [
+      { POS_RATE_SOURCE_URL: 'https://example.com' },
+      { POS_RATE_SOURCE: 'fixed:1500000', POS_RATE_SOURCE_URL: 'https://example.com' },
+    ];
+    for (const env of withoutPublicSource) {
+      assert.deepEqual(problemsOf(env), ['POS_RATE_SOURCE_URL needs POS_RATE_SOURCE coingecko or coinbase']);
+    }
+  });
 });

@@ -29,7 +29,7 @@ export async function createContext(
   config: Config,
   database: DatabaseHandle,
   clock: Clock,
-  rateSource: RateSource | undefined = rateSourceFromConfig(config.rateSource),
+  rateSource: RateSource | undefined = rateSourceFromConfig(config.rateSource, config.rateSourceUrl),
 ): Promise<AppContext> {
   const secrets = await loadSecrets(database.db, { jwtSecret: config.jwtSecret, pinKey: config.pinKey });
   return Object.freeze({

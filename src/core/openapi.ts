@@ -16,6 +16,7 @@ export const OPENAPI_TAGS = [
   { name: 'Orders', description: 'Orders, their dishes, filters and sales' },
   { name: 'Tickets', description: 'Bills of an order: whole or split by dishes or amount' },
   { name: 'Payments', description: 'Payments on bills and the payment methods' },
+  { name: 'Rates', description: 'The BTC exchange rate Lightning bills are priced at' },
   { name: 'Wallet', description: 'The Lightning wallet, proxied to phoenixd (administrators)' },
   { name: 'Webhooks', description: 'Calls from the Lightning node' },
 ];

@@ -1,6 +1,8 @@
 import type { CurrencyCode } from '../config';
 import type { Clock } from '../core/clock';
 import { ServiceUnavailableError } from '../core/errors';
+import { coinbaseSource } from './coinbase';
+import { coinGeckoSource } from './coingecko';
 
 export const RATE_UNAVAILABLE = 'Exchange rate unavailable';
 
@@ -21,9 +23,20 @@ export type RateSource = { name: string; fetchBtcPrice(currency: CurrencyCode): 
 
 export type ExchangeRate = { currency: CurrencyCode; btcPrice: number; source: string; fetchedAt: number };
 
-/** `fixed:<price>`: a restaurant that sets its own price, or has no internet. */
-export function rateSourceFromConfig(value: string | undefined): RateSource | undefined {
+/** The public price APIs POS_RATE_SOURCE can name; POS_RATE_SOURCE_URL replaces their address. */
+export const PUBLIC_RATE_SOURCES = { coingecko: coinGeckoSource, coinbase: coinbaseSource } as const;
+
+export function isPublicRateSource(value: string): value is keyof typeof PUBLIC_RATE_SOURCES {
+  return Object.hasOwn(PUBLIC_RATE_SOURCES, value);
+}
+
+/**
+ * `coingecko` or `coinbase` (at `url` when given), or `fixed:<price>` for a restaurant that sets its
+ * own price or has no internet; none configured: no source.
+ */
+export function rateSourceFromConfig(value: string | undefined, url?: string): RateSource | undefined {
   if (value === undefined) return undefined;
+  if (isPublicRateSource(value)) return PUBLIC_RATE_SOURCES[value](url);
   const price = parseFixedPrice(value);
   if (price === undefined) return undefined;
   return { name: value, fetchBtcPrice: async () => price };
@@ -42,6 +55,8 @@ export function parseFixedPrice(value: string): number | undefined {
  */
 export class ExchangeRates {
   private last: ExchangeRate | undefined;
+  /** The fetch under way; callers arriving meanwhile wait for it instead of asking the source again. */
+  private inFlight: Promise<ExchangeRate> | undefined;
 
   constructor(
     private readonly currency: CurrencyCode,
@@ -53,6 +68,13 @@ export class ExchangeRates {
     const now = this.clock.now();
     if (this.currency === 'BTC') return { currency: 'BTC', btcPrice: 1, source: 'identity', fetchedAt: now };
     if (this.last && now - this.last.fetchedAt < RATE_CACHE_MS) return this.last;
+    this.inFlight ??= this.refresh(now).finally(() => {
+      this.inFlight = undefined;
+    });
+    return this.inFlight;
+  }
+
+  private async refresh(now: number): Promise<ExchangeRate> {
     if (this.source) {
       try {
         const btcPrice = await this.source.fetchBtcPrice(this.currency);
@@ -64,7 +86,7 @@ export class ExchangeRates {
         // The last good price below still serves while it is fresh enough.
       }
     }
-    if (this.last && now - this.last.fetchedAt <= MAX_RATE_AGE_MS) return this.last;
+    if (this.last && this.clock.now() - this.last.fetchedAt <= MAX_RATE_AGE_MS) return this.last;
     throw new ExchangeRateUnavailableError();
   }
 }

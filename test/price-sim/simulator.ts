@@ -1,0 +1,143 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** ok: the providers' JSON; error: 500; garbage: a 200 that is not JSON. */
+export type PriceSimMode = 'ok' | 'error' | 'garbage';
+
+export type PriceSimOptions = { port?: number; host?: string; prices?: Record<string, unknown> };
+
+const COINGECKO_PATH = '/api/v3/simple/price';
+const COINBASE_PATH = /^\/v2\/prices\/BTC-([A-Za-z]{3})\/spot$/;
+
+/**
+ * A stand-in for CoinGecko's simple price and Coinbase's spot price on a real HTTP port, in their
+ * documented JSON, with controls (in code or under /_sim/) for the price of each currency (any JSON
+ * value, so a test can serve a negative or a string), failures and a request count.
+ */
+export class PriceSimulator {
+  /** The price of 1 BTC by upper-case currency code; a value that is not a number is served as it is. */
+  readonly prices = new Map<string, unknown>();
+  mode: PriceSimMode = 'ok';
+  /** Requests to the providers' paths (controls not counted). */
+  requests = 0;
+  private readonly server: Server;
+
+  private constructor(options: PriceSimOptions) {
+    for (const [code, price] of Object.entries(options.prices ?? { MXN: 1_700_000.5, USD: 95_000.25 })) {
+      this.prices.set(code.toUpperCase(), price);
+    }
+    this.server = createServer((request, response) => {
+      this.onRequest(request, response).catch(() => send(response, 500, { message: 'simulator failure' }));
+    });
+  }
+
+  static async start(options: PriceSimOptions = {}): Promise<PriceSimulator> {
+    const simulator = new PriceSimulator(options);
+    await new Promise<void>((resolve) =>
+      simulator.server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+    );
+    return simulator;
+  }
+
+  get url(): string {
+    const { address, port } = this.server.address() as AddressInfo;
+    return `http://${address}:${port}`;
+  }
+
+  setPrice(currency: string, price: unknown): void {
+    this.prices.set(currency.toUpperCase(), price);
+  }
+
+  removePrice(currency: string): void {
+    this.prices.delete(currency.toUpperCase());
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async onRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://sim');
+    if (url.pathname.startsWith('/_sim/')) return this.control(request, response, url.pathname);
+    if (request.method !== 'GET') return send(response, 405, { error: 'method not allowed' });
+    const coinbasePair = COINBASE_PATH.exec(url.pathname);
+    if (url.pathname !== COINGECKO_PATH && !coinbasePair) return send(response, 404, { error: 'not found' });
+    this.requests += 1;
+    if (this.mode === 'error') return send(response, 500, { error: 'simulated failure' });
+    if (this.mode === 'garbage') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('<html>not json');
+      return;
+    }
+    if (coinbasePair) return this.coinbase(response, String(coinbasePair[1]).toUpperCase());
+    return this.coinGecko(response, url.searchParams);
+  }
+
+  /** CoinGecko leaves out a currency it does not quote, and a coin it does not know. */
+  private coinGecko(response: ServerResponse, query: URLSearchParams): void {
+    const ids = (query.get('ids') ?? '').split(',');
+    const codes = (query.get('vs_currencies') ?? '').split(',').filter(Boolean);
+    if (codes.length === 0) {
+      send(response, 400, { error: 'Missing parameter vs_currencies' });
+      return;
+    }
+    const quotes: Record<string, unknown> = {};
+    for (const code of codes) {
+      if (this.prices.has(code.toUpperCase()))
+        quotes[code.toLowerCase()] = this.prices.get(code.toUpperCase());
+    }
+    send(response, 200, ids.includes('bitcoin') ? { bitcoin: quotes } : {});
+  }
+
+  /** Coinbase writes the amount as a decimal string; an unknown pair is a 404 with its error list. */
+  private coinbase(response: ServerResponse, currency: string): void {
+    if (!this.prices.has(currency)) {
+      send(response, 404, { errors: [{ id: 'not_found', message: 'Invalid currency' }] });
+      return;
+    }
+    const price = this.prices.get(currency);
+    const amount = typeof price === 'number' ? String(price) : price;
+    send(response, 200, { data: { amount, base: 'BTC', currency } });
+  }
+
+  /**
+   * POST /_sim/price/{CODE} with a JSON value (DELETE removes it), POST /_sim/mode with
+   * `{"mode":"ok"|"error"|"garbage"}`, GET /_sim/requests → `{"requests":n}`.
+   */
+  private async control(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
+    const price = /^\/_sim\/price\/([A-Za-z]{3})$/.exec(path);
+    if (price && request.method === 'POST') {
+      this.setPrice(String(price[1]), JSON.parse(await readBody(request)));
+      return send(response, 200, { ok: true });
+    }
+    if (price && request.method === 'DELETE') {
+      this.removePrice(String(price[1]));
+      return send(response, 200, { ok: true });
+    }
+    if (path === '/_sim/mode' && request.method === 'POST') {
+      const { mode } = JSON.parse(await readBody(request)) as { mode: unknown };
+      if (mode !== 'ok' && mode !== 'error' && mode !== 'garbage')
+        return send(response, 400, { error: 'bad mode' });
+      this.mode = mode;
+      return send(response, 200, { ok: true });
+    }
+    if (path === '/_sim/requests' && request.method === 'GET')
+      return send(response, 200, { requests: this.requests });
+    send(response, 404, { error: 'not found' });
+  }
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  response.end(JSON.stringify(body));
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
