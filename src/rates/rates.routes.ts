@@ -9,7 +9,10 @@ const ExchangeRateView = Type.Object({
     type: 'string',
     description: 'The base currency (POS_BASE_CURRENCY)',
   }),
-  btc_price: Type.Number({ exclusiveMinimum: 0, description: 'The price of 1 BTC in the base currency' }),
+  btc_price: Type.Number({
+    minimum: 0,
+    description: 'The price of 1 BTC in the base currency, always above 0',
+  }),
   source: Type.String({
     description: 'Where the price came from: coingecko, coinbase, fixed:<price> or identity',
   }),
