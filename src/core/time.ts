@@ -23,6 +23,10 @@ export function localDaysToRange(
   return { from: start.toMillis(), to: end.toMillis() };
 }
 
+/** `toIsoUtc` for instants that may be absent (a bill not paid yet, a payment not settled). */
+export const toIsoUtcOrNull = (unixMs: number | null): string | null =>
+  unixMs === null ? null : toIsoUtc(Number(unixMs));
+
 export function toIsoUtc(unixMs: number): string {
   return new Date(unixMs).toISOString();
 }

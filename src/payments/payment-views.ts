@@ -1,9 +1,7 @@
 import { fromCents } from '../core/money';
-import { toIsoUtc } from '../core/time';
+import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
 import type { PaymentMethodRow, PaymentRow } from './payments.repo';
 import type { PaymentMethodView, PaymentView } from './payments.schemas';
-
-const isoOrNull = (unixMs: number | null) => (unixMs === null ? null : toIsoUtc(Number(unixMs)));
 
 export function toPaymentView(row: PaymentRow): PaymentView {
   return {
@@ -14,7 +12,7 @@ export function toPaymentView(row: PaymentRow): PaymentView {
     tip: fromCents(Number(row.tip_cents)),
     status: row.status,
     created_at: toIsoUtc(Number(row.created_at)),
-    settled_at: isoOrNull(row.settled_at),
+    settled_at: toIsoUtcOrNull(row.settled_at),
     created_by: row.created_by,
     ...(row.payment_hash !== null && {
       lightning: {
@@ -22,7 +20,7 @@ export function toPaymentView(row: PaymentRow): PaymentView {
         rate: Number(row.rate),
         payment_hash: row.payment_hash,
         invoice: row.invoice ?? '',
-        expires_at: isoOrNull(row.expires_at),
+        expires_at: toIsoUtcOrNull(row.expires_at),
         received_sat: row.received_sat === null ? null : Number(row.received_sat),
       },
     }),

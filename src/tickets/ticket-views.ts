@@ -1,5 +1,5 @@
 import { fromCents } from '../core/money';
-import { toIsoUtc } from '../core/time';
+import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
 import type { TicketWithDishes } from './tickets.repo';
 import { TICKET_STATUS, type TicketStatus, type TicketView } from './tickets.schemas';
 
@@ -21,6 +21,6 @@ export function toTicketView(row: TicketWithDishes): TicketView {
     balance: fromCents(owed - paid),
     order_dish_ids: row.order_dish_ids,
     created_at: toIsoUtc(Number(row.created_at)),
-    paid_at: row.paid_at === null ? null : toIsoUtc(Number(row.paid_at)),
+    paid_at: toIsoUtcOrNull(row.paid_at),
   };
 }

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { baseUrlOf, listenOn } from '../helpers/loopback-server';
 import { handleControl } from './control';
 import { HttpAnswer, isAuthorized, Params, parseForm, readBody, sendJson, sendText, TEXTS } from './http';
 import { type Answer, ROUTES } from './routes';
@@ -56,15 +57,12 @@ export class PhoenixdSimulator {
 
   static async start(options: SimulatorOptions = {}): Promise<PhoenixdSimulator> {
     const simulator = new PhoenixdSimulator(options);
-    await new Promise<void>((resolve) =>
-      simulator.server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
-    );
+    await listenOn(simulator.server, options);
     return simulator;
   }
 
   get url(): string {
-    const { address, port } = this.server.address() as AddressInfo;
-    return `http://${address}:${port}`;
+    return baseUrlOf(this.server);
   }
 
   /** With `durationMs`, the node returns to normal by itself (a down node cannot be told over HTTP). */

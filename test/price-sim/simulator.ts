@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { baseUrlOf, listenOn } from '../helpers/loopback-server';
 
 /** ok: the providers' JSON; error: 500; garbage: a 200 that is not JSON. */
 export type PriceSimMode = 'ok' | 'error' | 'garbage';
@@ -33,15 +33,12 @@ export class PriceSimulator {
 
   static async start(options: PriceSimOptions = {}): Promise<PriceSimulator> {
     const simulator = new PriceSimulator(options);
-    await new Promise<void>((resolve) =>
-      simulator.server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
-    );
+    await listenOn(simulator.server, options);
     return simulator;
   }
 
   get url(): string {
-    const { address, port } = this.server.address() as AddressInfo;
-    return `http://${address}:${port}`;
+    return baseUrlOf(this.server);
   }
 
   setPrice(currency: string, price: unknown): void {

@@ -1,0 +1,13 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** The simulators' listen: loopback and a free port unless told otherwise, so tests never collide. */
+export function listenOn(server: Server, options: { port?: number; host?: string }): Promise<void> {
+  return new Promise((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+}
+
+/** The base URL of a listening server. */
+export function baseUrlOf(server: Server): string {
+  const { address, port } = server.address() as AddressInfo;
+  return `http://${address}:${port}`;
+}
