@@ -116,6 +116,10 @@ async function rush(engine: Engine): Promise<void> {
       `baseline/ours CPU per request ${fixed(median(cpuRatios), 2)}, RSS ${fixed(median(rssRatios), 2)}x`,
   );
   for (const [index, run] of rounds.entries()) {
+    const { paid, settledByWebhook } = run.ours.lightning;
+    console.log(
+      `  round ${index + 1} ours: ${paid} Lightning bills paid, ${settledByWebhook} settled by the webhook`,
+    );
     for (const [name, result] of Object.entries(run)) {
       for (const [failure, count] of Object.entries(result.failures))
         console.log(`  round ${index + 1} ${name} failed ${count}x: ${failure}`);

@@ -23,73 +23,119 @@ export type RushOptions = {
   seconds: number;
   tablets: Tablet[];
   menu: Menu;
+  /**
+   * Pays a Lightning invoice from outside (the phoenixd simulator, whose webhook then settles the
+   * bill); without it, as for the baseline, which has no node, every bill is paid in cash.
+   */
+  payInvoice?: (invoice: string) => void;
 };
 
+/** The share of bills the customer pays by Lightning when a node is there. */
+const LIGHTNING_SHARE = 0.1;
+
 const TABLET_HEADER = 'x-bench-tablet';
-type LoopContext = { orderId?: string };
+type LoopContext = { orderId?: string; ticketId?: string; dueCents?: number; isLightning?: boolean };
 type RequestData = { headers: Record<string, string>; path: string; body?: string | Buffer };
 type Step = {
   label: string;
   method: string;
-  build: (tablet: Tablet, orderId: string | undefined) => Partial<RequestData> | null;
+  build: (tablet: Tablet, context: LoopContext) => Partial<RequestData> | null;
   onResponse?: (status: number, body: string, context: LoopContext) => void;
 };
 
 /**
  * The dinner rush one tablet repeats: seat a table with three dishes, add a dessert, read the ticket,
- * glance at the floor, move the order through the kitchen, check what is pending, and close it.
+ * glance at the floor, move the order through the kitchen, check what is pending, bill the table,
+ * take the payment (cash with change, or now and then Lightning) and close the order.
  */
-function dinnerRush(menu: Menu): Step[] {
-  const pick = (offset: number) => {
-    const index = (Math.floor(Math.random() * menu.dishes.length) + offset) % menu.dishes.length;
-    return { dish_id: menu.dishes[index]?.id as string };
-  };
+function dinnerRush(menu: Menu, payInvoice: RushOptions['payInvoice']): Step[] {
+  const picks = (context: LoopContext, offsets: number[]) =>
+    offsets.map((offset) => {
+      const dish =
+        menu.dishes[(Math.floor(Math.random() * menu.dishes.length) + offset) % menu.dishes.length];
+      context.dueCents = (context.dueCents ?? 0) + (dish?.priceCents ?? 0);
+      return { dish_id: dish?.id as string };
+    });
   // Every step after the first needs the order it opened; without one the rest of the loop is skipped.
   const onOrder = (
     label: string,
     method: string,
-    build: (orderId: string) => Partial<RequestData>,
+    build: (orderId: string, context: LoopContext) => Partial<RequestData>,
+    onResponse?: Step['onResponse'],
   ): Step => ({
     label,
     method,
-    build: (_tablet, orderId) => (orderId ? build(orderId) : null),
+    build: (_tablet, context) => (context.orderId ? build(context.orderId, context) : null),
+    ...(onResponse && { onResponse }),
   });
   const moveTo = (status: string) =>
     onOrder(status, 'PUT', (id) => ({ path: `/orders/${id}`, body: JSON.stringify({ status }) }));
+  const idOf = (body: string) => (JSON.parse(body) as { id: string }).id;
   return [
     {
       label: 'with-dishes',
       method: 'POST',
-      build: (tablet) => ({
-        path: '/orders/with-dishes',
-        body: JSON.stringify({ order: { table_id: tablet.tableId }, dishes: [pick(0), pick(1), pick(2)] }),
-      }),
+      build: (tablet, context) => {
+        context.orderId = undefined;
+        context.ticketId = undefined;
+        context.dueCents = 0;
+        context.isLightning = payInvoice !== undefined && Math.random() < LIGHTNING_SHARE;
+        return {
+          path: '/orders/with-dishes',
+          body: JSON.stringify({ order: { table_id: tablet.tableId }, dishes: picks(context, [0, 1, 2]) }),
+        };
+      },
       onResponse: (status, body, context) => {
-        if (status === 201) context.orderId = (JSON.parse(body) as { id: string }).id;
+        if (status === 201) context.orderId = idOf(body);
       },
     },
-    onOrder('add dish', 'POST', (id) => ({
+    onOrder('add dish', 'POST', (id, context) => ({
       path: `/orders/${id}/dishes`,
-      body: JSON.stringify([{ ...pick(3), notes: 'dessert' }]),
+      body: JSON.stringify([{ ...picks(context, [3])[0], notes: 'dessert' }]),
     })),
     onOrder('complete', 'GET', (id) => ({ path: `/orders/${id}/complete` })),
     onOrder('tables', 'GET', () => ({ path: '/tables' })),
     moveTo('preparing'),
     onOrder('pending list', 'GET', () => ({ path: '/orders?status=pending' })),
     moveTo('ready'),
+    onOrder(
+      'bill',
+      'POST',
+      (id) => ({ path: `/orders/${id}/tickets`, body: '{}' }),
+      (status, body, context) => {
+        if (status === 201) context.ticketId = idOf(body);
+      },
+    ),
+    {
+      label: 'pay',
+      method: 'POST',
+      build: (_tablet, context) => {
+        if (!context.ticketId) return null;
+        if (context.isLightning) return { path: `/tickets/${context.ticketId}/lightning`, body: '{}' };
+        const due = (context.dueCents ?? 0) / 100;
+        return {
+          path: `/tickets/${context.ticketId}/payments`,
+          body: JSON.stringify({ method: 'cash', amount: due, tendered: Math.ceil(due / 10) * 10 + 10 }),
+        };
+      },
+      onResponse: (status, body, context) => {
+        if (status !== 201 || !context.isLightning) return;
+        payInvoice?.((JSON.parse(body) as { lightning: { invoice: string } }).lightning.invoice);
+      },
+    },
     moveTo('completed'),
   ];
 }
 
 export async function runRush(options: RushOptions): Promise<RushResult> {
   const failures: Record<string, number> = {};
-  const requests = dinnerRush(options.menu).map((step) => ({
+  const requests = dinnerRush(options.menu, options.payInvoice).map((step) => ({
     method: step.method,
     setupRequest: (request: RequestData, context: LoopContext) => {
       // autocannon builds the first request once before setupClient names the tablet; it rebuilds it after.
       const tablet = options.tablets[Number(request.headers[TABLET_HEADER])];
       if (!tablet) return request;
-      const built = step.build(tablet, context.orderId);
+      const built = step.build(tablet, context);
       if (!built) return null;
       const headers = tablet.cookie ? { ...request.headers, cookie: tablet.cookie } : request.headers;
       return { ...request, ...built, headers };
@@ -128,21 +174,23 @@ export async function runRush(options: RushOptions): Promise<RushResult> {
 }
 
 /**
- * A run stops mid-loop, leaving tables seated; the next run starts from a free floor, so it cancels
- * what is still open (through the same routes, so it works against the baseline too).
+ * A run stops mid-loop, leaving tables seated; the next run starts from a free floor, so it closes
+ * what is still open (through the same routes, so it works against the baseline too). A ready order
+ * may already be billed and paid, which forbids cancelling it, so it is completed instead.
  */
-export async function cancelOpenOrders(baseUrl: string, cookie: string | undefined): Promise<void> {
+export async function closeOpenOrders(baseUrl: string, cookie: string | undefined): Promise<void> {
   const headers = { 'content-type': 'application/json', ...(cookie && { cookie }) };
-  for (const status of ['pending', 'preparing', 'ready']) {
+  const closing = { pending: 'cancelled', preparing: 'cancelled', ready: 'completed' };
+  for (const [status, next] of Object.entries(closing)) {
     const response = await fetch(`${baseUrl}/orders?status=${status}&limit=1000`, { headers });
     const orders = response.status === 200 ? ((await response.json()) as { id: string }[]) : [];
     for (const order of orders) {
-      const cancel = await fetch(`${baseUrl}/orders/${order.id}`, {
+      const closed = await fetch(`${baseUrl}/orders/${order.id}`, {
         method: 'PUT',
         headers,
-        body: JSON.stringify({ status: 'cancelled' }),
+        body: JSON.stringify({ status: next }),
       });
-      await cancel.arrayBuffer();
+      await closed.arrayBuffer();
     }
   }
 }

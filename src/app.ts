@@ -17,15 +17,31 @@ import { registerOpenApi } from './core/openapi';
 import { refuseUnknownHosts, registerSecurity } from './core/security';
 import { closeGracefully } from './core/shutdown';
 import { validatorCompiler } from './core/validation';
+import { registerEventJobs } from './events/event-jobs';
+import { eventsRoutes } from './events/events.routes';
 import { generalRoutes } from './general/general.routes';
+import { kitchenRoutes } from './kitchen/kitchen.routes';
 import { menuRoutes } from './menu/menu.routes';
 import { orderDishesRoutes } from './orders/order-dishes.routes';
 import { orderFiltersRoutes } from './orders/order-filters.routes';
 import { ordersRoutes } from './orders/orders.routes';
 import { sweepLightningPayments } from './payments/lightning-settlement.service';
 import { paymentsRoutes } from './payments/payments.routes';
+import {
+  PRINT_JOBS,
+  PRINT_JOBS_INTERVAL_MS,
+  PRUNE_PRINT_JOBS,
+  PRUNE_PRINT_JOBS_INTERVAL_MS,
+  pruneFinishedPrintJobs,
+  sendDuePrintJobs,
+} from './printing/print-queue';
+import { tcpPrinterTransport } from './printing/printer-socket';
+import { printersRoutes } from './printing/printers.routes';
+import { receiptsRoutes } from './printing/receipts.routes';
 import type { RateSource } from './rates/exchange-rate';
 import { ratesRoutes } from './rates/rates.routes';
+import { rolesRoutes } from './roles/roles.routes';
+import { settingsRoutes } from './settings/settings.routes';
 import { setupRoutes } from './setup/setup.routes';
 import { bootstrapAdminFromConfig, isInitialized } from './setup/setup.service';
 import { spacesRoutes } from './spaces/spaces.routes';
@@ -90,7 +106,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 function registerJobs(app: FastifyInstance, ctx: AppContext, isStarted: boolean): void {
   const jobs = new Jobs(app.log);
   jobs.register(LIGHTNING_SWEEP, LIGHTNING_SWEEP_INTERVAL_MS, () => sweepLightningPayments(ctx));
+  const printerTransport = tcpPrinterTransport();
+  jobs.register(PRINT_JOBS, PRINT_JOBS_INTERVAL_MS, () => sendDuePrintJobs(ctx, printerTransport));
+  jobs.register(PRUNE_PRINT_JOBS, PRUNE_PRINT_JOBS_INTERVAL_MS, () => pruneFinishedPrintJobs(ctx));
+  registerEventJobs(jobs, ctx);
   app.decorate('jobs', jobs);
+  // The feed listens whether or not the timers run: tests leave them off but still watch the stream.
+  app.addHook('onReady', () => ctx.events.start(app.log));
+  app.addHook('preClose', () => ctx.events.stop());
   if (isStarted) app.addHook('onReady', async () => jobs.start());
   app.addHook('preClose', () => jobs.stop());
 }
@@ -154,17 +177,23 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     setupRoutes,
     authRoutes,
     usersRoutes,
+    rolesRoutes,
+    settingsRoutes,
     categoriesRoutes,
     menuRoutes,
     spacesRoutes,
     tablesRoutes,
     ordersRoutes,
     orderDishesRoutes,
+    kitchenRoutes,
     orderFiltersRoutes,
     ticketsRoutes,
     paymentsRoutes,
+    receiptsRoutes,
+    printersRoutes,
     ratesRoutes,
     walletFeature,
+    eventsRoutes,
   ]) {
     await app.register(feature, { ctx });
   }

@@ -12,6 +12,7 @@ import type { DatabaseTarget } from './helpers/database';
 import { databaseDigest } from './helpers/db-digest';
 import { callerFor } from './helpers/orders-factories';
 import { buildWalletTestApp, listenForWebhooks } from './helpers/wallet-factories';
+import { PaymentRefusedError } from './phoenixd-sim/sim-node';
 
 /** 1 BTC = 2,000,000.00 in the base currency: 1.00 is 50 sat, the 60.00 bill 3,000 sat. */
 const PRICE = 2_000_000;
@@ -78,6 +79,8 @@ describeEachDatabase('lightning bills', (target) => {
 
   it('settles through the sweep when the webhook is lost', async (t) => {
     const { app, db, simulator, call, ticketId } = await lightningBill(t, target);
+    await listenForWebhooks(app, simulator);
+    simulator.webhookMode = 'drop';
     const payment = (await call('POST', `/tickets/${ticketId}/lightning`, { tip: 5 })).json();
     assert.equal(payment.lightning.amount_sat, 3250);
     await simulator.receivePayment(payment.lightning.invoice);
@@ -89,7 +92,9 @@ describeEachDatabase('lightning bills', (target) => {
   });
 
   it('settles through the sweep on its own timer within 15 s', async (t) => {
-    const { db, simulator, call, ticketId } = await lightningBill(t, target, { startJobs: true });
+    const { app, db, simulator, call, ticketId } = await lightningBill(t, target, { startJobs: true });
+    await listenForWebhooks(app, simulator);
+    simulator.webhookMode = 'drop';
     const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
     await simulator.receivePayment(payment.lightning.invoice);
     const paidAt = Date.now();
@@ -101,7 +106,9 @@ describeEachDatabase('lightning bills', (target) => {
   });
 
   it('settles at once when the payment is looked up', async (t) => {
-    const { db, simulator, call, ticketId } = await lightningBill(t, target);
+    const { app, db, simulator, call, ticketId } = await lightningBill(t, target);
+    await listenForWebhooks(app, simulator);
+    simulator.webhookMode = 'drop';
     const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
     assert.equal((await call('GET', `/payments/${payment.id}`)).json().status, 'pending');
     await simulator.receivePayment(payment.lightning.invoice);
@@ -225,15 +232,49 @@ describeEachDatabase('lightning bills', (target) => {
     assert.equal((await storedPayment(db, first.id)).status, 'expired');
   });
 
-  it('counts an invoice paid late, after it expired', async (t) => {
+  it('counts an invoice paid in its last moment after the sweep expired it, when the held webhook arrives', async (t) => {
     const { app, db, clock, simulator, call, ticketId } = await lightningBill(t, target);
+    simulator.node.useClock(clock);
+    await listenForWebhooks(app, simulator);
+    simulator.webhookMode = 'hold';
     const first = (await call('POST', `/tickets/${ticketId}/lightning`, { expiry_seconds: 60 })).json();
-    clock.advance(61_000);
+    clock.advance(60_000);
+    await app.jobs.run(LIGHTNING_SWEEP);
+    assert.equal((await storedPayment(db, first.id)).status, 'expired');
+    // The node still takes a payment at the very instant of expiry; the POS already gave up on it.
+    await simulator.receivePayment(first.lightning.invoice);
+    const [delivery] = await simulator.releaseHeldWebhooks();
+    assert.equal(delivery?.status, 200);
+    assert.equal((await storedPayment(db, first.id)).status, 'settled');
+    const ticket = await storedTicket(db, ticketId);
+    assert.deepEqual([ticket.status, Number(ticket.paid_cents)], [2, 6000]);
+    assert.deepEqual((await eventTypes(db)).slice(-3), ['payment.expired', 'payment.settled', 'ticket.paid']);
+  });
+
+  it('finds an invoice paid in its last moment through the sweep when its webhook is dropped', async (t) => {
+    const { app, db, clock, simulator, call, ticketId } = await lightningBill(t, target);
+    simulator.node.useClock(clock);
+    await listenForWebhooks(app, simulator);
+    simulator.webhookMode = 'drop';
+    const first = (await call('POST', `/tickets/${ticketId}/lightning`, { expiry_seconds: 60 })).json();
+    clock.advance(60_000);
     await app.jobs.run(LIGHTNING_SWEEP);
     await simulator.receivePayment(first.lightning.invoice);
+    clock.advance(5 * 60_000);
     await app.jobs.run(LIGHTNING_SWEEP);
     assert.equal((await storedPayment(db, first.id)).status, 'settled');
     assert.equal((await storedTicket(db, ticketId)).status, 2);
+  });
+
+  it('is refused by the node once its invoice expired: nothing is paid, the bill stays open', async (t) => {
+    const { app, db, clock, simulator, call, ticketId } = await lightningBill(t, target);
+    simulator.node.useClock(clock);
+    const first = (await call('POST', `/tickets/${ticketId}/lightning`, { expiry_seconds: 60 })).json();
+    clock.advance(61_000);
+    await assert.rejects(simulator.receivePayment(first.lightning.invoice), PaymentRefusedError);
+    await app.jobs.run(LIGHTNING_SWEEP);
+    assert.equal((await storedPayment(db, first.id)).status, 'expired');
+    assert.equal((await storedTicket(db, ticketId)).status, 1);
   });
 
   it('answers 503 and stores nothing without an exchange rate', async (t) => {
@@ -293,6 +334,8 @@ describeEachDatabase('lightning bills', (target) => {
   it('records an underpayment without counting it; the bill stays open', async (t) => {
     const { app, db, simulator, call, ticketId } = await lightningBill(t, target);
     await listenForWebhooks(app, simulator);
+    // Real nodes refuse less than the invoice asks; the POS does not take that on trust.
+    simulator.node.isAcceptingUnderpayments = true;
     const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
     await simulator.receivePayment(payment.lightning.invoice, { amountSat: 2999 });
     const row = await storedPayment(db, payment.id);
@@ -306,6 +349,11 @@ describeEachDatabase('lightning bills', (target) => {
     const { app, db, simulator, call, ticketId } = await lightningBill(t, target);
     await listenForWebhooks(app, simulator);
     const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
+    await assert.rejects(
+      simulator.receivePayment(payment.lightning.invoice, { amountSat: 6001 }),
+      /over twice/,
+    );
+    assert.equal((await storedPayment(db, payment.id)).status, 'pending');
     await simulator.receivePayment(payment.lightning.invoice, { amountSat: 3100 });
     assert.equal(Number((await storedPayment(db, payment.id)).received_sat), 3100);
     const ticket = await storedTicket(db, ticketId);

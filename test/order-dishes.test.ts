@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { insertDish, insertOrder } from './helpers/factories';
-import { diningRoom, ordersSnapshot, storedOrder, storedOrderDishes } from './helpers/orders-factories';
+import {
+  diningRoom,
+  notYetSent,
+  ordersSnapshot,
+  storedOrder,
+  storedOrderDishes,
+} from './helpers/orders-factories';
 
 const UNKNOWN_ID = '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e';
 
@@ -62,7 +68,14 @@ describeEachDatabase('order dishes', (target) => {
     const response = await call('GET', `/orders/${id}/dishes`);
     assert.equal(response.statusCode, 200);
     assert.deepEqual(response.json(), [
-      { id: ids[0], order_id: id, dish_id: dish.id, price_at_order: 2, notes: '' },
+      {
+        id: ids[0],
+        order_id: id,
+        dish_id: dish.id,
+        price_at_order: 2,
+        notes: '',
+        ...notYetSent(dish.name),
+      },
     ]);
   });
 

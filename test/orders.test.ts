@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { insertOrder, insertTable, insertUser } from './helpers/factories';
-import { diningRoom, ordersSnapshot, storedOrder, storedTable } from './helpers/orders-factories';
+import { diningRoom, notYetSent, ordersSnapshot, storedOrder, storedTable } from './helpers/orders-factories';
 
 const UNKNOWN_ID = '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e';
 
@@ -211,7 +211,14 @@ describeEachDatabase('orders', (target) => {
     assert.equal(body.order.id, id);
     assert.equal(body.order.total, 12.5);
     assert.deepEqual(body.dishes, [
-      { id: ids[0], order_id: id, dish_id: dish.id, price_at_order: 12.5, notes: 'Spicy' },
+      {
+        id: ids[0],
+        order_id: id,
+        dish_id: dish.id,
+        price_at_order: 12.5,
+        notes: 'Spicy',
+        ...notYetSent(dish.name),
+      },
     ]);
   });
 

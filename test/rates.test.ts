@@ -121,29 +121,29 @@ describe('provider JSON parsing', () => {
 
 describe('ExchangeRates', () => {
   it('callers arriving while a fetch is under way share it', async () => {
-    const rates = new ExchangeRates('MXN', coinGeckoSource(sim.url), manualClock());
-    const answers = await Promise.all(Array.from({ length: 5 }, () => rates.current()));
+    const rates = new ExchangeRates(coinGeckoSource(sim.url), manualClock());
+    const answers = await Promise.all(Array.from({ length: 5 }, () => rates.current('MXN')));
     assert.equal(sim.requests, 1);
     for (const answer of answers) assert.equal(answer.btcPrice, 1_700_000.5);
   });
 
   it('a failed shared fetch fails every caller, and the next call asks again', async () => {
     sim.mode = 'error';
-    const rates = new ExchangeRates('MXN', coinbaseSource(sim.url), manualClock());
-    const results = await Promise.allSettled([rates.current(), rates.current()]);
+    const rates = new ExchangeRates(coinbaseSource(sim.url), manualClock());
+    const results = await Promise.allSettled([rates.current('MXN'), rates.current('MXN')]);
     assert.deepEqual(
       results.map((result) => result.status),
       ['rejected', 'rejected'],
     );
     assert.equal(sim.requests, 1);
     sim.mode = 'ok';
-    assert.equal((await rates.current()).btcPrice, 1_700_000.5);
+    assert.equal((await rates.current('MXN')).btcPrice, 1_700_000.5);
     assert.equal(sim.requests, 2);
   });
 
   it('a BTC base is 1 without asking any source', async () => {
-    const rates = new ExchangeRates('BTC', coinGeckoSource(sim.url), manualClock());
-    assert.equal((await rates.current()).btcPrice, 1);
+    const rates = new ExchangeRates(coinGeckoSource(sim.url), manualClock());
+    assert.equal((await rates.current('BTC')).btcPrice, 1);
     assert.equal(sim.requests, 0);
   });
 

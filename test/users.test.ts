@@ -219,7 +219,7 @@ describeEachDatabase('users', (target) => {
       method: 'POST',
       url: '/users',
       headers,
-      payload: { name: 'X', pin: '12ab', role: 'chef' },
+      payload: { name: 'X', pin: '12ab', role: 'Chef de cuisine!' },
     });
     assert.equal(badPin.statusCode, 400);
     assert.equal(badPin.json().message, 'Validation failed');

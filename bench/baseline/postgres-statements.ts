@@ -3,6 +3,13 @@ import pg from 'pg';
 import { postgresPoolConfig } from '../../src/core/db/database';
 import { totalFromLastPage } from '../../src/core/paging';
 import {
+  type CashPayment,
+  eventPayload,
+  insertTicketDishesSql,
+  numbered,
+  CHECKOUT_SQL as SQL,
+} from './checkout-sql';
+import {
   FINAL_STATUSES,
   groupOrderWithDishes,
   type OrderRow,
@@ -56,7 +63,92 @@ export function postgresStatements(url: string): OrdersStatements {
       ])
     ).rows[0];
 
+  const query = async <Row = Record<string, unknown>>(
+    client: pg.PoolClient,
+    sql: string,
+    values: unknown[],
+  ) => (await client.query(numbered(sql), values)).rows as Row[];
+  const ticketView = async (client: pg.PoolClient, id: string) => {
+    const [ticket] = await query(client, SQL.findTicket, [id]);
+    const dishes = await query(client, SQL.ticketDishes, [id]);
+    return { ...ticket, order_dish_ids: dishes };
+  };
+  const insertEvent = (client: pg.PoolClient, type: string, topic: string, data: unknown, now: number) =>
+    query(client, SQL.insertEvent, [type, topic, eventPayload(type, data, now), now]);
+
   return {
+    billWholeOrder: (orderId, userId, now) =>
+      inTransaction(async (client) => {
+        const order = (await lockLiveOrder(client, orderId)) as
+          | (OrderRow & { billed_cents: number })
+          | undefined;
+        if (!order) return undefined;
+        const rows = await query<{ dish_row_id: string | null }>(client, SQL.orderWithDishes, [orderId, 0]);
+        const unbilledCents = Number(order.total_cents) - Number(order.billed_cents);
+        if (unbilledCents <= 0) return undefined;
+        const billedRows = await query<{ order_dish_id: string }>(client, SQL.billedDishIds, [orderId, 1]);
+        const billed = new Set(billedRows.map((row) => row.order_dish_id));
+        const dishIds = rows.flatMap((row) =>
+          row.dish_row_id && !billed.has(row.dish_row_id) ? [row.dish_row_id] : [],
+        );
+        const id = randomUUID();
+        await query(client, SQL.insertTicket, [
+          id,
+          orderId,
+          1,
+          unbilledCents,
+          0,
+          unbilledCents,
+          userId,
+          now,
+          now,
+        ]);
+        if (dishIds.length > 0) {
+          await query(
+            client,
+            insertTicketDishesSql(dishIds.length),
+            dishIds.flatMap((dishId) => [id, dishId]),
+          );
+        }
+        await query(client, SQL.addToOrderBilled, [unbilledCents, now, orderId]);
+        await insertEvent(client, 'ticket.created', 'tickets', await ticketView(client, id), now);
+        return id;
+      }),
+    payCash: (ticketId, userId, payment: CashPayment, now) =>
+      inTransaction(async (client) => {
+        const [found] = await query<{ order_id: string }>(client, SQL.findTicket, [ticketId]);
+        if (!found || !(await lockLiveOrder(client, found.order_id))) return undefined;
+        const [ticket] = await query<{ status: number; total_cents: number; paid_cents: number }>(
+          client,
+          `${SQL.findTicket} for update`,
+          [ticketId],
+        );
+        const [method] = await query(client, SQL.paymentMethod, ['cash']);
+        if (!ticket || !method || Number(ticket.status) !== 1) return undefined;
+        if (payment.amountCents > Number(ticket.total_cents) - Number(ticket.paid_cents)) return undefined;
+        const id = randomUUID();
+        const amount = payment.amountCents;
+        await query(client, SQL.insertPayment, [
+          id,
+          ticketId,
+          'cash',
+          amount,
+          0,
+          payment.tenderedCents,
+          payment.tenderedCents - amount,
+          'settled',
+          userId,
+          now,
+          now,
+        ]);
+        await query(client, SQL.addSettledToTicket, [amount, 0, amount, amount, now, now, ticketId]);
+        await query(client, SQL.addToOrderPaid, [amount, now, found.order_id]);
+        const [paymentRow] = await query(client, SQL.findPayment, [id]);
+        await insertEvent(client, 'payment.settled', 'payments', paymentRow, now);
+        const view = (await ticketView(client, ticketId)) as { status?: number };
+        if (Number(view.status) === 2) await insertEvent(client, 'ticket.paid', 'tickets', view, now);
+        return id;
+      }),
     anyUser: async () =>
       (
         await pool.query<{ id: string; name: string }>(

@@ -67,6 +67,28 @@ app.get<IdParams>('/orders/:id/complete', async (request, reply) => {
 
 app.get('/tables', () => statements.listTables());
 
+app.post<IdParams>('/orders/:id/tickets', async (request, reply) => {
+  const id = await statements.billWholeOrder(request.params.id, user.id, Date.now());
+  if (!id) return reply.code(400).send({ message: 'Nothing left to bill' });
+  return reply.code(201).send({ id, message: 'Ticket created successfully' });
+});
+
+app.post<IdParams & { Body: { amount: number; tendered: number } }>(
+  '/tickets/:id/payments',
+  async (request, reply) => {
+    const amountCents = Math.round(request.body.amount * 100);
+    const tenderedCents = Math.round(request.body.tendered * 100);
+    const id = await statements.payCash(
+      request.params.id,
+      user.id,
+      { amountCents, tenderedCents },
+      Date.now(),
+    );
+    if (!id) return reply.code(400).send({ message: 'Ticket is already paid' });
+    return reply.code(201).send({ id, ticket_status: 2, change: (tenderedCents - amountCents) / 100 });
+  },
+);
+
 app.put<IdParams & { Body: { status: string } }>('/orders/:id', async (request, reply) => {
   if (!(await statements.moveOrder(request.params.id, request.body.status, Date.now()))) {
     return reply.code(404).send('Resource not found');

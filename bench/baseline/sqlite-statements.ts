@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import SQLite from 'better-sqlite3';
 import { WalSync } from '../../src/core/db/wal-sync';
 import { totalFromLastPage } from '../../src/core/paging';
+import { type CashPayment, eventPayload, insertTicketDishesSql, CHECKOUT_SQL as SQL } from './checkout-sql';
 import {
   FINAL_STATUSES,
   groupOrderWithDishes,
@@ -94,7 +95,88 @@ export function sqliteStatements(path: string): OrdersStatements {
     }),
   );
 
+  const ticketView = (id: string) => {
+    const ticket = prepare(SQL.findTicket).get(id) as { status: number };
+    return { ...ticket, order_dish_ids: prepare(SQL.ticketDishes).all(id) };
+  };
+  const billWholeOrder = committed(
+    db.transaction((orderId: string, userId: string, now: number) => {
+      const order = lockLiveOrder(orderId) as (OrderRow & { billed_cents: number }) | undefined;
+      if (!order) return undefined;
+      const rows = prepare(SQL.orderWithDishes).all(orderId, 0) as { dish_row_id: string | null }[];
+      const unbilledCents = Number(order.total_cents) - Number(order.billed_cents);
+      if (unbilledCents <= 0) return undefined;
+      const billed = new Set(
+        (prepare(SQL.billedDishIds).all(orderId, 1) as { order_dish_id: string }[]).map(
+          (row) => row.order_dish_id,
+        ),
+      );
+      const dishIds = rows.flatMap((row) =>
+        row.dish_row_id && !billed.has(row.dish_row_id) ? [row.dish_row_id] : [],
+      );
+      const id = randomUUID();
+      prepare(SQL.insertTicket).run(id, orderId, 1, unbilledCents, 0, unbilledCents, userId, now, now);
+      if (dishIds.length > 0) {
+        prepare(insertTicketDishesSql(dishIds.length)).run(...dishIds.flatMap((dishId) => [id, dishId]));
+      }
+      prepare(SQL.addToOrderBilled).run(unbilledCents, now, orderId);
+      prepare(SQL.insertEvent).run(
+        'ticket.created',
+        'tickets',
+        eventPayload('ticket.created', ticketView(id), now),
+        now,
+      );
+      return id;
+    }),
+  );
+  const payCash = committed(
+    db.transaction((ticketId: string, userId: string, payment: CashPayment, now: number) => {
+      const found = prepare(SQL.findTicket).get(ticketId) as { order_id: string } | undefined;
+      if (!found || !lockLiveOrder(found.order_id)) return undefined;
+      const ticket = prepare(SQL.findTicket).get(ticketId) as {
+        status: number;
+        total_cents: number;
+        paid_cents: number;
+      };
+      const method = prepare(SQL.paymentMethod).get('cash');
+      if (!method || Number(ticket.status) !== 1) return undefined;
+      if (payment.amountCents > Number(ticket.total_cents) - Number(ticket.paid_cents)) return undefined;
+      const id = randomUUID();
+      const change = payment.tenderedCents - payment.amountCents;
+      prepare(SQL.insertPayment).run(
+        id,
+        ticketId,
+        'cash',
+        payment.amountCents,
+        0,
+        payment.tenderedCents,
+        change,
+        'settled',
+        userId,
+        now,
+        now,
+      );
+      const amount = payment.amountCents;
+      prepare(SQL.addSettledToTicket).run(amount, 0, amount, amount, now, now, ticketId);
+      prepare(SQL.addToOrderPaid).run(amount, now, found.order_id);
+      const paymentRow = prepare(SQL.findPayment).get(id);
+      prepare(SQL.insertEvent).run(
+        'payment.settled',
+        'payments',
+        eventPayload('payment.settled', paymentRow, now),
+        now,
+      );
+      const view = ticketView(ticketId);
+      if (Number(view.status) === 2) {
+        prepare(SQL.insertEvent).run('ticket.paid', 'tickets', eventPayload('ticket.paid', view, now), now);
+      }
+      return id;
+    }),
+  );
+
   return {
+    billWholeOrder: async (orderId, userId, now) => billWholeOrder(orderId, userId, now),
+    payCash: async (ticketId, userId, payment, now) => payCash(ticketId, userId, payment, now),
     anyUser: async () =>
       prepare("select id, name from users where role = 'admin' and is_deleted = 0 limit 1").get() as {
         id: string;

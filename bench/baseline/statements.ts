@@ -1,3 +1,5 @@
+import type { CheckoutStatements } from './checkout-sql';
+
 /**
  * What the baseline server needs from a database: for each route of the rush, the statements our
  * orders and tables services execute for it (read from src/orders/*.repo.ts and src/tables/tables.repo.ts),
@@ -25,7 +27,7 @@ export type OrderDishRow = {
 
 export type NewOrder = { userId: string; waiter: string; tableId: string | null; dishIds: string[] };
 
-export type OrdersStatements = {
+export type OrdersStatements = CheckoutStatements & {
   /** The first admin; the baseline has no login, so every order is theirs. */
   anyUser(): Promise<{ id: string; name: string }>;
   createOrderWithDishes(order: NewOrder, now: number): Promise<string>;

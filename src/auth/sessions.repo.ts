@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Principal } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
 import type { Database } from '../core/db/schema';
+import { grantedPermissions, parsePermissions } from '../roles/permissions';
 
 export async function insertSession(db: Db, session: Insertable<Database['sessions']>): Promise<void> {
   await db.insertInto('sessions').values(session).execute();
@@ -75,7 +76,10 @@ export async function revokeSessionsOfUser(
   await query.execute();
 }
 
-/** One indexed lookup per authenticated request: the session must be live and its user not deleted. */
+/**
+ * One indexed lookup per authenticated request: the session must be live and its user not deleted.
+ * The role's permissions come along, so a role edit applies from the next request.
+ */
 export async function findPrincipal(
   db: Db,
   sessionId: string,
@@ -85,12 +89,15 @@ export async function findPrincipal(
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['users.id', 'users.name', 'users.role'])
+    .innerJoin('roles', 'roles.name', 'users.role')
+    .select(['users.id', 'users.name', 'users.role', 'roles.permissions'])
     .where('sessions.id', '=', sessionId)
     .where('sessions.user_id', '=', userId)
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.expires_at', '>', now)
     .where('users.is_deleted', '=', 0)
     .executeTakeFirst();
-  return row && { id: row.id, name: row.name, role: row.role, sessionId };
+  if (!row) return undefined;
+  const permissions = grantedPermissions(row.role, parsePermissions(row.permissions));
+  return { id: row.id, name: row.name, role: row.role, permissions, sessionId };
 }

@@ -6,6 +6,8 @@ import { ConflictError } from '../core/errors';
 import { dishesService } from '../menu/dishes.service';
 import type { DishEntry, OrderStatus } from '../orders/orders.schemas';
 import { createOrder } from '../orders/orders.service';
+import { grantedPermissions, parsePermissions } from '../roles/permissions';
+import { findRoleByName } from '../roles/roles.repo';
 import { completeInitialSetup, isInitialized } from '../setup/setup.service';
 import { createSpace, listSpaces } from '../spaces/spaces.service';
 import { createTable } from '../tables/tables.service';
@@ -84,7 +86,10 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
       tableIds.push(await createTable(ctx, { name, space_id: spaceId }, undefined));
   }
 
-  const [lucia, mateo] = staff.map(asPrincipal) as [Principal, Principal];
+  const [lucia, mateo] = (await Promise.all(staff.map((user) => asPrincipal(ctx, user)))) as [
+    Principal,
+    Principal,
+  ];
   const dish = (index: number, notes?: string): DishEntry => ({
     dish_id: dishIds[index % dishIds.length] as string,
     ...(notes && { notes }),
@@ -124,6 +129,8 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
 }
 
 /** The seed acts as each waiter would; no login session is involved. */
-function asPrincipal(user: UserView): Principal {
-  return { id: user.id, name: user.name, role: user.role, sessionId: '' };
+async function asPrincipal(ctx: AppContext, user: UserView): Promise<Principal> {
+  const role = await findRoleByName(ctx.db, user.role);
+  const permissions = grantedPermissions(user.role, role ? parsePermissions(role.permissions) : []);
+  return { id: user.id, name: user.name, role: user.role, permissions, sessionId: '' };
 }

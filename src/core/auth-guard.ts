@@ -1,13 +1,21 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { authorize, type Permission } from '../roles/permissions';
+import { permissionNote, permissionOfRoute } from '../roles/route-permissions';
 import { COOKIE_NAMES } from './cookies';
-import { ForbiddenError, tokenRefused, UnauthorizedError } from './errors';
+import { tokenRefused, UnauthorizedError } from './errors';
+import { errors } from './schemas';
 import type { TokenService } from './tokens';
 
-export type Role = 'admin' | 'staff';
-
-/** Who is calling: a live user acting through one live login session. */
-export type Principal = Readonly<{ id: string; name: string; role: Role; sessionId: string }>;
+/** Who is calling: a live user acting through one live login session, with their role's permissions. */
+export type Principal = Readonly<{
+  id: string;
+  name: string;
+  /** The name of the user's role. */
+  role: string;
+  permissions: ReadonlySet<Permission>;
+  sessionId: string;
+}>;
 
 /** Finds the caller when the session is live and the user not deleted; the auth feature provides it. */
 export type PrincipalLookup = (sessionId: string, userId: string) => Promise<Principal | undefined>;
@@ -19,18 +27,16 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without an access token. Every other route requires one. */
     public?: boolean;
-    /** Only administrators may call it. */
-    adminOnly?: boolean;
+    /** The permission the caller's role must hold; by default the table ROUTE_PERMISSIONS says. */
+    permission?: Permission;
   }
 }
-
-/** Opens the OpenAPI description of every administrator-only operation. */
-export const ADMIN_ONLY_NOTE = 'Requires an administrator.';
 
 /**
  * Protects every route by default: a new route is closed until it says `config: { public: true }`.
  * The session is looked up on each call, so logout, user deletion and role changes take effect at
- * once rather than when the one-minute access token runs out.
+ * once rather than when the one-minute access token runs out. A route's permission (ROUTE_PERMISSIONS)
+ * is checked here, first, before its body is parsed or its service runs.
  */
 const guard: FastifyPluginAsync<{ tokens: TokenService; findPrincipal: PrincipalLookup }> = async (
   app,
@@ -43,8 +49,15 @@ const guard: FastifyPluginAsync<{ tokens: TokenService; findPrincipal: Principal
     route.config = { ...route.config, public: isPublic };
     if (route.schema) {
       route.schema.security = isPublic ? [] : [{ accessToken: [] }];
-      if (route.config.adminOnly) {
-        route.schema.description = [ADMIN_ONLY_NOTE, route.schema.description].filter(Boolean).join(' ');
+      const permission = permissionOfRoute(route.schema.operationId, route.config.permission);
+      if (permission) {
+        route.config.permission = permission;
+        // Routes that were open to every user did not declare the refusal they can now give.
+        const responses = (route.schema.response ?? {}) as Record<string, unknown>;
+        route.schema.response = { ...responses, 403: responses[403] ?? errors(403)[403] };
+        route.schema.description = [permissionNote(permission), route.schema.description]
+          .filter(Boolean)
+          .join(' ');
       }
     }
   });
@@ -60,7 +73,8 @@ const guard: FastifyPluginAsync<{ tokens: TokenService; findPrincipal: Principal
     const principal = await findPrincipal(claims.sid, claims.sub);
     if (!principal) throw tokenRefused('revoked');
     request.principal = principal;
-    if (request.routeOptions.config.adminOnly && principal.role !== 'admin') throw new ForbiddenError();
+    const { permission } = request.routeOptions.config;
+    if (permission) authorize(principal, permission);
   });
 };
 

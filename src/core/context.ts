@@ -1,7 +1,9 @@
 import type { Config } from '../config';
+import { EventFeed } from '../events/event-feed';
 import type { LightningNode } from '../lightning/lightning.types';
 import { lightningNodeFromConfig } from '../lightning/phoenixd.client';
 import { ExchangeRates, type RateSource, rateSourceFromConfig } from '../rates/exchange-rate';
+import { ensureSettings } from '../settings/settings.service';
 import type { Clock } from './clock';
 import type { DatabaseHandle, Db, DialectName } from './db/database';
 import { PrincipalCache } from './principal-cache';
@@ -20,8 +22,10 @@ export type AppContext = Readonly<{
   principals: PrincipalCache;
   /** The restaurant's Lightning node; undefined when no phoenixd password is configured. */
   lightning: LightningNode | undefined;
-  /** The price of 1 BTC in the base currency, for Lightning bills. */
+  /** The price of 1 BTC in the settings' base currency, for Lightning bills. */
   rates: ExchangeRates;
+  /** Wakes readers of the events outbox when new positions are visible (see events/event-feed.ts). */
+  events: EventFeed;
 }>;
 
 /** The context of a migrated database: the server's, and the admin CLI's, so both apply the same rules. */
@@ -32,6 +36,7 @@ export async function createContext(
   rateSource: RateSource | undefined = rateSourceFromConfig(config.rateSource, config.rateSourceUrl),
 ): Promise<AppContext> {
   const secrets = await loadSecrets(database.db, { jwtSecret: config.jwtSecret, pinKey: config.pinKey });
+  await ensureSettings({ db: database.db, config, clock });
   return Object.freeze({
     config,
     db: database.db,
@@ -41,6 +46,7 @@ export async function createContext(
     tokens: new TokenService(secrets.jwtSecret, clock),
     principals: new PrincipalCache(clock),
     lightning: lightningNodeFromConfig(config.phoenixd),
-    rates: new ExchangeRates(config.baseCurrency, rateSource, clock),
+    rates: new ExchangeRates(rateSource, clock),
+    events: new EventFeed(database, config.databaseUrl),
   });
 }

@@ -1,6 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DatabaseHandle } from './db/database';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A long-lived stream (GET /events): closed by its own preClose hook, never awaited here. */
+    stream?: boolean;
+  }
+}
+
 /**
  * Graceful shutdown: once closing, every answer carries `Connection: close`, so a tablet polling on a
  * keep-alive connection lets go after its current request instead of holding the server open (and
@@ -14,7 +21,8 @@ export function closeGracefully(app: FastifyInstance, database: DatabaseHandle |
   const running = new Set<FastifyRequest>();
   let whenNoneRunning: (() => void) | undefined;
   app.addHook('onRequest', (request, _reply, done) => {
-    running.add(request);
+    // A stream never answers through onSend; its own preClose hook ends it (events.routes.ts).
+    if (request.routeOptions.config.stream !== true) running.add(request);
     done();
   });
   app.addHook('preClose', async () => {

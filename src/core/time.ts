@@ -30,3 +30,8 @@ export const toIsoUtcOrNull = (unixMs: number | null): string | null =>
 export function toIsoUtc(unixMs: number): string {
   return new Date(unixMs).toISOString();
 }
+
+/** `2026-11-22 12:00`: an instant as the restaurant's clock on the wall showed it. */
+export function formatLocalDateTime(unixMs: number, timeZone: string): string {
+  return DateTime.fromMillis(unixMs, { zone: timeZone }).toFormat('yyyy-LL-dd HH:mm');
+}

@@ -9,7 +9,13 @@ export type EventType =
   | 'payment.pending'
   | 'payment.settled'
   | 'payment.expired'
-  | 'payment.refunded';
+  | 'payment.refunded'
+  | 'order.created'
+  | 'order.updated'
+  | 'order.deleted'
+  | 'order.dishes_changed'
+  | 'dish.status_changed'
+  | 'table.updated';
 
 /** Which stream topic (`GET /events?topics=`) each event belongs to. */
 const TOPICS: Record<EventType, string> = {
@@ -20,6 +26,12 @@ const TOPICS: Record<EventType, string> = {
   'payment.settled': 'payments',
   'payment.expired': 'payments',
   'payment.refunded': 'payments',
+  'order.created': 'orders',
+  'order.updated': 'orders',
+  'order.deleted': 'orders',
+  'order.dishes_changed': 'orders',
+  'dish.status_changed': 'kitchen',
+  'table.updated': 'tables',
 };
 
 /**

@@ -54,7 +54,8 @@ export const generalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         tags: ['General'],
         operationId: 'getBaseCurrency',
         summary: 'The currency prices are in',
-        description: 'currency_id is the id of a row of GET /currencies (set with POS_BASE_CURRENCY).',
+        description:
+          'currency_id is the id of a row of GET /currencies (the `base_currency` of GET /settings; POS_BASE_CURRENCY is its first default).',
         response: { 200: Type.Object({ currency_id: Uuid() }) },
       },
     },

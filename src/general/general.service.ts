@@ -1,4 +1,5 @@
 import type { AppContext } from '../core/context';
+import { loadSettings } from '../settings/settings.service';
 import * as repo from './general.repo';
 
 export function listCurrencies(ctx: AppContext) {
@@ -6,8 +7,8 @@ export function listCurrencies(ctx: AppContext) {
 }
 
 export async function getBaseCurrency(ctx: AppContext): Promise<{ currency_id: string }> {
-  const currency = await repo.findCurrencyByCode(ctx.db, ctx.config.baseCurrency);
-  if (!currency)
-    throw new Error(`Base currency ${ctx.config.baseCurrency} is missing from the currencies table`);
+  const { baseCurrency } = await loadSettings(ctx.db);
+  const currency = await repo.findCurrencyByCode(ctx.db, baseCurrency);
+  if (!currency) throw new Error(`Base currency ${baseCurrency} is missing from the currencies table`);
   return { currency_id: currency.id };
 }

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../core/db/database';
 import { prepared } from '../core/db/prepared';
-import type { Database } from '../core/db/schema';
+import type { Database, DishStatus } from '../core/db/schema';
 import type { OrderRow } from './orders.repo';
 
 export type OrderDishRow = Selectable<Database['order_dishes']>;
@@ -68,22 +68,28 @@ export async function deleteAllOrderDishes(db: Db, orderId: string): Promise<voi
   await removedDishesOfOrder.run(db, { orderId });
 }
 
-/** What the order's total would be: the sum of its dishes' prices, in cents. */
+/** What the order's total would be: the sum of its dishes' prices, voided ones left out, in cents. */
 export async function sumOfDishes(db: Db, orderId: string): Promise<number> {
   const row = await db
     .selectFrom('order_dishes')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('price_at_order_cents'), eb.lit(0)).as('total'))
     .where('order_id', '=', orderId)
+    .where('status', '<>', 'voided')
     .executeTakeFirstOrThrow();
   return Number(row.total);
 }
 
-export type OrderWithDishRows = { order: OrderRow; dishes: OrderDishRow[] } | undefined;
+/** An order dish with what its views and the kitchen show beside it: the menu name and station. */
+export type OrderDishDetail = OrderDishRow & { dish_name: string; station: string };
+
+export type OrderWithDishRows = { order: OrderRow; dishes: OrderDishDetail[] } | undefined;
 
 const liveOrderWithDishRows = prepared((db, { orderId }: { orderId: string }) =>
   db
     .selectFrom('orders')
     .leftJoin('order_dishes', 'order_dishes.order_id', 'orders.id')
+    .leftJoin('dishes', 'dishes.id', 'order_dishes.dish_id')
+    .leftJoin('categories', 'categories.id', 'dishes.category_id')
     .selectAll('orders')
     .select([
       'order_dishes.id as dish_row_id',
@@ -91,6 +97,13 @@ const liveOrderWithDishRows = prepared((db, { orderId }: { orderId: string }) =>
       'order_dishes.price_at_order_cents',
       'order_dishes.notes',
       'order_dishes.created_at as dish_created_at',
+      'order_dishes.status as dish_status',
+      'order_dishes.sent_at',
+      'order_dishes.ready_at',
+      'order_dishes.void_reason',
+      'order_dishes.voided_at',
+      'dishes.name as dish_name',
+      'categories.station',
     ])
     .where('orders.id', '=', orderId)
     .where('orders.is_deleted', '=', 0)
@@ -98,13 +111,29 @@ const liveOrderWithDishRows = prepared((db, { orderId }: { orderId: string }) =>
     .orderBy('order_dishes.id'),
 );
 
+const nullableMs = (value: number | null) => (value === null ? null : Number(value));
+
 /** The order and its dishes in one query, so the total and the dishes come from the same snapshot. */
 export async function findLiveOrderWithDishes(db: Db, orderId: string): Promise<OrderWithDishRows> {
   const rows = await liveOrderWithDishRows.all(db, { orderId });
   const first = rows[0];
   if (!first) return undefined;
-  const { dish_row_id, dish_id, price_at_order_cents, notes, dish_created_at, ...order } = first;
-  const dishes = rows.flatMap((row) =>
+  const {
+    dish_row_id,
+    dish_id,
+    price_at_order_cents,
+    notes,
+    dish_created_at,
+    dish_status,
+    sent_at,
+    ready_at,
+    void_reason,
+    voided_at,
+    dish_name,
+    station,
+    ...order
+  } = first;
+  const dishes = rows.flatMap((row): OrderDishDetail[] =>
     row.dish_row_id === null
       ? []
       : [
@@ -115,6 +144,13 @@ export async function findLiveOrderWithDishes(db: Db, orderId: string): Promise<
             price_at_order_cents: Number(row.price_at_order_cents),
             notes: row.notes as string,
             created_at: Number(row.dish_created_at),
+            status: row.dish_status as DishStatus,
+            sent_at: nullableMs(row.sent_at),
+            ready_at: nullableMs(row.ready_at),
+            void_reason: row.void_reason,
+            voided_at: nullableMs(row.voided_at),
+            dish_name: row.dish_name as string,
+            station: row.station as string,
           },
         ],
   );

@@ -74,7 +74,7 @@ export const orderFiltersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         tags,
         operationId: 'listOrdersByDateRange',
         summary: 'Orders created between two days',
-        description: `Both days inclusive, in POS_TIMEZONE; start_date after end_date: 400. ${PAGED}`,
+        description: `Both days inclusive, in the time zone of GET /settings; start_date after end_date: 400. ${PAGED}`,
         querystring: DateRangeQuery,
         response: pageReplies,
       },
@@ -91,7 +91,7 @@ export const orderFiltersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         operationId: 'getTotalSales',
         summary: 'Total sales of a day',
         description:
-          'Sum and count of the completed orders created that day in POS_TIMEZONE (deleted orders ' +
+          'Sum and count of the completed orders created that day in the time zone of GET /settings (deleted orders ' +
           'excluded). A day without sales answers 200 with zeros.',
         params: Type.Object({ date: Type.String({ format: 'date', example: '2026-11-22' }) }),
         response: { 200: TotalSalesView, 400: BareText('Missing or malformed date'), ...errors(401) },

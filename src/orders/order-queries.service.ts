@@ -3,6 +3,7 @@ import { BadRequestError } from '../core/errors';
 import { fromCents } from '../core/money';
 import { totalFromLastPage } from '../core/paging';
 import { localDaysToRange } from '../core/time';
+import { loadSettings } from '../settings/settings.service';
 import { toOrderView } from './order-views';
 import * as orders from './orders.repo';
 import type { OrderFilter, OrdersQuery, OrderView, Page, TotalSalesView } from './orders.schemas';
@@ -17,11 +18,11 @@ export async function findOrders(ctx: AppContext, filter: OrderFilter, page: Pag
 }
 
 /** GET /orders: `from`/`to` are inclusive Unix ms; `date` is a local day; given together they intersect. */
-export function listOrders(ctx: AppContext, query: OrdersQuery): Promise<OrderPage> {
+export async function listOrders(ctx: AppContext, query: OrdersQuery): Promise<OrderPage> {
   if (query.from !== undefined && query.to !== undefined && query.from > query.to) {
     throw new BadRequestError('from must not be after to');
   }
-  const day = query.date === undefined ? undefined : localDays(ctx, query.date, query.date);
+  const day = query.date === undefined ? undefined : await localDays(ctx, query.date, query.date);
   const bounds = [day?.from, query.from].filter((value) => value !== undefined);
   const ends = [day?.before, query.to === undefined ? undefined : query.to + 1].filter(
     (value) => value !== undefined,
@@ -37,21 +38,26 @@ export function listOrders(ctx: AppContext, query: OrdersQuery): Promise<OrderPa
 }
 
 /** Both days inclusive, in the restaurant's time zone. */
-export function listOrdersBetweenDays(
+export async function listOrdersBetweenDays(
   ctx: AppContext,
   query: { start_date: string; end_date: string } & Page,
 ): Promise<OrderPage> {
   if (query.start_date > query.end_date) throw new BadRequestError('start_date must not be after end_date');
-  return findOrders(ctx, localDays(ctx, query.start_date, query.end_date), query);
+  return findOrders(ctx, await localDays(ctx, query.start_date, query.end_date), query);
 }
 
 /** Completed, live orders created on that local day; a day without sales answers zeros. */
 export async function totalSalesOfDay(ctx: AppContext, date: string): Promise<TotalSalesView> {
-  const sales = await orders.completedSales(ctx.db, localDays(ctx, date, date));
+  const sales = await orders.completedSales(ctx.db, await localDays(ctx, date, date));
   return { date, total_sales: fromCents(sales.totalCents), orders_count: sales.ordersCount };
 }
 
-function localDays(ctx: AppContext, firstDay: string, lastDay: string): { from: number; before: number } {
-  const range = localDaysToRange(firstDay, lastDay, ctx.config.timeZone);
+async function localDays(
+  ctx: AppContext,
+  firstDay: string,
+  lastDay: string,
+): Promise<{ from: number; before: number }> {
+  const { timeZone } = await loadSettings(ctx.db);
+  const range = localDaysToRange(firstDay, lastDay, timeZone);
   return { from: range.from, before: range.to };
 }

@@ -1,6 +1,6 @@
 import { fromCents } from '../core/money';
-import { toIsoUtc } from '../core/time';
-import type { OrderDishRow } from './order-dishes.repo';
+import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
+import type { OrderDishDetail } from './order-dishes.repo';
 import type { OrderRow } from './orders.repo';
 import type { OrderDishView, OrderView } from './orders.schemas';
 
@@ -18,12 +18,18 @@ export function toOrderView(row: OrderRow): OrderView {
   };
 }
 
-export function toOrderDishView(row: OrderDishRow): OrderDishView {
+export function toOrderDishView(row: OrderDishDetail): OrderDishView {
   return {
     id: row.id,
     order_id: row.order_id,
     dish_id: row.dish_id,
     price_at_order: fromCents(Number(row.price_at_order_cents)),
     notes: row.notes,
+    status: row.status,
+    dish_name: row.dish_name,
+    station: row.station,
+    sent_at: toIsoUtcOrNull(row.sent_at),
+    ready_at: toIsoUtcOrNull(row.ready_at),
+    void_reason: row.void_reason,
   };
 }

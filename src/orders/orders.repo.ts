@@ -53,14 +53,14 @@ const totalFromDishes = prepared((db, { id, now }: { id: string; now: number }) 
   db
     .updateTable('orders')
     .set({
-      total_cents: sql<number>`(select coalesce(sum(price_at_order_cents), 0) from order_dishes where order_id = ${id})`,
+      total_cents: sql<number>`(select coalesce(sum(price_at_order_cents), 0) from order_dishes where order_id = ${id} and status <> 'voided')`,
       updated_at: now,
     })
     .where('id', '=', id)
     .returning('total_cents'),
 );
 
-/** Stores the sum of the order's dishes as its total and returns it, in cents; the order must exist. */
+/** Stores the sum of the order's dishes (voided ones left out) as its total and returns it, in cents; the order must exist. */
 export async function recalculateTotal(db: Db, id: string, now: number): Promise<number> {
   const row = await totalFromDishes.one(db, { id, now });
   return Number(row.total_cents);

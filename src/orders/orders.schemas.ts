@@ -16,6 +16,21 @@ export const OrderStatusSchema = Type.Union(
   { description: 'pending → preparing → ready → completed; any non-final state → cancelled' },
 );
 
+export const DishStatusSchema = Type.Union(
+  [
+    Type.Literal('pending'),
+    Type.Literal('sent'),
+    Type.Literal('preparing'),
+    Type.Literal('ready'),
+    Type.Literal('served'),
+    Type.Literal('voided'),
+  ],
+  {
+    description: 'pending → sent → preparing → ready → served; any state before served → voided',
+    example: 'sent',
+  },
+);
+
 const Waiter = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', example: 'Ana' });
 const Notes = Type.String({ maxLength: 500, example: 'No onions' });
 const MAX_DISHES_PER_REQUEST = 200;
@@ -88,6 +103,12 @@ export const OrderDishView = Type.Object({
   dish_id: Uuid(),
   price_at_order: Type.Number({ example: 12.5 }),
   notes: Type.String(),
+  status: DishStatusSchema,
+  dish_name: Type.String({ example: 'Margherita' }),
+  station: Type.String({ example: 'kitchen', description: "The station of the dish's category" }),
+  sent_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  ready_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  void_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why it was voided; null otherwise' }),
 });
 export type OrderDishView = Static<typeof OrderDishView>;
 
@@ -114,7 +135,11 @@ export const OrdersQuery = Type.Object(
     from: Type.Optional(UnixMsQuery('Created at or after (Unix ms)')),
     to: Type.Optional(UnixMsQuery('Created at or before (Unix ms)')),
     date: Type.Optional(
-      Type.String({ format: 'date', description: 'Local day in POS_TIMEZONE', example: '2026-11-22' }),
+      Type.String({
+        format: 'date',
+        description: 'Local day in the time zone of GET /settings',
+        example: '2026-11-22',
+      }),
     ),
   },
   { additionalProperties: false },

@@ -6,6 +6,7 @@ import { NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { fromCents } from '../core/money';
+import { authorize } from '../roles/permissions';
 import { cancelBillsOfOrder } from '../tickets/tickets.service';
 import * as dishes from './order-dishes.repo';
 import { findOrderUser, priceDishEntries, sumCents, tableNotFound, tableTaken } from './order-links';
@@ -24,6 +25,7 @@ export async function createOrder(
   principal: Principal,
   input: { order: OrderBody; dishes: DishEntry[]; claim: IdempotencyClaim | undefined },
 ): Promise<{ id: string }> {
+  authorize(principal, 'orders.write');
   const { order } = input;
   const userId = order.user_id ?? principal.id;
   // The caller is a live user (the auth guard looked it up), so only another user needs a lookup.

@@ -7,6 +7,8 @@ import { newId } from '../core/ids';
 import { toCents } from '../core/money';
 import { recordEvent } from '../events/record-event';
 import type { ExchangeRate } from '../rates/exchange-rate';
+import { authorize } from '../roles/permissions';
+import { loadSettings } from '../settings/settings.service';
 import { TICKET_STATUS } from '../tickets/tickets.schemas';
 import { lockTicketWithOrder } from '../tickets/tickets.service';
 import { callNode, NOT_CONFIGURED } from '../wallet/node-call';
@@ -50,11 +52,12 @@ export async function requestLightningPayment(
   ticketId: string,
   input: LightningBillBody,
 ): Promise<LightningBill> {
+  authorize(principal, 'payments.take');
   if (!ctx.lightning) throw new ServiceUnavailableError(NOT_CONFIGURED);
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     const existing = await currentPending(ctx, ticketId);
     if (existing) return { isNew: false, payment: existing };
-    const rate = await ctx.rates.current();
+    const rate = await ctx.rates.current((await loadSettings(ctx.db)).baseCurrency);
     const reserved = await reserve(ctx, principal, ticketId, input, rate);
     if (reserved) return { isNew: true, payment: await makeInvoice(ctx, reserved, input) };
   }

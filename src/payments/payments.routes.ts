@@ -22,7 +22,6 @@ import * as service from './payments.service';
 import * as refunds from './refunds.service';
 
 const tags = ['Payments'];
-const adminOnly = { adminOnly: true };
 
 export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.post(
@@ -130,7 +129,6 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.post(
     '/payments/:id/refund',
     {
-      config: adminOnly,
       schema: {
         operationId: 'refundPayment',
         tags,
@@ -180,7 +178,6 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.post(
     '/payment-methods',
     {
-      config: adminOnly,
       schema: {
         operationId: 'createPaymentMethod',
         tags,
@@ -200,7 +197,6 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.put(
     '/payment-methods/:id',
     {
-      config: adminOnly,
       schema: {
         operationId: 'updatePaymentMethod',
         tags,

@@ -6,6 +6,7 @@ import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempote
 import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
 import { recordEvent } from '../events/record-event';
+import { authorize } from '../roles/permissions';
 import { findTicket } from '../tickets/tickets.repo';
 import { TICKET_STATUS, type TicketStatus } from '../tickets/tickets.schemas';
 import { lockTicketWithOrder, viewOf as ticketViewOf } from '../tickets/tickets.service';
@@ -33,6 +34,7 @@ export async function recordPayment(
   input: PaymentBody,
   claim: IdempotencyClaim | undefined,
 ): Promise<RecordedPayment> {
+  authorize(principal, 'payments.take');
   if (input.method === LIGHTNING) {
     throw new BadRequestError(`Lightning payments are requested with POST /tickets/${ticketId}/lightning`);
   }

@@ -7,6 +7,7 @@ import { newId } from '../core/ids';
 import { toCents } from '../core/money';
 import { runPaymentOnce } from '../core/payment-once';
 import { recordEvent } from '../events/record-event';
+import { authorize } from '../roles/permissions';
 import { lockTicketWithOrder } from '../tickets/tickets.service';
 import { callNode } from '../wallet/node-call';
 import { centsToSats } from './lightning-bills.service';
@@ -31,6 +32,7 @@ export async function refundPayment(
   input: RefundBody,
   claim: IdempotencyClaim | undefined,
 ): Promise<RefundAnswer> {
+  authorize(principal, 'payments.refund');
   const found = await payments.findPayment(ctx.db, paymentId);
   if (!found) throw new NotFoundError();
   if (found.method === 'lightning') return refundLightning(ctx, principal, paymentId, input, claim);

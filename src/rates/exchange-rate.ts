@@ -54,39 +54,45 @@ export function parseFixedPrice(value: string): number | undefined {
  * last good price serves until it is ten minutes old, then nothing does. A BTC base needs no source.
  */
 export class ExchangeRates {
-  private last: ExchangeRate | undefined;
-  /** The fetch under way; callers arriving meanwhile wait for it instead of asking the source again. */
-  private inFlight: Promise<ExchangeRate> | undefined;
+  /** The last good price of each currency the base has been. */
+  private readonly last = new Map<CurrencyCode, ExchangeRate>();
+  /** The fetch under way per currency; callers arriving meanwhile wait for it instead of asking again. */
+  private readonly inFlight = new Map<CurrencyCode, Promise<ExchangeRate>>();
 
   constructor(
-    private readonly currency: CurrencyCode,
     private readonly source: RateSource | undefined,
     private readonly clock: Clock,
   ) {}
 
-  async current(): Promise<ExchangeRate> {
+  /** `currency` is the base currency of the settings, read by the caller for this request. */
+  async current(currency: CurrencyCode): Promise<ExchangeRate> {
     const now = this.clock.now();
-    if (this.currency === 'BTC') return { currency: 'BTC', btcPrice: 1, source: 'identity', fetchedAt: now };
-    if (this.last && now - this.last.fetchedAt < RATE_CACHE_MS) return this.last;
-    this.inFlight ??= this.refresh(now).finally(() => {
-      this.inFlight = undefined;
-    });
-    return this.inFlight;
+    if (currency === 'BTC') return { currency: 'BTC', btcPrice: 1, source: 'identity', fetchedAt: now };
+    const last = this.last.get(currency);
+    if (last && now - last.fetchedAt < RATE_CACHE_MS) return last;
+    let pending = this.inFlight.get(currency);
+    if (!pending) {
+      pending = this.refresh(currency, now).finally(() => this.inFlight.delete(currency));
+      this.inFlight.set(currency, pending);
+    }
+    return pending;
   }
 
-  private async refresh(now: number): Promise<ExchangeRate> {
+  private async refresh(currency: CurrencyCode, now: number): Promise<ExchangeRate> {
     if (this.source) {
       try {
-        const btcPrice = await this.source.fetchBtcPrice(this.currency);
+        const btcPrice = await this.source.fetchBtcPrice(currency);
         if (Number.isFinite(btcPrice) && btcPrice > 0) {
-          this.last = { currency: this.currency, btcPrice, source: this.source.name, fetchedAt: now };
-          return this.last;
+          const rate = { currency, btcPrice, source: this.source.name, fetchedAt: now };
+          this.last.set(currency, rate);
+          return rate;
         }
       } catch {
         // The last good price below still serves while it is fresh enough.
       }
     }
-    if (this.last && this.clock.now() - this.last.fetchedAt <= MAX_RATE_AGE_MS) return this.last;
+    const last = this.last.get(currency);
+    if (last && this.clock.now() - last.fetchedAt <= MAX_RATE_AGE_MS) return last;
     throw new ExchangeRateUnavailableError();
   }
 }

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { CURRENCY_CODES } from '../config';
 import type { AppContext } from '../core/context';
 import { errors } from '../core/schemas';
+import { loadSettings } from '../settings/settings.service';
 
 const ExchangeRateView = Type.Object({
   currency: Type.Enum([...CURRENCY_CODES], {
@@ -34,7 +35,7 @@ export const ratesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       },
     },
     async () => {
-      const rate = await ctx.rates.current();
+      const rate = await ctx.rates.current((await loadSettings(ctx.db)).baseCurrency);
       return {
         currency: rate.currency,
         btc_price: rate.btcPrice,

@@ -1,13 +1,12 @@
 import type { Principal } from '../core/auth-guard';
-import { BadRequestError, ForbiddenError } from '../core/errors';
+import { BadRequestError } from '../core/errors';
 import { toCents } from '../core/money';
+import { authorize } from '../roles/permissions';
 import type { Discount } from './tickets.schemas';
 
-/**
- * Who may discount a bill. The one place to change when roles with a discount permission arrive.
- */
+/** A discount is its own permission: a waiter may split a bill (`tickets.write`) but not discount it. */
 export function assertMayDiscount(principal: Principal): void {
-  if (principal.role !== 'admin') throw new ForbiddenError('Only an administrator may discount a bill');
+  authorize(principal, 'tickets.discount');
 }
 
 /** The discount in cents; a percentage rounds to the nearest cent. */

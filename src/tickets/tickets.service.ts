@@ -9,6 +9,7 @@ import { totalFromLastPage } from '../core/paging';
 import { recordEvent } from '../events/record-event';
 import { findLiveOrderWithDishes } from '../orders/order-dishes.repo';
 import * as orders from '../orders/orders.repo';
+import { authorize } from '../roles/permissions';
 import { assertMayDiscount, discountCents } from './discounts';
 import { toTicketView } from './ticket-views';
 import * as tickets from './tickets.repo';
@@ -29,6 +30,7 @@ export async function createTicket(
   input: TicketBody,
   claim: IdempotencyClaim | undefined,
 ): Promise<{ id: string }> {
+  authorize(principal, 'tickets.write');
   if (input.discount) assertMayDiscount(principal);
   if (input.order_dish_ids && input.amount !== undefined) {
     throw new BadRequestError('Send either order_dish_ids or amount, not both');
@@ -39,7 +41,8 @@ export async function createTicket(
     if (!order) throw new NotFoundError();
     if (order.status === 'cancelled') throw new BadRequestError('Cannot bill a cancelled order');
     const found = await findLiveOrderWithDishes(trx, orderId);
-    const orderDishes = found?.dishes ?? [];
+    // A voided dish is off the order's total, so it is not there to bill either.
+    const orderDishes = (found?.dishes ?? []).filter((dish) => dish.status !== 'voided');
     if (orderDishes.length === 0) throw new BadRequestError('Cannot bill an order without dishes');
     const unbilledCents = Number(order.total_cents) - Number(order.billed_cents);
     if (unbilledCents <= 0) throw new BadRequestError(NOTHING_LEFT_TO_BILL);

@@ -2,6 +2,7 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
 import type { Database } from '../core/db/schema';
+import { ADMIN_ROLE } from '../roles/permissions';
 
 export type UserRow = Selectable<Database['users']>;
 export type NewUserRow = Insertable<Database['users']>;
@@ -51,7 +52,11 @@ export async function softDeleteUser(db: Db, id: string, now: number): Promise<v
 
 /** Locks every live admin row, so two admins removing each other cannot both succeed. */
 export async function lockLiveAdminIds(db: Db): Promise<string[]> {
-  const query = db.selectFrom('users').select('id').where('role', '=', 'admin').where('is_deleted', '=', 0);
+  const query = db
+    .selectFrom('users')
+    .select('id')
+    .where('role', '=', ADMIN_ROLE)
+    .where('is_deleted', '=', 0);
   const rows = await forUpdate(db, query).execute();
   return rows.map((row) => row.id);
 }

@@ -9,8 +9,6 @@ import { CreateUserBody, UpdateUserBody, UserView } from './users.schemas';
 import * as service from './users.service';
 
 export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const adminOnly = { adminOnly: true };
-
   app.get(
     '/users/me',
     {
@@ -27,7 +25,6 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   app.get(
     '/users',
     {
-      config: adminOnly,
       schema: {
         tags: ['Users'],
         operationId: 'listUsers',
@@ -41,7 +38,6 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   app.get(
     '/users/:id',
     {
-      config: adminOnly,
       schema: {
         tags: ['Users'],
         operationId: 'getUser',
@@ -56,7 +52,6 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   app.post(
     '/users',
     {
-      config: adminOnly,
       schema: {
         tags: ['Users'],
         operationId: 'createUser',
@@ -78,7 +73,6 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   app.put(
     '/users/:id',
     {
-      config: adminOnly,
       schema: {
         tags: ['Users'],
         operationId: 'updateUser',
@@ -101,7 +95,6 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   app.delete(
     '/users/:id',
     {
-      config: adminOnly,
       schema: {
         tags: ['Users'],
         operationId: 'deleteUser',

@@ -4,18 +4,25 @@ import { Uuid } from '../core/schemas';
 export const Pin = (description = '4 to 12 digits') =>
   Type.String({ pattern: '^[0-9]{4,12}$', description, example: '1234' });
 export const UserName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', example: 'Ana' });
-export const Role = Type.Union([Type.Literal('admin'), Type.Literal('staff')]);
+export const RoleName = Type.String({
+  minLength: 1,
+  maxLength: 50,
+  pattern: '^[a-z0-9][a-z0-9_-]*$',
+  description:
+    'The name of a role of GET /roles: admin, manager, cashier, waiter, kitchen, staff or one created',
+  example: 'waiter',
+});
 
 export const UserView = Type.Object({
   id: Uuid(),
   name: Type.String(),
-  role: Role,
+  role: RoleName,
   is_admin: Type.Boolean(),
 });
 export type UserView = Static<typeof UserView>;
 
 export const CreateUserBody = Type.Object(
-  { name: UserName, pin: Pin(), role: Type.Optional(Role) },
+  { name: UserName, pin: Pin(), role: Type.Optional(RoleName) },
   { additionalProperties: false },
 );
 export type CreateUserBody = Static<typeof CreateUserBody>;
@@ -26,7 +33,7 @@ export const UpdateUserBody = Type.Object(
     pin: Type.Optional(
       Pin('4 to 12 digits; required when the name changes, because the PIN hash is salted with it'),
     ),
-    role: Role,
+    role: RoleName,
   },
   { additionalProperties: false },
 );

@@ -1,27 +1,30 @@
 import { revokeSessionsOfUser } from '../auth/sessions.repo';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
-import { isUniqueViolation } from '../core/db/locks';
+import { isForeignKeyViolation, isUniqueViolation } from '../core/db/locks';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { hashPin } from '../core/pin';
+import { ADMIN_ROLE, DEFAULT_ROLE } from '../roles/permissions';
 import { userNameKey } from './user-name';
 import * as users from './users.repo';
 import type { CreateUserBody, UpdateUserBody, UserView } from './users.schemas';
 
 export function toUserView(row: Pick<users.UserRow, 'id' | 'name' | 'role'>): UserView {
-  return { id: row.id, name: row.name, role: row.role, is_admin: row.role === 'admin' };
+  return { id: row.id, name: row.name, role: row.role, is_admin: row.role === ADMIN_ROLE };
 }
 
 const NAME_TAKEN = 'A user with this name already exists';
 const LAST_ADMIN = 'Cannot remove the last admin';
+export const UNKNOWN_ROLE = 'Unknown role';
 
 type NewUser = {
   id?: string;
   name: string;
   pin: string;
-  role: 'admin' | 'staff';
+  /** A role's name. */
+  role: string;
   walletPasswordHash?: string | null;
 };
 
@@ -47,6 +50,7 @@ async function insertUserRow(db: AppContext['db'], row: users.NewUserRow): Promi
     await users.insertUser(db, row);
   } catch (error) {
     if (isUniqueViolation(error)) throw new BadRequestError(NAME_TAKEN);
+    if (isForeignKeyViolation(error)) throw new BadRequestError(UNKNOWN_ROLE);
     throw error;
   }
   return toUserView(row);
@@ -61,7 +65,7 @@ export async function createUser(
   input: CreateUserBody,
   claim: IdempotencyClaim | undefined,
 ): Promise<UserView> {
-  const row = await newUserRow(ctx, { ...input, role: input.role ?? 'staff' });
+  const row = await newUserRow(ctx, { ...input, role: input.role ?? DEFAULT_ROLE });
   return inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now: row.created_at }, (trx) =>
     insertUserRow(trx, row),
   );
@@ -99,7 +103,7 @@ export async function updateUser(
 
   try {
     await ctx.db.transaction().execute(async (trx) => {
-      if (existing.role === 'admin' && input.role !== 'admin') await assertAnotherAdminRemains(trx, id);
+      if (existing.role === ADMIN_ROLE && input.role !== ADMIN_ROLE) await assertAnotherAdminRemains(trx, id);
       const now = ctx.clock.now();
       await users.updateUser(trx, id, {
         name,
@@ -115,6 +119,7 @@ export async function updateUser(
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new BadRequestError(NAME_TAKEN);
+    if (isForeignKeyViolation(error)) throw new BadRequestError(UNKNOWN_ROLE);
     throw error;
   }
   ctx.principals.forgetAll();
@@ -125,7 +130,7 @@ export async function deleteUser(ctx: AppContext, id: string): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     const existing = await users.findLiveUserById(trx, id);
     if (!existing) throw new NotFoundError();
-    if (existing.role === 'admin') await assertAnotherAdminRemains(trx, id);
+    if (existing.role === ADMIN_ROLE) await assertAnotherAdminRemains(trx, id);
     const now = ctx.clock.now();
     await users.softDeleteUser(trx, id, now);
     await revokeSessionsOfUser(trx, id, now);

@@ -34,12 +34,10 @@ const ChangeWalletPasswordBody = Type.Object(
 
 export const walletAccessRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const secure = ctx.config.cookieSecure;
-  const config = { adminOnly: true };
 
   app.post(
     '/wallet/auth',
     {
-      config,
       schema: {
         tags: ['Wallet'],
         operationId: 'unlockWallet',
@@ -62,7 +60,6 @@ export const walletAccessRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
   app.post(
     '/wallet/logout',
     {
-      config,
       schema: {
         tags: ['Wallet'],
         operationId: 'lockWallet',
@@ -82,7 +79,6 @@ export const walletAccessRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
   app.put(
     '/users/me/wallet-password',
     {
-      config,
       schema: {
         tags: ['Wallet'],
         operationId: 'setWalletPassword',

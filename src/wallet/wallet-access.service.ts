@@ -5,6 +5,7 @@ import { type FailureRule, limitFailures } from '../core/failure-limiter';
 import { newId } from '../core/ids';
 import { hashWalletPassword, verifyPin, verifyWalletPassword } from '../core/pin';
 import { TOKEN_LIFETIME_SECONDS } from '../core/tokens';
+import { authorize } from '../roles/permissions';
 import * as repo from './wallet-access.repo';
 
 const INVALID_CREDENTIALS = 'Invalid credentials';
@@ -44,6 +45,7 @@ export async function grantWalletAccess(
   principal: Principal,
   password: string,
 ): Promise<string> {
+  authorize(principal, 'wallet.use');
   const { wallet_password_hash: storedHash } = await credentialsOf(ctx, principal);
   await limitWalletSecretFailures(ctx, principal, async () => {
     if (!(await isCorrectPassword(ctx, principal.id, password, storedHash))) {
@@ -63,6 +65,7 @@ export async function assertWalletAccess(
   principal: Principal,
   walletToken: string | undefined,
 ): Promise<void> {
+  authorize(principal, 'wallet.use');
   const claims = walletToken ? await ctx.tokens.verify('wallet', walletToken) : null;
   if (
     !claims ||
@@ -80,6 +83,7 @@ export async function revokeWalletAccess(
   principal: Principal,
   walletToken: string | undefined,
 ): Promise<void> {
+  authorize(principal, 'wallet.use');
   const claims = walletToken ? await ctx.tokens.verify('wallet', walletToken) : null;
   if (!claims || claims.sub !== principal.id) return;
   const now = ctx.clock.now();
@@ -100,6 +104,7 @@ export async function changeWalletPassword(
   principal: Principal,
   input: { current_password?: string | undefined; pin?: string | undefined; new_password: string },
 ): Promise<void> {
+  authorize(principal, 'wallet.use');
   const credentials = await credentialsOf(ctx, principal);
   const storedHash = credentials.wallet_password_hash;
   if (storedHash !== null && input.current_password === undefined) {

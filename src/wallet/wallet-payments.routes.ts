@@ -18,12 +18,9 @@ const tags = ['Wallet'];
 
 /** Payment history. Administrators with a wallet token (the registering scope adds both checks). */
 export const walletPaymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const config = { adminOnly: true };
-
   app.get(
     '/wallet/payments/incoming',
     {
-      config,
       schema: {
         tags,
         operationId: 'listIncomingPayments',
@@ -42,7 +39,6 @@ export const walletPaymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }
   app.get(
     '/wallet/payments/incoming/:paymentHash',
     {
-      config,
       schema: {
         tags,
         operationId: 'getIncomingPayment',
@@ -57,7 +53,6 @@ export const walletPaymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }
   app.get(
     '/wallet/payments/outgoing',
     {
-      config,
       schema: {
         tags,
         operationId: 'listOutgoingPayments',
@@ -74,7 +69,6 @@ export const walletPaymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }
   app.get(
     '/wallet/payments/outgoing/:paymentId',
     {
-      config,
       schema: {
         tags,
         operationId: 'getOutgoingPayment',
@@ -89,7 +83,6 @@ export const walletPaymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }
   app.get(
     '/wallet/payments/outgoingbyhash/:paymentHash',
     {
-      config,
       schema: {
         tags,
         operationId: 'getOutgoingPaymentByHash',

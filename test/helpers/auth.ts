@@ -15,7 +15,7 @@ export async function login(app: FastifyInstance, name: string, pin: string): Pr
 export async function loggedInUser(
   app: FastifyInstance,
   db: Db,
-  role: 'admin' | 'staff' = 'admin',
+  role = 'admin',
 ): Promise<{ user: UserFixture; cookies: string }> {
   const user = await insertUser(db, { role });
   return { user, cookies: await login(app, user.name, user.pin) };

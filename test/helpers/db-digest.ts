@@ -24,6 +24,8 @@ const TABLES: (keyof Database)[] = [
   'payments',
   'refunds',
   'events',
+  'printers',
+  'print_jobs',
 ];
 
 /** A fingerprint of every stored row, to prove that a refused request changed nothing. */

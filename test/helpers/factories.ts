@@ -13,7 +13,8 @@ import { TEST_PIN_KEY } from './app';
 const NOW = Date.UTC(2026, 10, 22, 18, 0, 0);
 const unique = (prefix: string) => `${prefix} ${randomBytes(3).toString('hex')}`;
 
-export type UserFixture = { id: string; name: string; pin: string; role: 'admin' | 'staff' };
+/** `role` names a role: admin, manager, cashier, waiter, kitchen, staff or one a test created. */
+export type UserFixture = { id: string; name: string; pin: string; role: string };
 
 export async function insertUser(
   db: Db,

@@ -26,7 +26,7 @@ export async function diningRoom(
   call: Caller;
   cookies: string;
   user: UserFixture;
-  dish: { id: string; priceCents: number };
+  dish: { id: string; name: string; priceCents: number };
   table: { id: string };
 }> {
   const { user, cookies } = await loggedInUser(app, db, 'staff');
@@ -58,5 +58,17 @@ export async function ordersSnapshot(db: Db) {
     orderDishes: await db.selectFrom('order_dishes').selectAll().orderBy('id').execute(),
     tables: await db.selectFrom('dining_tables').selectAll().orderBy('id').execute(),
     idempotencyKeys: await db.selectFrom('idempotency_keys').selectAll().orderBy('scope').execute(),
+  };
+}
+
+/** The kitchen fields of an order dish's view while it is still on the order, not yet sent. */
+export function notYetSent(dishName: string) {
+  return {
+    dish_name: dishName,
+    station: 'kitchen',
+    status: 'pending',
+    sent_at: null,
+    ready_at: null,
+    void_reason: null,
   };
 }

@@ -1,12 +1,16 @@
 import { HttpAnswer, type Params } from './http';
 import type { Answer } from './routes';
-import type { PhoenixdSimulator, SimMode } from './simulator';
+import { PaymentRefusedError } from './sim-node';
+import type { PhoenixdSimulator, SimMode, WebhookMode } from './simulator';
 
 /**
  * The simulator's own control API, for trying the POS by hand (`npm run phoenixd-sim`). Tests call
  * the simulator's methods directly. POST, form-encoded, same Basic auth as the phoenixd routes.
  *
- *   /sim/receive   invoice, amountSat?, payerNote?   an outside payer pays our invoice (webhook fires)
+ *   /sim/receive   invoice, amountSat?, payerNote?   an outside payer pays our invoice (webhook fires);
+ *                                                    400 when the node refuses it (expired, under, over 2x)
+ *   /sim/webhook   mode=deliver|drop|hold            what happens to the webhooks of later payments
+ *   /sim/release-webhooks                            delivers the held webhooks, oldest first
  *   /sim/balance   balanceSat                        one NORMAL channel with that balance (0: none)
  *   /sim/fail-next reason                            the next payment fails with that reason
  *   /sim/mode      mode=up|down|slow, delayMs?, durationMs?   down and slow end after durationMs
@@ -21,12 +25,22 @@ export async function handleControl(
     case '/sim/receive': {
       const amountSat = params.optionalLong('amountSat');
       const payerNote = params.optionalString('payerNote');
-      const { payment, webhook } = await simulator.receivePayment(params.string('invoice'), {
-        ...(amountSat !== null && { amountSat }),
-        ...(payerNote !== null && { payerNote }),
-      });
-      return { json: { paymentHash: payment.paymentHash, webhook } };
+      try {
+        const { payment, webhook } = await simulator.receivePayment(params.string('invoice'), {
+          ...(amountSat !== null && { amountSat }),
+          ...(payerNote !== null && { payerNote }),
+        });
+        return { json: { paymentHash: payment.paymentHash, webhook } };
+      } catch (error) {
+        if (error instanceof PaymentRefusedError) throw new HttpAnswer(400, error.message);
+        throw error;
+      }
     }
+    case '/sim/webhook':
+      simulator.webhookMode = readWebhookMode(params);
+      return { text: 'ok' };
+    case '/sim/release-webhooks':
+      return { json: { deliveries: await simulator.releaseHeldWebhooks() } };
     case '/sim/balance':
       simulator.node.setBalance(params.long('balanceSat'));
       return { text: 'ok' };
@@ -49,4 +63,10 @@ function readMode(params: Params): SimMode {
   if (mode === 'up' || mode === 'down') return { kind: mode };
   if (mode === 'slow') return { kind: 'slow', delayMs: params.optionalLong('delayMs') ?? 30_000 };
   throw new HttpAnswer(400, 'mode must be up, down or slow');
+}
+
+function readWebhookMode(params: Params): WebhookMode {
+  const mode = params.string('mode');
+  if (mode === 'deliver' || mode === 'drop' || mode === 'hold') return mode;
+  throw new HttpAnswer(400, 'mode must be deliver, drop or hold');
 }

@@ -55,6 +55,13 @@ export type PaymentResult =
     }
   | { isSent: false; paymentHash: string; reason: string };
 
+/**
+ * Why the node refused an incoming payment. lightning-kmp fails the payer's HTLCs for an expired
+ * invoice, for less than the invoice asks, or for more than twice it (an overpayment that large is
+ * taken for a mistake); the payer sees the failure and we see nothing at all.
+ */
+export class PaymentRefusedError extends Error {}
+
 export const FAILURE_REASONS = {
   insufficientFunds: 'not enough funds in wallet to afford payment',
   alreadyPaid: 'this invoice has already been paid',
@@ -76,7 +83,10 @@ export class SimNode {
   channels: SimChannel[] = [];
   readonly incoming = new Map<string, SimIncoming>();
   readonly outgoing: SimOutgoing[] = [];
+  /** Whether an invoice of a fixed amount takes less than it asks: real nodes never do; our defence is tested with it. */
+  isAcceptingUnderpayments = false;
   private forcedFailure: string | null = null;
+  private clock: { now(): number } = { now: () => Date.now() };
   private pendingSplice: { txId: string; feerateSatByte: number } | null = null;
 
   constructor(balanceSat: number) {
@@ -108,6 +118,11 @@ export class SimNode {
     return this.normalChannel()?.balanceSat ?? 0;
   }
 
+  /** The node's idea of now, e.g. a test's manual clock, so expiry needs no sleeping. */
+  useClock(clock: { now(): number }): void {
+    this.clock = clock;
+  }
+
   failNextPayment(reason: string): void {
     this.forcedFailure = reason;
   }
@@ -118,7 +133,7 @@ export class SimNode {
     expirySeconds: number | null;
     externalId: string | null;
   }) {
-    const createdAt = Date.now();
+    const createdAt = this.clock.now();
     const expirySeconds = input.expirySeconds ?? 3600;
     const invoice = signInvoice({
       amountSat: input.amountSat,
@@ -147,19 +162,33 @@ export class SimNode {
   receive(serialized: string, options: { amountSat?: number; payerNote?: string } = {}): SimIncoming {
     const decoded = decodeInvoice(serialized);
     const payment = decoded && this.incoming.get(decoded.paymentHash);
-    if (!payment) throw new Error('not an invoice of this node');
-    if (payment.completedAt !== null) throw new Error('invoice already paid');
+    if (!payment) throw new PaymentRefusedError('not an invoice of this node');
+    if (payment.completedAt !== null) throw new PaymentRefusedError('invoice already paid');
+    if (this.clock.now() > payment.expiresAt) throw new PaymentRefusedError('invoice expired');
     const amountSat = options.amountSat ?? payment.requestedSat;
-    if (amountSat === null) throw new Error('amountSat is needed for an invoice of any amount');
+    if (amountSat === null) throw new PaymentRefusedError('amountSat is needed for an invoice of any amount');
+    this.refuseWrongAmount(payment.requestedSat, amountSat);
     payment.receivedSat = amountSat;
     payment.payerNote = options.payerNote ?? null;
-    payment.completedAt = Date.now();
+    payment.completedAt = this.clock.now();
     const channel = this.normalChannel();
     if (channel) {
       channel.balanceSat += amountSat;
       channel.inboundLiquiditySat = Math.max(0, channel.inboundLiquiditySat - amountSat);
     }
     return payment;
+  }
+
+  private refuseWrongAmount(requestedSat: number | null, amountSat: number): void {
+    if (requestedSat === null) return;
+    if (amountSat < requestedSat && !this.isAcceptingUnderpayments) {
+      throw new PaymentRefusedError(`underpayment: ${amountSat} sat for an invoice of ${requestedSat} sat`);
+    }
+    if (amountSat > 2 * requestedSat) {
+      throw new PaymentRefusedError(
+        `overpayment: ${amountSat} sat is over twice the invoice's ${requestedSat} sat`,
+      );
+    }
   }
 
   /** We pay a BOLT11 invoice or an offer; the invoice's hash is null for offers. */
@@ -177,8 +206,8 @@ export class SimNode {
       sent: input.amountSat + Math.floor(feesMsat / 1000),
       fees: reason ? 0 : feesMsat,
       invoice: input.invoice,
-      createdAt: Date.now(),
-      completedAt: Date.now(),
+      createdAt: this.clock.now(),
+      completedAt: this.clock.now(),
     };
     this.outgoing.push(record);
     if (reason) return { isSent: false, paymentHash, reason };
@@ -248,8 +277,8 @@ export class SimNode {
       sent: sentSat,
       fees: feesSat * 1000,
       invoice: null,
-      createdAt: Date.now(),
-      completedAt: Date.now(),
+      createdAt: this.clock.now(),
+      completedAt: this.clock.now(),
     });
     this.debit(sentSat);
   }

@@ -4,8 +4,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import bolt11 from 'bolt11';
+import { manualClock } from '../../src/core/clock';
 import { REGTEST } from './invoices';
-import { FAILURE_REASONS } from './sim-node';
+import { FAILURE_REASONS, PaymentRefusedError } from './sim-node';
 import { PhoenixdSimulator } from './simulator';
 
 type TestContext = { after: (fn: () => Promise<void> | void) => void };
@@ -28,6 +29,25 @@ async function startSimulator(t: TestContext, options: Parameters<typeof Phoenix
       ).toString(),
     });
   return { simulator, get, postForm, auth };
+}
+
+/** A local webhook receiver; `bodies` holds each delivery's parsed JSON in arrival order. */
+async function startWebhookReceiver(t: TestContext) {
+  // biome-ignore lint/suspicious/noExplicitAny: test assertions read arbitrary fields.
+  const bodies: any[] = [];
+  const hook = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      bodies.push(JSON.parse(body));
+      response.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => hook.close(() => resolve())));
+  return { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/`, bodies };
 }
 
 const REGTEST_ADDRESS = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
@@ -230,6 +250,76 @@ describe('phoenixd simulator', () => {
     const record = await json(get(`/payments/incoming/${invoice.paymentHash}`));
     assert.equal(record.isPaid, true);
     assert.equal(record.receivedSat, 700);
+  });
+
+  it('refuses payments lightning-kmp refuses: expired, under the amount, over twice it', async (t) => {
+    const { simulator } = await startSimulator(t);
+    const clock = manualClock();
+    simulator.node.useClock(clock);
+    const invoice = (amountSat: number | null) =>
+      simulator.node.createInvoice({ amountSat, description: 'Bill', expirySeconds: 60, externalId: null })
+        .serialized;
+    const refused = (message: RegExp) => (error: Error) =>
+      error instanceof PaymentRefusedError && message.test(error.message);
+
+    const asked = invoice(1000);
+    await assert.rejects(simulator.receivePayment(asked, { amountSat: 999 }), refused(/underpayment/));
+    await assert.rejects(simulator.receivePayment(asked, { amountSat: 2001 }), refused(/overpayment/));
+    assert.equal((await simulator.receivePayment(asked, { amountSat: 2000 })).payment.receivedSat, 2000);
+    assert.equal((await simulator.receivePayment(invoice(null), { amountSat: 5 })).payment.receivedSat, 5);
+
+    const paidInTime = invoice(1000);
+    const late = invoice(1000);
+    clock.advance(60_000);
+    assert.equal((await simulator.receivePayment(paidInTime)).payment.completedAt, clock.now());
+    clock.advance(1);
+    await assert.rejects(simulator.receivePayment(late), refused(/expired/));
+    const record = simulator.node.incoming.get(bolt11.decode(late, REGTEST).tagsObject.payment_hash ?? '');
+    assert.equal(record?.completedAt, null);
+
+    simulator.node.isAcceptingUnderpayments = true;
+    assert.equal((await simulator.receivePayment(invoice(1000), { amountSat: 10 })).payment.receivedSat, 10);
+  });
+
+  it('drops webhooks, or holds them and delivers them in order when released', async (t) => {
+    const receiver = await startWebhookReceiver(t);
+    const { simulator, postForm } = await startSimulator(t, { webhookUrl: receiver.url });
+    const invoice = (externalId: string) =>
+      simulator.node.createInvoice({ amountSat: 100, description: 'Bill', expirySeconds: null, externalId })
+        .serialized;
+
+    assert.equal(await (await postForm('/sim/webhook', { mode: 'drop' })).text(), 'ok');
+    assert.equal((await simulator.receivePayment(invoice('dropped'))).webhook, null);
+    simulator.webhookMode = 'hold';
+    await simulator.receivePayment(invoice('held-1'));
+    await simulator.receivePayment(invoice('held-2'));
+    assert.equal(receiver.bodies.length, 0);
+
+    const released = await json(postForm('/sim/release-webhooks', {}));
+    assert.deepEqual(
+      released.deliveries.map((delivery: { status: number }) => delivery.status),
+      [200, 200],
+    );
+    assert.deepEqual(
+      receiver.bodies.map((body) => body.externalId),
+      ['held-1', 'held-2'],
+    );
+    assert.deepEqual((await json(postForm('/sim/release-webhooks', {}))).deliveries, []);
+    assert.equal((await postForm('/sim/webhook', { mode: 'sometimes' })).status, 400);
+  });
+
+  it('answers a refused outside payment on its control route with 400 and the reason', async (t) => {
+    const { simulator, postForm } = await startSimulator(t);
+    const { serialized } = simulator.node.createInvoice({
+      amountSat: 100,
+      description: 'Bill',
+      expirySeconds: null,
+      externalId: null,
+    });
+    const refused = await postForm('/sim/receive', { invoice: serialized, amountSat: 201 });
+    assert.equal(refused.status, 400);
+    assert.match(await refused.text(), /^overpayment: 201 sat/);
+    assert.equal((await postForm('/sim/receive', { invoice: serialized, amountSat: 200 })).status, 200);
   });
 
   it('drops connections while down and holds answers while slow', async (t) => {

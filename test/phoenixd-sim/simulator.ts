@@ -22,6 +22,13 @@ export type SimMode = { kind: 'up' } | { kind: 'down' } | { kind: 'slow'; delayM
 export type WebhookDelivery = { status: number; body: string };
 
 /**
+ * deliver: phoenixd posts each payment's webhook at once; drop: it never arrives (a crash, a network
+ * cut, a wrong URL), so only a sweep or a lookup can find the payment; hold: it waits until
+ * `releaseHeldWebhooks`, as when phoenixd retries after the POS was unreachable.
+ */
+export type WebhookMode = 'deliver' | 'drop' | 'hold';
+
+/**
  * A stand-in for phoenixd on a real HTTP port: its routes, Basic auth, form bodies, JSON shapes
  * and texts, plus controls for what a test needs (balance, forced failures, an unreachable or
  * slow node, an outside payer paying our invoice, which fires the signed webhook).
@@ -37,7 +44,9 @@ export class PhoenixdSimulator {
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  webhookMode: WebhookMode = 'deliver';
   private lastWebhookBody: string | undefined;
+  private readonly heldWebhookBodies: string[] = [];
 
   private constructor(options: SimulatorOptions) {
     this.node = new SimNode(options.balanceSat ?? 1_000_000);
@@ -79,7 +88,7 @@ export class PhoenixdSimulator {
     }
   }
 
-  /** An outside payer pays one of our invoices; phoenixd then calls its webhook. */
+  /** An outside payer pays one of our invoices; phoenixd then calls its webhook. Throws PaymentRefusedError as the node would refuse. */
   async receivePayment(invoice: string, options: { amountSat?: number; payerNote?: string } = {}) {
     const payment = this.node.receive(invoice, options);
     const event = {
@@ -93,7 +102,17 @@ export class PhoenixdSimulator {
     };
     // phoenixd's webhook client pretty-prints and keeps nulls; the signature covers exactly these bytes.
     this.lastWebhookBody = JSON.stringify(event, null, 4);
-    return { payment, webhook: await this.deliverWebhook(this.lastWebhookBody) };
+    if (this.webhookMode === 'hold') this.heldWebhookBodies.push(this.lastWebhookBody);
+    const webhook = this.webhookMode === 'deliver' ? await this.deliverWebhook(this.lastWebhookBody) : null;
+    return { payment, webhook };
+  }
+
+  /** Delivers the held webhooks in the order their payments arrived; the mode stays as it is. */
+  async releaseHeldWebhooks(): Promise<(WebhookDelivery | null)[]> {
+    const bodies = this.heldWebhookBodies.splice(0);
+    const deliveries: (WebhookDelivery | null)[] = [];
+    for (const body of bodies) deliveries.push(await this.deliverWebhook(body));
+    return deliveries;
   }
 
   /** Sends the last webhook again, as phoenixd may after a restart. */

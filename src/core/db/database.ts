@@ -20,6 +20,11 @@ export type DatabaseHandle = {
    */
   hasUnflushedCommits(): boolean;
   flushCommits(): Promise<void>;
+  /**
+   * Calls `listener` after each commit made through this handle (SQLite only, whose writers all go
+   * through it; PostgreSQL learns of other instances' commits by LISTEN). Returns the unsubscribe.
+   */
+  onCommit(listener: () => void): () => void;
   close(): Promise<void>;
 };
 
@@ -57,14 +62,22 @@ function openSqlite(path: string, options: OpenOptions): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const walSync = isMemory ? undefined : new WalSync(`${path}-wal`, options.syncWal);
+  const commitListeners = new Set<() => void>();
   const db = new Kysely<Database>({
-    dialect: sqliteDialect(sqlite, () => walSync?.noteCommit()),
+    dialect: sqliteDialect(sqlite, () => {
+      walSync?.noteCommit();
+      for (const listener of commitListeners) listener();
+    }),
   });
   return {
     db,
     dialect: 'sqlite',
     hasUnflushedCommits: () => walSync?.hasPending() ?? false,
     flushCommits: async () => walSync?.flush(),
+    onCommit: (listener) => {
+      commitListeners.add(listener);
+      return () => commitListeners.delete(listener);
+    },
     close: async () => {
       await walSync?.close();
       await db.destroy();
@@ -129,6 +142,7 @@ function openPostgres(url: string): DatabaseHandle {
     dialect: 'postgres',
     hasUnflushedCommits: () => false,
     flushCommits: async () => {},
+    onCommit: () => () => {},
     close: () => db.destroy(),
   };
 }

@@ -14,7 +14,8 @@ export type Database = {
     /** `userNameKey(name)`: what logins look up and what is unique among live users. */
     name_key: string;
     pin_hash: string;
-    role: 'admin' | 'staff';
+    /** The name of the user's role (`roles.name`). */
+    role: string;
     wallet_password_hash: string | null;
     is_deleted: Generated<number>;
     created_at: number;
@@ -48,6 +49,7 @@ export type Database = {
     id: string;
     name: string;
     type: 'dish' | 'ingredient' | 'product';
+    station: Generated<string>;
     is_deleted: Generated<number>;
     created_at: number;
     updated_at: number;
@@ -115,6 +117,11 @@ export type Database = {
     price_at_order_cents: number;
     notes: string;
     created_at: number;
+    status: Generated<DishStatus>;
+    sent_at: number | null;
+    ready_at: number | null;
+    void_reason: string | null;
+    voided_at: number | null;
   };
   idempotency_keys: {
     scope: string;
@@ -200,8 +207,77 @@ export type Database = {
     node_payment_id: string | null;
     fees_sat: number | null;
   };
+  roles: {
+    id: string;
+    name: string;
+    description: Generated<string>;
+    /** A JSON array of permission names; the `admin` role holds every permission whatever it lists. */
+    permissions: string;
+    is_seeded: Generated<number>;
+    created_at: number;
+    updated_at: number;
+  };
+  /** The restaurant's settings: one row, id 1. */
+  business_settings: {
+    id: number;
+    business_name: string;
+    address: string;
+    tax_id: string;
+    phone: string;
+    receipt_footer: string;
+    /** Hundredths of a percent: 16% is 1600. */
+    tax_rate_bp: number;
+    prices_include_tax: number;
+    timezone: string;
+    base_currency: string;
+    require_shift_for_cash: number;
+    updated_at: number;
+  };
   /** The outbox of the live stream: written in the transaction of each change. */
-  events: { id: Generated<number>; type: string; topic: string; payload: string; created_at: number };
+  events: {
+    id: Generated<number>;
+    type: string;
+    topic: string;
+    payload: string;
+    created_at: number;
+    /** Null until the sequencer numbers the row (PostgreSQL); readers follow this, never `id`. */
+    position: number | null;
+  };
+  /** ESC/POS network printers; `station` routes kitchen chits, none means every station. */
+  printers: {
+    id: string;
+    name: string;
+    host: string;
+    port: number;
+    role: PrinterRole;
+    station: string | null;
+    /** Characters per line: 32 (58 mm paper), 42 or 48 (80 mm). */
+    width: number;
+    created_at: number;
+    updated_at: number;
+  };
+  print_jobs: {
+    id: string;
+    printer_id: string;
+    kind: 'receipt' | 'kitchen_chit';
+    ticket_id: string | null;
+    order_id: string | null;
+    bytes: Uint8Array;
+    state: PrintJobState;
+    attempts: Generated<number>;
+    next_attempt_at: number;
+    /** Until when one instance is sending this job; past it, another may try again. */
+    claimed_until: number | null;
+    last_error: string | null;
+    created_at: number;
+    printed_at: number | null;
+  };
 };
 
+export type PrinterRole = 'receipt' | 'kitchen';
+export type PrintJobState = 'pending' | 'sending' | 'printed' | 'failed';
+
 export type PaymentStatus = 'pending' | 'settled' | 'expired' | 'refunded' | 'partially_refunded';
+
+/** The kitchen flow of one order dish (contract-live.md). */
+export type DishStatus = 'pending' | 'sent' | 'preparing' | 'ready' | 'served' | 'voided';

@@ -6,6 +6,10 @@ import * as wallet from './0004_wallet';
 import * as authHardening from './0005_auth_hardening';
 import * as checkout from './0006_checkout';
 import * as lightning from './0007_lightning';
+import * as eventPositions from './0008_event_positions';
+import * as kitchen from './0009_kitchen';
+import * as rolesSettings from './0010_roles_settings';
+import * as printing from './0013_printing';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -18,6 +22,10 @@ export const migrationProvider: MigrationProvider = {
       '0005_auth_hardening': authHardening,
       '0006_checkout': checkout,
       '0007_lightning': lightning,
+      '0008_event_positions': eventPositions,
+      '0009_kitchen': kitchen,
+      '0010_roles_settings': rolesSettings,
+      '0013_printing': printing,
     };
   },
 };

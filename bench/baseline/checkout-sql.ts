@@ -1,0 +1,52 @@
+/**
+ * The statements our tickets and payments services run for the rush's checkout (read from
+ * src/tickets/tickets.repo.ts, src/payments/payments.repo.ts and src/events/events.repo.ts), written
+ * once with `?` placeholders; `numbered` turns them into PostgreSQL's `$n`.
+ */
+export const CHECKOUT_SQL = {
+  orderWithDishes: `select orders.*, order_dishes.id as dish_row_id, order_dishes.price_at_order_cents
+    from orders left join order_dishes on order_dishes.order_id = orders.id
+    where orders.id = ? and orders.is_deleted = ? order by order_dishes.created_at, order_dishes.id`,
+  billedDishIds: `select ticket_dishes.order_dish_id from ticket_dishes
+    inner join order_dishes on order_dishes.id = ticket_dishes.order_dish_id
+    where order_dishes.order_id = ? and ticket_dishes.is_live = ?`,
+  insertTicket: `insert into tickets (id, order_id, status, subtotal_cents, discount_cents, total_cents,
+    created_by, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  addToOrderBilled: 'update orders set billed_cents = billed_cents + ?, updated_at = ? where id = ?',
+  findTicket: 'select * from tickets where id = ?',
+  ticketDishes: `select ticket_dishes.ticket_id, ticket_dishes.order_dish_id from ticket_dishes
+    inner join order_dishes on order_dishes.id = ticket_dishes.order_dish_id
+    where ticket_dishes.ticket_id in (?) order by order_dishes.created_at, order_dishes.id`,
+  paymentMethod: 'select * from payment_methods where code = ?',
+  insertPayment: `insert into payments (id, ticket_id, method, amount_cents, tip_cents, tendered_cents,
+    change_cents, status, created_by, created_at, settled_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  addSettledToTicket: `update tickets set paid_cents = paid_cents + ?, tips_cents = tips_cents + ?,
+    status = case when status = 1 and paid_cents + ? >= total_cents then 2 else status end,
+    paid_at = case when status = 1 and paid_cents + ? >= total_cents then ? else paid_at end,
+    updated_at = ? where id = ?`,
+  addToOrderPaid: 'update orders set paid_cents = paid_cents + ?, updated_at = ? where id = ?',
+  findPayment: 'select * from payments where id = ?',
+  insertEvent: 'insert into events (type, topic, payload, created_at) values (?, ?, ?, ?)',
+} as const;
+
+export function numbered(sql: string): string {
+  let index = 0;
+  return sql.replace(/\?/g, () => `$${++index}`);
+}
+
+export function insertTicketDishesSql(count: number): string {
+  return `insert into ticket_dishes (ticket_id, order_dish_id) values ${Array(count).fill('(?, ?)').join(', ')}`;
+}
+
+export type CashPayment = { amountCents: number; tenderedCents: number };
+
+/** Undefined when the order or bill is not there or has nothing to take: the route answers 400/404. */
+export type CheckoutStatements = {
+  billWholeOrder(orderId: string, userId: string, now: number): Promise<string | undefined>;
+  payCash(ticketId: string, userId: string, payment: CashPayment, now: number): Promise<string | undefined>;
+};
+
+/** What the services put in the outbox: the record as its GET shows it. */
+export function eventPayload(type: string, data: unknown, at: number): string {
+  return JSON.stringify({ type, at, data });
+}

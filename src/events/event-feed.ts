@@ -1,0 +1,180 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseHandle, Db, DialectName } from '../core/db/database';
+import { latestPosition, sequenceEvents } from './events.repo';
+
+const SEQUENCE_BATCH = 500;
+const RECONNECT_DELAY_MS = 1000;
+
+type Listener = (latest: number) => void;
+
+/**
+ * Tells this instance's readers of the outbox (live streams, webhooks) when new positions are
+ * visible, so they read `eventsAfter` only then. SQLite: after this instance's own commits, the only
+ * writers. PostgreSQL: a dedicated connection LISTENs for writers' commits (to run the sequencer)
+ * and for the sequencer's (of any instance) numbering, and reconnects when it drops; the fallback job
+ * runs the sequencer every second in case a notification was lost meanwhile.
+ */
+export class EventFeed {
+  private readonly listeners = new Set<Listener>();
+  private latest = 0;
+  private checking: Promise<void> | undefined;
+  private checkAgain = false;
+  private sequencing: Promise<void> | undefined;
+  private nextSequencing: Promise<void> | undefined;
+  private client: pg.Client | undefined;
+  private stopped = false;
+  private unsubscribe: (() => void) | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private log: FastifyBaseLogger | undefined;
+  private channels: { fresh: string; numbered: string } | undefined;
+
+  constructor(
+    private readonly database: DatabaseHandle,
+    private readonly databaseUrl: string,
+  ) {}
+
+  private get db(): Db {
+    return this.database.db;
+  }
+
+  get dialect(): DialectName {
+    return this.database.dialect;
+  }
+
+  /** Calls `listener` with the latest visible position whenever it grows; returns the unsubscribe. */
+  onNewPositions(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async start(log: FastifyBaseLogger): Promise<void> {
+    this.log = log;
+    this.latest = await latestPosition(this.db);
+    if (this.dialect === 'sqlite') {
+      this.unsubscribe = this.database.onCommit(() => this.wake());
+      return;
+    }
+    await this.listen();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    clearTimeout(this.reconnectTimer);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+    await Promise.allSettled([this.checking, this.sequencing, this.nextSequencing]);
+  }
+
+  /**
+   * Looks for new positions and tells the listeners; calls during a look run it once more after.
+   * With nobody listening there is nothing to look for: every commit would otherwise pay a read.
+   */
+  wake(): void {
+    if (this.stopped || this.listeners.size === 0) return;
+    if (this.checking) {
+      this.checkAgain = true;
+      return;
+    }
+    this.checking = this.check()
+      .catch((error: unknown) => this.log?.error({ err: error }, 'reading the latest event position failed'))
+      .finally(() => {
+        this.checking = undefined;
+        if (this.checkAgain) {
+          this.checkAgain = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async check(): Promise<void> {
+    const latest = await latestPosition(this.db);
+    if (latest <= this.latest) return;
+    this.latest = latest;
+    for (const listener of this.listeners) listener(latest);
+  }
+
+  /**
+   * PostgreSQL: numbers every event committed before the call (a no-op on SQLite). A run already
+   * under way may have read before the caller's commit, so the caller gets the next run after it;
+   * callers arriving while that next run waits share it.
+   */
+  sequence(): Promise<void> {
+    if (this.dialect === 'sqlite' || this.stopped) return Promise.resolve();
+    if (this.nextSequencing) return this.nextSequencing;
+    if (!this.sequencing) return this.runSequencer();
+    this.nextSequencing = this.sequencing
+      .catch(() => undefined)
+      .then(() => {
+        this.nextSequencing = undefined;
+        return this.runSequencer();
+      });
+    return this.nextSequencing;
+  }
+
+  private runSequencer(): Promise<void> {
+    const run = this.sequenceAll().finally(() => {
+      if (this.sequencing === run) this.sequencing = undefined;
+    });
+    this.sequencing = run;
+    return run;
+  }
+
+  private async sequenceAll(): Promise<void> {
+    const channel = this.channels?.numbered ?? (await this.channelNames()).numbered;
+    let numbered: number;
+    do numbered = await sequenceEvents(this.db, channel, SEQUENCE_BATCH);
+    while (numbered === SEQUENCE_BATCH);
+  }
+
+  private async channelNames(): Promise<{ fresh: string; numbered: string }> {
+    if (!this.channels) {
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(this.db);
+      const schema = rows[0]?.schema ?? 'public';
+      this.channels = { fresh: `events_new.${schema}`, numbered: `events_numbered.${schema}` };
+    }
+    return this.channels;
+  }
+
+  private async listen(): Promise<void> {
+    const channels = await this.channelNames();
+    const client = new pg.Client({ connectionString: this.databaseUrl });
+    client.on('error', (error) => this.reconnect(client, error));
+    client.on('end', () => this.reconnect(client, undefined));
+    client.on('notification', (message) => {
+      if (message.channel === channels.fresh) {
+        this.sequence().catch((error: unknown) => this.log?.error({ err: error }, 'event sequencer failed'));
+      } else if (message.channel === channels.numbered) {
+        this.wake();
+      }
+    });
+    await client.connect();
+    await client.query(`listen "${channels.fresh}"`);
+    await client.query(`listen "${channels.numbered}"`);
+    this.client = client;
+    // Anything committed while nobody listened. A database that cannot take writes (a read-only
+    // replica, a full disk) must not keep the instance from starting: the sequencer job retries.
+    await this.sequence().catch((error: unknown) =>
+      this.log?.error({ err: error }, 'event sequencer failed'),
+    );
+    this.wake();
+  }
+
+  private reconnect(client: pg.Client, error: Error | undefined): void {
+    if (this.stopped || this.client !== client) return;
+    this.client = undefined;
+    this.log?.warn({ err: error }, 'event notifications lost; reconnecting');
+    client.end().catch(() => undefined);
+    const retry = () => {
+      if (this.stopped) return;
+      this.listen().catch((failure: unknown) => {
+        this.log?.warn({ err: failure }, 'event notifications: reconnect failed');
+        this.reconnectTimer = setTimeout(retry, RECONNECT_DELAY_MS);
+      });
+    };
+    this.reconnectTimer = setTimeout(retry, RECONNECT_DELAY_MS);
+  }
+}

@@ -1,0 +1,81 @@
+import type { Db } from '../core/db/database';
+import type { DishStatus } from '../core/db/schema';
+
+/** Marks every pending dish of the order sent; returns how many moved. */
+export async function sendPendingDishes(db: Db, orderId: string, now: number): Promise<number> {
+  const result = await db
+    .updateTable('order_dishes')
+    .set({ status: 'sent', sent_at: now })
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Moves the dish only if it is still in `from`: of two screens that read the same state, the one
+ * whose update lands second changes nothing and is told so.
+ */
+export async function moveDish(
+  db: Db,
+  move: {
+    orderId: string;
+    id: string;
+    from: DishStatus;
+    to: DishStatus;
+    now: number;
+    reason?: string | undefined;
+  },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('order_dishes')
+    .set({
+      status: move.to,
+      ...(move.to === 'sent' && { sent_at: move.now }),
+      ...(move.to === 'ready' && { ready_at: move.now }),
+      ...(move.to === 'voided' && { void_reason: move.reason ?? null, voided_at: move.now }),
+    })
+    .where('id', '=', move.id)
+    .where('order_id', '=', move.orderId)
+    .where('status', '=', move.from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export type QueueRow = {
+  id: string;
+  order_id: string;
+  status: DishStatus;
+  notes: string;
+  sent_at: number;
+  dish_name: string;
+  station: string;
+  table_name: string | null;
+  waiter: string;
+};
+
+/** Dishes a kitchen screen shows: sent, preparing or ready, of live orders, oldest first. */
+export async function listQueue(db: Db, station: string | undefined, limit: number): Promise<QueueRow[]> {
+  let query = db
+    .selectFrom('order_dishes')
+    .innerJoin('orders', 'orders.id', 'order_dishes.order_id')
+    .innerJoin('dishes', 'dishes.id', 'order_dishes.dish_id')
+    .innerJoin('categories', 'categories.id', 'dishes.category_id')
+    .leftJoin('dining_tables', 'dining_tables.id', 'orders.table_id')
+    .select([
+      'order_dishes.id',
+      'order_dishes.order_id',
+      'order_dishes.status',
+      'order_dishes.notes',
+      'order_dishes.sent_at',
+      'dishes.name as dish_name',
+      'categories.station',
+      'dining_tables.name as table_name',
+      'orders.waiter',
+    ])
+    .where('order_dishes.status', 'in', ['sent', 'preparing', 'ready'])
+    .where('orders.is_deleted', '=', 0);
+  if (station !== undefined) query = query.where('categories.station', '=', station);
+  const rows = await query.orderBy('order_dishes.sent_at').orderBy('order_dishes.id').limit(limit).execute();
+  return rows.map((row) => ({ ...row, sent_at: Number(row.sent_at) }));
+}

@@ -1,0 +1,73 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { principalOf } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
+import { errors, IdParams, MessageReply, Uuid } from '../core/schemas';
+import { DishStatusBody, KitchenQueueItem, KitchenQueueQuery, SendReply } from './kitchen.schemas';
+import * as service from './kitchen.service';
+
+const tags = ['Kitchen'];
+const OrderDishParams = Type.Object({
+  id: Uuid({ description: 'The order' }),
+  dishId: Uuid({ description: 'The order-dish id (not the menu dish id)' }),
+});
+
+export const kitchenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.post(
+    '/orders/:id/send',
+    {
+      schema: {
+        tags,
+        operationId: 'sendOrderToKitchen',
+        summary: 'Send the pending dishes of an order to the kitchen',
+        params: IdParams,
+        response: { 200: SendReply, ...errors(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const { sent } = await service.sendOrder(ctx, request.params.id);
+      return { message: 'Dishes sent to kitchen', sent };
+    },
+  );
+
+  app.put(
+    '/orders/:id/dishes/:dishId/status',
+    {
+      schema: {
+        tags,
+        operationId: 'moveOrderDishStatus',
+        summary: 'Move one dish through the kitchen, or void it',
+        description:
+          'pending → sent → preparing → ready → served; any state before served → voided (with a reason; ' +
+          'the price leaves the order total). A dish on a live bill cannot be voided.',
+        params: OrderDishParams,
+        body: DishStatusBody,
+        response: { 200: MessageReply, ...errors(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      await service.moveDishStatus(
+        ctx,
+        principalOf(request),
+        request.params.id,
+        request.params.dishId,
+        request.body,
+      );
+      return { message: 'Dish status updated' };
+    },
+  );
+
+  app.get(
+    '/kitchen/queue',
+    {
+      schema: {
+        tags,
+        operationId: 'getKitchenQueue',
+        summary: 'Dishes waiting at a station, oldest first',
+        querystring: KitchenQueueQuery,
+        response: { 200: Type.Array(KitchenQueueItem), ...errors(400, 401) },
+      },
+    },
+    async (request) => service.kitchenQueue(ctx, request.query),
+  );
+};

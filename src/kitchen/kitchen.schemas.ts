@@ -1,0 +1,44 @@
+import { type Static, Type } from 'typebox';
+import { Uuid } from '../core/schemas';
+import { DishStatusSchema } from '../orders/orders.schemas';
+
+export const Station = Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z0-9_-]+$', example: 'bar' });
+
+export const DishStatusBody = Type.Object(
+  {
+    status: DishStatusSchema,
+    reason: Type.Optional(
+      Type.String({ maxLength: 500, example: 'Guest changed their mind', description: 'Required to void' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type DishStatusBody = Static<typeof DishStatusBody>;
+
+export const SendReply = Type.Object({
+  message: Type.String({ example: 'Dishes sent to kitchen' }),
+  sent: Type.Integer({ minimum: 0, example: 3 }),
+});
+
+export const KitchenQueueQuery = Type.Object(
+  {
+    station: Type.Optional(Station),
+    limit: Type.Integer({ minimum: 1, maximum: 500, default: 200 }),
+  },
+  { additionalProperties: false },
+);
+export type KitchenQueueQuery = Static<typeof KitchenQueueQuery>;
+
+export const KitchenQueueItem = Type.Object({
+  id: Uuid({ description: 'The order-dish id' }),
+  order_id: Uuid(),
+  status: DishStatusSchema,
+  dish_name: Type.String({ example: 'Margherita' }),
+  notes: Type.String(),
+  station: Type.String({ example: 'kitchen' }),
+  table_name: Type.Union([Type.String(), Type.Null()], { description: 'null for counter orders' }),
+  waiter: Type.String(),
+  sent_at: Type.String({ format: 'date-time' }),
+  seconds_waiting: Type.Integer({ minimum: 0, example: 240 }),
+});
+export type KitchenQueueItem = Static<typeof KitchenQueueItem>;

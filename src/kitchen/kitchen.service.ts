@@ -1,0 +1,144 @@
+import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
+import type { Db } from '../core/db/database';
+import type { DishStatus } from '../core/db/schema';
+import { BadRequestError, NotFoundError } from '../core/errors';
+import { recordEvent } from '../events/record-event';
+import {
+  findLiveOrderWithDishes,
+  type OrderDishDetail,
+  type OrderWithDishRows,
+} from '../orders/order-dishes.repo';
+import { assertDishesCanChange } from '../orders/order-status';
+import { toOrderDishView, toOrderView } from '../orders/order-views';
+import type { OrderRow } from '../orders/orders.repo';
+import * as orders from '../orders/orders.repo';
+import { enqueueKitchenChits } from '../printing/kitchen-chits';
+import { authorize } from '../roles/permissions';
+import { findBilledDishIds } from '../tickets/tickets.repo';
+import * as kitchen from './kitchen.repo';
+import type { DishStatusBody, KitchenQueueItem } from './kitchen.schemas';
+
+const NEXT: Record<DishStatus, readonly DishStatus[]> = {
+  pending: ['sent', 'voided'],
+  sent: ['preparing', 'voided'],
+  preparing: ['ready', 'voided'],
+  ready: ['served', 'voided'],
+  served: [],
+  voided: [],
+};
+
+function assertDishTransition(from: DishStatus, to: DishStatus): void {
+  if (!NEXT[from].includes(to)) {
+    throw new BadRequestError(`Invalid dish status transition from ${from} to ${to}`);
+  }
+}
+
+/** Records the order's dishes, read after the change, as the GET of the order shows them. */
+async function recordDishesChanged(trx: Db, found: OrderWithDishRows, now: number): Promise<void> {
+  if (!found) return;
+  await recordEvent(trx, {
+    type: 'order.dishes_changed',
+    data: { order: toOrderView(found.order), dishes: found.dishes.map(toOrderDishView) },
+    at: now,
+  });
+}
+
+export function sendOrder(ctx: AppContext, orderId: string): Promise<{ sent: number }> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction().execute(async (trx) => {
+    const order = await orders.lockLiveOrder(trx, orderId);
+    if (!order) throw new NotFoundError();
+    assertDishesCanChange(order.status);
+    // Under the order's lock the dishes pending now are exactly the ones the update sends.
+    const pending = (await findLiveOrderWithDishes(trx, orderId))?.dishes.filter(
+      (dish) => dish.status === 'pending',
+    );
+    const sent = await kitchen.sendPendingDishes(trx, orderId, now);
+    if (sent > 0) {
+      await recordDishesChanged(trx, await findLiveOrderWithDishes(trx, orderId), now);
+      const dishes = (pending ?? []).map((dish) => ({ orderDishId: dish.id, station: dish.station }));
+      await enqueueKitchenChits(trx, { orderId, dishes, now });
+    }
+    return { sent };
+  });
+}
+
+/**
+ * Every move takes the order's row lock, as dish changes and bills do: a void changes the total,
+ * and a bill cannot claim a dish while it is being voided. Two screens moving one dish at once are
+ * serialised; the second reads the state the first left and is refused with the 400.
+ */
+export function moveDishStatus(
+  ctx: AppContext,
+  principal: Principal,
+  orderId: string,
+  orderDishId: string,
+  input: DishStatusBody,
+): Promise<void> {
+  // Advancing a dish is the kitchen's job (the route asks kitchen.advance); taking its price off the bill is not.
+  if (input.status === 'voided') authorize(principal, 'dishes.void');
+  const now = ctx.clock.now();
+  return ctx.db.transaction().execute(async (trx) => {
+    const order = await orders.lockLiveOrder(trx, orderId);
+    if (!order) throw new NotFoundError();
+    const found = await findLiveOrderWithDishes(trx, orderId);
+    const dish = found?.dishes.find((row) => row.id === orderDishId);
+    if (!dish) throw new NotFoundError();
+    assertDishTransition(dish.status, input.status);
+    if (input.status === 'voided') await assertMayVoid(trx, order, dish, input.reason);
+    const moved = await kitchen.moveDish(trx, {
+      orderId,
+      id: orderDishId,
+      from: dish.status,
+      to: input.status,
+      now,
+      reason: input.reason?.trim(),
+    });
+    // The lock makes this unreachable in practice; the conditional update is what guarantees it.
+    if (!moved)
+      throw new BadRequestError(`Invalid dish status transition from ${dish.status} to ${input.status}`);
+    if (input.status === 'voided') await orders.recalculateTotal(trx, orderId, now);
+    const after = await findLiveOrderWithDishes(trx, orderId);
+    const view = after?.dishes.find((row) => row.id === orderDishId);
+    await recordEvent(trx, { type: 'dish.status_changed', data: view && toOrderDishView(view), at: now });
+    if (input.status === 'voided') await recordDishesChanged(trx, after, now);
+  });
+}
+
+/**
+ * A dish on a live bill is frozen: cancel the bill first. A dish not linked to a bill can still be
+ * covered by a bill split by amount; the order's total never falls below what its bills claim.
+ */
+async function assertMayVoid(
+  trx: Db,
+  order: OrderRow,
+  dish: OrderDishDetail,
+  reason: string | undefined,
+): Promise<void> {
+  if (!reason?.trim()) throw new BadRequestError('A reason is required to void a dish');
+  if ((await findBilledDishIds(trx, order.id)).has(dish.id)) throw new BadRequestError('Dish is on a bill');
+  if (Number(order.total_cents) - dish.price_at_order_cents < Number(order.billed_cents)) {
+    throw new BadRequestError('The order total would fall below its bills: cancel a bill first');
+  }
+}
+
+export async function kitchenQueue(
+  ctx: AppContext,
+  query: { station?: string | undefined; limit: number },
+): Promise<KitchenQueueItem[]> {
+  const now = ctx.clock.now();
+  const rows = await kitchen.listQueue(ctx.db, query.station, query.limit);
+  return rows.map((row) => ({
+    id: row.id,
+    order_id: row.order_id,
+    status: row.status,
+    dish_name: row.dish_name,
+    notes: row.notes,
+    station: row.station,
+    table_name: row.table_name,
+    waiter: row.waiter,
+    sent_at: new Date(row.sent_at).toISOString(),
+    seconds_waiting: Math.max(0, Math.floor((now - row.sent_at) / 1000)),
+  }));
+}

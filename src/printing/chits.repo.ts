@@ -1,0 +1,25 @@
+import type { Db } from '../core/db/database';
+
+/** Who the order is for: its waiter and table. */
+export function findChitHeader(db: Db, orderId: string) {
+  return db
+    .selectFrom('orders')
+    .leftJoin('dining_tables', 'dining_tables.id', 'orders.table_id')
+    .select(['orders.id', 'orders.waiter', 'dining_tables.name as table_name'])
+    .where('orders.id', '=', orderId)
+    .executeTakeFirst();
+}
+
+/** These dishes of the order, in the order they were ordered (then by name and notes), with their notes. */
+export function findChitDishes(db: Db, orderId: string, orderDishIds: string[]) {
+  return db
+    .selectFrom('order_dishes')
+    .innerJoin('dishes', 'dishes.id', 'order_dishes.dish_id')
+    .select(['order_dishes.id', 'dishes.name', 'order_dishes.notes'])
+    .where('order_dishes.order_id', '=', orderId)
+    .where('order_dishes.id', 'in', orderDishIds)
+    .orderBy('order_dishes.created_at')
+    .orderBy('dishes.name')
+    .orderBy('order_dishes.notes')
+    .execute();
+}

@@ -1,0 +1,75 @@
+import type { Db } from '../core/db/database';
+import { NotFoundError } from '../core/errors';
+import { formatLocalDateTime } from '../core/time';
+import { loadSettings } from '../settings/settings.service';
+import { type Chit, chitLines } from './chit-layout';
+import * as chits from './chits.repo';
+import { escposOf } from './escpos';
+import { enqueuePrintJob } from './print-queue';
+import { lockKitchenPrinters } from './printers.repo';
+
+/** A dish just sent to the kitchen, and the station (its category's) that prepares it. */
+export type SentDish = { orderDishId: string; station: string };
+
+/**
+ * Queues a chit on each kitchen printer for the dishes of its station (a printer without a station
+ * takes them all), inside the transaction that sends the dishes: the chits exist exactly when the
+ * sending commits, and a printer that is off never fails it. Returns how many chits were queued.
+ */
+export async function enqueueKitchenChits(
+  trx: Db,
+  sent: { orderId: string; dishes: SentDish[]; now: number },
+): Promise<number> {
+  if (sent.dishes.length === 0) return 0;
+  const printers = await lockKitchenPrinters(trx);
+  if (printers.length === 0) return 0;
+  const header = await chits.findChitHeader(trx, sent.orderId);
+  if (!header) throw new NotFoundError();
+  const { timeZone } = await loadSettings(trx);
+  const stationOf = new Map(sent.dishes.map((dish) => [dish.orderDishId, stationKey(dish.station)]));
+  const rows = await chits.findChitDishes(trx, sent.orderId, [...stationOf.keys()]);
+  let queued = 0;
+  for (const printer of printers) {
+    const station = printer.station === null ? null : stationKey(printer.station);
+    const mine = rows.filter((row) => station === null || stationOf.get(row.id) === station);
+    if (mine.length === 0) continue;
+    const chit: Chit = {
+      station: printer.station,
+      orderId: sent.orderId,
+      tableName: header.table_name,
+      waiter: header.waiter,
+      sentAt: formatLocalDateTime(sent.now, timeZone),
+      dishes: grouped(mine),
+    };
+    const width = Number(printer.width);
+    await enqueuePrintJob(
+      trx,
+      {
+        printerId: printer.id,
+        kind: 'kitchen_chit',
+        bytes: escposOf(chitLines(chit, width), width),
+        orderId: sent.orderId,
+      },
+      sent.now,
+    );
+    queued += 1;
+  }
+  return queued;
+}
+
+/** Stations are names people type: `Grill` and ` grill` are the same one. */
+function stationKey(station: string): string {
+  return station.trim().toLowerCase();
+}
+
+/** The same dish with the same notes once, with how many; first ordered first. */
+function grouped(rows: { name: string; notes: string }[]): Chit['dishes'] {
+  const byKey = new Map<string, Chit['dishes'][number]>();
+  for (const row of rows) {
+    const key = JSON.stringify([row.name, row.notes]);
+    const found = byKey.get(key);
+    if (found) found.quantity += 1;
+    else byKey.set(key, { name: row.name, quantity: 1, notes: row.notes });
+  }
+  return [...byKey.values()];
+}

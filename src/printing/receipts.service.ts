@@ -1,0 +1,131 @@
+import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
+import type { Db } from '../core/db/database';
+import { BadRequestError, NotFoundError } from '../core/errors';
+import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
+import { formatLocalDateTime } from '../core/time';
+import { authorize } from '../roles/permissions';
+import { loadSettings, type Settings } from '../settings/settings.service';
+import { TICKET_STATUS } from '../tickets/tickets.schemas';
+import { escposOf } from './escpos';
+import { enqueuePrintJob } from './print-queue';
+import * as printers from './printers.repo';
+import { type Receipt, receiptLines, receiptText } from './receipt-layout';
+import * as receipts from './receipts.repo';
+import type { ReceiptWidth } from './text-layout';
+
+export const NO_RECEIPT_PRINTER = 'No receipt printer is set up';
+const STATUS_NAMES = { 1: 'pending', 2: 'paid', 3: 'canceled' } as const;
+
+export async function getReceiptText(
+  ctx: AppContext,
+  ticketId: string,
+  width: ReceiptWidth,
+): Promise<string> {
+  return receiptText(await buildReceipt(ctx.db, await loadSettings(ctx.db), ticketId), width);
+}
+
+export async function getReceiptEscpos(
+  ctx: AppContext,
+  ticketId: string,
+  width: ReceiptWidth,
+): Promise<Uint8Array> {
+  const receipt = await buildReceipt(ctx.db, await loadSettings(ctx.db), ticketId);
+  return escposOf(receiptLines(receipt, width), width);
+}
+
+/**
+ * Queues the bill's receipt for the receipt printer at that printer's paper width. The answer comes
+ * at once; the job is sent (and retried while the printer is off) in the background.
+ */
+export async function printReceipt(
+  ctx: AppContext,
+  principal: Principal,
+  ticketId: string,
+  claim: IdempotencyClaim | undefined,
+): Promise<{ jobId: string }> {
+  authorize(principal, 'receipts.print');
+  const settings = await loadSettings(ctx.db);
+  const now = ctx.clock.now();
+  return inIdempotentTransaction(ctx.db, { claim, statusCode: 202, now }, async (trx) => {
+    const receipt = await buildReceipt(trx, settings, ticketId);
+    const printer = await printers.lockReceiptPrinter(trx);
+    if (!printer) throw new BadRequestError(NO_RECEIPT_PRINTER);
+    const width = Number(printer.width);
+    const bytes = escposOf(receiptLines(receipt, width), width);
+    const jobId = await enqueuePrintJob(
+      trx,
+      { printerId: printer.id, kind: 'receipt', bytes, ticketId },
+      now,
+    );
+    return { jobId };
+  });
+}
+
+async function buildReceipt(db: Db, settings: Settings, ticketId: string): Promise<Receipt> {
+  const bill = await receipts.findBillHeader(db, ticketId);
+  if (!bill) throw new NotFoundError();
+  const status = Number(bill.status) as keyof typeof STATUS_NAMES;
+  const subtotalCents = Number(bill.subtotal_cents);
+  const totalCents = Number(bill.total_cents);
+  const payments = await receipts.findBillPayments(db, ticketId);
+  const dishLines = (await receipts.findBillLines(db, ticketId)).map((line) => ({
+    name: line.name,
+    quantity: Number(line.quantity),
+    amountCents: Number(line.quantity) * Number(line.price_cents),
+  }));
+  return {
+    business: {
+      name: settings.businessName,
+      address: settings.address,
+      phone: settings.phone,
+      taxId: settings.taxId,
+    },
+    billId: bill.id,
+    status: STATUS_NAMES[status],
+    tableName: bill.table_name,
+    waiter: bill.waiter,
+    date: formatLocalDateTime(Number(bill.paid_at ?? bill.created_at), settings.timeZone),
+    currency: settings.baseCurrency,
+    // A bill split by amount covers money, not dishes.
+    lines:
+      dishLines.length > 0
+        ? dishLines
+        : [{ name: 'Share of the order', quantity: 1, amountCents: subtotalCents }],
+    subtotalCents,
+    discountCents: Number(bill.discount_cents),
+    totalCents,
+    tax:
+      settings.taxRateBasisPoints > 0
+        ? {
+            ratePercent: settings.taxRateBasisPoints / 100,
+            cents: taxShareCents(totalCents, settings.taxRateBasisPoints, settings.pricesIncludeTax),
+            isIncluded: settings.pricesIncludeTax,
+          }
+        : null,
+    payments: payments.map((payment) => ({
+      method: payment.method_name ?? payment.method,
+      amountCents: Number(payment.amount_cents),
+      refundedCents: Number(payment.refunded_cents),
+      lightning:
+        payment.rate === null
+          ? null
+          : { amountSat: Number(payment.received_sat ?? payment.amount_sat), rate: Number(payment.rate) },
+    })),
+    tipCents: payments.reduce((sum, payment) => sum + Number(payment.tip_cents), 0),
+    changeCents: payments.reduce((sum, payment) => sum + Number(payment.change_cents ?? 0), 0),
+    balanceCents: status === TICKET_STATUS.pending ? Math.max(totalCents - Number(bill.paid_cents), 0) : 0,
+    footer: settings.receiptFooter,
+  };
+}
+
+/**
+ * The tax in a total, for a rate in hundredths of a percent: with prices that include tax, the part
+ * of the total that is tax (16 % → 16/116 of it); otherwise the tax the rate adds on the total.
+ */
+export function taxShareCents(totalCents: number, rateBasisPoints: number, isIncluded: boolean): number {
+  const share = isIncluded
+    ? (totalCents * rateBasisPoints) / (10_000 + rateBasisPoints)
+    : (totalCents * rateBasisPoints) / 10_000;
+  return Math.round(share);
+}

@@ -1,0 +1,50 @@
+import { type Static, Type } from 'typebox';
+import { CENTS_KEYWORD } from '../core/money';
+
+const Text = (maxLength: number, example: string) => Type.String({ maxLength, example });
+
+export const CurrencyCodeSchema = Type.Union(
+  [Type.Literal('MXN'), Type.Literal('USD'), Type.Literal('BTC')],
+  {
+    description: 'The currency prices are in; refused while any bill is pending',
+  },
+);
+
+const settingsProperties = {
+  business_name: Text(200, 'La Esquina'),
+  address: Text(500, 'Av. Juárez 10, Centro, CDMX'),
+  tax_id: Text(50, 'ESQ010203AB1'),
+  phone: Text(50, '+52 55 1234 5678'),
+  receipt_footer: Text(500, '¡Gracias por su visita!'),
+  tax_rate: Type.Number({
+    minimum: 0,
+    maximum: 100,
+    multipleOf: 0.01,
+    [CENTS_KEYWORD]: true,
+    description: 'Percent, at most two decimals: 16 means 16%',
+    example: 16,
+  }),
+  prices_include_tax: Type.Boolean({ description: 'Menu prices already include the tax (default true)' }),
+  timezone: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'IANA time zone: where days start for reports and date filters',
+    example: 'America/Mexico_City',
+  }),
+  base_currency: CurrencyCodeSchema,
+  require_shift_for_cash: Type.Boolean({ description: 'Cash payments and refunds need an open shift' }),
+};
+
+export const SettingsView = Type.Object(settingsProperties);
+export type SettingsView = Static<typeof SettingsView>;
+
+/** Every field is optional: the ones sent change, the others stay. */
+export const UpdateSettingsBody = Type.Object(
+  Object.fromEntries(
+    Object.entries(settingsProperties).map(([name, schema]) => [name, Type.Optional(schema)]),
+  ) as {
+    [K in keyof typeof settingsProperties]: ReturnType<typeof Type.Optional<(typeof settingsProperties)[K]>>;
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateSettingsBody = Static<typeof UpdateSettingsBody>;
