@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { Ledger } from './crash/ledger';
 import { type Findings, verifyInDatabase, verifyThroughApi } from './crash/verify';
 import { writeUntilStopped } from './crash/writers';
-import { ApiSession, createWaiters, type Menu, seedMenuAndFloor, type Waiter } from './lib/api';
+import { ApiSession, createWaiters, loginEach, type Menu, seedMenuAndFloor, type Waiter } from './lib/api';
 import { type BenchDatabase, type Engine, freshDatabase, postgresServerUrl } from './lib/databases';
 import { APP_ADMIN, type RunningServer, startAppServer } from './lib/processes';
 
@@ -82,9 +82,7 @@ async function writeAndKill(
   ledger: Ledger,
   killAfterMs: number,
 ): Promise<void> {
-  const sessions = await Promise.all(
-    waiters.map((waiter) => ApiSession.login(server.baseUrl, waiter.name, waiter.pin)),
-  );
+  const sessions = await loginEach(server.baseUrl, waiters);
   let isStopped = false;
   const writers = sessions.map((session) => writeUntilStopped(session, menu, ledger, () => isStopped));
   await new Promise((resolve) => setTimeout(resolve, killAfterMs));

@@ -1,5 +1,5 @@
 import { PhoenixdSimulator } from '../test/phoenixd-sim/simulator';
-import { ApiSession, createWaiters, type Menu, seedMenuAndFloor } from './lib/api';
+import { ApiSession, createWaiters, loginEach, type Menu, seedMenuAndFloor } from './lib/api';
 import { type BenchDatabase, type Engine, freshDatabase } from './lib/databases';
 import { APP_ADMIN, type RunningServer, startAppServer, startBaselineServer } from './lib/processes';
 import { closeOpenOrders, type RushResult, runRush, type Tablet } from './rush';
@@ -43,9 +43,7 @@ export async function rushOurServer(
       const admin = await ApiSession.login(server.baseUrl, APP_ADMIN.name, APP_ADMIN.pin);
       const menu = await seedMenuAndFloor(admin, { dishes: 20, tables: settings.connections });
       const waiters = await createWaiters(admin, settings.connections);
-      const sessions = await Promise.all(
-        waiters.map((waiter) => ApiSession.login(server.baseUrl, waiter.name, waiter.pin)),
-      );
+      const sessions = await loginEach(server.baseUrl, waiters);
       const tablets = sessions.map((session, index) => ({
         cookie: session.cookie,
         tableId: menu.tableIds[index] as string,

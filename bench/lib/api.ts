@@ -101,3 +101,16 @@ export async function createWaiters(admin: ApiSession, count: number, prefix = '
   }
   return waiters;
 }
+
+/**
+ * Logs each user in, one after another: the login limiter counts attempts in flight against the
+ * per-address budget (30), so a burst of 32 parallel logins from one address is rightly refused.
+ */
+export async function loginEach(
+  baseUrl: string,
+  users: readonly { name: string; pin: string }[],
+): Promise<ApiSession[]> {
+  const sessions: ApiSession[] = [];
+  for (const user of users) sessions.push(await ApiSession.login(baseUrl, user.name, user.pin));
+  return sessions;
+}

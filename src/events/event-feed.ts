@@ -11,10 +11,11 @@ type Listener = (latest: number) => void;
 
 /**
  * Tells this instance's readers of the outbox (live streams, webhooks) when new positions are
- * visible, so they read `eventsAfter` only then. SQLite: after this instance's own commits, the only
- * writers. PostgreSQL: a dedicated connection LISTENs for writers' commits (to run the sequencer)
- * and for the sequencer's (of any instance) numbering, and reconnects when it drops; the fallback job
- * runs the sequencer every second in case a notification was lost meanwhile.
+ * visible, so they read `eventsAfter` only then. SQLite: after this instance's own commits that wrote
+ * events, the only writers. PostgreSQL: such a commit runs this instance's sequencer at once, and a
+ * dedicated connection LISTENs for the sequencers' (of any instance) numbering, reconnecting when it
+ * drops; the fallback job runs the sequencer every second for rows whose writer died before numbering
+ * them, or whose announcement was lost while the connection was down.
  */
 export class EventFeed {
   private readonly listeners = new Set<Listener>();
@@ -28,7 +29,7 @@ export class EventFeed {
   private unsubscribe: (() => void) | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private log: FastifyBaseLogger | undefined;
-  private channels: { fresh: string; numbered: string } | undefined;
+  private channel: string | undefined;
 
   constructor(
     private readonly database: DatabaseHandle,
@@ -53,9 +54,12 @@ export class EventFeed {
     this.log = log;
     this.latest = await latestPosition(this.db);
     if (this.dialect === 'sqlite') {
-      this.unsubscribe = this.database.onCommit(() => this.wake());
+      this.unsubscribe = this.database.onOutboxCommit(() => this.wake());
       return;
     }
+    this.unsubscribe = this.database.onOutboxCommit(() =>
+      this.sequence().catch((error: unknown) => this.log?.error({ err: error }, 'event sequencer failed')),
+    );
     await this.listen();
   }
 
@@ -124,36 +128,29 @@ export class EventFeed {
   }
 
   private async sequenceAll(): Promise<void> {
-    const channel = this.channels?.numbered ?? (await this.channelNames()).numbered;
+    const channel = this.channel ?? (await this.channelName());
     let numbered: number;
     do numbered = await sequenceEvents(this.db, channel, SEQUENCE_BATCH);
     while (numbered === SEQUENCE_BATCH);
   }
 
-  private async channelNames(): Promise<{ fresh: string; numbered: string }> {
-    if (!this.channels) {
+  /** Per schema, so databases that share a server (tests, tenants) do not wake each other. */
+  private async channelName(): Promise<string> {
+    if (!this.channel) {
       const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(this.db);
-      const schema = rows[0]?.schema ?? 'public';
-      this.channels = { fresh: `events_new.${schema}`, numbered: `events_numbered.${schema}` };
+      this.channel = `events_numbered.${rows[0]?.schema ?? 'public'}`;
     }
-    return this.channels;
+    return this.channel;
   }
 
   private async listen(): Promise<void> {
-    const channels = await this.channelNames();
+    const channel = await this.channelName();
     const client = new pg.Client({ connectionString: this.databaseUrl });
     client.on('error', (error) => this.reconnect(client, error));
     client.on('end', () => this.reconnect(client, undefined));
-    client.on('notification', (message) => {
-      if (message.channel === channels.fresh) {
-        this.sequence().catch((error: unknown) => this.log?.error({ err: error }, 'event sequencer failed'));
-      } else if (message.channel === channels.numbered) {
-        this.wake();
-      }
-    });
+    client.on('notification', () => this.wake());
     await client.connect();
-    await client.query(`listen "${channels.fresh}"`);
-    await client.query(`listen "${channels.numbered}"`);
+    await client.query(`listen "${channel}"`);
     this.client = client;
     // Anything committed while nobody listened. A database that cannot take writes (a read-only
     // replica, a full disk) must not keep the instance from starting: the sequencer job retries.

@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresAdapter, PostgresDialect, sql } from 'kysely'
 import pg from 'pg';
 import { StartupError } from '../startup';
 import { migrationProvider } from './migrations';
+import { OutboxCommitPool } from './outbox-commits';
 import type { Database } from './schema';
 import { sqliteDialect } from './sqlite-driver';
 import { type SyncFile, WalSync } from './wal-sync';
@@ -21,10 +22,10 @@ export type DatabaseHandle = {
   hasUnflushedCommits(): boolean;
   flushCommits(): Promise<void>;
   /**
-   * Calls `listener` after each commit made through this handle (SQLite only, whose writers all go
-   * through it; PostgreSQL learns of other instances' commits by LISTEN). Returns the unsubscribe.
+   * Calls `listener` after each commit made through this handle that wrote to the events outbox (on
+   * PostgreSQL other instances' commits are learnt by LISTEN). Returns the unsubscribe.
    */
-  onCommit(listener: () => void): () => void;
+  onOutboxCommit(listener: () => void): () => void;
   close(): Promise<void>;
 };
 
@@ -62,11 +63,11 @@ function openSqlite(path: string, options: OpenOptions): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const walSync = isMemory ? undefined : new WalSync(`${path}-wal`, options.syncWal);
-  const commitListeners = new Set<() => void>();
+  const outboxListeners = new Listeners();
   const db = new Kysely<Database>({
-    dialect: sqliteDialect(sqlite, () => {
+    dialect: sqliteDialect(sqlite, (wroteOutbox) => {
       walSync?.noteCommit();
-      for (const listener of commitListeners) listener();
+      if (wroteOutbox) outboxListeners.call();
     }),
   });
   return {
@@ -74,10 +75,7 @@ function openSqlite(path: string, options: OpenOptions): DatabaseHandle {
     dialect: 'sqlite',
     hasUnflushedCommits: () => walSync?.hasPending() ?? false,
     flushCommits: async () => walSync?.flush(),
-    onCommit: (listener) => {
-      commitListeners.add(listener);
-      return () => commitListeners.delete(listener);
-    },
+    onOutboxCommit: (listener) => outboxListeners.add(listener),
     close: async () => {
       await walSync?.close();
       await db.destroy();
@@ -135,16 +133,30 @@ export function postgresPoolConfig(url: string): pg.PoolConfig {
 }
 
 function openPostgres(url: string): DatabaseHandle {
-  const pool = new pg.Pool(postgresPoolConfig(url));
+  const outboxListeners = new Listeners();
+  const pool = new OutboxCommitPool(new pg.Pool(postgresPoolConfig(url)), () => outboxListeners.call());
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
     dialect: 'postgres',
     hasUnflushedCommits: () => false,
     flushCommits: async () => {},
-    onCommit: () => () => {},
+    onOutboxCommit: (listener) => outboxListeners.add(listener),
     close: () => db.destroy(),
   };
+}
+
+class Listeners {
+  private readonly listeners = new Set<() => void>();
+
+  add(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  call(): void {
+    for (const listener of this.listeners) listener();
+  }
 }
 
 /** Whether `db` (or a transaction of it) speaks to PostgreSQL rather than SQLite. */

@@ -10,6 +10,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
+import { insertsIntoOutbox } from './outbox-commits';
 
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -21,9 +22,9 @@ const STATEMENT_CACHE_SIZE = 500;
  * - Kysely prepares every query afresh, and compiling SQL was a tenth of the server's time. Our
  *   queries are a small fixed set of texts, so each is compiled once and reused.
  * - Every commit is reported, for group commit (wal-sync.ts): a COMMIT, or a write outside a
- *   transaction.
+ *   transaction; and whether it wrote to the events outbox, to wake the live streams.
  */
-export function sqliteDialect(sqlite: SQLite.Database, onCommit: () => void): Dialect {
+export function sqliteDialect(sqlite: SQLite.Database, onCommit: (wroteOutbox: boolean) => void): Dialect {
   return {
     createAdapter: () => new SqliteAdapter(),
     createDriver: () => new SqliteDriver(new SqliteConnection(sqlite, onCommit), sqlite),
@@ -34,10 +35,11 @@ export function sqliteDialect(sqlite: SQLite.Database, onCommit: () => void): Di
 
 class SqliteConnection implements DatabaseConnection {
   readonly #statements = new Map<string, SQLite.Statement>();
+  #wroteOutbox = false;
 
   constructor(
     private readonly sqlite: SQLite.Database,
-    private readonly onCommit: () => void,
+    private readonly onCommit: (wroteOutbox: boolean) => void,
   ) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
@@ -51,7 +53,12 @@ class SqliteConnection implements DatabaseConnection {
       const { changes, lastInsertRowid } = statement.run(parameters);
       result = { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
     }
-    if (!this.sqlite.inTransaction && (wasInTransaction || !statement.readonly)) this.onCommit();
+    if (insertsIntoOutbox(compiledQuery.sql)) this.#wroteOutbox = true;
+    if (!this.sqlite.inTransaction && (wasInTransaction || !statement.readonly)) {
+      const wroteOutbox = this.#wroteOutbox && compiledQuery.sql !== 'rollback';
+      this.#wroteOutbox = false;
+      this.onCommit(wroteOutbox);
+    }
     return result;
   }
 

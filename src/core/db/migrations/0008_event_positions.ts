@@ -5,7 +5,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
  * visible. SQLite serializes writers, so the row id already follows commit order and a trigger copies
  * it. On PostgreSQL ids become visible out of commit order (a transaction holding a lower id may
  * commit later), so rows are inserted without a position and a sequencer numbers the committed ones
- * under a lock (src/events/sequencer.ts); see that file for why this never lets a reader skip a row.
+ * under a lock (sequenceEvents in src/events/events.repo.ts); see there for why this never lets a reader skip a row.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -17,13 +17,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`update events set position = nextval('events_position_seq')
       from (select id from events order by id) as numbered where events.id = numbered.id`.execute(db);
     await sql`create index events_unpositioned on events (id) where position is null`.execute(db);
-    // Wakes the sequencers (every instance LISTENs) when a writer's commit makes new rows visible; a
-    // NOTIFY is delivered at commit and not at all on a rollback. Per schema, so databases that share
-    // a server (tests, tenants) do not wake each other.
-    await sql`create function events_announce() returns trigger language plpgsql as $$
-      begin perform pg_notify('events_new.' || current_schema(), ''); return null; end $$`.execute(db);
-    await sql`create trigger events_announce after insert on events
-      for each statement execute function events_announce()`.execute(db);
   } else {
     await sql`update events set position = id`.execute(db);
     await sql`create trigger events_position_from_id after insert on events when new.position is null
@@ -34,8 +27,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
   if (isPostgres) {
-    await sql`drop trigger events_announce on events`.execute(db);
-    await sql`drop function events_announce()`.execute(db);
     await sql`drop index events_unpositioned`.execute(db);
     await sql`drop sequence events_position_seq`.execute(db);
   } else {
