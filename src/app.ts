@@ -44,6 +44,7 @@ import { rolesRoutes } from './roles/roles.routes';
 import { settingsRoutes } from './settings/settings.routes';
 import { setupRoutes } from './setup/setup.routes';
 import { bootstrapAdminFromConfig, isInitialized } from './setup/setup.service';
+import { shiftsRoutes } from './shifts/shifts.routes';
 import { spacesRoutes } from './spaces/spaces.routes';
 import { tablesRoutes } from './tables/tables.routes';
 import { ticketsRoutes } from './tickets/tickets.routes';
@@ -189,6 +190,7 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     orderFiltersRoutes,
     ticketsRoutes,
     paymentsRoutes,
+    shiftsRoutes,
     receiptsRoutes,
     printersRoutes,
     ratesRoutes,

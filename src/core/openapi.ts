@@ -19,6 +19,7 @@ export const OPENAPI_TAGS = [
   { name: 'Kitchen', description: 'Dishes through the kitchen: send, status moves, voids, station queues' },
   { name: 'Tickets', description: 'Bills of an order: whole or split by dishes or amount' },
   { name: 'Payments', description: 'Payments on bills and the payment methods' },
+  { name: 'Shifts', description: 'Cash drawer shifts, pay-ins and pay-outs, close and Z report' },
   { name: 'Printers', description: 'Network receipt and kitchen printers and their print jobs' },
   { name: 'Rates', description: 'The BTC exchange rate Lightning bills are priced at' },
   { name: 'Events', description: 'The live stream of changes (Server-Sent Events)' },

@@ -9,6 +9,7 @@ import { recordEvent } from '../events/record-event';
 import type { ExchangeRate } from '../rates/exchange-rate';
 import { authorize } from '../roles/permissions';
 import { loadSettings } from '../settings/settings.service';
+import { shiftForRecording } from '../shifts/shifts.service';
 import { TICKET_STATUS } from '../tickets/tickets.schemas';
 import { lockTicketWithOrder } from '../tickets/tickets.service';
 import { callNode, NOT_CONFIGURED } from '../wallet/node-call';
@@ -131,6 +132,7 @@ async function reserve(
         invoice: null,
         expires_at: null,
         received_sat: null,
+        shift_id: await shiftForRecording(trx, principal.id, false),
       });
       return { id, ticketId, orderId: ticket.order_id, amountSat };
     });

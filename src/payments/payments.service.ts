@@ -7,6 +7,7 @@ import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
 import { recordEvent } from '../events/record-event';
 import { authorize } from '../roles/permissions';
+import { shiftForRecording } from '../shifts/shifts.service';
 import { findTicket } from '../tickets/tickets.repo';
 import { TICKET_STATUS, type TicketStatus } from '../tickets/tickets.schemas';
 import { lockTicketWithOrder, viewOf as ticketViewOf } from '../tickets/tickets.service';
@@ -53,6 +54,7 @@ export async function recordPayment(
     if (amountCents > Number(ticket.total_cents) - Number(ticket.paid_cents)) {
       throw new BadRequestError('Amount exceeds the balance');
     }
+    const shiftId = await shiftForRecording(trx, principal.id, method.code === CASH);
     const id = newId();
     await payments.insertPayment(trx, {
       id,
@@ -72,6 +74,7 @@ export async function recordPayment(
       invoice: null,
       expires_at: null,
       received_sat: null,
+      shift_id: shiftId,
     });
     await payments.addSettledToTicket(
       trx,

@@ -8,6 +8,7 @@ import { toCents } from '../core/money';
 import { runPaymentOnce } from '../core/payment-once';
 import { recordEvent } from '../events/record-event';
 import { authorize } from '../roles/permissions';
+import { shiftForRecording } from '../shifts/shifts.service';
 import { lockTicketWithOrder } from '../tickets/tickets.service';
 import { callNode } from '../wallet/node-call';
 import { centsToSats } from './lightning-bills.service';
@@ -79,6 +80,7 @@ async function takeRefund(
   const cents = input.amount === undefined ? leftCents : toCents(input.amount);
   if (cents > leftCents) throw new BadRequestError('Amount exceeds what is left of the payment');
   const amountSat = lightning ? centsToSats(cents, Number(payment.rate)) : null;
+  const shiftId = await shiftForRecording(trx, principal.id, payment.method === 'cash');
   const id = newId();
   await payments.insertRefund(trx, {
     id,
@@ -92,6 +94,7 @@ async function takeRefund(
     payment_hash: null,
     node_payment_id: null,
     fees_sat: null,
+    shift_id: shiftId,
   });
   const status = cents === leftCents ? 'refunded' : 'partially_refunded';
   const taken = { id, paymentId, ticketId: ticket.id, orderId: ticket.order_id, cents, status } as const;

@@ -21,6 +21,14 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
 
   updateSettings: 'settings.write',
 
+  openShift: 'shifts.use',
+  getCurrentShift: 'shifts.use',
+  listShifts: 'shifts.use',
+  getShift: 'shifts.use',
+  addShiftCashMovement: 'shifts.use',
+  closeShift: 'shifts.use',
+  getShiftReport: 'shifts.use',
+
   createCategory: 'menu.write',
   updateCategory: 'menu.write',
   deleteCategory: 'menu.write',

@@ -25,6 +25,8 @@ const TABLES: (keyof Database)[] = [
   'refunds',
   'events',
   'printers',
+  'shifts',
+  'shift_cash_movements',
   'print_jobs',
 ];
 

@@ -29,3 +29,12 @@ export function isForeignKeyViolation(error: unknown): boolean {
   const { code } = error as { code?: unknown };
   return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
+
+/**
+ * A shared row lock on PostgreSQL: writers that only need the row to stay as it is (a payment that
+ * names an open shift) do not queue behind each other, only behind a FOR UPDATE (the close).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the builder's own type parameters pass through untouched.
+export function forShare<Q extends SelectQueryBuilder<any, any, any>>(db: Db, query: Q): Q {
+  return (isPostgres(db) ? query.forShare() : query) as Q;
+}

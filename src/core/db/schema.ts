@@ -191,6 +191,8 @@ export type Database = {
     invoice: string | null;
     expires_at: number | null;
     received_sat: number | null;
+    /** The open shift of the user who recorded it, if any. */
+    shift_id: Generated<string | null>;
     /** Until when one instance's sweep has claimed this pending Lightning payment. */
     swept_until: Generated<number | null>;
   };
@@ -206,6 +208,30 @@ export type Database = {
     payment_hash: string | null;
     node_payment_id: string | null;
     fees_sat: number | null;
+    /** The open shift of the user who recorded it, if any. */
+    shift_id: Generated<string | null>;
+  };
+  /** A user's cash drawer from opening to close; closed shifts never change. */
+  shifts: {
+    id: string;
+    user_id: string;
+    opening_cash_cents: number;
+    opened_at: number;
+    closed_at: number | null;
+    closed_by: string | null;
+    counted_cash_cents: number | null;
+    /** Computed by the server at close from the shift's stored payments, refunds and movements. */
+    expected_cash_cents: number | null;
+    notes: string | null;
+  };
+  /** Pay-ins (positive) and pay-outs (negative) of a shift's drawer. */
+  shift_cash_movements: {
+    id: string;
+    shift_id: string;
+    amount_cents: number;
+    reason: string;
+    created_by: string;
+    created_at: number;
   };
   roles: {
     id: string;

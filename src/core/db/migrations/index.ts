@@ -9,6 +9,7 @@ import * as lightning from './0007_lightning';
 import * as eventPositions from './0008_event_positions';
 import * as kitchen from './0009_kitchen';
 import * as rolesSettings from './0010_roles_settings';
+import * as shifts from './0012_shifts';
 import * as printing from './0013_printing';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
@@ -25,6 +26,7 @@ export const migrationProvider: MigrationProvider = {
       '0008_event_positions': eventPositions,
       '0009_kitchen': kitchen,
       '0010_roles_settings': rolesSettings,
+      '0012_shifts': shifts,
       '0013_printing': printing,
     };
   },

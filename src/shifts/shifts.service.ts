@@ -1,0 +1,251 @@
+import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
+import type { Db } from '../core/db/database';
+import { isUniqueViolation } from '../core/db/locks';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors';
+import { newId } from '../core/ids';
+import { fromCents, toCents } from '../core/money';
+import { localDaysToRange, toIsoUtc, toIsoUtcOrNull } from '../core/time';
+import { taxShareCents } from '../printing/receipts.service';
+import { authorize } from '../roles/permissions';
+import { loadSettings } from '../settings/settings.service';
+import * as repo from './shifts.repo';
+import type {
+  CashMovementBody,
+  CloseShiftBody,
+  OpenShiftBody,
+  ShiftReport,
+  ShiftsQuery,
+  ShiftView,
+} from './shifts.schemas';
+
+export const SHIFT_ALREADY_OPEN = 'A shift is already open';
+export const OPEN_A_SHIFT_FIRST = 'Open a shift first';
+export const SHIFT_CLOSED = 'The shift is closed';
+
+export async function openShift(
+  ctx: AppContext,
+  principal: Principal,
+  body: OpenShiftBody,
+): Promise<ShiftView> {
+  authorize(principal, 'shifts.use');
+  const id = newId();
+  try {
+    await repo.insertShift(ctx.db, {
+      id,
+      user_id: principal.id,
+      opening_cash_cents: toCents(body.opening_cash),
+      opened_at: ctx.clock.now(),
+      closed_at: null,
+      closed_by: null,
+      counted_cash_cents: null,
+      expected_cash_cents: null,
+      notes: null,
+    });
+  } catch (error) {
+    // The partial unique index decides between two tills opening at once.
+    if (isUniqueViolation(error)) throw new ConflictError(SHIFT_ALREADY_OPEN);
+    throw error;
+  }
+  return viewOf(ctx.db, await mustFind(ctx.db, id));
+}
+
+export async function currentShift(ctx: AppContext, principal: Principal): Promise<ShiftView> {
+  authorize(principal, 'shifts.use');
+  const shift = await repo.findOpenShiftOf(ctx.db, principal.id);
+  if (!shift) throw new NotFoundError();
+  return viewOf(ctx.db, shift);
+}
+
+/** Newest first; without `shifts.manage` a user sees only their own. */
+export async function listShifts(
+  ctx: AppContext,
+  principal: Principal,
+  query: ShiftsQuery,
+): Promise<ShiftView[]> {
+  authorize(principal, 'shifts.use');
+  const mayManage = principal.permissions.has('shifts.manage');
+  if (query.user_id !== undefined && query.user_id !== principal.id && !mayManage) throw new ForbiddenError();
+  if (query.from !== undefined && query.to !== undefined && query.from > query.to) {
+    throw new BadRequestError('from must not be after to');
+  }
+  const filter: repo.ShiftFilter = {
+    userId: query.user_id ?? (mayManage ? undefined : principal.id),
+    from: query.from,
+    to: query.to,
+  };
+  if (query.date !== undefined) {
+    const day = localDaysToRange(query.date, query.date, (await loadSettings(ctx.db)).timeZone);
+    filter.from = Math.max(day.from, query.from ?? day.from);
+    filter.to = Math.min(day.to - 1, query.to ?? day.to - 1);
+  }
+  const rows = await repo.findShifts(ctx.db, filter, query);
+  return Promise.all(rows.map((row) => viewOf(ctx.db, row)));
+}
+
+export async function getShift(ctx: AppContext, principal: Principal, id: string): Promise<ShiftView> {
+  return viewOf(ctx.db, await shiftOfCaller(ctx.db, principal, id));
+}
+
+export async function addCashMovement(
+  ctx: AppContext,
+  principal: Principal,
+  shiftId: string,
+  body: CashMovementBody,
+): Promise<string> {
+  const amountCents = toCents(body.amount);
+  if (amountCents === 0) throw new BadRequestError('amount must not be 0');
+  await shiftOfCaller(ctx.db, principal, shiftId);
+  const id = newId();
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockOpen(trx, shiftId);
+    await repo.insertMovement(trx, {
+      id,
+      shift_id: shiftId,
+      amount_cents: amountCents,
+      reason: body.reason,
+      created_by: principal.id,
+      created_at: ctx.clock.now(),
+    });
+  });
+  return id;
+}
+
+/**
+ * The server counts what should be in the drawer from the stored rows, under the shift's lock: a
+ * payment racing the close either committed first and is counted, or finds the shift closed.
+ */
+export async function closeShift(
+  ctx: AppContext,
+  principal: Principal,
+  shiftId: string,
+  body: CloseShiftBody,
+): Promise<ShiftView> {
+  await shiftOfCaller(ctx.db, principal, shiftId);
+  await ctx.db.transaction().execute(async (trx) => {
+    const shift = await lockOpen(trx, shiftId);
+    await repo.closeShift(trx, shiftId, {
+      closedAt: ctx.clock.now(),
+      closedBy: principal.id,
+      countedCents: toCents(body.counted_cash),
+      expectedCents: await expectedCashCents(trx, shift),
+      notes: body.notes ?? null,
+    });
+  });
+  return viewOf(ctx.db, await mustFind(ctx.db, shiftId));
+}
+
+/** The Z report: every figure is a sum over the stored rows of the shift. */
+export async function shiftReport(
+  ctx: AppContext,
+  principal: Principal,
+  shiftId: string,
+): Promise<ShiftReport> {
+  const shift = await shiftOfCaller(ctx.db, principal, shiftId);
+  const [view, bills, methods, tips, refundsCents, settings] = await Promise.all([
+    viewOf(ctx.db, shift),
+    repo.billsClosedIn(ctx.db, shiftId),
+    repo.paymentsByMethod(ctx.db, shiftId),
+    repo.tipsByWaiter(ctx.db, shiftId),
+    repo.refundsOfShift(ctx.db, shiftId),
+    loadSettings(ctx.db),
+  ]);
+  const netCents = bills.subtotal_cents - bills.discount_cents - refundsCents;
+  const sum = (values: number[]) => values.reduce((total, value) => total + Number(value), 0);
+  return {
+    shift: view,
+    orders: bills.orders,
+    bills: bills.bills,
+    gross_sales: fromCents(bills.subtotal_cents),
+    discounts: fromCents(bills.discount_cents),
+    refunds: fromCents(refundsCents),
+    net_sales: fromCents(netCents),
+    tax: fromCents(taxShareCents(netCents, settings.taxRateBasisPoints, settings.pricesIncludeTax)),
+    payments_by_method: methods.map((row) => ({
+      method: row.method,
+      payments: Number(row.payments),
+      amount: fromCents(Number(row.amount_cents)),
+      tips: fromCents(Number(row.tips_cents)),
+    })),
+    payments_total: fromCents(sum(methods.map((row) => row.amount_cents))),
+    tips_total: fromCents(sum(methods.map((row) => row.tips_cents))),
+    tips_by_waiter: tips.map((row) => ({
+      user_id: row.user_id,
+      name: row.name,
+      tips: fromCents(Number(row.tips_cents)),
+    })),
+    lightning_sats: sum(methods.filter((row) => row.method === 'lightning').map((row) => row.sats)),
+    expected_cash: view.expected_cash,
+    counted_cash: view.counted_cash,
+    difference: view.difference,
+  };
+}
+
+/**
+ * The shift a payment or refund the user records now belongs to, share-locked until commit. Cash
+ * without an open shift is refused when the restaurant counts its drawers (`require_shift_for_cash`).
+ */
+export async function shiftForRecording(trx: Db, userId: string, isCash: boolean): Promise<string | null> {
+  const shiftId = await repo.lockOpenShiftIdOf(trx, userId);
+  if (shiftId) return shiftId;
+  if (isCash && (await loadSettings(trx)).requireShiftForCash) throw new BadRequestError(OPEN_A_SHIFT_FIRST);
+  return null;
+}
+
+async function expectedCashCents(db: Db, shift: { id: string; opening_cash_cents: number }): Promise<number> {
+  const totals = await repo.drawerTotals(db, shift.id);
+  return (
+    Number(shift.opening_cash_cents) + totals.cashInCents - totals.cashRefundsCents + totals.movementsCents
+  );
+}
+
+/** The caller's own shift, or anyone's with `shifts.manage`. */
+async function shiftOfCaller(db: Db, principal: Principal, id: string): Promise<repo.ShiftRow> {
+  authorize(principal, 'shifts.use');
+  const shift = await mustFind(db, id);
+  if (shift.user_id !== principal.id) authorize(principal, 'shifts.manage');
+  return shift;
+}
+
+async function lockOpen(trx: Db, id: string) {
+  const shift = await repo.lockShift(trx, id);
+  if (!shift) throw new NotFoundError();
+  if (shift.closed_at !== null) throw new ConflictError(SHIFT_CLOSED);
+  return shift;
+}
+
+async function mustFind(db: Db, id: string): Promise<repo.ShiftRow> {
+  const shift = await repo.findShift(db, id);
+  if (!shift) throw new NotFoundError();
+  return shift;
+}
+
+async function viewOf(db: Db, shift: repo.ShiftRow): Promise<ShiftView> {
+  const isClosed = shift.closed_at !== null;
+  const [movements, expectedCents] = await Promise.all([
+    repo.findMovements(db, shift.id),
+    isClosed ? Number(shift.expected_cash_cents) : expectedCashCents(db, shift),
+  ]);
+  const countedCents = shift.counted_cash_cents === null ? null : Number(shift.counted_cash_cents);
+  return {
+    id: shift.id,
+    user_id: shift.user_id,
+    user_name: shift.user_name,
+    status: isClosed ? 'closed' : 'open',
+    opening_cash: fromCents(Number(shift.opening_cash_cents)),
+    opened_at: toIsoUtc(Number(shift.opened_at)),
+    closed_at: toIsoUtcOrNull(shift.closed_at),
+    closed_by: shift.closed_by,
+    cash_movements: movements.map((movement) => ({
+      id: movement.id,
+      amount: fromCents(Number(movement.amount_cents)),
+      reason: movement.reason,
+      created_by: movement.created_by,
+      created_at: toIsoUtc(Number(movement.created_at)),
+    })),
+    expected_cash: fromCents(expectedCents),
+    counted_cash: countedCents === null ? null : fromCents(countedCents),
+    difference: countedCents === null ? null : fromCents(countedCents - expectedCents),
+    notes: shift.notes,
+  };
+}
