@@ -40,6 +40,7 @@ import { printersRoutes } from './printing/printers.routes';
 import { receiptsRoutes } from './printing/receipts.routes';
 import type { RateSource } from './rates/exchange-rate';
 import { ratesRoutes } from './rates/rates.routes';
+import { reportsRoutes } from './reports/reports.routes';
 import { rolesRoutes } from './roles/roles.routes';
 import { settingsRoutes } from './settings/settings.routes';
 import { setupRoutes } from './setup/setup.routes';
@@ -191,6 +192,7 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     ticketsRoutes,
     paymentsRoutes,
     shiftsRoutes,
+    reportsRoutes,
     receiptsRoutes,
     printersRoutes,
     ratesRoutes,

@@ -20,6 +20,10 @@ export const OPENAPI_TAGS = [
   { name: 'Tickets', description: 'Bills of an order: whole or split by dishes or amount' },
   { name: 'Payments', description: 'Payments on bills and the payment methods' },
   { name: 'Shifts', description: 'Cash drawer shifts, pay-ins and pay-outs, close and Z report' },
+  {
+    name: 'Reports',
+    description: 'Sales by day, hour, payment method, dish, category and waiter; open balances',
+  },
   { name: 'Printers', description: 'Network receipt and kitchen printers and their print jobs' },
   { name: 'Rates', description: 'The BTC exchange rate Lightning bills are priced at' },
   { name: 'Events', description: 'The live stream of changes (Server-Sent Events)' },

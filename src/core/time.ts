@@ -35,3 +35,42 @@ export function toIsoUtc(unixMs: number): string {
 export function formatLocalDateTime(unixMs: number, timeZone: string): string {
   return DateTime.fromMillis(unixMs, { zone: timeZone }).toFormat('yyyy-LL-dd HH:mm');
 }
+
+/** A stretch of time over which a zone keeps one UTC offset: from the previous piece's `until`. */
+export type OffsetPiece = { until: number; offsetMs: number };
+
+const QUARTER_HOUR_MS = 15 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The zone's UTC offsets over [from, to), as pieces in time order (the last runs to `to`). Zones
+ * change offset at most a few times a year and always on a quarter hour, so each day is checked and
+ * only a day whose offset changes is searched, by quarter hours.
+ */
+export function zoneOffsets(from: number, to: number, timeZone: string): OffsetPiece[] {
+  const offsetAt = (instant: number) => DateTime.fromMillis(instant, { zone: timeZone }).offset * 60_000;
+  const pieces: OffsetPiece[] = [];
+  let current = offsetAt(from);
+  for (let dayStart = from; dayStart < to; dayStart += DAY_MS) {
+    const dayEnd = Math.min(dayStart + DAY_MS, to);
+    if (offsetAt(dayEnd - 1) === current) continue;
+    for (
+      let instant = dayStart - (dayStart % QUARTER_HOUR_MS);
+      instant < dayEnd;
+      instant += QUARTER_HOUR_MS
+    ) {
+      const offset = offsetAt(Math.max(instant, from));
+      if (offset !== current) {
+        pieces.push({ until: Math.max(instant, from), offsetMs: current });
+        current = offset;
+      }
+    }
+  }
+  pieces.push({ until: to, offsetMs: current });
+  return pieces;
+}
+
+/** `2026-11-22` for a day number (days since 1970-01-01 on the local calendar). */
+export function dayNumberToDate(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}

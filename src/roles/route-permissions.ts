@@ -29,6 +29,9 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   closeShift: 'shifts.use',
   getShiftReport: 'shifts.use',
 
+  getSalesReport: 'reports.read',
+  getOpenBalances: 'reports.read',
+
   createCategory: 'menu.write',
   updateCategory: 'menu.write',
   deleteCategory: 'menu.write',

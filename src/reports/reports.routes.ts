@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { principalOf } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
+import { errors } from '../core/schemas';
+import { OpenBalances, SalesQuery, SalesRow } from './reports.schemas';
+import * as service from './reports.service';
+
+const tags = ['Reports'];
+
+export const reportsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/reports/sales',
+    {
+      schema: {
+        operationId: 'getSalesReport',
+        tags,
+        summary: 'Sales by day, hour, payment method, dish, category or waiter',
+        description:
+          'The bills paid between the two local days, summed by the database. Bills split across ' +
+          'payment methods or dishes share their amounts out in proportion, to the cent, so every ' +
+          'grouping has the same totals. `Accept: text/csv` answers the same rows as CSV with a header.',
+        querystring: SalesQuery,
+        response: {
+          200: {
+            description: 'The rows, in key order',
+            content: {
+              'application/json': { schema: Type.Array(SalesRow) },
+              'text/csv': { schema: Type.String() },
+            },
+          },
+          ...errors(400, 401, 403),
+        },
+      },
+    },
+    async (request, reply) => {
+      const rows = await service.salesReport(ctx, principalOf(request), request.query);
+      if (!wantsCsv(request.headers.accept)) return reply.type('application/json').send(rows);
+      return reply.type('text/csv; charset=utf-8').send(service.salesCsv(rows));
+    },
+  );
+
+  app.get(
+    '/reports/open-balances',
+    {
+      schema: {
+        operationId: 'getOpenBalances',
+        tags,
+        summary: 'Unpaid orders and overpaid bills',
+        description:
+          'Completed or cancelled orders not paid in full, and bills that took more than their total.',
+        response: { 200: OpenBalances, ...errors(401, 403) },
+      },
+    },
+    (request) => service.openBalances(ctx, principalOf(request)),
+  );
+};
+
+/** CSV only when asked for by name: a client that accepts anything gets JSON. */
+function wantsCsv(accept: string | undefined): boolean {
+  return accept?.split(',').some((type) => type.trim().split(';')[0] === 'text/csv') ?? false;
+}
