@@ -34,10 +34,15 @@ export async function runScale(
     }
     const history = { now: Date.now(), userId: adminId, waiter: APP_ADMIN.name };
     const day = sampleDay(history);
+    const week = `from=${day}&to=${weekAfter(day)}`;
     const queries = [
       `/orders/total-sales/${day}`,
       `/orders/date-range?start_date=${day}&end_date=${day}`,
       '/orders?status=pending&limit=100',
+      `/reports/sales?from=${day}&to=${day}&group_by=hour`,
+      `/reports/sales?from=${day}&to=${day}&group_by=payment_method`,
+      `/reports/sales?${week}&group_by=day`,
+      `/reports/sales?${week}&group_by=dish`,
     ];
     const steps: ScaleStep[] = [];
     let seeded = 0;
@@ -62,6 +67,10 @@ export async function runScale(
   } finally {
     await database.drop();
   }
+}
+
+function weekAfter(day: string): string {
+  return new Date(Date.parse(day) + 6 * 86_400_000).toISOString().slice(0, 10);
 }
 
 async function timeQuery(session: ApiSession, path: string): Promise<QueryTiming> {
