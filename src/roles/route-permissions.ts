@@ -21,6 +21,9 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
 
   updateSettings: 'settings.write',
 
+  listAuditEntries: 'audit.read',
+  verifyAuditLog: 'audit.read',
+
   createCategory: 'menu.write',
   updateCategory: 'menu.write',
   deleteCategory: 'menu.write',

@@ -26,6 +26,7 @@ const TABLES: (keyof Database)[] = [
   'events',
   'printers',
   'print_jobs',
+  'audit_log',
 ];
 
 // PostgreSQL's sequencer numbers committed events in the background, so an event committed before

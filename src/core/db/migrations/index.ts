@@ -10,6 +10,7 @@ import * as eventPositions from './0008_event_positions';
 import * as kitchen from './0009_kitchen';
 import * as rolesSettings from './0010_roles_settings';
 import * as printing from './0013_printing';
+import * as audit from './0014_audit';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -26,6 +27,7 @@ export const migrationProvider: MigrationProvider = {
       '0009_kitchen': kitchen,
       '0010_roles_settings': rolesSettings,
       '0013_printing': printing,
+      '0014_audit': audit,
     };
   },
 };
