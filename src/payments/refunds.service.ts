@@ -1,10 +1,11 @@
+import { recordAudit } from '../audit/record-audit';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
-import { toCents } from '../core/money';
+import { fromCents, toCents } from '../core/money';
 import { runPaymentOnce } from '../core/payment-once';
 import { recordEvent } from '../events/record-event';
 import { authorize } from '../roles/permissions';
@@ -101,6 +102,14 @@ async function takeRefund(
     { cents, status },
     now,
   );
+  await recordAudit(trx, {
+    at: now,
+    actor: principal,
+    action: 'payment.refunded',
+    target: { type: 'payment', id: paymentId },
+    before: toPaymentView(payment),
+    after: { refund_id: id, amount: fromCents(cents), reason: input.reason, payment_status: status },
+  });
   return { ...taken, amountSat };
 }
 
