@@ -16,6 +16,7 @@ import { billableOrder, createBill } from './helpers/checkout-factories';
 import { databaseDigest } from './helpers/db-digest';
 import { insertUser } from './helpers/factories';
 import { callerFor } from './helpers/orders-factories';
+import { buildWalletTestApp, unlockedAdmin } from './helpers/wallet-factories';
 
 type Entry = {
   id: string;
@@ -450,5 +451,39 @@ describeEachDatabase('audit log', (target) => {
       assert.deepEqual([refused.statusCode, refused.json()], [403, { message: 'Unauthorized API access' }]);
       assert.equal((await app.inject({ method: 'GET', url })).statusCode, 401);
     }
+  });
+});
+
+describeEachDatabase('audit log of wallet payments', (target) => {
+  it('records a sent payment once, without its preimage, even when a retry replays it', async (t) => {
+    const { app, db, simulator } = await buildWalletTestApp(t, target, {
+      simulator: { balanceSat: 500_000 },
+    });
+    const { user, walletCookies } = await unlockedAdmin(app, db);
+    const invoice = simulator.node.createInvoice({
+      amountSat: 5000,
+      description: 'Supplier',
+      expirySeconds: null,
+      externalId: null,
+    });
+    const pay = () =>
+      app.inject({
+        method: 'POST',
+        url: '/wallet/payinvoice',
+        headers: { cookie: walletCookies, 'idempotency-key': 'supplier-1' },
+        payload: { invoice: invoice.serialized },
+      });
+    const first = await pay();
+    assert.equal(first.statusCode, 200, first.body);
+    assert.equal((await pay()).statusCode, 200);
+    const entry = await onlyEntry(db, 'wallet.payment_sent');
+    assert.equal(entry.actor_id, user.id);
+    const after = entry.after as Record<string, unknown>;
+    assert.deepEqual(
+      [after.kind, after.paymentHash, after.recipientAmountSat],
+      ['invoice', first.json().paymentHash, first.json().recipientAmountSat],
+    );
+    assert.ok(!JSON.stringify(after).includes(first.json().paymentPreimage));
+    assert.equal('paymentPreimage' in after, false);
   });
 });

@@ -22,6 +22,7 @@ export type AuditAction =
   | 'order.cancelled'
   | 'order.deleted'
   | 'payment.refunded'
+  | 'payment.refund_undone'
   | 'wallet.payment_sent'
   | 'settings.updated'
   | 'shift.closed'

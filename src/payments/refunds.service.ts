@@ -149,7 +149,7 @@ async function refundLightning(
       if (!outcome.isSent) throw new BadRequestError(`Payment failed: ${outcome.reason}`);
       sent = outcome;
     } catch (error) {
-      if (isDefinitelyNotPaid(error)) await giveBack(ctx, taken);
+      if (isDefinitelyNotPaid(error)) await giveBack(ctx, principal, taken);
       throw error;
     }
     await ctx.db.transaction().execute(async (trx) => {
@@ -170,10 +170,18 @@ function isDefinitelyNotPaid(error: unknown): boolean {
   return typeof status === 'number' && (status < 500 || status === 503);
 }
 
-async function giveBack(ctx: AppContext, taken: TakenRefund): Promise<void> {
+async function giveBack(ctx: AppContext, principal: Principal, taken: TakenRefund): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
     await lockTicketWithOrder(trx, taken.ticketId);
     await payments.undoRefund(trx, taken, now);
+    // The refund was audited when taken; the log must show that no money went after all.
+    await recordAudit(trx, {
+      at: now,
+      actor: principal,
+      action: 'payment.refund_undone',
+      target: { type: 'payment', id: taken.paymentId },
+      after: { refund_id: taken.id, amount: fromCents(taken.cents) },
+    });
   });
 }
