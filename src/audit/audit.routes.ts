@@ -5,6 +5,7 @@ import { listOrNoContent } from '../core/replies';
 import { errors, NoContent } from '../core/schemas';
 import { AuditPageReply, AuditQuery, AuditVerifyReply } from './audit.schemas';
 import * as service from './audit.service';
+import { AUDIT_ACTIONS } from './record-audit';
 
 export const auditRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
@@ -17,7 +18,8 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         description:
           'Sensitive actions with actor, time, target and the record before and after. Newest first, ' +
           '`limit` (default 100, max 1000) and `offset`; X-Total-Count carries the count of all matches. ' +
-          '`actor` matches the user id or the name (a failed login records the name tried). None: 204.',
+          '`actor` matches the user id or the name (a failed login records the name tried). None: 204. ' +
+          `Actions: ${AUDIT_ACTIONS.map((action) => `\`${action}\``).join(', ')}.`,
         querystring: AuditQuery,
         response: { 200: AuditPageReply, 204: NoContent, ...errors(400, 401, 403) },
       },

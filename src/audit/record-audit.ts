@@ -8,27 +8,29 @@ import { entryHash, GENESIS_HASH } from './audit-hash';
  * the shifts feature: its close writes one entry with the shift as target and the counted, expected
  * and difference amounts in `after`.
  */
-export type AuditAction =
-  | 'auth.login'
-  | 'auth.login_failed'
-  | 'user.created'
-  | 'user.updated'
-  | 'user.deleted'
-  | 'role.created'
-  | 'role.updated'
-  | 'role.deleted'
-  | 'ticket.discounted'
-  | 'dish.voided'
-  | 'order.cancelled'
-  | 'order.deleted'
-  | 'payment.refunded'
-  | 'payment.refund_undone'
-  | 'wallet.payment_sent'
-  | 'settings.updated'
-  | 'shift.closed'
-  | 'cli.user_created'
-  | 'cli.pin_reset'
-  | 'cli.wallet_password_set';
+export const AUDIT_ACTIONS = [
+  'auth.login',
+  'auth.login_failed',
+  'user.created',
+  'user.updated',
+  'user.deleted',
+  'role.created',
+  'role.updated',
+  'role.deleted',
+  'ticket.discounted',
+  'dish.voided',
+  'order.cancelled',
+  'order.deleted',
+  'payment.refunded',
+  'payment.refund_undone',
+  'wallet.payment_sent',
+  'settings.updated',
+  'shift.closed',
+  'cli.user_created',
+  'cli.pin_reset',
+  'cli.wallet_password_set',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Who acted: a signed-in user (a Principal fits), or no user at all (a failed login, the command line). */
 export type AuditActor = Readonly<{ id: string | null; name: string }>;

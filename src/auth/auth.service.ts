@@ -86,7 +86,7 @@ async function openSession(
       actor: { id: user.id, name: user.name },
       action: 'auth.login',
       target: { type: 'user', id: user.id },
-      after: { address: clientAddress, session_id: session.id },
+      after: { address: clientAddress },
     });
   });
   const tokens = await issueTokens(ctx, {
