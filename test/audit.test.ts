@@ -487,3 +487,35 @@ describeEachDatabase('audit log of wallet payments', (target) => {
     assert.equal('paymentPreimage' in after, false);
   });
 });
+
+describeEachDatabase('audit log of Lightning refunds', (target) => {
+  it('records a refund taken and then given back when the node refuses to pay it', async (t) => {
+    const { app, db, simulator } = await buildWalletTestApp(t, target, {
+      env: { POS_RATE_SOURCE: 'fixed:2000000' },
+    });
+    const { call, admin, orderId } = await billableOrder(app, db);
+    const ticketId = await createBill(call, orderId, {});
+    const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
+    await simulator.receivePayment(payment.lightning.invoice);
+    // Reading the payment asks the node, which settles it.
+    assert.equal((await call('GET', `/payments/${payment.id}`)).json().status, 'settled');
+    const invoice = simulator.node.createInvoice({
+      amountSat: 3000,
+      description: 'refund',
+      expirySeconds: null,
+      externalId: null,
+    }).serialized;
+    simulator.node.failNextPayment('no route');
+    const refused = await admin('POST', `/payments/${payment.id}/refund`, { reason: 'x', invoice });
+    assert.deepEqual([refused.statusCode, refused.json()], [400, { message: 'Payment failed: no route' }]);
+    const entries = (await storedEntries(db)).filter((entry) => entry.target_type === 'payment');
+    assert.deepEqual(
+      entries.map((entry) => [entry.action, entry.target_id, (entry.after as { amount: number }).amount]),
+      [
+        ['payment.refunded', payment.id, 60],
+        ['payment.refund_undone', payment.id, 60],
+      ],
+    );
+    assert.deepEqual((await call('GET', '/audit/verify')).statusCode, 403);
+  });
+});
