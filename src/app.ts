@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { auditRoutes } from './audit/audit.routes';
 import { authRoutes } from './auth/auth.routes';
 import { findPrincipal } from './auth/sessions.repo';
 import { categoriesRoutes } from './categories/categories.routes';
@@ -198,6 +199,7 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     ratesRoutes,
     walletFeature,
     eventsRoutes,
+    auditRoutes,
   ]) {
     await app.register(feature, { ctx });
   }

@@ -129,6 +129,19 @@ describeEachDatabase('shifts', (target) => {
       .where('id', '=', shift.id)
       .executeTakeFirstOrThrow();
     assert.deepEqual([Number(stored.expected_cash_cents), Number(stored.counted_cash_cents)], [11900, 11850]);
+    const audited = await db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'shift.closed')
+      .executeTakeFirstOrThrow();
+    assert.equal(audited.target_id, shift.id);
+    assert.deepEqual(JSON.parse(String(audited.after)), {
+      status: 'closed',
+      expected_cash: 119,
+      counted_cash: 118.5,
+      difference: -0.5,
+      notes: 'Short 50 cents',
+    });
 
     // Closed shifts never change, and later payments belong to no shift.
     const before = await databaseDigest(db);

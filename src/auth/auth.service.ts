@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit';
 import type { AppContext } from '../core/context';
 import { tokenRefused, UnauthorizedError } from '../core/errors';
 import { type FailureRule, limitFailures } from '../core/failure-limiter';
@@ -37,32 +38,56 @@ export async function login(
     { rule: LOGIN_FAILURES_PER_NAME, key: `${clientAddress}|${nameKey}` },
     { rule: LOGIN_FAILURES_PER_ADDRESS, key: clientAddress },
   ];
-  return limitFailures(ctx.db, ctx.clock, buckets, () => openSession(ctx, nameKey, credentials.pin));
+  return limitFailures(ctx.db, ctx.clock, buckets, () =>
+    openSession(ctx, nameKey, credentials, clientAddress),
+  );
 }
 
 async function openSession(
   ctx: AppContext,
   nameKey: string,
-  pin: string,
+  credentials: { name: string; pin: string },
+  clientAddress: string,
 ): Promise<{ user: UserView; tokens: SessionTokens }> {
   const user = await findLiveUserByNameKey(ctx.db, nameKey);
   const isPinValid = await verifyPin(
-    pin,
+    credentials.pin,
     ctx.secrets.pinKey,
     user?.name ?? nameKey,
     user?.pin_hash ?? DECOY_HASH,
   );
-  if (!user || !isPinValid) throw new UnauthorizedError(INVALID_CREDENTIALS);
-
   const now = ctx.clock.now();
+  if (!user || !isPinValid) {
+    // No business change to ride on: the failure is recorded on its own before it is answered.
+    await ctx.db.transaction().execute((trx) =>
+      recordAudit(trx, {
+        at: now,
+        actor: { id: user?.id ?? null, name: user?.name ?? credentials.name },
+        action: 'auth.login_failed',
+        target: { type: 'user', id: user?.id ?? null },
+        after: { address: clientAddress },
+      }),
+    );
+    throw new UnauthorizedError(INVALID_CREDENTIALS);
+  }
+
   const session = { id: newId(), refreshTokenId: newId() };
-  await sessions.insertSession(ctx.db, {
-    id: session.id,
-    user_id: user.id,
-    refresh_token_id: session.refreshTokenId,
-    created_at: now,
-    expires_at: now + refreshLifetimeMs,
-    revoked_at: null,
+  await ctx.db.transaction().execute(async (trx) => {
+    await sessions.insertSession(trx, {
+      id: session.id,
+      user_id: user.id,
+      refresh_token_id: session.refreshTokenId,
+      created_at: now,
+      expires_at: now + refreshLifetimeMs,
+      revoked_at: null,
+    });
+    await recordAudit(trx, {
+      at: now,
+      actor: { id: user.id, name: user.name },
+      action: 'auth.login',
+      target: { type: 'user', id: user.id },
+      after: { address: clientAddress },
+    });
   });
   const tokens = await issueTokens(ctx, {
     userId: user.id,

@@ -1,4 +1,5 @@
 import { Value } from 'typebox/value';
+import { COMMAND_LINE_ACTOR, recordAudit } from '../audit/record-audit';
 import type { Config } from '../config';
 import type { AppContext } from '../core/context';
 import type { DatabaseHandle } from '../core/db/database';
@@ -36,7 +37,15 @@ export async function createUserCommand(
 ): Promise<string> {
   if (!Value.Check(UserName, input.name))
     throw new BadRequestError('The name must be 1 to 100 characters, not blank');
-  const user = await createUser(ctx, { name: input.name, role: input.role, pin: await readPin() }, undefined);
+  const user = await createUser(
+    ctx,
+    { name: input.name, role: input.role, pin: await readPin() },
+    undefined,
+    {
+      actor: COMMAND_LINE_ACTOR,
+      action: 'cli.user_created',
+    },
+  );
   return `Created ${user.role} "${user.name}" (id ${user.id}).`;
 }
 
@@ -62,12 +71,22 @@ export async function setWalletPasswordCommand(ctx: AppContext, input: { name: s
       `The wallet password must be ${WALLET_PASSWORD_LENGTH.min} to ${WALLET_PASSWORD_LENGTH.max} characters`,
     );
   }
-  const isReplaced = await replaceWalletPasswordHash(ctx.db, user.id, {
-    expectedHash: user.wallet_password_hash,
-    newHash: await hashWalletPassword(password, ctx.secrets.pinKey, user.id),
-    now: ctx.clock.now(),
+  const newHash = await hashWalletPassword(password, ctx.secrets.pinKey, user.id);
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    const isReplaced = await replaceWalletPasswordHash(trx, user.id, {
+      expectedHash: user.wallet_password_hash,
+      newHash,
+      now,
+    });
+    if (!isReplaced) throw new ConflictError('The wallet password was changed meanwhile; try again');
+    await recordAudit(trx, {
+      at: now,
+      actor: COMMAND_LINE_ACTOR,
+      action: 'cli.wallet_password_set',
+      target: { type: 'user', id: user.id },
+    });
   });
-  if (!isReplaced) throw new ConflictError('The wallet password was changed meanwhile; try again');
   return `Wallet password of "${user.name}" set.`;
 }
 

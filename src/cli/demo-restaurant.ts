@@ -1,3 +1,4 @@
+import { COMMAND_LINE_ACTOR } from '../audit/record-audit';
 import type { CategoryBody } from '../categories/categories.schemas';
 import { createCategory, listCategories } from '../categories/categories.service';
 import type { Principal } from '../core/auth-guard';
@@ -67,7 +68,13 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
 
   const admin = await completeInitialSetup(ctx, DEMO_ADMIN);
   const staff: UserView[] = [];
-  for (const user of DEMO_STAFF) staff.push(await createUser(ctx, { ...user, role: 'staff' }, undefined));
+  for (const user of DEMO_STAFF)
+    staff.push(
+      await createUser(ctx, { ...user, role: 'staff' }, undefined, {
+        actor: COMMAND_LINE_ACTOR,
+        action: 'cli.user_created',
+      }),
+    );
 
   const dishIds: string[] = [];
   for (const [categoryName, dishes] of Object.entries(MENU)) {

@@ -25,6 +25,7 @@ export const OPENAPI_TAGS = [
     description: 'Sales by day, hour, payment method, dish, category and waiter; open balances',
   },
   { name: 'Printers', description: 'Network receipt and kitchen printers and their print jobs' },
+  { name: 'Audit', description: 'The tamper-evident log of sensitive actions and its verification' },
   { name: 'Rates', description: 'The BTC exchange rate Lightning bills are priced at' },
   { name: 'Events', description: 'The live stream of changes (Server-Sent Events)' },
   { name: 'Wallet', description: 'The Lightning wallet, proxied to phoenixd (administrators)' },

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
@@ -102,7 +103,17 @@ export function moveDishStatus(
     const after = await findLiveOrderWithDishes(trx, orderId);
     const view = after?.dishes.find((row) => row.id === orderDishId);
     await recordEvent(trx, { type: 'dish.status_changed', data: view && toOrderDishView(view), at: now });
-    if (input.status === 'voided') await recordDishesChanged(trx, after, now);
+    if (input.status === 'voided') {
+      await recordDishesChanged(trx, after, now);
+      await recordAudit(trx, {
+        at: now,
+        actor: principal,
+        action: 'dish.voided',
+        target: { type: 'order_dish', id: orderDishId },
+        before: toOrderDishView(dish),
+        after: view && toOrderDishView(view),
+      });
+    }
   });
 }
 

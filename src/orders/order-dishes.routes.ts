@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { principalOf } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
@@ -89,7 +90,7 @@ export const orderDishesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
       },
     },
     async (request) => {
-      await service.removeOrderDish(ctx, request.params.id, request.params.dishId);
+      await service.removeOrderDish(ctx, principalOf(request), request.params.id, request.params.dishId);
       return { message: 'Dish removed successfully' };
     },
   );
@@ -107,7 +108,7 @@ export const orderDishesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
       },
     },
     async (request) => {
-      await service.removeAllOrderDishes(ctx, request.params.id);
+      await service.removeAllOrderDishes(ctx, principalOf(request), request.params.id);
       return { message: 'All dishes removed successfully' };
     },
   );

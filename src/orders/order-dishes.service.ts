@@ -1,3 +1,5 @@
+import { recordAudit } from '../audit/record-audit';
+import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { BadRequestError, NotFoundError } from '../core/errors';
@@ -93,17 +95,59 @@ export function updateOrderDish(
   });
 }
 
-export function removeOrderDish(ctx: AppContext, orderId: string, orderDishId: string): Promise<void> {
-  return changeDishes(ctx, orderId, async (trx) => {
+export function removeOrderDish(
+  ctx: AppContext,
+  principal: Principal,
+  orderId: string,
+  orderDishId: string,
+): Promise<void> {
+  return changeDishes(ctx, orderId, async (trx, now) => {
     if (await isBilled(trx, orderId, orderDishId)) throw new BadRequestError(DISH_ON_BILL);
+    const removed = await kitchenDishes(trx, orderId, (dish) => dish.id === orderDishId);
     if (!(await dishes.deleteOrderDish(trx, orderId, orderDishId))) throw new NotFoundError();
+    await auditRemovedKitchenDishes(trx, principal, orderId, removed, now);
   });
 }
 
-export function removeAllOrderDishes(ctx: AppContext, orderId: string): Promise<void> {
-  return changeDishes(ctx, orderId, async (trx) => {
+export function removeAllOrderDishes(ctx: AppContext, principal: Principal, orderId: string): Promise<void> {
+  return changeDishes(ctx, orderId, async (trx, now) => {
     if ((await findBilledDishIds(trx, orderId)).size > 0) throw new BadRequestError(DISH_ON_BILL);
+    const removed = await kitchenDishes(trx, orderId, () => true);
     await dishes.deleteAllOrderDishes(trx, orderId);
+    await auditRemovedKitchenDishes(trx, principal, orderId, removed, now);
+  });
+}
+
+/**
+ * Dishes the kitchen already has (sent or further, not yet voided). Removing one of them takes food
+ * that was made or ordered off the order: a void, audited as one. A pending dish is only a draft.
+ */
+async function kitchenDishes(
+  trx: Db,
+  orderId: string,
+  isRemoved: (dish: { id: string }) => boolean,
+): Promise<OrderDishView[]> {
+  const found = await dishes.findLiveOrderWithDishes(trx, orderId);
+  return (found?.dishes ?? [])
+    .filter((dish) => isRemoved(dish) && dish.status !== 'pending' && dish.status !== 'voided')
+    .map(toOrderDishView);
+}
+
+async function auditRemovedKitchenDishes(
+  trx: Db,
+  principal: Principal,
+  orderId: string,
+  removed: OrderDishView[],
+  now: number,
+): Promise<void> {
+  if (removed.length === 0) return;
+  await recordAudit(trx, {
+    at: now,
+    actor: principal,
+    action: 'dish.voided',
+    target: { type: 'order', id: orderId },
+    before: { dishes: removed },
+    after: null,
   });
 }
 

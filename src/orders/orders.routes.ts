@@ -132,7 +132,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       },
     },
     async (request) => {
-      await service.updateOrder(ctx, request.params.id, request.body);
+      await service.updateOrder(ctx, principalOf(request), request.params.id, request.body);
       return { message: 'Order updated successfully' };
     },
   );
@@ -151,7 +151,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       },
     },
     async (request) => {
-      await service.deleteOrder(ctx, request.params.id);
+      await service.deleteOrder(ctx, principalOf(request), request.params.id);
       return { message: 'Order deleted successfully' };
     },
   );

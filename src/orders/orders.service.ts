@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
@@ -63,7 +64,12 @@ export async function createOrder(
 }
 
 /** Changes what the body sends; omitted fields keep their values and a sent `total` is ignored. */
-export async function updateOrder(ctx: AppContext, id: string, input: OrderBody): Promise<void> {
+export async function updateOrder(
+  ctx: AppContext,
+  principal: Principal,
+  id: string,
+  input: OrderBody,
+): Promise<void> {
   const now = ctx.clock.now();
   await withTableErrors(input.table_id ?? null, () =>
     ctx.db.transaction().execute(async (trx) => {
@@ -71,7 +77,9 @@ export async function updateOrder(ctx: AppContext, id: string, input: OrderBody)
       if (!current) throw new NotFoundError();
       const status = input.status ?? current.status;
       assertTransition(current.status, status);
-      if (status === 'cancelled' && current.status !== 'cancelled') await cancelBillsOfOrder(trx, id, now);
+      const isCancelling = status === 'cancelled' && current.status !== 'cancelled';
+      const before = isCancelling ? await orderWithDishesView(trx, id) : undefined;
+      if (isCancelling) await cancelBillsOfOrder(trx, id, now);
       const nextTableId = input.table_id === undefined ? current.table_id : input.table_id;
       const isMovingTable = nextTableId !== current.table_id;
       await tables.lockTables(trx, [current.table_id, nextTableId]);
@@ -95,21 +103,46 @@ export async function updateOrder(ctx: AppContext, id: string, input: OrderBody)
         if (!(await tables.occupyTable(trx, nextTableId as string, id, now)))
           throw tableNotFound(nextTableId as string);
       }
+      if (before) {
+        const after = await orderWithDishesView(trx, id);
+        await recordAudit(trx, {
+          at: now,
+          actor: principal,
+          action: 'order.cancelled',
+          target: { type: 'order', id },
+          before,
+          after,
+        });
+      }
     }),
   );
 }
 
 /** Logical delete: the order leaves every list, filter and sales figure, and frees its table. */
-export async function deleteOrder(ctx: AppContext, id: string): Promise<void> {
+export async function deleteOrder(ctx: AppContext, principal: Principal, id: string): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
     const current = await orders.lockLiveOrder(trx, id);
     if (!current) throw new NotFoundError();
+    const before = await orderWithDishesView(trx, id);
     await cancelBillsOfOrder(trx, id, now);
     await tables.lockTables(trx, [current.table_id]);
     await orders.softDeleteOrder(trx, id, now);
     if (current.table_id && isActive(current.status)) await tables.freeTable(trx, current.table_id, id, now);
+    await recordAudit(trx, {
+      at: now,
+      actor: principal,
+      action: 'order.deleted',
+      target: { type: 'order', id },
+      before,
+    });
   });
+}
+
+/** The order with its dishes as GET /orders/{id}/complete shows them: what an audit entry keeps. */
+async function orderWithDishesView(trx: Db, id: string): Promise<CompleteOrderView | undefined> {
+  const found = await dishes.findLiveOrderWithDishes(trx, id);
+  return found && { order: toOrderView(found.order), dishes: found.dishes.map(toOrderDishView) };
 }
 
 export async function getOrder(ctx: AppContext, id: string): Promise<OrderView> {

@@ -1,10 +1,11 @@
+import { recordAudit } from '../audit/record-audit';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
-import { toCents } from '../core/money';
+import { fromCents, toCents } from '../core/money';
 import { runPaymentOnce } from '../core/payment-once';
 import { recordEvent } from '../events/record-event';
 import { authorize } from '../roles/permissions';
@@ -104,6 +105,14 @@ async function takeRefund(
     { cents, status },
     now,
   );
+  await recordAudit(trx, {
+    at: now,
+    actor: principal,
+    action: 'payment.refunded',
+    target: { type: 'payment', id: paymentId },
+    before: toPaymentView(payment),
+    after: { refund_id: id, amount: fromCents(cents), reason: input.reason, payment_status: status },
+  });
   return { ...taken, amountSat };
 }
 
@@ -143,7 +152,7 @@ async function refundLightning(
       if (!outcome.isSent) throw new BadRequestError(`Payment failed: ${outcome.reason}`);
       sent = outcome;
     } catch (error) {
-      if (isDefinitelyNotPaid(error)) await giveBack(ctx, taken);
+      if (isDefinitelyNotPaid(error)) await giveBack(ctx, principal, taken);
       throw error;
     }
     await ctx.db.transaction().execute(async (trx) => {
@@ -164,10 +173,18 @@ function isDefinitelyNotPaid(error: unknown): boolean {
   return typeof status === 'number' && (status < 500 || status === 503);
 }
 
-async function giveBack(ctx: AppContext, taken: TakenRefund): Promise<void> {
+async function giveBack(ctx: AppContext, principal: Principal, taken: TakenRefund): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
     await lockTicketWithOrder(trx, taken.ticketId);
     await payments.undoRefund(trx, taken, now);
+    // The refund was audited when taken; the log must show that no money went after all.
+    await recordAudit(trx, {
+      at: now,
+      actor: principal,
+      action: 'payment.refund_undone',
+      target: { type: 'payment', id: taken.paymentId },
+      after: { refund_id: taken.id, amount: fromCents(taken.cents) },
+    });
   });
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { isForeignKeyViolation, isUniqueViolation } from '../core/db/locks';
@@ -68,7 +69,15 @@ export async function createRole(
   try {
     return await inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
       await roles.insertRole(trx, row);
-      return toRoleView(row);
+      const view = toRoleView(row);
+      await recordAudit(trx, {
+        at: now,
+        actor: principal,
+        action: 'role.created',
+        target: { type: 'role', id: row.id },
+        after: view,
+      });
+      return view;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new BadRequestError(ROLE_NAME_TAKEN);
@@ -98,7 +107,16 @@ export async function updateRole(
         updated_at: ctx.clock.now(),
       };
       await roles.updateRole(trx, id, changes);
-      return toRoleView({ ...existing, ...changes });
+      const view = toRoleView({ ...existing, ...changes });
+      await recordAudit(trx, {
+        at: changes.updated_at,
+        actor: principal,
+        action: 'role.updated',
+        target: { type: 'role', id },
+        before: toRoleView(existing),
+        after: view,
+      });
+      return view;
     });
     ctx.principals.forgetAll();
     return updated;
@@ -117,6 +135,13 @@ export async function deleteRole(ctx: AppContext, principal: Principal, id: stri
       if (Number(existing.is_seeded) === 1) throw new BadRequestError(SEEDED_ROLE_KEPT);
       if (await roles.isRoleInUse(trx, existing.name)) throw new ConflictError(ROLE_IN_USE);
       await roles.deleteRole(trx, id);
+      await recordAudit(trx, {
+        at: ctx.clock.now(),
+        actor: principal,
+        action: 'role.deleted',
+        target: { type: 'role', id },
+        before: toRoleView(existing),
+      });
     });
   } catch (error) {
     // A user given the role meanwhile: the foreign key refuses the delete.

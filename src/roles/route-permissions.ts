@@ -32,6 +32,9 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   getSalesReport: 'reports.read',
   getOpenBalances: 'reports.read',
 
+  listAuditEntries: 'audit.read',
+  verifyAuditLog: 'audit.read',
+
   createCategory: 'menu.write',
   updateCategory: 'menu.write',
   deleteCategory: 'menu.write',

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit';
 import type { CurrencyCode } from '../config';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
@@ -117,6 +118,15 @@ export async function updateSettings(
       }),
       updated_at: ctx.clock.now(),
     });
-    return toView(await loadSettings(trx));
+    const after = toView(await loadSettings(trx));
+    await recordAudit(trx, {
+      at: ctx.clock.now(),
+      actor: principal,
+      action: 'settings.updated',
+      target: { type: 'settings', id: null },
+      before: toView(toSettings(before)),
+      after,
+    });
+    return after;
   });
 }

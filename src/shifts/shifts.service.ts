@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
@@ -124,12 +125,34 @@ export async function closeShift(
   await shiftOfCaller(ctx.db, principal, shiftId);
   await ctx.db.transaction().execute(async (trx) => {
     const shift = await lockOpen(trx, shiftId);
+    const now = ctx.clock.now();
+    const countedCents = toCents(body.counted_cash);
+    const expectedCents = await expectedCashCents(trx, shift);
+    const notes = body.notes ?? null;
     await repo.closeShift(trx, shiftId, {
-      closedAt: ctx.clock.now(),
+      closedAt: now,
       closedBy: principal.id,
-      countedCents: toCents(body.counted_cash),
-      expectedCents: await expectedCashCents(trx, shift),
-      notes: body.notes ?? null,
+      countedCents,
+      expectedCents,
+      notes,
+    });
+    await recordAudit(trx, {
+      at: now,
+      actor: principal,
+      action: 'shift.closed',
+      target: { type: 'shift', id: shiftId },
+      before: {
+        status: 'open',
+        user_id: shift.user_id,
+        opening_cash: fromCents(Number(shift.opening_cash_cents)),
+      },
+      after: {
+        status: 'closed',
+        expected_cash: fromCents(expectedCents),
+        counted_cash: fromCents(countedCents),
+        difference: fromCents(countedCents - expectedCents),
+        notes,
+      },
     });
   });
   return viewOf(ctx.db, await mustFind(ctx.db, shiftId));

@@ -1,10 +1,11 @@
+import { recordAudit } from '../audit/record-audit';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
-import { toCents } from '../core/money';
+import { fromCents, toCents } from '../core/money';
 import { totalFromLastPage } from '../core/paging';
 import { recordEvent } from '../events/record-event';
 import { findLiveOrderWithDishes } from '../orders/order-dishes.repo';
@@ -78,6 +79,16 @@ export async function createTicket(
     const view = await viewOf(trx, id);
     await recordEvent(trx, { type: 'ticket.created', data: view, at: now });
     if (isPaid) await recordEvent(trx, { type: 'ticket.paid', data: view, at: now });
+    if (input.discount) {
+      await recordAudit(trx, {
+        at: now,
+        actor: principal,
+        action: 'ticket.discounted',
+        target: { type: 'ticket', id },
+        before: { order_id: orderId, subtotal: fromCents(subtotalCents) },
+        after: view,
+      });
+    }
     return { id };
   });
 }

@@ -65,7 +65,10 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       },
     },
     async (request, reply) => {
-      const user = await service.createUser(ctx, request.body, idempotencyClaimOf(ctx, request));
+      const user = await service.createUser(ctx, request.body, idempotencyClaimOf(ctx, request), {
+        actor: principalOf(request),
+        action: 'user.created',
+      });
       return reply.code(201).send({ id: user.id, message: 'User added successfully' });
     },
   );
@@ -105,7 +108,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       },
     },
     async (request) => {
-      await service.deleteUser(ctx, request.params.id);
+      await service.deleteUser(ctx, principalOf(request), request.params.id);
       return { id: request.params.id, message: 'User deleted successfully' };
     },
   );

@@ -1,3 +1,4 @@
+import { type AuditActor, COMMAND_LINE_ACTOR, recordAudit } from '../audit/record-audit';
 import { revokeSessionsOfUser } from '../auth/sessions.repo';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
@@ -64,11 +65,19 @@ export async function createUser(
   ctx: AppContext,
   input: CreateUserBody,
   claim: IdempotencyClaim | undefined,
+  audit: { actor: AuditActor; action: 'user.created' | 'cli.user_created' },
 ): Promise<UserView> {
   const row = await newUserRow(ctx, { ...input, role: input.role ?? DEFAULT_ROLE });
-  return inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now: row.created_at }, (trx) =>
-    insertUserRow(trx, row),
-  );
+  return inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now: row.created_at }, async (trx) => {
+    const user = await insertUserRow(trx, row);
+    await recordAudit(trx, {
+      at: row.created_at,
+      ...audit,
+      target: { type: 'user', id: user.id },
+      after: user,
+    });
+    return user;
+  });
 }
 
 export async function listUsers(ctx: AppContext): Promise<UserView[]> {
@@ -116,6 +125,16 @@ export async function updateUser(
         const keptSessionId = principal?.id === id ? principal.sessionId : undefined;
         await revokeSessionsOfUser(trx, id, now, { except: keptSessionId });
       }
+      await recordAudit(trx, {
+        at: now,
+        // Without a caller, the admin command line resets a PIN (`reset-pin`).
+        ...(principal
+          ? { actor: principal, action: 'user.updated' }
+          : { actor: COMMAND_LINE_ACTOR, action: 'cli.pin_reset' }),
+        target: { type: 'user', id },
+        before: toUserView(existing),
+        after: { ...toUserView({ id, name, role: input.role }), pin_changed: pinHash !== undefined },
+      });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new BadRequestError(NAME_TAKEN);
@@ -126,7 +145,7 @@ export async function updateUser(
   return toUserView({ id, name, role: input.role });
 }
 
-export async function deleteUser(ctx: AppContext, id: string): Promise<void> {
+export async function deleteUser(ctx: AppContext, principal: Principal, id: string): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     const existing = await users.findLiveUserById(trx, id);
     if (!existing) throw new NotFoundError();
@@ -134,6 +153,13 @@ export async function deleteUser(ctx: AppContext, id: string): Promise<void> {
     const now = ctx.clock.now();
     await users.softDeleteUser(trx, id, now);
     await revokeSessionsOfUser(trx, id, now);
+    await recordAudit(trx, {
+      at: now,
+      actor: principal,
+      action: 'user.deleted',
+      target: { type: 'user', id },
+      before: toUserView(existing),
+    });
   });
   ctx.principals.forgetAll();
 }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { principalOf } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { idempotencyClaimOf } from '../core/idempotency';
 import { errors } from '../core/schemas';
@@ -82,7 +83,8 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         response: { 200: PaymentSentReply, ...errors(400, 401, 403, 503, 504) },
       },
     },
-    (request) => service.payInvoice(ctx, request.body, idempotencyClaimOf(ctx, request)),
+    (request) =>
+      service.payInvoice(ctx, principalOf(request), request.body, idempotencyClaimOf(ctx, request)),
   );
 
   app.post(
@@ -98,7 +100,7 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         response: { 200: PaymentSentReply, ...errors(400, 401, 403, 503, 504) },
       },
     },
-    (request) => service.payOffer(ctx, request.body, idempotencyClaimOf(ctx, request)),
+    (request) => service.payOffer(ctx, principalOf(request), request.body, idempotencyClaimOf(ctx, request)),
   );
 
   app.post(
@@ -114,7 +116,8 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         response: { 200: OnChainReply, ...errors(400, 401, 403, 503, 504) },
       },
     },
-    (request) => service.payOnChain(ctx, request.body, idempotencyClaimOf(ctx, request)),
+    (request) =>
+      service.payOnChain(ctx, principalOf(request), request.body, idempotencyClaimOf(ctx, request)),
   );
 
   app.post(
@@ -133,6 +136,6 @@ export const walletNodeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         response: { 200: BumpFeeReply, ...errors(400, 401, 403, 503, 504) },
       },
     },
-    (request) => service.bumpFee(ctx, request.body, idempotencyClaimOf(ctx, request)),
+    (request) => service.bumpFee(ctx, principalOf(request), request.body, idempotencyClaimOf(ctx, request)),
   );
 };

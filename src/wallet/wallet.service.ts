@@ -1,3 +1,4 @@
+import { type AuditActor, recordAudit } from '../audit/record-audit';
 import type { AppContext } from '../core/context';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import type { IdempotencyClaim } from '../core/idempotency';
@@ -38,23 +39,54 @@ function toPaymentSent(outcome: PaymentOutcome): PaymentSent {
   return sent;
 }
 
+/**
+ * The money left outside our database, so there is no business transaction to share: the entry is
+ * written on its own once the node has answered, inside the once-only send, so a replayed answer is
+ * not recorded twice. The preimage (the proof of payment) stays out of it.
+ */
+async function auditPayment(ctx: AppContext, actor: AuditActor, kind: string, sent: object): Promise<void> {
+  await ctx.db.transaction().execute((trx) =>
+    recordAudit(trx, {
+      at: ctx.clock.now(),
+      actor,
+      action: 'wallet.payment_sent',
+      target: { type: 'wallet', id: null },
+      after: { kind, ...sent },
+    }),
+  );
+}
+
+async function auditedPaymentSent(
+  ctx: AppContext,
+  actor: AuditActor,
+  kind: string,
+  outcome: PaymentOutcome,
+): Promise<PaymentSent> {
+  const sent = toPaymentSent(outcome);
+  const { paymentPreimage: _preimage, ...recorded } = sent;
+  await auditPayment(ctx, actor, kind, recorded);
+  return sent;
+}
+
 export function payInvoice(
   ctx: AppContext,
+  actor: AuditActor,
   input: { invoice: string; amountSat?: number },
   claim?: IdempotencyClaim,
 ) {
   return runPaymentOnce(ctx, claim, async () =>
-    toPaymentSent(await callNode(ctx, (node) => node.payInvoice(input))),
+    auditedPaymentSent(ctx, actor, 'invoice', await callNode(ctx, (node) => node.payInvoice(input))),
   );
 }
 
 export function payOffer(
   ctx: AppContext,
+  actor: AuditActor,
   input: { offer: string; amountSat?: number; message?: string },
   claim?: IdempotencyClaim,
 ) {
   return runPaymentOnce(ctx, claim, async () =>
-    toPaymentSent(await callNode(ctx, (node) => node.payOffer(input))),
+    auditedPaymentSent(ctx, actor, 'offer', await callNode(ctx, (node) => node.payOffer(input))),
   );
 }
 
@@ -78,19 +110,33 @@ async function feesOfTransaction(ctx: AppContext, txId: string): Promise<number>
 
 export function payOnChain(
   ctx: AppContext,
+  actor: AuditActor,
   input: { address: string; amountSat: number; feerateSatByte: number },
   claim?: IdempotencyClaim,
 ) {
   return runPaymentOnce(ctx, claim, async () => {
     const txId = txIdOrThrow(await callNode(ctx, (node) => node.sendToAddress(input)));
-    return { txId, amountSat: input.amountSat, feesSat: await feesOfTransaction(ctx, txId) };
+    const sent = { txId, amountSat: input.amountSat, feesSat: await feesOfTransaction(ctx, txId) };
+    await auditPayment(ctx, actor, 'onchain', { ...sent, address: input.address });
+    return sent;
   });
 }
 
-export function bumpFee(ctx: AppContext, feerateSatByte: number, claim?: IdempotencyClaim) {
+export function bumpFee(
+  ctx: AppContext,
+  actor: AuditActor,
+  feerateSatByte: number,
+  claim?: IdempotencyClaim,
+) {
   return runPaymentOnce(ctx, claim, async () => {
     const txId = txIdOrThrow(await callNode(ctx, (node) => node.bumpFee(feerateSatByte)));
-    return { txId, newFeerateSatByte: feerateSatByte, additionalFeesSat: await feesOfTransaction(ctx, txId) };
+    const bumped = {
+      txId,
+      newFeerateSatByte: feerateSatByte,
+      additionalFeesSat: await feesOfTransaction(ctx, txId),
+    };
+    await auditPayment(ctx, actor, 'bumpfee', bumped);
+    return bumped;
   });
 }
 

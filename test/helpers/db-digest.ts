@@ -28,6 +28,7 @@ const TABLES: (keyof Database)[] = [
   'shifts',
   'shift_cash_movements',
   'print_jobs',
+  'audit_log',
 ];
 
 // PostgreSQL's sequencer numbers committed events in the background, so an event committed before

@@ -298,6 +298,24 @@ export type Database = {
     created_at: number;
     printed_at: number | null;
   };
+  /** The tamper-evident audit log (audit/record-audit.ts): each row chained to the previous by hash. */
+  audit_log: {
+    id: string;
+    /** Position in the chain: 1, 2, 3… without gaps. */
+    seq: number;
+    at: number;
+    /** Null when no user is known: a failed login, a command-line action. */
+    actor_id: string | null;
+    actor_name: string;
+    action: string;
+    target_type: string;
+    target_id: string | null;
+    /** JSON text, hashed exactly as stored. */
+    before: string | null;
+    after: string | null;
+    prev_hash: string;
+    hash: string;
+  };
 };
 
 export type PrinterRole = 'receipt' | 'kitchen';

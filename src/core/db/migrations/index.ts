@@ -11,6 +11,7 @@ import * as kitchen from './0009_kitchen';
 import * as rolesSettings from './0010_roles_settings';
 import * as shifts from './0012_shifts';
 import * as printing from './0013_printing';
+import * as audit from './0014_audit';
 import * as reportIndexes from './0015_report_indexes';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
@@ -29,6 +30,7 @@ export const migrationProvider: MigrationProvider = {
       '0010_roles_settings': rolesSettings,
       '0012_shifts': shifts,
       '0013_printing': printing,
+      '0014_audit': audit,
       '0015_report_indexes': reportIndexes,
     };
   },

@@ -1,0 +1,50 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { principalOf } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
+import { listOrNoContent } from '../core/replies';
+import { errors, NoContent } from '../core/schemas';
+import { AuditPageReply, AuditQuery, AuditVerifyReply } from './audit.schemas';
+import * as service from './audit.service';
+import { AUDIT_ACTIONS } from './record-audit';
+
+export const auditRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/audit',
+    {
+      schema: {
+        tags: ['Audit'],
+        operationId: 'listAuditEntries',
+        summary: 'The audit log',
+        description:
+          'Sensitive actions with actor, time, target and the record before and after. Newest first, ' +
+          '`limit` (default 100, max 1000) and `offset`; X-Total-Count carries the count of all matches. ' +
+          '`actor` matches the user id or the name (a failed login records the name tried). None: 204. ' +
+          `Actions: ${AUDIT_ACTIONS.map((action) => `\`${action}\``).join(', ')}.`,
+        querystring: AuditQuery,
+        response: { 200: AuditPageReply, 204: NoContent, ...errors(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const page = await service.listAudit(ctx, principalOf(request), request.query);
+      reply.header('X-Total-Count', String(page.totalCount));
+      return listOrNoContent(reply, page.items);
+    },
+  );
+
+  app.get(
+    '/audit/verify',
+    {
+      schema: {
+        tags: ['Audit'],
+        operationId: 'verifyAuditLog',
+        summary: 'Check that the audit log is intact',
+        description:
+          'Recomputes the hash chain from the first entry. Intact: `{"ok":true,"entries":n}`. Otherwise ' +
+          '`{"ok":false,"broken_at":{…},"reason":"…"}` naming the first entry that was changed, or that ' +
+          'follows a deleted one.',
+        response: { 200: AuditVerifyReply, ...errors(401, 403) },
+      },
+    },
+    (request) => service.verifyAudit(ctx, principalOf(request)),
+  );
+};
