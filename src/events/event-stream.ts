@@ -4,7 +4,6 @@ import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { eventsAfter, latestPosition, oldestPosition } from './events.repo';
 
-export const HEARTBEAT_MS = 10_000;
 /** How often a stream checks that its session still stands (logout, deletion, demotion, PIN change). */
 export const SESSION_CHECK_MS = 2000;
 const READ_BATCH = 500;
@@ -49,7 +48,7 @@ export class EventStream {
       if (oldest !== undefined && oldest > this.from + 1) this.res.write('event: reset\ndata: {}\n\n');
     }
     this.unsubscribe = this.ctx.events.onNewPositions(() => this.read());
-    this.timers.push(setInterval(() => this.res.write(': heartbeat\n\n'), HEARTBEAT_MS));
+    this.timers.push(setInterval(() => this.res.write(': heartbeat\n\n'), this.ctx.config.eventsHeartbeatMs));
     this.timers.push(setInterval(() => this.checkSession(), SESSION_CHECK_MS));
     this.read();
   }
