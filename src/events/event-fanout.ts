@@ -1,0 +1,106 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../core/context';
+import { eventsAfter, type StoredEvent } from './events.repo';
+
+export const READ_BATCH = 500;
+
+/** What the fan-out needs of a live stream. */
+export interface FanOutSubscriber {
+  /** The last position this subscriber was sent (or skipped as not its topic). */
+  readonly cursor: number;
+  /** Takes the event at `position`, already framed; called in position order, each position once. */
+  deliver(position: number, topic: string, frame: Buffer): void;
+  /** The shared read failed: the subscriber ends, and its client resumes with Last-Event-ID. */
+  close(): void;
+}
+
+/** An event as a Server-Sent Events frame: `id` its position, `event` its type, `data` the stored JSON. */
+export function frameOf(row: StoredEvent): Buffer {
+  return Buffer.from(`id: ${row.position}\nevent: ${row.type}\ndata: ${row.payload}\n\n`);
+}
+
+/**
+ * One read of the outbox for all the live streams of this instance that have caught up: each new
+ * event is read and framed once, then handed to every subscriber, instead of every stream running its
+ * own query for the same rows after each commit (200 streams made 200 reads per commit). A stream
+ * replaying from an older position reads on its own until it reaches `cursor`, then joins.
+ */
+export class EventFanOut {
+  private readonly subscribers = new Set<FanOutSubscriber>();
+  /** The last position read for the subscribers; meaningful while there are some. */
+  private position = 0;
+  private reading: Promise<void> | undefined;
+  private readAgain = false;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  get cursor(): number {
+    return this.position;
+  }
+
+  /**
+   * Joins a subscriber whose cursor is at least `cursor` (the caller checks, in the same tick, so no
+   * read can run in between). With nobody subscribed the fan-out does not follow the feed, so the
+   * first subscriber brings it its position and a read catches what committed meanwhile.
+   */
+  join(subscriber: FanOutSubscriber): void {
+    const isFirst = this.subscribers.size === 0;
+    this.subscribers.add(subscriber);
+    if (isFirst) {
+      this.position = subscriber.cursor;
+      this.unsubscribe = this.ctx.events.onNewPositions(() => this.read());
+      this.read();
+    }
+  }
+
+  leave(subscriber: FanOutSubscriber): void {
+    if (!this.subscribers.delete(subscriber) || this.subscribers.size > 0) return;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  /** Whether a subscriber at `cursor` may join now, or must read on its own up to `this.cursor` first. */
+  isCaughtUp(cursor: number): boolean {
+    return this.subscribers.size === 0 || cursor >= this.position;
+  }
+
+  private read(): void {
+    if (this.subscribers.size === 0) return;
+    if (this.reading) {
+      this.readAgain = true;
+      return;
+    }
+    this.reading = this.readAll()
+      .catch((error: unknown) => {
+        this.log.error({ err: error }, 'reading the events outbox for the live streams failed');
+        for (const subscriber of [...this.subscribers]) subscriber.close();
+      })
+      .finally(() => {
+        this.reading = undefined;
+        if (this.readAgain) {
+          this.readAgain = false;
+          this.read();
+        }
+      });
+  }
+
+  private async readAll(): Promise<void> {
+    for (;;) {
+      const rows = await eventsAfter(this.ctx.db, this.position, READ_BATCH);
+      if (this.subscribers.size === 0) return;
+      for (const row of rows) {
+        const frame = frameOf(row);
+        // A subscriber may have joined ahead of this read (its own read saw newer rows).
+        for (const subscriber of this.subscribers) {
+          if (row.position > subscriber.cursor) subscriber.deliver(row.position, row.topic, frame);
+        }
+        this.position = Math.max(this.position, row.position);
+      }
+      if (rows.length < READ_BATCH) return;
+    }
+  }
+}
