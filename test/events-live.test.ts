@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../src/core/db/database';
+import { type EventBatch, EventFanOut } from '../src/events/event-fanout';
+import { EventFeed } from '../src/events/event-feed';
 import { recordEvent } from '../src/events/record-event';
 import { describeEachDatabase, TEST_JWT_SECRET, TEST_PIN_KEY } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
@@ -14,6 +16,7 @@ type TestApp = Awaited<ReturnType<typeof listeningTestApp>>;
 type Seen = { position: number; payload: string };
 
 const WRITERS = 8;
+const READERS = 3;
 
 /**
  * A bill made and paid in cash through the API: three events (ticket.created, payment.settled,
@@ -118,13 +121,30 @@ async function committedEvents(db: Db): Promise<{ id: number; position: number; 
   return rows.map((row) => ({ id: Number(row.id), position: Number(row.position), payload: row.payload }));
 }
 
+/** A fan-out subscriber that keeps the positions it is handed. */
+function subscriberAt(cursor: number) {
+  const positions: number[] = [];
+  const subscriber = {
+    cursor,
+    positions,
+    deliver(batch: EventBatch) {
+      const frames = batch.framesFor(subscriber.cursor, new Set(['tickets']), 'tickets')?.toString() ?? '';
+      for (const match of frames.matchAll(/^id: (\d+)$/gm)) positions.push(Number(match[1]));
+      subscriber.cursor = batch.lastPosition ?? subscriber.cursor;
+    },
+    close() {},
+  };
+  return subscriber;
+}
+
 describeEachDatabase('GET /events under load', (target) => {
   it(`delivers every committed event exactly once, in position order, to a reader that keeps resuming while ${WRITERS} writers commit`, async (t) => {
     const test = await listeningTestApp(t, target, { startJobs: true });
     const isPostgres = test.dialect === 'postgres';
     const { cookies } = await loggedInUser(test.app, test.db, 'admin');
     const dish = await insertDish(test.db);
-    const reader = resumingReader(test, cookies);
+    // Several readers, so one catches up on its own while the others take the shared reads.
+    const readers = Array.from({ length: READERS }, () => resumingReader(test, cookies));
     const naive = naiveReader(test.db);
     // Half the writers go through the HTTP API (checkout services), half are services that hold their
     // transaction open after recording; on PostgreSQL long enough to commit out of id order often.
@@ -138,18 +158,20 @@ describeEachDatabase('GET /events under load', (target) => {
     await Promise.all(writers);
     await test.app.jobs.run('events-sequencer');
     const committed = await committedEvents(test.db);
-    await reader.finish(committed.at(-1)?.position ?? 0);
+    await Promise.all(readers.map((reader) => reader.finish(committed.at(-1)?.position ?? 0)));
     await naive.stop();
 
-    assert.deepEqual(
-      reader.seen.map((event) => event.position),
-      committed.map((event) => event.position),
-      'every committed event once, in position order',
-    );
-    assert.deepEqual(
-      reader.seen.map((event) => event.payload),
-      committed.map((event) => event.payload),
-    );
+    for (const reader of readers) {
+      assert.deepEqual(
+        reader.seen.map((event) => event.position),
+        committed.map((event) => event.position),
+        'every committed event once, in position order',
+      );
+      assert.deepEqual(
+        reader.seen.map((event) => event.payload),
+        committed.map((event) => event.payload),
+      );
+    }
     const slowCommitted = committed.filter((event) => JSON.parse(event.payload).type === 'payment.pending');
     assert.equal(slowCommitted.length, (WRITERS / 2) * rounds * 0.8, 'none of the rolled-back events');
     assert.equal(committed.length, slowCommitted.length + (WRITERS / 2) * rounds * 3);
@@ -161,7 +183,7 @@ describeEachDatabase('GET /events under load', (target) => {
     }
     const missedByNaive = committed.filter((event) => !naive.seen.has(event.id)).length;
     t.diagnostic(
-      `${committed.length} events, ${reader.reconnects()} reconnects, ${outOfOrder} committed out of id order, ` +
+      `${committed.length} events, ${readers.reduce((sum, reader) => sum + reader.reconnects(), 0)} reconnects of ${READERS} readers, ${outOfOrder} committed out of id order, ` +
         `${missedByNaive} missed by an \`id > last\` reader`,
     );
     if (isPostgres) {
@@ -172,6 +194,38 @@ describeEachDatabase('GET /events under load', (target) => {
       assert.equal(outOfOrder, 0);
       assert.equal(missedByNaive, 0);
     }
+  });
+
+  it('a subscriber that restarts the fan-out from an older position gets every event after it', async (t) => {
+    const test = await listeningTestApp(t, target);
+    const feed = new EventFeed(test.database, test.databaseUrl);
+    await feed.start(test.app.log);
+    t.after(() => feed.stop());
+    const fanOut = new EventFanOut({ db: test.db, events: feed }, test.app.log);
+    const record = (n: number) => recordEvent(test.db, { type: 'ticket.created', data: { n }, at: n });
+    for (let n = 1; n <= 3; n++) await record(n);
+    await feed.sequence();
+    const ahead = subscriberAt(3);
+    const behind = subscriberAt(1);
+    fanOut.join(ahead);
+    // The fan-out's listener came first, so its read of what follows 3 is under way when this runs.
+    const swapped = new Promise<void>((resolve) => {
+      const stop = feed.onNewPositions(() => {
+        stop();
+        fanOut.leave(ahead);
+        fanOut.join(behind);
+        resolve();
+      });
+    });
+    await record(4);
+    await record(5);
+    await feed.sequence();
+    feed.wake();
+    await swapped;
+    const deadline = Date.now() + 5000;
+    while (behind.positions.length < 4 && Date.now() < deadline) await sleep(20);
+    assert.deepEqual(behind.positions, [2, 3, 4, 5]);
+    fanOut.leave(behind);
   });
 
   it('sends a heartbeat comment on a stream with no traffic', async (t) => {

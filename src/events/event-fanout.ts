@@ -8,15 +8,48 @@ export const READ_BATCH = 500;
 export interface FanOutSubscriber {
   /** The last position this subscriber was sent (or skipped as not its topic). */
   readonly cursor: number;
-  /** Takes the event at `position`, already framed; called in position order, each position once. */
-  deliver(position: number, topic: string, frame: Buffer): void;
+  /** Takes the events of `batch` after its cursor; called in position order, each position once. */
+  deliver(batch: EventBatch): void;
   /** The shared read failed: the subscriber ends, and its client resumes with Last-Event-ID. */
   close(): void;
 }
 
 /** An event as a Server-Sent Events frame: `id` its position, `event` its type, `data` the stored JSON. */
-export function frameOf(row: StoredEvent): Buffer {
-  return Buffer.from(`id: ${row.position}\nevent: ${row.type}\ndata: ${row.payload}\n\n`);
+export function frameOf(row: StoredEvent): string {
+  return `id: ${row.position}\nevent: ${row.type}\ndata: ${row.payload}\n\n`;
+}
+
+/**
+ * Events read together, framed once. Subscribers asking for the same topics from the same point get
+ * the very same buffer: one socket write each instead of one per event, and no copy per subscriber.
+ */
+export class EventBatch {
+  private readonly frames: string[];
+  private readonly shared = new Map<string, Buffer | undefined>();
+
+  constructor(private readonly rows: readonly StoredEvent[]) {
+    this.frames = rows.map(frameOf);
+  }
+
+  /** The last position in the batch; undefined when it is empty. */
+  get lastPosition(): number | undefined {
+    return this.rows.at(-1)?.position;
+  }
+
+  /** The frames after `cursor` of the given topics, as one buffer; undefined when there are none. */
+  framesFor(cursor: number, topics: ReadonlySet<string>, topicsKey: string): Buffer | undefined {
+    const start = this.rows.findIndex((row) => row.position > cursor);
+    if (start < 0) return undefined;
+    const key = `${start}|${topicsKey}`;
+    if (this.shared.has(key)) return this.shared.get(key);
+    let text = '';
+    for (let index = start; index < this.rows.length; index++) {
+      if (topics.has((this.rows[index] as StoredEvent).topic)) text += this.frames[index];
+    }
+    const frames = text === '' ? undefined : Buffer.from(text);
+    this.shared.set(key, frames);
+    return frames;
+  }
 }
 
 /**
@@ -32,9 +65,11 @@ export class EventFanOut {
   private reading: Promise<void> | undefined;
   private readAgain = false;
   private unsubscribe: (() => void) | undefined;
+  /** Counts restarts from a first subscriber's position, so a read begun before one is not used. */
+  private generation = 0;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: Pick<AppContext, 'db' | 'events'>,
     private readonly log: FastifyBaseLogger,
   ) {}
 
@@ -51,6 +86,7 @@ export class EventFanOut {
     const isFirst = this.subscribers.size === 0;
     this.subscribers.add(subscriber);
     if (isFirst) {
+      this.generation++;
       this.position = subscriber.cursor;
       this.unsubscribe = this.ctx.events.onNewPositions(() => this.read());
       this.read();
@@ -90,16 +126,14 @@ export class EventFanOut {
 
   private async readAll(): Promise<void> {
     for (;;) {
+      const generation = this.generation;
       const rows = await eventsAfter(this.ctx.db, this.position, READ_BATCH);
       if (this.subscribers.size === 0) return;
-      for (const row of rows) {
-        const frame = frameOf(row);
-        // A subscriber may have joined ahead of this read (its own read saw newer rows).
-        for (const subscriber of this.subscribers) {
-          if (row.position > subscriber.cursor) subscriber.deliver(row.position, row.topic, frame);
-        }
-        this.position = Math.max(this.position, row.position);
-      }
+      // Read from where the previous subscribers were: the new ones may need rows before it.
+      if (generation !== this.generation) continue;
+      const batch = new EventBatch(rows);
+      for (const subscriber of this.subscribers) subscriber.deliver(batch);
+      this.position = batch.lastPosition ?? this.position;
       if (rows.length < READ_BATCH) return;
     }
   }

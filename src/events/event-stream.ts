@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { findPrincipal } from '../auth/sessions.repo';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
-import { type EventFanOut, type FanOutSubscriber, frameOf, READ_BATCH } from './event-fanout';
+import { EventBatch, type EventFanOut, type FanOutSubscriber, READ_BATCH } from './event-fanout';
 import { eventsAfter, latestPosition, oldestPosition } from './events.repo';
 
 /** How often a stream checks that its session still stands (logout, deletion, demotion, PIN change). */
@@ -22,6 +22,7 @@ export class EventStream implements FanOutSubscriber {
   private position = 0;
   private closed = false;
   private readonly timers: NodeJS.Timeout[] = [];
+  private readonly topicsKey: string;
 
   constructor(
     private readonly ctx: AppContext,
@@ -31,7 +32,9 @@ export class EventStream implements FanOutSubscriber {
     private readonly topics: ReadonlySet<string>,
     private readonly from: number | undefined,
     private readonly onEnd: (stream: EventStream) => void,
-  ) {}
+  ) {
+    this.topicsKey = [...topics].sort().join(',');
+  }
 
   get cursor(): number {
     return this.position;
@@ -59,15 +62,17 @@ export class EventStream implements FanOutSubscriber {
     await this.catchUp().catch(() => this.close());
   }
 
-  deliver(position: number, topic: string, frame: Buffer): void {
-    if (this.closed) return;
-    this.position = position;
-    if (!this.topics.has(topic)) return;
+  deliver(batch: EventBatch): void {
+    const last = batch.lastPosition;
+    if (this.closed || last === undefined || last <= this.position) return;
+    const frames = batch.framesFor(this.position, this.topics, this.topicsKey);
+    this.position = last;
+    if (!frames) return;
     if (this.res.writableLength > MAX_BUFFERED_BYTES) {
       this.res.destroy();
       return;
     }
-    this.res.write(frame);
+    this.res.write(frames);
   }
 
   close(): void {
@@ -90,7 +95,7 @@ export class EventStream implements FanOutSubscriber {
         return;
       }
       const rows = await eventsAfter(this.ctx.db, this.position, READ_BATCH);
-      for (const row of rows) this.deliver(row.position, row.topic, frameOf(row));
+      this.deliver(new EventBatch(rows));
     }
   }
 
