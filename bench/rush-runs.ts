@@ -67,9 +67,11 @@ export async function rushOurServer(
       const admin = await ApiSession.login(server.baseUrl, APP_ADMIN.name, APP_ADMIN.pin);
       const menu = await seedMenuAndFloor(admin, { dishes: 20, tables: settings.connections });
       const waiters = await createWaiters(admin, settings.connections);
-      const sessions = await Promise.all(
-        waiters.map((waiter) => ApiSession.login(server.baseUrl, waiter.name, waiter.pin)),
-      );
+      // One after the other: the login failure budget per address counts attempts still in flight,
+      // so more than 30 parallel logins from the one bench address answer 429.
+      const sessions: ApiSession[] = [];
+      for (const waiter of waiters)
+        sessions.push(await ApiSession.login(server.baseUrl, waiter.name, waiter.pin));
       const tablets = sessions.map((session, index) => ({
         cookie: session.cookie,
         tableId: menu.tableIds[index] as string,
