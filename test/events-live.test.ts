@@ -199,7 +199,7 @@ describeEachDatabase('GET /events under load', (target) => {
   it('a subscriber that restarts the fan-out from an older position gets every event after it', async (t) => {
     const test = await listeningTestApp(t, target);
     const feed = new EventFeed(test.database, test.databaseUrl);
-    const fanOut = new EventFanOut({ db: test.db, events: feed }, test.app.log);
+    const fanOut = new EventFanOut({ events: feed }, test.app.log);
     const record = (n: number) => recordEvent(test.db, { type: 'ticket.created', data: { n }, at: n });
     for (let n = 1; n <= 3; n++) await record(n);
     for (let n = 4; n <= 5; n++) await record(n);

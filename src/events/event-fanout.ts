@@ -76,7 +76,7 @@ export class EventFanOut {
   private gathering: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly ctx: Pick<AppContext, 'db' | 'events'>,
+    private readonly ctx: Pick<AppContext, 'events'>,
     private readonly log: FastifyBaseLogger,
   ) {}
 
@@ -143,7 +143,7 @@ export class EventFanOut {
   private async readAll(): Promise<void> {
     for (;;) {
       const generation = this.generation;
-      const rows = await eventsAfter(this.ctx.db, this.position, READ_BATCH);
+      const rows = await eventsAfter(this.ctx.events.db, this.position, READ_BATCH);
       if (this.subscribers.size === 0) return;
       // Read from where the previous subscribers were: the new ones may need rows before it.
       if (generation !== this.generation) continue;

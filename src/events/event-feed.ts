@@ -1,11 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { DatabaseHandle, Db, DialectName } from '../core/db/database';
+import { type DatabaseHandle, type Db, type DialectName, postgresPoolConfig } from '../core/db/database';
+import type { Database } from '../core/db/schema';
 import { latestPosition, sequenceEvents } from './events.repo';
 
 const SEQUENCE_BATCH = 500;
 const RECONNECT_DELAY_MS = 1000;
+/**
+ * PostgreSQL: the sequencer, the look for new positions and the live streams' shared read run on
+ * connections of their own. In the request pool they queue behind a rush's queries three times on
+ * the way from a commit to the streams (100 ms and more at saturation); these are a few short queries.
+ */
+const OWN_CONNECTIONS = 2;
 
 type Listener = (latest: number) => void;
 
@@ -29,14 +36,16 @@ export class EventFeed {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private log: FastifyBaseLogger | undefined;
   private channels: { fresh: string; numbered: string } | undefined;
+  private own: Kysely<Database> | undefined;
 
   constructor(
     private readonly database: DatabaseHandle,
     private readonly databaseUrl: string,
   ) {}
 
-  private get db(): Db {
-    return this.database.db;
+  /** Where the outbox's followers read: this feed's own connections once started on PostgreSQL. */
+  get db(): Db {
+    return this.own ?? this.database.db;
   }
 
   get dialect(): DialectName {
@@ -51,6 +60,10 @@ export class EventFeed {
 
   async start(log: FastifyBaseLogger): Promise<void> {
     this.log = log;
+    if (this.dialect === 'postgres') {
+      const pool = new pg.Pool({ ...postgresPoolConfig(this.databaseUrl), max: OWN_CONNECTIONS });
+      this.own = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    }
     this.latest = await latestPosition(this.db);
     if (this.dialect === 'sqlite') {
       this.unsubscribe = this.database.onCommit(() => this.wake());
@@ -67,6 +80,9 @@ export class EventFeed {
     this.client = undefined;
     await client?.end().catch(() => undefined);
     await Promise.allSettled([this.checking, this.sequencing, this.nextSequencing]);
+    const own = this.own;
+    this.own = undefined;
+    await own?.destroy();
   }
 
   /**
