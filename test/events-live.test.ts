@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../src/core/db/database';
 import { type EventBatch, EventFanOut } from '../src/events/event-fanout';
 import { EventFeed } from '../src/events/event-feed';
 import { recordEvent } from '../src/events/record-event';
-import { describeEachDatabase, TEST_JWT_SECRET, TEST_PIN_KEY } from './helpers/app';
+import { describeEachDatabase, TEST_JWT_SECRET, TEST_PIN_KEY, testConfig } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
 import { insertDish } from './helpers/factories';
 import { callerFor } from './helpers/orders-factories';
@@ -216,6 +218,46 @@ describeEachDatabase('GET /events under load', (target) => {
     fanOut.leave(behind);
   });
 
+  it('cuts off a client that stops reading instead of buffering without bound; it resumes from where it got', async (t) => {
+    const test = await listeningTestApp(t, target);
+    const { cookies } = await loggedInUser(test.app, test.db, 'staff');
+    const { port } = new URL(test.base);
+    const socket = connect(Number(port), '127.0.0.1');
+    await once(socket, 'connect');
+    socket.pause();
+    socket.write(`GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookies}\r\n\r\n`);
+    await sleep(200);
+    const padding = 'x'.repeat(100_000);
+    const total = 200;
+    for (let n = 1; n <= total; n++) {
+      await recordEvent(test.db, { type: 'ticket.created', data: { n, padding }, at: n });
+      // Separate reads of the fan-out, so the server sees its buffer grow between writes.
+      if (n % 5 === 0) await sleep(30);
+    }
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    socket.resume();
+    await Promise.race([
+      once(socket, 'close'),
+      sleep(5000).then(() => assert.fail('the stream was never cut off')),
+    ]);
+    const positions = [...received.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+    assert.ok(positions.length < total, `received all ${total} events`);
+    assert.deepEqual(
+      positions,
+      positions.map((_, index) => index + 1),
+    );
+    const resumed = await openStream(test.base, cookies, '/events', {
+      'last-event-id': String(positions.at(-1) ?? 0),
+    });
+    await resumed.until(() => resumed.events().length === total - positions.length, 10_000);
+    assert.equal(resumed.events()[0]?.id, String((positions.at(-1) ?? 0) + 1));
+    await resumed.cancel();
+  });
+
   it('sends a heartbeat comment on a stream with no traffic', async (t) => {
     const test = await listeningTestApp(t, target, { env: { POS_EVENTS_HEARTBEAT_MS: '200' } });
     const { cookies } = await loggedInUser(test.app, test.db, 'staff');
@@ -225,6 +267,17 @@ describeEachDatabase('GET /events under load', (target) => {
     assert.ok(Date.now() - opened < 2000);
     assert.deepEqual(stream.events(), []);
     await stream.cancel();
+  });
+
+  it('takes a heartbeat interval of at most the 15 s the contract allows', () => {
+    for (const bad of ['50', '15001', '1.5', 'soon']) {
+      assert.throws(
+        () => testConfig({ POS_EVENTS_HEARTBEAT_MS: bad }),
+        /POS_EVENTS_HEARTBEAT_MS must be an integer from 100 to 15000/,
+      );
+    }
+    assert.equal(testConfig({ POS_EVENTS_HEARTBEAT_MS: '15000' }).eventsHeartbeatMs, 15_000);
+    assert.equal(testConfig().eventsHeartbeatMs, 10_000);
   });
 
   it('ends the stream within 5 s when the user’s PIN is changed, and when the user is deleted', async (t) => {
