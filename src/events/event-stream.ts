@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { findPrincipal } from '../auth/sessions.repo';
-import type { Principal } from '../core/auth-guard';
+import type { Principal, PrincipalLookup } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { EventBatch, type EventFanOut, type FanOutSubscriber, READ_BATCH } from './event-fanout';
 import { eventsAfter, latestPosition, oldestPosition } from './events.repo';
@@ -27,6 +26,8 @@ export class EventStream implements FanOutSubscriber {
   constructor(
     private readonly ctx: AppContext,
     private readonly fanOut: EventFanOut,
+    /** Cached for a second like the guard's, so hundreds of open streams do not each query the database. */
+    private readonly findPrincipal: PrincipalLookup,
     private readonly res: ServerResponse,
     private readonly principal: Principal,
     private readonly topics: ReadonlySet<string>,
@@ -101,7 +102,7 @@ export class EventStream implements FanOutSubscriber {
 
   private async checkSession(): Promise<void> {
     const { sessionId, id, role } = this.principal;
-    const now = await findPrincipal(this.ctx.db, sessionId, id, this.ctx.clock.now()).catch(() => undefined);
+    const now = await this.findPrincipal(sessionId, id).catch(() => undefined);
     if (!now || now.role !== role) this.close();
   }
 }

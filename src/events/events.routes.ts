@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { findPrincipal } from '../auth/sessions.repo';
 import { principalOf } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { BadRequestError } from '../core/errors';
@@ -42,6 +43,9 @@ function positionFrom(header: string | string[] | undefined, query: number | und
 export const eventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const open = new Set<EventStream>();
   const fanOut = new EventFanOut(ctx, app.log);
+  const findStreamPrincipal = ctx.principals.wrap((sessionId, userId) =>
+    findPrincipal(ctx.db, sessionId, userId, ctx.clock.now()),
+  );
   // Closed first on shutdown, so clients reconnect to another instance and the server can drain.
   app.addHook('preClose', async () => {
     for (const stream of [...open]) stream.close();
@@ -74,8 +78,15 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       const from = positionFrom(request.headers['last-event-id'], request.query.last_event_id);
       const topics = new Set(request.query.topics?.split(',') ?? STREAM_TOPICS);
       reply.hijack();
-      const stream = new EventStream(ctx, fanOut, reply.raw, principal, topics, from, (ended) =>
-        open.delete(ended),
+      const stream = new EventStream(
+        ctx,
+        fanOut,
+        findStreamPrincipal,
+        reply.raw,
+        principal,
+        topics,
+        from,
+        (ended) => open.delete(ended),
       );
       open.add(stream);
       await stream.open();
