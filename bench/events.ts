@@ -13,6 +13,8 @@ export type DeliveryFigures = {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** From the moment the tablet had the answer of its `POST /orders/{id}/tickets` to the ticket.created's arrival. */
+  afterAnswer: { count: number; p50Ms: number; p99Ms: number };
   /** Streams the server ended (or that failed) and that came back with Last-Event-ID. */
   reconnects: number;
   /** Positions a subscriber received twice or out of order: must stay 0. */
@@ -33,6 +35,11 @@ export class LiveSubscribers implements RushWatcher {
   private readonly latencies: number[] = [];
   private readonly positions = new Set<number>();
   private readonly requests = new Set<ClientRequest>();
+  /** When the tablet got the answer creating each ticket, by ticket id. */
+  private readonly answeredAt = new Map<string, number>();
+  /** The ticket a ticket.created at a position announced, parsed once for all subscribers. */
+  private readonly ticketAt = new Map<number, string>();
+  private readonly afterAnswer: number[] = [];
   /** The measured run: events whose `at` falls in it are counted, whenever they arrive. */
   private measuredFrom = Number.POSITIVE_INFINITY;
   private measuredUntil = Number.POSITIVE_INFINITY;
@@ -59,6 +66,11 @@ export class LiveSubscribers implements RushWatcher {
     else this.measuredUntil = Date.now();
   }
 
+  readonly onAnswer = (step: string, status: number, body: string): void => {
+    if (step !== 'bill' || status !== 201) return;
+    this.answeredAt.set((JSON.parse(body) as { id: string }).id, Date.now());
+  };
+
   /** Waits for what was committed at the very end of the run, then hangs up. */
   async detach(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
@@ -72,6 +84,7 @@ export class LiveSubscribers implements RushWatcher {
 
   figures(): DeliveryFigures {
     const sorted = [...this.latencies].sort((a, b) => a - b);
+    const sortedAfterAnswer = [...this.afterAnswer].sort((a, b) => a - b);
     return {
       subscribers: this.count,
       deliveries: this.deliveries,
@@ -79,9 +92,29 @@ export class LiveSubscribers implements RushWatcher {
       p50Ms: percentile(sorted, 0.5),
       p99Ms: percentile(sorted, 0.99),
       maxMs: sorted.at(-1) ?? Number.NaN,
+      afterAnswer: {
+        count: sortedAfterAnswer.length,
+        p50Ms: percentile(sortedAfterAnswer, 0.5),
+        p99Ms: percentile(sortedAfterAnswer, 0.99),
+      },
       reconnects: this.reconnects,
       misordered: this.misordered,
     };
+  }
+
+  /**
+   * A stream may be told before the tablet has its answer (then the figure is negative): both leave
+   * the server at about the same time. Only answers already in are counted.
+   */
+  private noteTicket(position: number, frame: string, now: number): void {
+    let ticketId = this.ticketAt.get(position);
+    if (ticketId === undefined) {
+      const data = frame.slice(frame.indexOf('\ndata: ') + 7);
+      ticketId = (JSON.parse(data) as { data: { id: string } }).data.id;
+      this.ticketAt.set(position, ticketId);
+    }
+    const answeredAt = this.answeredAt.get(ticketId);
+    if (answeredAt !== undefined) this.afterAnswer.push(now - answeredAt);
   }
 
   /** Resolves once the stream is open; when it ends, opens it again after the last position seen. */
@@ -133,6 +166,7 @@ export class LiveSubscribers implements RushWatcher {
             this.deliveries++;
             this.positions.add(position);
             this.latencies.push(now - at);
+            if (frame.includes('\nevent: ticket.created\n')) this.noteTicket(position, frame, now);
           }
         });
         response.on('close', reopen);

@@ -83,6 +83,9 @@ async function events(engine: Engine): Promise<void> {
         'p50 ms',
         'p99 ms',
         'max ms',
+        'after answer: n',
+        'p50 ms',
+        'p99 ms',
         'reconnects',
         'misordered',
       ],
@@ -94,6 +97,9 @@ async function events(engine: Engine): Promise<void> {
         run.p50Ms,
         run.p99Ms,
         run.maxMs,
+        run.afterAnswer.count,
+        run.afterAnswer.p50Ms,
+        run.afterAnswer.p99Ms,
         run.reconnects,
         run.misordered,
       ]),
@@ -103,7 +109,9 @@ async function events(engine: Engine): Promise<void> {
   console.log(
     `\nmedian of ${figures.length} rounds: commit-to-delivery (event \`at\` to arrival) p50 ` +
       `${fixed(median(figures.map((run) => run.p50Ms)), 0)} ms, p99 ${fixed(median(figures.map((run) => run.p99Ms)), 0)} ms ` +
-      `(target < ${target} ms)`,
+      `(target < ${target} ms); from the tablet's answer to a ticket.created's arrival p50 ` +
+      `${fixed(median(figures.map((run) => run.afterAnswer.p50Ms)), 0)} ms, p99 ` +
+      `${fixed(median(figures.map((run) => run.afterAnswer.p99Ms)), 0)} ms`,
   );
 }
 

@@ -20,6 +20,8 @@ export type RushWatcher = {
   measuring: (isMeasuring: boolean) => void;
   /** Before the servers stop. */
   detach: () => Promise<void>;
+  /** Every answer a tablet receives. */
+  onAnswer?: (step: string, status: number, body: string) => void;
 };
 export type RushRun = RushResult & {
   /** Lightning bills paid through the phoenixd simulator, and how many of its webhooks our server took (2xx). */
@@ -136,6 +138,7 @@ async function measure(
       tablets: own,
       menu,
       ...(payInvoice && { payInvoice }),
+      ...(settings.watcher?.onAnswer && { onAnswer: settings.watcher.onAnswer }),
     };
   });
   const rushAll = (seconds: number) =>

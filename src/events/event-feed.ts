@@ -13,6 +13,12 @@ const RECONNECT_DELAY_MS = 1000;
  * the way from a commit to the streams (100 ms and more at saturation); these are a few short queries.
  */
 const OWN_CONNECTIONS = 2;
+/**
+ * PostgreSQL: at most one sequencer run per this many milliseconds on a writer's notification. Every
+ * instance runs it on every commit's notification, and each run is a transaction under one lock; in
+ * a rush one run per window numbers all that committed in it. After a quiet spell it runs at once.
+ */
+const SEQUENCE_GATHER_MS = 10;
 
 type Listener = (latest: number) => void;
 
@@ -37,6 +43,8 @@ export class EventFeed {
   private log: FastifyBaseLogger | undefined;
   private channels: { fresh: string; numbered: string } | undefined;
   private own: Kysely<Database> | undefined;
+  private sequenceTimer: NodeJS.Timeout | undefined;
+  private lastSequencedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly database: DatabaseHandle,
@@ -76,6 +84,7 @@ export class EventFeed {
     this.stopped = true;
     this.unsubscribe?.();
     clearTimeout(this.reconnectTimer);
+    clearTimeout(this.sequenceTimer);
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);
@@ -131,6 +140,18 @@ export class EventFeed {
     return this.nextSequencing;
   }
 
+  private sequenceSoon(): void {
+    if (this.sequenceTimer || this.stopped) return;
+    const run = () => {
+      this.sequenceTimer = undefined;
+      this.lastSequencedAt = performance.now();
+      this.sequence().catch((error: unknown) => this.log?.error({ err: error }, 'event sequencer failed'));
+    };
+    const wait = this.lastSequencedAt + SEQUENCE_GATHER_MS - performance.now();
+    if (wait <= 0) run();
+    else this.sequenceTimer = setTimeout(run, wait);
+  }
+
   private runSequencer(): Promise<void> {
     const run = this.sequenceAll().finally(() => {
       if (this.sequencing === run) this.sequencing = undefined;
@@ -161,9 +182,8 @@ export class EventFeed {
     client.on('error', (error) => this.reconnect(client, error));
     client.on('end', () => this.reconnect(client, undefined));
     client.on('notification', (message) => {
-      if (message.channel === channels.fresh) {
-        this.sequence().catch((error: unknown) => this.log?.error({ err: error }, 'event sequencer failed'));
-      } else if (message.channel === channels.numbered) {
+      if (message.channel === channels.fresh) this.sequenceSoon();
+      else if (message.channel === channels.numbered) {
         this.wake();
       }
     });
