@@ -39,7 +39,8 @@ export class LiveSubscribers implements RushWatcher {
   private readonly answeredAt = new Map<string, number>();
   /** The ticket a ticket.created at a position announced, parsed once for all subscribers. */
   private readonly ticketAt = new Map<number, string>();
-  private readonly afterAnswer: number[] = [];
+  /** Each subscriber's arrival of a ticket.created: the ticket and when. */
+  private readonly ticketArrivals: { ticketId: string; at: number }[] = [];
   /** The measured run: events whose `at` falls in it are counted, whenever they arrive. */
   private measuredFrom = Number.POSITIVE_INFINITY;
   private measuredUntil = Number.POSITIVE_INFINITY;
@@ -84,7 +85,12 @@ export class LiveSubscribers implements RushWatcher {
 
   figures(): DeliveryFigures {
     const sorted = [...this.latencies].sort((a, b) => a - b);
-    const sortedAfterAnswer = [...this.afterAnswer].sort((a, b) => a - b);
+    const sortedAfterAnswer = this.ticketArrivals
+      .flatMap(({ ticketId, at }) => {
+        const answeredAt = this.answeredAt.get(ticketId);
+        return answeredAt === undefined ? [] : [at - answeredAt];
+      })
+      .sort((a, b) => a - b);
     return {
       subscribers: this.count,
       deliveries: this.deliveries,
@@ -103,8 +109,8 @@ export class LiveSubscribers implements RushWatcher {
   }
 
   /**
-   * A stream may be told before the tablet has its answer (then the figure is negative): both leave
-   * the server at about the same time. Only answers already in are counted.
+   * A stream is often told before the tablet has its answer (the figure is then negative): both leave
+   * the server at about the same time. Matched with the answers once the run is over.
    */
   private noteTicket(position: number, frame: string, now: number): void {
     let ticketId = this.ticketAt.get(position);
@@ -113,8 +119,7 @@ export class LiveSubscribers implements RushWatcher {
       ticketId = (JSON.parse(data) as { data: { id: string } }).data.id;
       this.ticketAt.set(position, ticketId);
     }
-    const answeredAt = this.answeredAt.get(ticketId);
-    if (answeredAt !== undefined) this.afterAnswer.push(now - answeredAt);
+    this.ticketArrivals.push({ ticketId, at: now });
   }
 
   /** Resolves once the stream is open; when it ends, opens it again after the last position seen. */
