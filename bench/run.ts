@@ -2,22 +2,25 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { type DeliveryFigures, LiveSubscribers } from './events';
 import { selfTimeByPackage, topHotspots } from './lib/cpu-profile';
 import { type Engine, postgresServerUrl } from './lib/databases';
 import { fixed, markdownTable, median } from './lib/report';
-import { type RushRun, rushBaseline, rushOurServer } from './rush-runs';
+import { type RushRun, type RushWatcher, rushBaseline, rushOurServer } from './rush-runs';
 import { runScale, type ScaleStep } from './scale';
 
 /**
- * `npm run bench [-- --only rush,scale] [--db sqlite|postgres] [--rounds 3] [--max-orders 100000] [--cpu-prof]`
+ * `npm run bench [-- --only rush,scale,events] [--db sqlite|postgres] [--rounds 3] [--max-orders 100000] [--cpu-prof]`
  * Every server it starts listens on 127.0.0.1 and every run has a fixed length, so it always ends.
  */
-const PARTS = ['rush', 'scale'] as const;
+const PARTS = ['rush', 'scale', 'events'] as const;
+/** Live-stream subscribers held during the `events` part's rush. */
+const SUBSCRIBERS = 200;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
   options: {
-    only: { type: 'string', default: PARTS.join(',') },
+    only: { type: 'string', default: 'rush,scale' },
     db: { type: 'string', default: 'all' },
     'max-orders': { type: 'string', default: '1000000' },
     connections: { type: 'string', default: '32' },
@@ -46,24 +49,106 @@ console.log(
 for (const engine of engines) {
   if (parts.includes('rush')) await rush(engine);
   if (parts.includes('scale')) await scale(engine);
+  if (parts.includes('events')) await events(engine);
 }
 
-async function rush(engine: Engine): Promise<void> {
-  const runSettings = { connections: settings.connections, seconds: settings.seconds };
+/**
+ * The rush with ${SUBSCRIBERS} live streams open: on SQLite against the one server, on PostgreSQL
+ * against two server processes, the tablets writing through both and the streams held on the second.
+ */
+async function events(engine: Engine): Promise<void> {
+  const processes = engine === 'postgres' ? 2 : 1;
+  const figures: DeliveryFigures[] = [];
+  await rush(engine, {
+    title: `events on ${engine}: ${SUBSCRIBERS} subscribers on ${processes === 1 ? 'the server' : 'process B of 2'} during the rush`,
+    processes,
+    watcher: () => {
+      const subscribers = new LiveSubscribers(SUBSCRIBERS);
+      return {
+        watcher: subscribers,
+        done: () => {
+          subscribers.close();
+          figures.push(subscribers.figures());
+        },
+      };
+    },
+  });
   console.log(
-    `\n## rush on ${engine}: ${settings.connections} connections, ${settings.seconds} s, ` +
-      `${settings.rounds} rounds of ours and the baseline in turn`,
+    markdownTable(
+      [
+        'round',
+        'subscribers',
+        'events',
+        'deliveries',
+        'p50 ms',
+        'p99 ms',
+        'max ms',
+        'after answer: n',
+        'p50 ms',
+        'p99 ms',
+        'reconnects',
+        'misordered',
+      ],
+      figures.map((run, index) => [
+        index + 1,
+        run.subscribers,
+        run.events,
+        run.deliveries,
+        run.p50Ms,
+        run.p99Ms,
+        run.maxMs,
+        run.afterAnswer.count,
+        run.afterAnswer.p50Ms,
+        run.afterAnswer.p99Ms,
+        run.reconnects,
+        run.misordered,
+      ]),
+    ),
   );
+  const target = engine === 'postgres' ? 100 : 50;
+  console.log(
+    `\nmedian of ${figures.length} rounds: commit-to-delivery (event \`at\` to arrival) p50 ` +
+      `${fixed(median(figures.map((run) => run.p50Ms)), 0)} ms, p99 ${fixed(median(figures.map((run) => run.p99Ms)), 0)} ms ` +
+      `(target < ${target} ms); from the tablet's answer to a ticket.created's arrival p50 ` +
+      `${fixed(median(figures.map((run) => run.afterAnswer.p50Ms)), 0)} ms, p99 ` +
+      `${fixed(median(figures.map((run) => run.afterAnswer.p99Ms)), 0)} ms`,
+  );
+}
+
+type RushVariant = {
+  title: string;
+  processes: number;
+  /** A fresh watcher for each round of ours, and what to do once that round ended. */
+  watcher?: () => { watcher: RushWatcher; done: () => void };
+};
+
+async function rush(
+  engine: Engine,
+  variant: RushVariant = {
+    title: `rush on ${engine}: ${settings.connections} connections, ${settings.seconds} s`,
+    processes: 1,
+  },
+): Promise<void> {
+  const runSettings = { connections: settings.connections, seconds: settings.seconds };
+  console.log(`\n## ${variant.title}, ${settings.rounds} rounds of ours and the baseline in turn`);
   // The machine's speed drifts (shared cores); running the two in turn, each first every other round,
   // and comparing within a round keeps that drift out of the ratio.
   const rounds: { ours: RushRun; baseline: RushRun }[] = [];
   // With --cpu-prof only the first round is profiled, so the profile is printed once.
-  const ours = (round: number) =>
-    round === 0
-      ? profiled(`rush-${engine}`, (cpuProfileDir) =>
-          rushOurServer(engine, postgresUrl, { ...runSettings, cpuProfileDir }),
-        )
-      : rushOurServer(engine, postgresUrl, { ...runSettings, cpuProfileDir: undefined });
+  const oursOnce = async (cpuProfileDir: string | undefined) => {
+    const watching = variant.watcher?.();
+    try {
+      return await rushOurServer(engine, postgresUrl, {
+        ...runSettings,
+        cpuProfileDir,
+        processes: variant.processes,
+        ...(watching && { watcher: watching.watcher }),
+      });
+    } finally {
+      watching?.done();
+    }
+  };
+  const ours = (round: number) => (round === 0 ? profiled(`rush-${engine}`, oursOnce) : oursOnce(undefined));
   const baseline = () => rushBaseline(engine, postgresUrl, { ...runSettings, cpuProfileDir: undefined });
   for (let round = 0; round < settings.rounds; round++) {
     if (round % 2 === 0) {

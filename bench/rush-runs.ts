@@ -4,7 +4,25 @@ import { type BenchDatabase, type Engine, freshDatabase } from './lib/databases'
 import { APP_ADMIN, type RunningServer, startAppServer, startBaselineServer } from './lib/processes';
 import { closeOpenOrders, type RushResult, runRush, type Tablet } from './rush';
 
-export type RushSettings = { connections: number; seconds: number; cpuProfileDir: string | undefined };
+export type RushSettings = {
+  connections: number;
+  seconds: number;
+  cpuProfileDir: string | undefined;
+  /** Server processes on the one database (PostgreSQL only for more than one); tablets take turns among them. */
+  processes?: number;
+  /** Something to run alongside the rush (live-stream subscribers), attached once the floor is seeded. */
+  watcher?: RushWatcher;
+};
+
+/** Told the running servers before the warm-up, and when the measured run starts and ends. */
+export type RushWatcher = {
+  attach: (servers: RunningServer[], admin: ApiSession) => Promise<void>;
+  measuring: (isMeasuring: boolean) => void;
+  /** Before the servers stop. */
+  detach: () => Promise<void>;
+  /** Every answer a tablet receives. */
+  onAnswer?: (step: string, status: number, body: string) => void;
+};
 export type RushRun = RushResult & {
   /** Lightning bills paid through the phoenixd simulator, and how many of its webhooks our server took (2xx). */
   lightning: { paid: number; settledByWebhook: number };
@@ -29,17 +47,25 @@ export async function rushOurServer(
 ): Promise<RushRun> {
   return withDatabase(engine, postgresUrl, async (database) => {
     const simulator = await PhoenixdSimulator.start({ webhookSecret: WEBHOOK_SECRET });
-    const server = await startAppServer(database.url, {
-      cpuProfileDir: settings.cpuProfileDir,
-      env: {
-        PHOENIXD_URL: simulator.url,
-        PHOENIXD_PASSWORD: simulator.password,
-        PHOENIXD_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        POS_RATE_SOURCE: 'fixed:2000000',
-      },
-    });
-    simulator.webhookUrl = `${server.baseUrl}/webhook/phoenixd`;
+    const env = {
+      PHOENIXD_URL: simulator.url,
+      PHOENIXD_PASSWORD: simulator.password,
+      PHOENIXD_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      POS_RATE_SOURCE: 'fixed:2000000',
+    };
+    // One after the other: the first creates the schema and the admin the others then find.
+    const servers: RunningServer[] = [];
     try {
+      for (let index = 0; index < (settings.processes ?? 1); index++) {
+        servers.push(
+          await startAppServer(database.url, {
+            cpuProfileDir: index === 0 ? settings.cpuProfileDir : undefined,
+            env,
+          }),
+        );
+      }
+      const server = servers[0] as RunningServer;
+      simulator.webhookUrl = `${server.baseUrl}/webhook/phoenixd`;
       const admin = await ApiSession.login(server.baseUrl, APP_ADMIN.name, APP_ADMIN.pin);
       const menu = await seedMenuAndFloor(admin, { dishes: 20, tables: settings.connections });
       const waiters = await createWaiters(admin, settings.connections);
@@ -48,9 +74,11 @@ export async function rushOurServer(
         cookie: session.cookie,
         tableId: menu.tableIds[index] as string,
       }));
-      return await measure(server, settings, tablets, menu, simulator);
+      await settings.watcher?.attach(servers, admin);
+      return await measure(servers, settings, tablets, menu, simulator);
     } finally {
-      await server.stop();
+      await settings.watcher?.detach();
+      for (const server of servers) await server.stop();
       await simulator.stop();
     }
   });
@@ -74,7 +102,7 @@ export async function rushBaseline(
     const server = await startBaselineServer(database.url);
     try {
       const tablets = menu.tableIds.map((tableId) => ({ cookie: undefined, tableId }));
-      return await measure(server, settings, tablets, menu);
+      return await measure([server], settings, tablets, menu);
     } finally {
       await server.stop();
     }
@@ -82,7 +110,7 @@ export async function rushBaseline(
 }
 
 async function measure(
-  server: RunningServer,
+  servers: RunningServer[],
   settings: RushSettings,
   tablets: Tablet[],
   menu: Menu,
@@ -97,24 +125,62 @@ async function measure(
         }, console.error);
       }
     : undefined;
-  const options = {
-    baseUrl: server.baseUrl,
-    connections: settings.connections,
-    tablets,
-    menu,
-    ...(payInvoice && { payInvoice }),
-  };
-  await runRush({ ...options, seconds: WARM_UP_SECONDS });
+  // Tablets take turns among the servers, each server gets its own autocannon with its share.
+  const shares = servers.map((server, index) => {
+    const own = tablets.filter((_, tablet) => tablet % servers.length === index);
+    return {
+      baseUrl: server.baseUrl,
+      connections: own.length,
+      tablets: own,
+      menu,
+      ...(payInvoice && { payInvoice }),
+      ...(settings.watcher?.onAnswer && { onAnswer: settings.watcher.onAnswer }),
+    };
+  });
+  const rushAll = (seconds: number) =>
+    Promise.all(shares.map((share) => runRush({ ...share, seconds }))).then(mergeResults);
+  await rushAll(WARM_UP_SECONDS);
   // autocannon stops without waiting for answers: let the server finish what it was given first.
   await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
-  await closeOpenOrders(server.baseUrl, tablets[0]?.cookie);
+  await closeOpenOrders((servers[0] as RunningServer).baseUrl, tablets[0]?.cookie);
   lightning.paid = 0;
   lightning.settledByWebhook = 0;
-  const cpuBefore = server.cpuSeconds();
-  const result = await runRush({ ...options, seconds: settings.seconds });
-  const cpuMicrosPerRequest = ((server.cpuSeconds() - cpuBefore) * 1e6) / result.requests;
+  const cpuSeconds = () => servers.reduce((sum, server) => sum + server.cpuSeconds(), 0);
+  const cpuBefore = cpuSeconds();
+  settings.watcher?.measuring(true);
+  const result = await rushAll(settings.seconds);
+  settings.watcher?.measuring(false);
+  const cpuMicrosPerRequest = ((cpuSeconds() - cpuBefore) * 1e6) / result.requests;
+  const peakRssMb = servers.reduce((sum, server) => sum + server.peakRssMb(), 0);
   // Webhooks still on their way when autocannon stopped are not counted: a lower bound.
-  return { ...result, lightning: { ...lightning }, peakRssMb: server.peakRssMb(), cpuMicrosPerRequest };
+  return { ...result, lightning: { ...lightning }, peakRssMb, cpuMicrosPerRequest };
+}
+
+/**
+ * Several servers' runs as one: throughput and counts add up; p99 and max are the worst server's
+ * (a safe side for a percentile that cannot be merged exactly), p50 the request-weighted mean.
+ */
+function mergeResults(results: RushResult[]): RushResult {
+  if (results.length === 1) return results[0] as RushResult;
+  const sum = (pick: (result: RushResult) => number) =>
+    results.reduce((total, result) => total + pick(result), 0);
+  const requests = sum((result) => result.requests);
+  const failures: Record<string, number> = {};
+  for (const result of results) {
+    for (const [failure, count] of Object.entries(result.failures))
+      failures[failure] = (failures[failure] ?? 0) + count;
+  }
+  return {
+    requestsPerSecond: sum((result) => result.requestsPerSecond),
+    p50Ms: Math.round(sum((result) => result.p50Ms * result.requests) / requests),
+    p99Ms: Math.max(...results.map((result) => result.p99Ms)),
+    maxMs: Math.max(...results.map((result) => result.maxMs)),
+    requests,
+    non2xx: sum((result) => result.non2xx),
+    errors: sum((result) => result.errors),
+    timeouts: sum((result) => result.timeouts),
+    failures,
+  };
 }
 
 async function withDatabase<T>(

@@ -28,6 +28,8 @@ export type RushOptions = {
    * bill); without it, as for the baseline, which has no node, every bill is paid in cash.
    */
   payInvoice?: (invoice: string) => void;
+  /** Told of every answer as the tablet receives it (the step's label, status and body). */
+  onAnswer?: (step: string, status: number, body: string) => void;
 };
 
 /** The share of bills the customer pays by Lightning when a node is there. */
@@ -146,6 +148,7 @@ export async function runRush(options: RushOptions): Promise<RushResult> {
         failures[key] = (failures[key] ?? 0) + 1;
       }
       step.onResponse?.(status, body, context);
+      options.onAnswer?.(step.label, status, body);
     },
   }));
 

@@ -34,6 +34,8 @@ export type Config = Readonly<{
     /** The same for payments, which wait until they settle. */
     paymentTimeoutMs: number;
   }>;
+  /** How often an idle live stream (`GET /events`) gets a comment line; the contract asks for 15 s at most. */
+  eventsHeartbeatMs: number;
   logLevel: string;
   logFormat: LogFormat;
   isProduction: boolean;
@@ -142,6 +144,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!Number.isInteger(value) || value < 1) problems.push(`${name} must be a positive integer`);
   }
 
+  const eventsHeartbeatMs = Number(read('POS_EVENTS_HEARTBEAT_MS') ?? 10_000);
+  if (!Number.isInteger(eventsHeartbeatMs) || eventsHeartbeatMs < 100 || eventsHeartbeatMs > 15_000) {
+    problems.push('POS_EVENTS_HEARTBEAT_MS must be an integer from 100 to 15000');
+  }
+
   const logLevel = read('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -182,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: phoenixdTimeoutMs,
       paymentTimeoutMs: phoenixdPaymentTimeoutMs,
     }),
+    eventsHeartbeatMs,
     logLevel,
     logFormat: logFormat as LogFormat,
     isProduction,

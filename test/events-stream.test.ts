@@ -1,79 +1,9 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { it } from 'node:test';
 import { recordEvent } from '../src/events/record-event';
-import { buildTestApp, describeEachDatabase, type TestApp } from './helpers/app';
+import { describeEachDatabase, type TestApp } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
-
-type Frame = { id?: string; event?: string; data?: string; comment?: string };
-
-/** A minimal SSE reader over fetch: frames as they arrive, and whether the server ended the stream. */
-async function openStream(
-  base: string,
-  cookies: string,
-  path = '/events',
-  headers: Record<string, string> = {},
-) {
-  const response = await fetch(`${base}${path}`, { headers: { cookie: cookies, ...headers } });
-  const frames: Frame[] = [];
-  let ended = false;
-  const waiters: (() => void)[] = [];
-  const notify = () => {
-    for (const waiter of waiters.splice(0)) waiter();
-  };
-  const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
-  const pump = (async () => {
-    let buffer = '';
-    for (;;) {
-      const chunk = await reader?.read().catch(() => ({ done: true, value: undefined }));
-      if (!chunk || chunk.done) break;
-      buffer += chunk.value;
-      let end = buffer.indexOf('\n\n');
-      while (end >= 0) {
-        const frame: Frame = {};
-        for (const line of buffer.slice(0, end).split('\n')) {
-          if (line.startsWith(':')) frame.comment = line.slice(1).trim();
-          else {
-            const [field, ...rest] = line.split(': ');
-            (frame as Record<string, string>)[field as string] = rest.join(': ');
-          }
-        }
-        frames.push(frame);
-        buffer = buffer.slice(end + 2);
-        end = buffer.indexOf('\n\n');
-      }
-      notify();
-    }
-    ended = true;
-    notify();
-  })();
-  const until = async (test: () => boolean, ms = 5000) => {
-    const deadline = Date.now() + ms;
-    while (!test()) {
-      if (Date.now() > deadline) throw new Error(`timed out; frames: ${JSON.stringify(frames)}`);
-      await new Promise<void>((resolve) => {
-        waiters.push(resolve);
-        setTimeout(resolve, 50);
-      });
-    }
-  };
-  return {
-    status: response.status,
-    frames,
-    events: () => frames.filter((frame) => frame.event),
-    until,
-    isEnded: () => ended,
-    cancel: () => reader?.cancel().catch(() => undefined),
-    pump,
-  };
-}
-
-async function listening(t: Parameters<typeof buildTestApp>[0], target: Parameters<typeof buildTestApp>[1]) {
-  const test = await buildTestApp(t, target);
-  await test.app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = test.app.server.address() as AddressInfo;
-  return { ...test, base: `http://127.0.0.1:${port}` };
-}
+import { listeningTestApp, openStream } from './helpers/sse-client';
 
 function record(test: TestApp, type: 'ticket.created' | 'payment.settled', n: number) {
   return recordEvent(test.db, { type, data: { n }, at: test.clock.now() });
@@ -81,7 +11,7 @@ function record(test: TestApp, type: 'ticket.created' | 'payment.settled', n: nu
 
 describeEachDatabase('GET /events', (target) => {
   it('streams new events live, filters topics, and replays after Last-Event-ID (header and query)', async (t) => {
-    const test = await listening(t, target);
+    const test = await listeningTestApp(t, target);
     const { cookies } = await loggedInUser(test.app, test.db, 'staff');
     const all = await openStream(test.base, cookies);
     const tickets = await openStream(test.base, cookies, '/events?topics=tickets');
@@ -118,7 +48,7 @@ describeEachDatabase('GET /events', (target) => {
   });
 
   it('refuses a malformed Last-Event-ID and an unknown topic with 400, and anonymous callers with 401', async (t) => {
-    const test = await listening(t, target);
+    const test = await listeningTestApp(t, target);
     const { cookies } = await loggedInUser(test.app, test.db, 'staff');
     const badHeader = await fetch(`${test.base}/events`, {
       headers: { cookie: cookies, 'last-event-id': 'x' },
@@ -130,7 +60,7 @@ describeEachDatabase('GET /events', (target) => {
   });
 
   it('sends `event: reset` when the replay position is older than what is kept', async (t) => {
-    const test = await listening(t, target);
+    const test = await listeningTestApp(t, target);
     await record(test, 'ticket.created', 1);
     await record(test, 'ticket.created', 2);
     await test.app.jobs.run('events-sequencer');
@@ -158,7 +88,7 @@ describeEachDatabase('GET /events', (target) => {
   });
 
   it('ends the stream within 5 s of logout', async (t) => {
-    const test = await listening(t, target);
+    const test = await listeningTestApp(t, target);
     const { cookies } = await loggedInUser(test.app, test.db, 'staff');
     const stream = await openStream(test.base, cookies);
     await stream.until(() => stream.frames.length > 0);
@@ -170,7 +100,7 @@ describeEachDatabase('GET /events', (target) => {
   });
 
   it('closes open streams on shutdown', async (t) => {
-    const test = await listening(t, target);
+    const test = await listeningTestApp(t, target);
     const { cookies } = await loggedInUser(test.app, test.db, 'staff');
     const stream = await openStream(test.base, cookies);
     await stream.until(() => stream.frames.length > 0);

@@ -1,21 +1,35 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { DatabaseHandle, Db, DialectName } from '../core/db/database';
+import { type DatabaseHandle, type Db, type DialectName, postgresPoolConfig } from '../core/db/database';
+import type { Database } from '../core/db/schema';
 import { latestPosition, sequenceEvents } from './events.repo';
 
 const SEQUENCE_BATCH = 500;
 const RECONNECT_DELAY_MS = 1000;
+/**
+ * PostgreSQL: the sequencer, the look for new positions and the live streams' shared read run on
+ * connections of their own. In the request pool they queue behind a rush's queries three times on
+ * the way from a commit to the streams (100 ms and more at saturation); these are a few short queries.
+ */
+const OWN_CONNECTIONS = 2;
+/**
+ * PostgreSQL: at most one sequencer run per this many milliseconds after this instance's commits of
+ * events. Each run is a transaction under one lock; in a rush one run per window numbers all that
+ * committed in it. After a quiet spell it runs at once.
+ */
+const SEQUENCE_GATHER_MS = 10;
 
 type Listener = (latest: number) => void;
 
 /**
  * Tells this instance's readers of the outbox (live streams, webhooks) when new positions are
  * visible, so they read `eventsAfter` only then. SQLite: after this instance's own commits that wrote
- * events, the only writers. PostgreSQL: such a commit runs this instance's sequencer at once, and a
- * dedicated connection LISTENs for the sequencers' (of any instance) numbering, reconnecting when it
- * drops; the fallback job runs the sequencer every second for rows whose writer died before numbering
- * them, or whose announcement was lost while the connection was down.
+ * events, the only writers. PostgreSQL: such a commit runs this instance's sequencer soon (no NOTIFY
+ * from writers: it serialized their commits and woke every instance), and a dedicated connection
+ * LISTENs for the sequencers' (of any instance) numbering, reconnecting when it drops; the fallback
+ * job runs the sequencer every second for rows whose writer died before numbering them, or whose
+ * announcement was lost while the connection was down.
  */
 export class EventFeed {
   private readonly listeners = new Set<Listener>();
@@ -30,14 +44,18 @@ export class EventFeed {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private log: FastifyBaseLogger | undefined;
   private channel: string | undefined;
+  private own: Kysely<Database> | undefined;
+  private sequenceTimer: NodeJS.Timeout | undefined;
+  private lastSequencedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly database: DatabaseHandle,
     private readonly databaseUrl: string,
   ) {}
 
-  private get db(): Db {
-    return this.database.db;
+  /** Where the outbox's followers read: this feed's own connections once started on PostgreSQL. */
+  get db(): Db {
+    return this.own ?? this.database.db;
   }
 
   get dialect(): DialectName {
@@ -52,14 +70,16 @@ export class EventFeed {
 
   async start(log: FastifyBaseLogger): Promise<void> {
     this.log = log;
+    if (this.dialect === 'postgres') {
+      const pool = new pg.Pool({ ...postgresPoolConfig(this.databaseUrl), max: OWN_CONNECTIONS });
+      this.own = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    }
     this.latest = await latestPosition(this.db);
     if (this.dialect === 'sqlite') {
       this.unsubscribe = this.database.onOutboxCommit(() => this.wake());
       return;
     }
-    this.unsubscribe = this.database.onOutboxCommit(() =>
-      this.sequence().catch((error: unknown) => this.log?.error({ err: error }, 'event sequencer failed')),
-    );
+    this.unsubscribe = this.database.onOutboxCommit(() => this.sequenceSoon());
     await this.listen();
   }
 
@@ -67,10 +87,14 @@ export class EventFeed {
     this.stopped = true;
     this.unsubscribe?.();
     clearTimeout(this.reconnectTimer);
+    clearTimeout(this.sequenceTimer);
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);
     await Promise.allSettled([this.checking, this.sequencing, this.nextSequencing]);
+    const own = this.own;
+    this.own = undefined;
+    await own?.destroy();
   }
 
   /**
@@ -117,6 +141,18 @@ export class EventFeed {
         return this.runSequencer();
       });
     return this.nextSequencing;
+  }
+
+  private sequenceSoon(): void {
+    if (this.sequenceTimer || this.stopped) return;
+    const run = () => {
+      this.sequenceTimer = undefined;
+      this.lastSequencedAt = performance.now();
+      this.sequence().catch((error: unknown) => this.log?.error({ err: error }, 'event sequencer failed'));
+    };
+    const wait = this.lastSequencedAt + SEQUENCE_GATHER_MS - performance.now();
+    if (wait <= 0) run();
+    else this.sequenceTimer = setTimeout(run, wait);
   }
 
   private runSequencer(): Promise<void> {

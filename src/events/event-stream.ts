@@ -1,34 +1,45 @@
 import type { ServerResponse } from 'node:http';
-import { findPrincipal } from '../auth/sessions.repo';
-import type { Principal } from '../core/auth-guard';
+import type { Principal, PrincipalLookup } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
+import { EventBatch, type EventFanOut, type FanOutSubscriber, READ_BATCH } from './event-fanout';
 import { eventsAfter, latestPosition, oldestPosition } from './events.repo';
 
-export const HEARTBEAT_MS = 10_000;
 /** How often a stream checks that its session still stands (logout, deletion, demotion, PIN change). */
 export const SESSION_CHECK_MS = 2000;
-const READ_BATCH = 500;
+/**
+ * What may wait in a stream's socket buffer. A client that reads slower than events come (a tablet on
+ * a weak link) is cut off beyond it rather than let the server's memory grow without bound; it
+ * reconnects with Last-Event-ID and replays what it missed from the outbox.
+ */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 /**
- * One open `GET /events` stream: replays after `from`, then follows the feed. Reads are serialized
- * per stream (a wake during a read reads once more after), so each position goes out exactly once.
+ * One open `GET /events` stream: replays after `from` on its own, then takes the events the fan-out
+ * reads once for every stream that has caught up. Either way each position goes out once, in order.
  */
-export class EventStream {
-  private cursor = 0;
-  private reading: Promise<void> | undefined;
-  private readAgain = false;
+export class EventStream implements FanOutSubscriber {
+  private position = 0;
   private closed = false;
   private readonly timers: NodeJS.Timeout[] = [];
-  private unsubscribe: (() => void) | undefined;
+  private readonly topicsKey: string;
 
   constructor(
     private readonly ctx: AppContext,
+    private readonly fanOut: EventFanOut,
+    /** Cached for a second like the guard's, so hundreds of open streams do not each query the database. */
+    private readonly findPrincipal: PrincipalLookup,
     private readonly res: ServerResponse,
     private readonly principal: Principal,
     private readonly topics: ReadonlySet<string>,
     private readonly from: number | undefined,
     private readonly onEnd: (stream: EventStream) => void,
-  ) {}
+  ) {
+    this.topicsKey = [...topics].sort().join(',');
+  }
+
+  get cursor(): number {
+    return this.position;
+  }
 
   async open(): Promise<void> {
     this.res.on('close', () => this.close());
@@ -39,64 +50,59 @@ export class EventStream {
       'x-accel-buffering': 'no',
     });
     this.res.write(': connected\n\n');
-    // Without a position the client wants what happens from now on; reading it before subscribing
-    // and reading once after leaves no gap for a commit in between.
-    if (this.from === undefined) this.cursor = await latestPosition(this.ctx.db);
+    this.timers.push(setInterval(() => this.res.write(': heartbeat\n\n'), this.ctx.config.eventsHeartbeatMs));
+    this.timers.push(setInterval(() => this.checkSession(), SESSION_CHECK_MS));
+    // Without a position the client wants what happens from now on.
+    if (this.from === undefined) this.position = await latestPosition(this.ctx.db);
     else {
-      this.cursor = this.from;
+      this.position = this.from;
       const oldest = await oldestPosition(this.ctx.db);
       // Events between the client's position and the oldest kept were pruned: it must reload.
       if (oldest !== undefined && oldest > this.from + 1) this.res.write('event: reset\ndata: {}\n\n');
     }
-    this.unsubscribe = this.ctx.events.onNewPositions(() => this.read());
-    this.timers.push(setInterval(() => this.res.write(': heartbeat\n\n'), HEARTBEAT_MS));
-    this.timers.push(setInterval(() => this.checkSession(), SESSION_CHECK_MS));
-    this.read();
+    await this.catchUp().catch(() => this.close());
+  }
+
+  deliver(batch: EventBatch): void {
+    const last = batch.lastPosition;
+    if (this.closed || last === undefined || last <= this.position) return;
+    const frames = batch.framesFor(this.position, this.topics, this.topicsKey);
+    this.position = last;
+    if (!frames) return;
+    if (this.res.writableLength > MAX_BUFFERED_BYTES) {
+      this.res.destroy();
+      return;
+    }
+    this.res.write(frames);
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
-    this.unsubscribe?.();
+    this.fanOut.leave(this);
     this.res.end();
     this.onEnd(this);
   }
 
-  private read(): void {
-    if (this.closed) return;
-    if (this.reading) {
-      this.readAgain = true;
-      return;
-    }
-    this.reading = this.send()
-      .catch(() => this.close())
-      .finally(() => {
-        this.reading = undefined;
-        if (this.readAgain) {
-          this.readAgain = false;
-          this.read();
-        }
-      });
-  }
-
-  private async send(): Promise<void> {
-    for (;;) {
-      const rows = await eventsAfter(this.ctx.db, this.cursor, READ_BATCH);
-      if (this.closed) return;
-      for (const row of rows) {
-        this.cursor = row.position;
-        if (this.topics.has(row.topic)) {
-          this.res.write(`id: ${row.position}\nevent: ${row.type}\ndata: ${row.payload}\n\n`);
-        }
+  /**
+   * Reads the outbox on its own until it reaches the fan-out's position, then joins it; the check and
+   * the join happen in one tick, so no shared read can slip in between.
+   */
+  private async catchUp(): Promise<void> {
+    while (!this.closed) {
+      if (this.fanOut.isCaughtUp(this.position)) {
+        this.fanOut.join(this);
+        return;
       }
-      if (rows.length < READ_BATCH) return;
+      const rows = await eventsAfter(this.ctx.db, this.position, READ_BATCH);
+      this.deliver(new EventBatch(rows));
     }
   }
 
   private async checkSession(): Promise<void> {
     const { sessionId, id, role } = this.principal;
-    const now = await findPrincipal(this.ctx.db, sessionId, id, this.ctx.clock.now()).catch(() => undefined);
+    const now = await this.findPrincipal(sessionId, id).catch(() => undefined);
     if (!now || now.role !== role) this.close();
   }
 }

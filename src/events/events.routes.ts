@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { findPrincipal } from '../auth/sessions.repo';
 import { principalOf } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { BadRequestError } from '../core/errors';
 import { errors } from '../core/schemas';
+import { EventFanOut } from './event-fanout';
 import { EventStream } from './event-stream';
 
 export const STREAM_TOPICS = ['orders', 'kitchen', 'tables', 'tickets', 'payments'] as const;
@@ -40,6 +42,10 @@ function positionFrom(header: string | string[] | undefined, query: number | und
 /** The live stream (contract-live.md): Server-Sent Events, `id` = position, `event` = type. */
 export const eventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const open = new Set<EventStream>();
+  const fanOut = new EventFanOut(ctx, app.log);
+  const findStreamPrincipal = ctx.principals.wrap((sessionId, userId) =>
+    findPrincipal(ctx.db, sessionId, userId, ctx.clock.now()),
+  );
   // Closed first on shutdown, so clients reconnect to another instance and the server can drain.
   app.addHook('preClose', async () => {
     for (const stream of [...open]) stream.close();
@@ -72,7 +78,16 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       const from = positionFrom(request.headers['last-event-id'], request.query.last_event_id);
       const topics = new Set(request.query.topics?.split(',') ?? STREAM_TOPICS);
       reply.hijack();
-      const stream = new EventStream(ctx, reply.raw, principal, topics, from, (ended) => open.delete(ended));
+      const stream = new EventStream(
+        ctx,
+        fanOut,
+        findStreamPrincipal,
+        reply.raw,
+        principal,
+        topics,
+        from,
+        (ended) => open.delete(ended),
+      );
       open.add(stream);
       await stream.open();
     },
