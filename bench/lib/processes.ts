@@ -28,7 +28,7 @@ export function startAppServer(
 ): Promise<RunningServer> {
   const profiling = options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir] : [];
   return startNodeProcess(
-    ['--import', 'tsx', ...profiling, 'src/server.ts'],
+    [...profiling, 'scripts/start.mjs'],
     {
       DATABASE_URL: databaseUrl,
       POS_ADMIN_NAME: APP_ADMIN.name,
