@@ -31,6 +31,9 @@ async function renderedDom(chromium: string, url: string): Promise<string> {
         '--no-first-run',
         `--user-data-dir=${profile}`,
         '--virtual-time-budget=15000',
+        // Swagger UI renders what the window shows, as a reader scrolls; past ~137 operations the
+        // default 800x600 window left the rest unrendered. A window as tall as the list shows them all.
+        '--window-size=1280,30000',
         '--dump-dom',
         url,
       ],
