@@ -15,7 +15,9 @@ export type EventType =
   | 'order.deleted'
   | 'order.dishes_changed'
   | 'dish.status_changed'
-  | 'table.updated';
+  | 'table.created'
+  | 'table.updated'
+  | 'table.deleted';
 
 /** Which stream topic (`GET /events?topics=`) each event belongs to. */
 const TOPICS: Record<EventType, string> = {
@@ -31,7 +33,9 @@ const TOPICS: Record<EventType, string> = {
   'order.deleted': 'orders',
   'order.dishes_changed': 'orders',
   'dish.status_changed': 'kitchen',
+  'table.created': 'tables',
   'table.updated': 'tables',
+  'table.deleted': 'tables',
 };
 
 /**

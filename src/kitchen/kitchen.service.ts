@@ -5,13 +5,10 @@ import type { Db } from '../core/db/database';
 import type { DishStatus } from '../core/db/schema';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { recordEvent } from '../events/record-event';
-import {
-  findLiveOrderWithDishes,
-  type OrderDishDetail,
-  type OrderWithDishRows,
-} from '../orders/order-dishes.repo';
+import { findLiveOrderWithDishes, type OrderDishDetail } from '../orders/order-dishes.repo';
+import { recordDishesChanged } from '../orders/order-events';
 import { assertDishesCanChange } from '../orders/order-status';
-import { toOrderDishView, toOrderView } from '../orders/order-views';
+import { toOrderDishView } from '../orders/order-views';
 import type { OrderRow } from '../orders/orders.repo';
 import * as orders from '../orders/orders.repo';
 import { enqueueKitchenChits } from '../printing/kitchen-chits';
@@ -33,16 +30,6 @@ function assertDishTransition(from: DishStatus, to: DishStatus): void {
   if (!NEXT[from].includes(to)) {
     throw new BadRequestError(`Invalid dish status transition from ${from} to ${to}`);
   }
-}
-
-/** Records the order's dishes, read after the change, as the GET of the order shows them. */
-async function recordDishesChanged(trx: Db, found: OrderWithDishRows, now: number): Promise<void> {
-  if (!found) return;
-  await recordEvent(trx, {
-    type: 'order.dishes_changed',
-    data: { order: toOrderView(found.order), dishes: found.dishes.map(toOrderDishView) },
-    at: now,
-  });
 }
 
 export function sendOrder(ctx: AppContext, orderId: string): Promise<{ sent: number }> {

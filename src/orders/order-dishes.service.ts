@@ -7,6 +7,7 @@ import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempote
 import { toCents } from '../core/money';
 import { findBilledDishIds } from '../tickets/tickets.repo';
 import * as dishes from './order-dishes.repo';
+import { recordDishesChanged } from './order-events';
 import { priceDishEntries } from './order-links';
 import { assertDishesCanChange } from './order-status';
 import { toOrderDishView } from './order-views';
@@ -39,6 +40,7 @@ function changeDishes<T>(
       throw new BadRequestError('The order total would fall below its bills: cancel a bill first');
     }
     await orders.recalculateTotal(trx, orderId, now);
+    await recordDishesChanged(trx, await dishes.findLiveOrderWithDishes(trx, orderId), now);
     return result;
   });
 }

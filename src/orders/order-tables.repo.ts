@@ -1,6 +1,7 @@
 import { type Db, isPostgres } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
 import { prepared } from '../core/db/prepared';
+import type { TableRow } from '../tables/tables.repo';
 
 /**
  * The orders service keeps `dining_tables.status` and `order_id` in step with the order that holds
@@ -40,12 +41,18 @@ const occupiedTable = prepared(
       .updateTable('dining_tables')
       .set({ status: 'occupied', order_id: orderId, updated_at: now })
       .where('id', '=', tableId)
-      .where('is_deleted', '=', 0),
+      .where('is_deleted', '=', 0)
+      .returningAll(),
 );
 
-/** False when there is no live table with that id. */
-export async function occupyTable(db: Db, tableId: string, orderId: string, now: number): Promise<boolean> {
-  return (await occupiedTable.run(db, { tableId, orderId, now })) > 0;
+/** The table now held by the order; undefined when there is no live table with that id. */
+export function occupyTable(
+  db: Db,
+  tableId: string,
+  orderId: string,
+  now: number,
+): Promise<TableRow | undefined> {
+  return occupiedTable.first(db, { tableId, orderId, now });
 }
 
 const freedTable = prepared(
@@ -54,10 +61,19 @@ const freedTable = prepared(
       .updateTable('dining_tables')
       .set({ status: 'available', order_id: null, updated_at: now })
       .where('id', '=', tableId)
-      .where('order_id', '=', orderId),
+      .where('order_id', '=', orderId)
+      .returningAll(),
 );
 
-/** Frees the table only while it still points at this order; someone may have reassigned it since. */
-export async function freeTable(db: Db, tableId: string, orderId: string, now: number): Promise<void> {
-  await freedTable.run(db, { tableId, orderId, now });
+/**
+ * Frees the table only while it still points at this order; someone may have reassigned it since.
+ * The freed table, or undefined when it was not this order's.
+ */
+export function freeTable(
+  db: Db,
+  tableId: string,
+  orderId: string,
+  now: number,
+): Promise<TableRow | undefined> {
+  return freedTable.first(db, { tableId, orderId, now });
 }

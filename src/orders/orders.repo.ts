@@ -25,28 +25,26 @@ export function lockLiveOrder(db: Db, id: string): Promise<OrderRow | undefined>
 }
 
 const newOrder = prepared((db, order: Insertable<Database['orders']>) =>
-  db.insertInto('orders').values(order),
+  db.insertInto('orders').values(order).returningAll(),
 );
 
-export async function insertOrder(db: Db, order: Insertable<Database['orders']>): Promise<void> {
-  await newOrder.run(db, order);
+/** The stored row, with the columns the database filled in. */
+export function insertOrder(db: Db, order: Insertable<Database['orders']>): Promise<OrderRow> {
+  return newOrder.one(db, order);
 }
 
 const changedOrder = prepared(
   (db, { id, changes }: { id: string; changes: Updateable<Database['orders']> }) =>
-    db.updateTable('orders').set(changes).where('id', '=', id),
+    db.updateTable('orders').set(changes).where('id', '=', id).returningAll(),
 );
 
-export async function updateOrder(
-  db: Db,
-  id: string,
-  changes: Updateable<Database['orders']>,
-): Promise<void> {
-  await changedOrder.run(db, { id, changes });
+/** The order as the change left it; the caller holds its row lock, so the row is there. */
+export function updateOrder(db: Db, id: string, changes: Updateable<Database['orders']>): Promise<OrderRow> {
+  return changedOrder.one(db, { id, changes });
 }
 
-export async function softDeleteOrder(db: Db, id: string, now: number): Promise<void> {
-  await changedOrder.run(db, { id, changes: { is_deleted: 1, updated_at: now } });
+export function softDeleteOrder(db: Db, id: string, now: number): Promise<OrderRow> {
+  return changedOrder.one(db, { id, changes: { is_deleted: 1, updated_at: now } });
 }
 
 const totalFromDishes = prepared((db, { id, now }: { id: string; now: number }) =>

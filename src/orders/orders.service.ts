@@ -8,8 +8,10 @@ import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempote
 import { newId } from '../core/ids';
 import { fromCents } from '../core/money';
 import { authorize } from '../roles/permissions';
+import { recordTableEvent } from '../tables/table-events';
 import { cancelBillsOfOrder } from '../tickets/tickets.service';
 import * as dishes from './order-dishes.repo';
+import { recordOrderEvent } from './order-events';
 import { findOrderUser, priceDishEntries, sumCents, tableNotFound, tableTaken } from './order-links';
 import { assertTransition, isActive } from './order-status';
 import * as tables from './order-tables.repo';
@@ -41,7 +43,7 @@ export async function createOrder(
     inIdempotentTransaction(ctx.db, { claim: input.claim, statusCode: 201, now }, async (trx) => {
       await tables.lockTables(trx, [tableId]);
       if (tableId && !isActive(status)) await assertLiveTable(trx, tableId);
-      await orders.insertOrder(trx, {
+      const row = await orders.insertOrder(trx, {
         id,
         user_id: userId,
         table_id: tableId,
@@ -55,9 +57,8 @@ export async function createOrder(
         trx,
         pricedDishes.map((dish) => ({ ...dish, order_id: id, created_at: now })),
       );
-      if (tableId && isActive(status) && !(await tables.occupyTable(trx, tableId, id, now))) {
-        throw tableNotFound(tableId);
-      }
+      await recordOrderEvent(trx, 'order.created', row, now);
+      if (tableId && isActive(status)) await seatOrder(trx, tableId, id, now);
       return { id };
     }),
   );
@@ -87,21 +88,21 @@ export async function updateOrder(
         await findOrderUser(trx, input.user_id);
       }
       if (nextTableId && isMovingTable && !isActive(status)) await assertLiveTable(trx, nextTableId);
-      await orders.updateOrder(trx, id, {
+      const updated = await orders.updateOrder(trx, id, {
         user_id: input.user_id ?? current.user_id,
         table_id: nextTableId,
         waiter: input.waiter ?? current.waiter,
         status,
         updated_at: now,
       });
+      await recordOrderEvent(trx, 'order.updated', updated, now);
       const holdsOldTable = isActive(current.status) && current.table_id !== null;
       const willHoldNewTable = isActive(status) && nextTableId !== null;
       if (holdsOldTable && (!willHoldNewTable || isMovingTable)) {
-        await tables.freeTable(trx, current.table_id as string, id, now);
+        await unseatOrder(trx, current.table_id as string, id, now);
       }
       if (willHoldNewTable && (!holdsOldTable || isMovingTable)) {
-        if (!(await tables.occupyTable(trx, nextTableId as string, id, now)))
-          throw tableNotFound(nextTableId as string);
+        await seatOrder(trx, nextTableId as string, id, now);
       }
       if (before) {
         const after = await orderWithDishesView(trx, id);
@@ -127,8 +128,9 @@ export async function deleteOrder(ctx: AppContext, principal: Principal, id: str
     const before = await orderWithDishesView(trx, id);
     await cancelBillsOfOrder(trx, id, now);
     await tables.lockTables(trx, [current.table_id]);
-    await orders.softDeleteOrder(trx, id, now);
-    if (current.table_id && isActive(current.status)) await tables.freeTable(trx, current.table_id, id, now);
+    const deleted = await orders.softDeleteOrder(trx, id, now);
+    await recordOrderEvent(trx, 'order.deleted', deleted, now);
+    if (current.table_id && isActive(current.status)) await unseatOrder(trx, current.table_id, id, now);
     await recordAudit(trx, {
       at: now,
       actor: principal,
@@ -161,9 +163,29 @@ export async function getCompleteOrder(ctx: AppContext, id: string): Promise<Com
 export async function calculateTotal(ctx: AppContext, id: string): Promise<{ total: number }> {
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
-    if (!(await orders.lockLiveOrder(trx, id))) throw new NotFoundError();
-    return { total: fromCents(await orders.recalculateTotal(trx, id, now)) };
+    const current = await orders.lockLiveOrder(trx, id);
+    if (!current) throw new NotFoundError();
+    const totalCents = await orders.recalculateTotal(trx, id, now);
+    await recordOrderEvent(
+      trx,
+      'order.updated',
+      { ...current, total_cents: totalCents, updated_at: now },
+      now,
+    );
+    return { total: fromCents(totalCents) };
   });
+}
+
+/** The table shows the order that now holds it; a table that is gone refuses the order. */
+async function seatOrder(trx: Db, tableId: string, orderId: string, now: number): Promise<void> {
+  const table = await tables.occupyTable(trx, tableId, orderId, now);
+  if (!table) throw tableNotFound(tableId);
+  await recordTableEvent(trx, 'table.updated', table, now);
+}
+
+async function unseatOrder(trx: Db, tableId: string, orderId: string, now: number): Promise<void> {
+  const table = await tables.freeTable(trx, tableId, orderId, now);
+  if (table) await recordTableEvent(trx, 'table.updated', table, now);
 }
 
 async function assertLiveTable(db: Db, tableId: string): Promise<void> {

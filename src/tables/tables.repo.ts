@@ -31,16 +31,22 @@ export function lockLiveTable(db: Db, id: string): Promise<TableRow | undefined>
   return forUpdate(db, selectLiveTable(db, id)).executeTakeFirst();
 }
 
-export async function insertTable(db: Db, table: Insertable<Database['dining_tables']>): Promise<void> {
-  await db.insertInto('dining_tables').values(table).execute();
+export function insertTable(db: Db, table: Insertable<Database['dining_tables']>): Promise<TableRow> {
+  return db.insertInto('dining_tables').values(table).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateTable(
+/** The table as the change left it; the caller holds its row lock, so the row is there. */
+export function updateTable(
   db: Db,
   id: string,
   changes: Updateable<Database['dining_tables']>,
-): Promise<void> {
-  await db.updateTable('dining_tables').set(changes).where('id', '=', id).execute();
+): Promise<TableRow> {
+  return db
+    .updateTable('dining_tables')
+    .set(changes)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /**

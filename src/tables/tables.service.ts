@@ -5,6 +5,8 @@ import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempote
 import { newId } from '../core/ids';
 import { findLiveSpace } from '../spaces/spaces.repo';
 import { lockUsableSpace } from '../spaces/spaces.service';
+import { recordTableEvent } from './table-events';
+import { toTableView } from './table-views';
 import * as tables from './tables.repo';
 import type { CreateTableBody, TableView, UpdateTableBody } from './tables.schemas';
 
@@ -15,10 +17,6 @@ export const TABLE_MESSAGES = {
   orderIsFixed: 'Cannot change order_id - the table has an active order',
   mustStayOccupied: 'Cannot change status - the table has an active order',
 } as const;
-
-function toTableView(row: tables.TableRow): TableView {
-  return { id: row.id, name: row.name, status: row.status, space_id: row.space_id, order_id: row.order_id };
-}
 
 export async function listTables(ctx: AppContext): Promise<TableView[]> {
   return (await tables.listLiveTables(ctx.db)).map(toTableView);
@@ -47,7 +45,7 @@ export function createTable(
     await lockUsableSpace(trx, input.space_id);
     // A table that does not exist yet has no active order, so only null fits.
     if (input.order_id) await assertOrderIdFits(trx, input.order_id, undefined);
-    await tables.insertTable(trx, {
+    const row = await tables.insertTable(trx, {
       id,
       name: input.name.trim(),
       status: input.status ?? 'available',
@@ -56,6 +54,7 @@ export function createTable(
       created_at: now,
       updated_at: now,
     });
+    await recordTableEvent(trx, 'table.created', row, now);
     return id;
   });
 }
@@ -65,6 +64,7 @@ export function createTable(
  * one is active the table stays `occupied` with that `order_id`; without one, `order_id` stays null.
  */
 export async function updateTable(ctx: AppContext, id: string, input: UpdateTableBody): Promise<void> {
+  const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
     const row = await tables.lockLiveTable(trx, id);
     if (!row) throw new NotFoundError();
@@ -74,24 +74,27 @@ export async function updateTable(ctx: AppContext, id: string, input: UpdateTabl
     if (activeOrderId && input.status !== undefined && input.status !== 'occupied') {
       throw new BadRequestError(TABLE_MESSAGES.mustStayOccupied);
     }
-    await tables.updateTable(trx, id, {
+    const updated = await tables.updateTable(trx, id, {
       name: input.name.trim(),
       space_id: input.space_id,
       ...(input.status !== undefined && { status: input.status }),
       ...(input.order_id !== undefined && { order_id: input.order_id }),
-      updated_at: ctx.clock.now(),
+      updated_at: now,
     });
+    await recordTableEvent(trx, 'table.updated', updated, now);
   });
 }
 
 /** The table row is locked first, so an order being opened on it waits for (and then sees) the delete. */
 export async function deleteTable(ctx: AppContext, id: string): Promise<void> {
+  const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
     const row = await tables.lockLiveTable(trx, id);
     if (!row) throw new NotFoundError();
     if (await tables.findActiveOrderId(trx, row))
       throw new BadRequestError(TABLE_MESSAGES.deleteWithActiveOrder);
-    await tables.updateTable(trx, id, { is_deleted: 1, updated_at: ctx.clock.now() });
+    const deleted = await tables.updateTable(trx, id, { is_deleted: 1, updated_at: now });
+    await recordTableEvent(trx, 'table.deleted', deleted, now);
   });
 }
 
