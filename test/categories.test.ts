@@ -35,9 +35,55 @@ describeEachDatabase('categories', (target) => {
     const response = await request('GET', '/categories?type=dish');
     assert.equal(response.statusCode, 200);
     assert.deepEqual(response.json(), [
-      { id: desserts.id, name: 'Desserts' },
-      { id: soups.id, name: 'Soups' },
+      { id: desserts.id, name: 'Desserts', station: 'kitchen' },
+      { id: soups.id, name: 'Soups', station: 'kitchen' },
     ]);
+  });
+
+  it('gives dish categories a station, kept by an update without one, refused on other types', async (t) => {
+    const { db, request } = await setup(t);
+    const created = await request('POST', '/categories', { name: 'Drinks', type: 'dish', station: 'bar' });
+    assert.equal(created.statusCode, 201, created.body);
+    const id = created.json().id as string;
+    assert.deepEqual((await request('GET', `/categories/${id}?type=dish`)).json(), {
+      id,
+      name: 'Drinks',
+      station: 'bar',
+    });
+    assert.equal(
+      (await request('PUT', `/categories/${id}`, { name: 'Cocktails', type: 'dish' })).statusCode,
+      200,
+    );
+    assert.equal((await request('GET', `/categories/${id}?type=dish`)).json().station, 'bar');
+    const moved = await request('PUT', `/categories/${id}`, {
+      name: 'Cocktails',
+      type: 'dish',
+      station: 'grill',
+    });
+    assert.equal(moved.statusCode, 200);
+    assert.equal((await request('GET', `/categories/${id}?type=dish`)).json().station, 'grill');
+
+    const before = await allRows(db, 'categories');
+    const onIngredient = await request('POST', '/categories', {
+      name: 'Dairy',
+      type: 'ingredient',
+      station: 'bar',
+    });
+    assert.equal(onIngredient.statusCode, 400);
+    assert.deepEqual(onIngredient.json(), { message: 'Only dish categories have a station' });
+    const malformed = await request('POST', '/categories', {
+      name: 'Wines',
+      type: 'dish',
+      station: 'Bar Top',
+    });
+    assert.deepEqual(malformed.json(), CREATE_FAILED);
+    assert.deepEqual(await allRows(db, 'categories'), before);
+
+    const dairy = await insertCategory(db, { name: 'Dairy', type: 'ingredient' });
+    assert.deepEqual((await request('GET', `/categories/${dairy.id}?type=ingredient`)).json(), {
+      id: dairy.id,
+      name: 'Dairy',
+    });
   });
 
   it('answers 204 with no body when a type has no live category', async (t) => {

@@ -41,17 +41,16 @@ export async function insertCategory(db: Db, category: Insertable<Database['cate
   await db.insertInto('categories').values(category).execute();
 }
 
-/** Renames a live category of that type; answers whether one was found. */
-export async function renameCategory(
+/** Renames (and moves to a station) a live category of that type; answers whether one was found. */
+export async function updateCategory(
   db: Db,
   id: string,
   type: CategoryType,
-  name: string,
-  now: number,
+  changes: { name: string; station?: string; updated_at: number },
 ): Promise<boolean> {
   const result = await db
     .updateTable('categories')
-    .set({ name, updated_at: now })
+    .set(changes)
     .where('id', '=', id)
     .where('type', '=', type)
     .where('is_deleted', '=', 0)

@@ -61,8 +61,9 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         description:
           'Names are unique per type among live categories (a deleted name may be reused). A missing or ' +
           'unknown `type`: 400 `Missing or malformed type`. A missing or blank name, or a name already ' +
-          'taken: 400 `Failed to create category`. An empty or oversized `Idempotency-Key`: 400 ' +
-          '`Malformed Idempotency-Key header`.',
+          'taken: 400 `Failed to create category`. A `station` on a category that is not a dish ' +
+          'category: 400 `Only dish categories have a station`. An empty or oversized `Idempotency-Key`: ' +
+          '400 `Malformed Idempotency-Key header`.',
         headers: IdempotencyHeaders,
         body: CategoryBody,
         response: {
@@ -70,6 +71,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
           400: CategoryMessage(
             MESSAGES.malformedType,
             MESSAGES.createFailed,
+            MESSAGES.stationOfDishesOnly,
             MESSAGES.malformedIdempotencyKey,
           ),
           ...authErrors(),
@@ -89,17 +91,22 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       schema: {
         tags: ['Categories'],
         operationId: 'updateCategory',
-        summary: 'Rename a category',
+        summary: 'Rename a category or move it to another station',
         description:
           'The body `type` identifies the category together with the id; a category never changes type. ' +
           'A malformed id or a missing or unknown `type`: 400 `Missing or malformed ID/type`. A missing or ' +
-          'blank name, or a name already taken in that type: 400 `Failed to update category`. No live ' +
+          'blank name, or a name already taken in that type: 400 `Failed to update category`. A `station` ' +
+          'on a category that is not a dish category: 400 `Only dish categories have a station`. No live ' +
           'category with that id and type: 404 `Category with ID: <id> not found`.',
         params: IdParams,
         body: CategoryBody,
         response: {
           200: IdMessageReply,
-          400: CategoryMessage(MESSAGES.malformedIdOrType, MESSAGES.updateFailed),
+          400: CategoryMessage(
+            MESSAGES.malformedIdOrType,
+            MESSAGES.updateFailed,
+            MESSAGES.stationOfDishesOnly,
+          ),
           404: CategoryMessage(MESSAGES.notFound('3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e')),
           ...authErrors(),
         },

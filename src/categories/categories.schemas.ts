@@ -16,18 +16,33 @@ export const CategoryName = Type.String({
   example: 'Desserts',
 });
 
+/** The screen (and kitchen printer) a dish category's dishes go to, e.g. `kitchen` or `bar`. */
+export const Station = Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z0-9_-]+$', example: 'bar' });
+
 export const CategoryTypeQuery = Type.Object({ type: CategoryTypeSchema });
 export type CategoryTypeQuery = Static<typeof CategoryTypeQuery>;
 
 export const CategoryBody = Type.Object(
-  { name: CategoryName, type: CategoryTypeSchema },
-  { additionalProperties: false, example: { name: 'Desserts', type: 'dish' } },
+  {
+    name: CategoryName,
+    type: CategoryTypeSchema,
+    station: Type.Optional({
+      ...Station,
+      description:
+        'Dish categories only: the station whose screen and printer get their dishes. New categories default to kitchen; an update without it keeps the current one.',
+    }),
+  },
+  { additionalProperties: false, example: { name: 'Desserts', type: 'dish', station: 'kitchen' } },
 );
 export type CategoryBody = Static<typeof CategoryBody>;
 
 export const CategoryView = Type.Object(
-  { id: Uuid(), name: Type.String() },
-  { example: { id: '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e', name: 'Desserts' } },
+  {
+    id: Uuid(),
+    name: Type.String(),
+    station: Type.Optional(Type.String({ description: 'Dish categories only' })),
+  },
+  { example: { id: '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e', name: 'Desserts', station: 'kitchen' } },
 );
 export type CategoryView = Static<typeof CategoryView>;
 

@@ -14,10 +14,17 @@ export const CATEGORY_MESSAGES = {
   updateFailed: 'Failed to update category',
   cannotDelete: 'Cannot delete category - it may be in use or not found',
   notFound: (id: string) => `Category with ID: ${id} not found`,
+  stationOfDishesOnly: 'Only dish categories have a station',
 } as const;
 
 function toCategoryView(row: categories.CategoryRow): CategoryView {
-  return { id: row.id, name: row.name };
+  return { id: row.id, name: row.name, ...(row.type === 'dish' && { station: row.station }) };
+}
+
+function assertStationFits(input: CategoryBody): void {
+  if (input.station !== undefined && input.type !== 'dish') {
+    throw new BadRequestError(CATEGORY_MESSAGES.stationOfDishesOnly);
+  }
 }
 
 export async function listCategories(ctx: AppContext, type: CategoryType): Promise<CategoryView[]> {
@@ -36,6 +43,7 @@ export async function createCategory(
   input: CategoryBody,
   claim: IdempotencyClaim | undefined,
 ): Promise<string> {
+  assertStationFits(input);
   const id = newId();
   const now = ctx.clock.now();
   try {
@@ -44,6 +52,7 @@ export async function createCategory(
         id,
         name: input.name.trim(),
         type: input.type,
+        ...(input.station !== undefined && { station: input.station }),
         created_at: now,
         updated_at: now,
       });
@@ -57,9 +66,14 @@ export async function createCategory(
 
 /** The body's type identifies the category (as the query does elsewhere); it never changes type. */
 export async function updateCategory(ctx: AppContext, id: string, input: CategoryBody): Promise<void> {
+  assertStationFits(input);
   let isFound: boolean;
   try {
-    isFound = await categories.renameCategory(ctx.db, id, input.type, input.name.trim(), ctx.clock.now());
+    isFound = await categories.updateCategory(ctx.db, id, input.type, {
+      name: input.name.trim(),
+      ...(input.station !== undefined && { station: input.station }),
+      updated_at: ctx.clock.now(),
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw new BadRequestError(CATEGORY_MESSAGES.updateFailed);
     throw error;

@@ -1,8 +1,7 @@
 import { type Static, Type } from 'typebox';
+import { Station } from '../categories/categories.schemas';
 import { Uuid } from '../core/schemas';
 import { DishStatusSchema } from '../orders/orders.schemas';
-
-export const Station = Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z0-9_-]+$', example: 'bar' });
 
 export const DishStatusBody = Type.Object(
   {
