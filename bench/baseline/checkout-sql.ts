@@ -4,22 +4,23 @@
  * once with `?` placeholders; `numbered` turns them into PostgreSQL's `$n`.
  */
 export const CHECKOUT_SQL = {
-  orderWithDishes: `select orders.*, order_dishes.id as dish_row_id, order_dishes.price_at_order_cents
-    from orders left join order_dishes on order_dishes.order_id = orders.id
-    where orders.id = ? and orders.is_deleted = ? order by order_dishes.created_at, order_dishes.id`,
   billedDishIds: `select ticket_dishes.order_dish_id from ticket_dishes
     inner join order_dishes on order_dishes.id = ticket_dishes.order_dish_id
     where order_dishes.order_id = ? and ticket_dishes.is_live = ?`,
-  insertTicket: `insert into tickets (id, order_id, status, subtotal_cents, discount_cents, total_cents,
-    created_by, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  insertTicket: `insert into tickets (id, order_id, status, subtotal_cents, discount_cents, discount_type,
+    discount_value, discount_reason, total_cents, created_by, created_at, updated_at, paid_at, canceled_at)
+    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   addToOrderBilled: 'update orders set billed_cents = billed_cents + ?, updated_at = ? where id = ?',
   findTicket: 'select * from tickets where id = ?',
   ticketDishes: `select ticket_dishes.ticket_id, ticket_dishes.order_dish_id from ticket_dishes
     inner join order_dishes on order_dishes.id = ticket_dishes.order_dish_id
     where ticket_dishes.ticket_id in (?) order by order_dishes.created_at, order_dishes.id`,
   paymentMethod: 'select * from payment_methods where code = ?',
+  openShift: 'select id from shifts where user_id = ? and closed_at is null',
+  settings: 'select * from business_settings where id = ?',
   insertPayment: `insert into payments (id, ticket_id, method, amount_cents, tip_cents, tendered_cents,
-    change_cents, status, created_by, created_at, settled_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    change_cents, status, created_by, created_at, settled_at, amount_sat, rate, payment_hash, invoice, expires_at,
+    received_sat, shift_id) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   addSettledToTicket: `update tickets set paid_cents = paid_cents + ?, tips_cents = tips_cents + ?,
     status = case when status = 1 and paid_cents + ? >= total_cents then 2 else status end,
     paid_at = case when status = 1 and paid_cents + ? >= total_cents then ? else paid_at end,

@@ -9,6 +9,7 @@ import {
   numbered,
   CHECKOUT_SQL as SQL,
 } from './checkout-sql';
+import { dishView, ORDERS_SQL, orderView, tableView } from './orders-sql';
 import {
   FINAL_STATUSES,
   groupOrderWithDishes,
@@ -75,6 +76,11 @@ export function postgresStatements(url: string): OrdersStatements {
   };
   const insertEvent = (client: pg.PoolClient, type: string, topic: string, data: unknown, now: number) =>
     query(client, SQL.insertEvent, [type, topic, eventPayload(type, data, now), now]);
+  const orderWithDishes = async (client: pg.Pool | pg.PoolClient, orderId: string) =>
+    groupOrderWithDishes(
+      orderId,
+      (await client.query<OrderWithDishRow>(numbered(ORDERS_SQL.orderWithDishes), [orderId, 0])).rows,
+    );
 
   return {
     billWholeOrder: (orderId, userId, now) =>
@@ -83,7 +89,10 @@ export function postgresStatements(url: string): OrdersStatements {
           | (OrderRow & { billed_cents: number })
           | undefined;
         if (!order) return undefined;
-        const rows = await query<{ dish_row_id: string | null }>(client, SQL.orderWithDishes, [orderId, 0]);
+        const rows = await query<{ dish_row_id: string | null }>(client, ORDERS_SQL.orderWithDishes, [
+          orderId,
+          0,
+        ]);
         const unbilledCents = Number(order.total_cents) - Number(order.billed_cents);
         if (unbilledCents <= 0) return undefined;
         const billedRows = await query<{ order_dish_id: string }>(client, SQL.billedDishIds, [orderId, 1]);
@@ -98,10 +107,15 @@ export function postgresStatements(url: string): OrdersStatements {
           1,
           unbilledCents,
           0,
+          null,
+          null,
+          null,
           unbilledCents,
           userId,
           now,
           now,
+          null,
+          null,
         ]);
         if (dishIds.length > 0) {
           await query(
@@ -126,6 +140,8 @@ export function postgresStatements(url: string): OrdersStatements {
         const [method] = await query(client, SQL.paymentMethod, ['cash']);
         if (!ticket || !method || Number(ticket.status) !== 1) return undefined;
         if (payment.amountCents > Number(ticket.total_cents) - Number(ticket.paid_cents)) return undefined;
+        const [shift] = await query<{ id: string }>(client, `${SQL.openShift} for share`, [userId]);
+        if (!shift) await query(client, SQL.settings, [1]);
         const id = randomUUID();
         const amount = payment.amountCents;
         await query(client, SQL.insertPayment, [
@@ -140,6 +156,13 @@ export function postgresStatements(url: string): OrdersStatements {
           userId,
           now,
           now,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          shift?.id ?? null,
         ]);
         await query(client, SQL.addSettledToTicket, [amount, 0, amount, amount, now, now, ticketId]);
         await query(client, SQL.addToOrderPaid, [amount, now, found.order_id]);
@@ -160,16 +183,27 @@ export function postgresStatements(url: string): OrdersStatements {
       const id = randomUUID();
       const total = dishes.reduce((sum, dish) => sum + dish.priceCents, 0);
       await inTransaction(async (client) => {
-        await client.query(
-          'insert into orders (id, user_id, table_id, waiter, status, total_cents, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, $8)',
-          [id, order.userId, order.tableId, order.waiter, 'pending', total, now, now],
-        );
+        const [row] = await query<OrderRow>(client, ORDERS_SQL.insertOrder, [
+          id,
+          order.userId,
+          order.tableId,
+          order.waiter,
+          'pending',
+          total,
+          now,
+          now,
+        ]);
         await insertDishes(client, id, dishes, now);
+        await insertEvent(client, 'order.created', 'orders', orderView(row as OrderRow), now);
         if (order.tableId) {
-          await client.query(
-            'update dining_tables set status = $1, order_id = $2, updated_at = $3 where id = $4 and is_deleted = $5',
-            ['occupied', id, now, order.tableId, 0],
-          );
+          const [table] = await query(client, ORDERS_SQL.occupyTable, [
+            'occupied',
+            id,
+            now,
+            order.tableId,
+            0,
+          ]);
+          await insertEvent(client, 'table.updated', 'tables', tableView(table ?? {}), now);
         }
       });
       return id;
@@ -179,38 +213,38 @@ export function postgresStatements(url: string): OrdersStatements {
       return inTransaction(async (client) => {
         if (!(await lockLiveOrder(client, orderId))) return undefined;
         await insertDishes(client, orderId, dishes, now);
-        await client.query(
-          'update orders set total_cents = (select coalesce(sum(price_at_order_cents), 0) from order_dishes where order_id = $1), updated_at = $2 where id = $3 returning total_cents',
-          [orderId, now, orderId],
-        );
+        await query(client, ORDERS_SQL.recalculateTotal, [orderId, now, orderId]);
+        const found = await orderWithDishes(client, orderId);
+        const data = found && { order: orderView(found.order), dishes: found.dishes.map(dishView) };
+        await insertEvent(client, 'order.dishes_changed', 'orders', data, now);
         return dishes.map((dish) => dish.id);
       });
     },
-    findOrderWithDishes: async (orderId) => {
-      const { rows } = await pool.query<OrderWithDishRow>(
-        `select orders.*, order_dishes.id as dish_row_id, order_dishes.dish_id, order_dishes.price_at_order_cents,
-           order_dishes.notes, order_dishes.created_at as dish_created_at
-         from orders left join order_dishes on order_dishes.order_id = orders.id
-         where orders.id = $1 and orders.is_deleted = $2 order by order_dishes.created_at, order_dishes.id`,
-        [orderId, 0],
-      );
-      return groupOrderWithDishes(orderId, rows);
-    },
+    findOrderWithDishes: (orderId) => orderWithDishes(pool, orderId),
     listTables: async () =>
       (await pool.query('select * from dining_tables where is_deleted = $1 order by name, id', [0])).rows,
     moveOrder: (orderId, status, now) =>
       inTransaction(async (client) => {
         const current = await lockLiveOrder(client, orderId);
         if (!current) return false;
-        await client.query(
-          'update orders set user_id = $1, table_id = $2, waiter = $3, status = $4, updated_at = $5 where id = $6',
-          [current.user_id, current.table_id, current.waiter, status, now, orderId],
-        );
+        const [row] = await query<OrderRow>(client, ORDERS_SQL.moveOrder, [
+          current.user_id,
+          current.table_id,
+          current.waiter,
+          status,
+          now,
+          orderId,
+        ]);
+        await insertEvent(client, 'order.updated', 'orders', orderView(row as OrderRow), now);
         if (current.table_id && FINAL_STATUSES.has(status)) {
-          await client.query(
-            'update dining_tables set status = $1, order_id = $2, updated_at = $3 where id = $4 and order_id = $5',
-            ['available', null, now, current.table_id, orderId],
-          );
+          const [table] = await query(client, ORDERS_SQL.freeTable, [
+            'available',
+            null,
+            now,
+            current.table_id,
+            orderId,
+          ]);
+          if (table) await insertEvent(client, 'table.updated', 'tables', tableView(table), now);
         }
         return true;
       }),

@@ -1,7 +1,8 @@
 import Fastify from 'fastify';
+import { dishView, orderView } from './orders-sql';
 import { postgresStatements } from './postgres-statements';
 import { sqliteStatements } from './sqlite-statements';
-import type { OrderDishRow, OrderRow, OrdersStatements } from './statements';
+import type { OrdersStatements } from './statements';
 
 /**
  * The limit of this stack on this machine: the rush's routes as a bare Fastify app over the same SQL
@@ -12,17 +13,6 @@ const statements: OrdersStatements = url.startsWith('sqlite:')
   ? sqliteStatements(url.slice('sqlite:'.length))
   : postgresStatements(url);
 const user = await statements.anyUser();
-
-const orderView = (row: OrderRow) => ({
-  id: row.id,
-  user_id: row.user_id,
-  table_id: row.table_id,
-  waiter: row.waiter,
-  status: row.status,
-  total: Number(row.total_cents) / 100,
-  created_at: new Date(Number(row.created_at)).toISOString(),
-});
-const dishView = (row: OrderDishRow) => ({ ...row, price_at_order: row.price_at_order_cents / 100 });
 
 type IdParams = { Params: { id: string } };
 type DishEntry = { dish_id: string };

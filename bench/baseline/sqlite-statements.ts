@@ -3,6 +3,7 @@ import SQLite from 'better-sqlite3';
 import { WalSync } from '../../src/core/db/wal-sync';
 import { totalFromLastPage } from '../../src/core/paging';
 import { type CashPayment, eventPayload, insertTicketDishesSql, CHECKOUT_SQL as SQL } from './checkout-sql';
+import { dishView, ORDERS_SQL, orderView, tableView } from './orders-sql';
 import {
   FINAL_STATUSES,
   groupOrderWithDishes,
@@ -52,19 +53,30 @@ export function sqliteStatements(path: string): OrdersStatements {
     ).run(...dishes.flatMap((dish) => [dish.id, dish.dishId, dish.priceCents, '', orderId, now]));
   const lockLiveOrder = (id: string) =>
     prepare('select * from orders where id = ? and is_deleted = ?').get(id, 0) as OrderRow | undefined;
+  const insertEvent = (type: string, topic: string, data: unknown, now: number) =>
+    prepare(SQL.insertEvent).run(type, topic, eventPayload(type, data, now), now);
+  const orderWithDishes = (orderId: string) =>
+    groupOrderWithDishes(orderId, prepare(ORDERS_SQL.orderWithDishes).all(orderId, 0) as OrderWithDishRow[]);
 
   const createOrder = committed(
     db.transaction(
       (order: Parameters<OrdersStatements['createOrderWithDishes']>[0], dishes, id: string, now: number) => {
         const total = dishes.reduce((sum: number, dish: { priceCents: number }) => sum + dish.priceCents, 0);
-        prepare(
-          'insert into orders (id, user_id, table_id, waiter, status, total_cents, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
-        ).run(id, order.userId, order.tableId, order.waiter, 'pending', total, now, now);
+        const row = prepare(ORDERS_SQL.insertOrder).get(
+          id,
+          order.userId,
+          order.tableId,
+          order.waiter,
+          'pending',
+          total,
+          now,
+          now,
+        ) as OrderRow;
         insertDishes(id, dishes, now);
+        insertEvent('order.created', 'orders', orderView(row), now);
         if (order.tableId) {
-          prepare(
-            'update dining_tables set status = ?, order_id = ?, updated_at = ? where id = ? and is_deleted = ?',
-          ).run('occupied', id, now, order.tableId, 0);
+          const table = prepare(ORDERS_SQL.occupyTable).get('occupied', id, now, order.tableId, 0);
+          insertEvent('table.updated', 'tables', tableView(table as Record<string, unknown>), now);
         }
       },
     ),
@@ -73,9 +85,10 @@ export function sqliteStatements(path: string): OrdersStatements {
     db.transaction((orderId: string, dishes: ReturnType<typeof dishPrices>, now: number) => {
       if (!lockLiveOrder(orderId)) return false;
       insertDishes(orderId, dishes, now);
-      prepare(
-        'update orders set total_cents = (select coalesce(sum(price_at_order_cents), 0) from order_dishes where order_id = ?), updated_at = ? where id = ? returning total_cents',
-      ).get(orderId, now, orderId);
+      prepare(ORDERS_SQL.recalculateTotal).get(orderId, now, orderId);
+      const found = orderWithDishes(orderId);
+      const data = found && { order: orderView(found.order), dishes: found.dishes.map(dishView) };
+      insertEvent('order.dishes_changed', 'orders', data, now);
       return true;
     }),
   );
@@ -83,13 +96,18 @@ export function sqliteStatements(path: string): OrdersStatements {
     db.transaction((orderId: string, status: string, now: number) => {
       const current = lockLiveOrder(orderId);
       if (!current) return false;
-      prepare(
-        'update orders set user_id = ?, table_id = ?, waiter = ?, status = ?, updated_at = ? where id = ?',
-      ).run(current.user_id, current.table_id, current.waiter, status, now, orderId);
+      const row = prepare(ORDERS_SQL.moveOrder).get(
+        current.user_id,
+        current.table_id,
+        current.waiter,
+        status,
+        now,
+        orderId,
+      ) as OrderRow;
+      insertEvent('order.updated', 'orders', orderView(row), now);
       if (current.table_id && FINAL_STATUSES.has(status)) {
-        prepare(
-          'update dining_tables set status = ?, order_id = ?, updated_at = ? where id = ? and order_id = ?',
-        ).run('available', null, now, current.table_id, orderId);
+        const table = prepare(ORDERS_SQL.freeTable).get('available', null, now, current.table_id, orderId);
+        if (table) insertEvent('table.updated', 'tables', tableView(table as Record<string, unknown>), now);
       }
       return true;
     }),
@@ -103,7 +121,7 @@ export function sqliteStatements(path: string): OrdersStatements {
     db.transaction((orderId: string, userId: string, now: number) => {
       const order = lockLiveOrder(orderId) as (OrderRow & { billed_cents: number }) | undefined;
       if (!order) return undefined;
-      const rows = prepare(SQL.orderWithDishes).all(orderId, 0) as { dish_row_id: string | null }[];
+      const rows = prepare(ORDERS_SQL.orderWithDishes).all(orderId, 0) as { dish_row_id: string | null }[];
       const unbilledCents = Number(order.total_cents) - Number(order.billed_cents);
       if (unbilledCents <= 0) return undefined;
       const billed = new Set(
@@ -115,17 +133,27 @@ export function sqliteStatements(path: string): OrdersStatements {
         row.dish_row_id && !billed.has(row.dish_row_id) ? [row.dish_row_id] : [],
       );
       const id = randomUUID();
-      prepare(SQL.insertTicket).run(id, orderId, 1, unbilledCents, 0, unbilledCents, userId, now, now);
+      prepare(SQL.insertTicket).run(
+        id,
+        orderId,
+        1,
+        unbilledCents,
+        0,
+        null,
+        null,
+        null,
+        unbilledCents,
+        userId,
+        now,
+        now,
+        null,
+        null,
+      );
       if (dishIds.length > 0) {
         prepare(insertTicketDishesSql(dishIds.length)).run(...dishIds.flatMap((dishId) => [id, dishId]));
       }
       prepare(SQL.addToOrderBilled).run(unbilledCents, now, orderId);
-      prepare(SQL.insertEvent).run(
-        'ticket.created',
-        'tickets',
-        eventPayload('ticket.created', ticketView(id), now),
-        now,
-      );
+      insertEvent('ticket.created', 'tickets', ticketView(id), now);
       return id;
     }),
   );
@@ -140,6 +168,8 @@ export function sqliteStatements(path: string): OrdersStatements {
       };
       const method = prepare(SQL.paymentMethod).get('cash');
       if (!method || Number(ticket.status) !== 1) return undefined;
+      const shift = prepare(SQL.openShift).get(userId) as { id: string } | undefined;
+      if (!shift) prepare(SQL.settings).get(1);
       if (payment.amountCents > Number(ticket.total_cents) - Number(ticket.paid_cents)) return undefined;
       const id = randomUUID();
       const change = payment.tenderedCents - payment.amountCents;
@@ -155,21 +185,20 @@ export function sqliteStatements(path: string): OrdersStatements {
         userId,
         now,
         now,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        shift?.id ?? null,
       );
       const amount = payment.amountCents;
       prepare(SQL.addSettledToTicket).run(amount, 0, amount, amount, now, now, ticketId);
       prepare(SQL.addToOrderPaid).run(amount, now, found.order_id);
-      const paymentRow = prepare(SQL.findPayment).get(id);
-      prepare(SQL.insertEvent).run(
-        'payment.settled',
-        'payments',
-        eventPayload('payment.settled', paymentRow, now),
-        now,
-      );
+      insertEvent('payment.settled', 'payments', prepare(SQL.findPayment).get(id), now);
       const view = ticketView(ticketId);
-      if (Number(view.status) === 2) {
-        prepare(SQL.insertEvent).run('ticket.paid', 'tickets', eventPayload('ticket.paid', view, now), now);
-      }
+      if (Number(view.status) === 2) insertEvent('ticket.paid', 'tickets', view, now);
       return id;
     }),
   );
@@ -191,15 +220,7 @@ export function sqliteStatements(path: string): OrdersStatements {
       const dishes = dishPrices(dishIds);
       return addDishes(orderId, dishes, now) ? dishes.map((dish) => dish.id) : undefined;
     },
-    findOrderWithDishes: async (orderId) => {
-      const rows = prepare(
-        `select orders.*, order_dishes.id as dish_row_id, order_dishes.dish_id, order_dishes.price_at_order_cents,
-           order_dishes.notes, order_dishes.created_at as dish_created_at
-         from orders left join order_dishes on order_dishes.order_id = orders.id
-         where orders.id = ? and orders.is_deleted = ? order by order_dishes.created_at, order_dishes.id`,
-      ).all(orderId, 0) as OrderWithDishRow[];
-      return groupOrderWithDishes(orderId, rows);
-    },
+    findOrderWithDishes: async (orderId) => orderWithDishes(orderId),
     listTables: async () =>
       prepare('select * from dining_tables where is_deleted = ? order by name, id').all(0),
     moveOrder: async (orderId, status, now) => moveOrder(orderId, status, now),

@@ -12,6 +12,7 @@ export type OrderRow = {
   waiter: string;
   status: string;
   total_cents: number | string;
+  paid_cents: number | string;
   is_deleted: number;
   created_at: number | string;
   updated_at: number | string;
@@ -23,6 +24,12 @@ export type OrderDishRow = {
   dish_id: string;
   price_at_order_cents: number;
   notes: string;
+  status: string;
+  dish_name: string;
+  station: string;
+  sent_at: number | string | null;
+  ready_at: number | string | null;
+  void_reason: string | null;
 };
 
 export type NewOrder = { userId: string; waiter: string; tableId: string | null; dishIds: string[] };
@@ -46,8 +53,9 @@ export type OrdersStatements = CheckoutStatements & {
 
 export const FINAL_STATUSES = new Set(['completed', 'cancelled']);
 
-/** A row of the orders ⟕ order_dishes join both engines run for `GET /orders/{id}/complete`. */
-export type OrderWithDishRow = OrderRow & OrderDishRow & { dish_row_id: string | null };
+/** A row of the orders ⟕ order_dishes ⟕ dishes ⟕ categories join (ORDERS_SQL.orderWithDishes). */
+export type OrderWithDishRow = OrderRow &
+  Omit<OrderDishRow, 'status'> & { dish_row_id: string | null; dish_status: string };
 
 /** The join's rows as one order and its dishes; undefined when the order does not exist. */
 export function groupOrderWithDishes(
@@ -62,8 +70,14 @@ export function groupOrderWithDishes(
       id: row.dish_row_id as string,
       order_id: orderId,
       dish_id: row.dish_id,
-      price_at_order_cents: row.price_at_order_cents,
+      price_at_order_cents: Number(row.price_at_order_cents),
       notes: row.notes,
+      status: row.dish_status,
+      dish_name: row.dish_name,
+      station: row.station,
+      sent_at: row.sent_at,
+      ready_at: row.ready_at,
+      void_reason: row.void_reason,
     }));
   return { order: first, dishes };
 }

@@ -1,12 +1,17 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../core/db/database';
+import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
 
 export type PaymentRow = Selectable<Database['payments']>;
 export type PaymentMethodRow = Selectable<Database['payment_methods']>;
 
+const paymentById = prepared((db, { id }: { id: string }) =>
+  db.selectFrom('payments').selectAll().where('id', '=', id),
+);
+
 export function findPayment(db: Db, id: string): Promise<PaymentRow | undefined> {
-  return db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
+  return paymentById.first(db, { id });
 }
 
 export function findPaymentsOfTicket(db: Db, ticketId: string): Promise<PaymentRow[]> {
@@ -19,9 +24,35 @@ export function findPaymentsOfTicket(db: Db, ticketId: string): Promise<PaymentR
     .execute();
 }
 
+const newPayment = prepared((db, payment: Insertable<Database['payments']>) =>
+  db.insertInto('payments').values(payment),
+);
+
 export async function insertPayment(db: Db, payment: Insertable<Database['payments']>): Promise<void> {
-  await db.insertInto('payments').values(payment).execute();
+  await newPayment.run(db, payment);
 }
+
+type SettledMoney = { id: string; orderId: string; amountCents: number; tipCents: number; now: number };
+
+const ticketSettled = prepared((db, { id, amountCents, tipCents, now }: SettledMoney) =>
+  db
+    .updateTable('tickets')
+    .set({
+      paid_cents: sql`paid_cents + ${amountCents}`,
+      tips_cents: sql`tips_cents + ${tipCents}`,
+      status: sql`case when status = 1 and paid_cents + ${amountCents} >= total_cents then 2 else status end`,
+      paid_at: sql`case when status = 1 and paid_cents + ${amountCents} >= total_cents then ${now} else paid_at end`,
+      updated_at: now,
+    })
+    .where('id', '=', id),
+);
+
+const orderSettled = prepared((db, { orderId, amountCents, now }: SettledMoney) =>
+  db
+    .updateTable('orders')
+    .set({ paid_cents: sql`paid_cents + ${amountCents}`, updated_at: now })
+    .where('id', '=', orderId),
+);
 
 /**
  * Moves settled money onto the bill and its order; the caller holds both rows' locks. A bill whose
@@ -33,30 +64,21 @@ export async function addSettledToTicket(
   amounts: { amountCents: number; tipCents: number },
   now: number,
 ): Promise<void> {
-  await db
-    .updateTable('tickets')
-    .set({
-      paid_cents: sql`paid_cents + ${amounts.amountCents}`,
-      tips_cents: sql`tips_cents + ${amounts.tipCents}`,
-      status: sql`case when status = 1 and paid_cents + ${amounts.amountCents} >= total_cents then 2 else status end`,
-      paid_at: sql`case when status = 1 and paid_cents + ${amounts.amountCents} >= total_cents then ${now} else paid_at end`,
-      updated_at: now,
-    })
-    .where('id', '=', ticket.id)
-    .execute();
-  await db
-    .updateTable('orders')
-    .set({ paid_cents: sql`paid_cents + ${amounts.amountCents}`, updated_at: now })
-    .where('id', '=', ticket.orderId)
-    .execute();
+  const money = { id: ticket.id, orderId: ticket.orderId, ...amounts, now };
+  await ticketSettled.run(db, money);
+  await orderSettled.run(db, money);
 }
 
 export function listPaymentMethods(db: Db): Promise<PaymentMethodRow[]> {
   return db.selectFrom('payment_methods').selectAll().orderBy('created_at').orderBy('code').execute();
 }
 
+const paymentMethodByCode = prepared((db, { code }: { code: string }) =>
+  db.selectFrom('payment_methods').selectAll().where('code', '=', code),
+);
+
 export function findPaymentMethodByCode(db: Db, code: string): Promise<PaymentMethodRow | undefined> {
-  return db.selectFrom('payment_methods').selectAll().where('code', '=', code).executeTakeFirst();
+  return paymentMethodByCode.first(db, { code });
 }
 
 export async function insertPaymentMethod(

@@ -1,6 +1,7 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
+import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
 import { TICKET_STATUS } from '../tickets/tickets.schemas';
 
@@ -31,8 +32,12 @@ export async function insertSettingsIfMissing(
     .execute();
 }
 
+const settingsRow = prepared((db, { id }: { id: number }) =>
+  db.selectFrom('business_settings').selectAll().where('id', '=', id),
+);
+
 export function findSettings(db: Db): Promise<SettingsRow | undefined> {
-  return db.selectFrom('business_settings').selectAll().where('id', '=', SETTINGS_ID).executeTakeFirst();
+  return settingsRow.first(db, { id: SETTINGS_ID });
 }
 
 /** The row locked, so a currency change and a new bill cannot pass each other unseen. */

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../core/db/database';
 import { forShare, forUpdate } from '../core/db/locks';
+import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
 
 export type ShiftRow = Selectable<Database['shifts']> & { user_name: string };
@@ -33,12 +34,15 @@ export function findOpenShiftOf(db: Db, userId: string): Promise<ShiftRow | unde
 }
 
 /** The user's open shift, share-locked: a close waits for this transaction, or it sees no open shift. */
-export async function lockOpenShiftIdOf(db: Db, userId: string): Promise<string | undefined> {
-  const row = await forShare(
+const openShiftIdOf = prepared((db, { userId }: { userId: string }) =>
+  forShare(
     db,
     db.selectFrom('shifts').select('id').where('user_id', '=', userId).where('closed_at', 'is', null),
-  ).executeTakeFirst();
-  return row?.id;
+  ),
+);
+
+export async function lockOpenShiftIdOf(db: Db, userId: string): Promise<string | undefined> {
+  return (await openShiftIdOf.first(db, { userId }))?.id;
 }
 
 /** Locks the shift row until commit, so no payment can attach to it while it closes. */

@@ -1,6 +1,7 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
+import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
 import type { Page } from '../orders/orders.schemas';
 import { TICKET_STATUS, type TicketFilter } from './tickets.schemas';
@@ -9,17 +10,29 @@ export type TicketRow = Selectable<Database['tickets']>;
 /** A bill with the order dishes it covers (for a cancelled bill, the ones it covered). */
 export type TicketWithDishes = TicketRow & { order_dish_ids: string[] };
 
+const ticketById = prepared((db, { id }: { id: string }) =>
+  db.selectFrom('tickets').selectAll().where('id', '=', id),
+);
+
 export function findTicket(db: Db, id: string): Promise<TicketRow | undefined> {
-  return db.selectFrom('tickets').selectAll().where('id', '=', id).executeTakeFirst();
+  return ticketById.first(db, { id });
 }
+
+const lockedTicket = prepared((db, { id }: { id: string }) =>
+  forUpdate(db, db.selectFrom('tickets').selectAll().where('id', '=', id)),
+);
 
 /** Callers lock the bill's order first, so every writer of one order's bills queues in the same order. */
 export function lockTicket(db: Db, id: string): Promise<TicketRow | undefined> {
-  return forUpdate(db, db.selectFrom('tickets').selectAll().where('id', '=', id)).executeTakeFirst();
+  return lockedTicket.first(db, { id });
 }
 
+const newTicket = prepared((db, ticket: Insertable<Database['tickets']>) =>
+  db.insertInto('tickets').values(ticket),
+);
+
 export async function insertTicket(db: Db, ticket: Insertable<Database['tickets']>): Promise<void> {
-  await db.insertInto('tickets').values(ticket).execute();
+  await newTicket.run(db, ticket);
 }
 
 export async function updateTicket(
@@ -30,12 +43,14 @@ export async function updateTicket(
   await db.updateTable('tickets').set(changes).where('id', '=', id).execute();
 }
 
+const newTicketDishes = prepared((db, { rows }: { rows: { ticket_id: string; order_dish_id: string }[] }) =>
+  db.insertInto('ticket_dishes').values(rows),
+);
+
 export async function insertTicketDishes(db: Db, ticketId: string, orderDishIds: string[]): Promise<void> {
   if (orderDishIds.length === 0) return;
-  await db
-    .insertInto('ticket_dishes')
-    .values(orderDishIds.map((orderDishId) => ({ ticket_id: ticketId, order_dish_id: orderDishId })))
-    .execute();
+  const rows = orderDishIds.map((orderDishId) => ({ ticket_id: ticketId, order_dish_id: orderDishId }));
+  await newTicketDishes.run(db, { rows });
 }
 
 /** A cancelled bill keeps its links for the record; only live links hold a dish. */
@@ -43,25 +58,32 @@ export async function releaseTicketDishes(db: Db, ticketId: string): Promise<voi
   await db.updateTable('ticket_dishes').set({ is_live: 0 }).where('ticket_id', '=', ticketId).execute();
 }
 
-/** The ids among the order's dishes that a live bill covers. */
-export async function findBilledDishIds(db: Db, orderId: string): Promise<Set<string>> {
-  const rows = await db
+const billedDishIds = prepared((db, { orderId }: { orderId: string }) =>
+  db
     .selectFrom('ticket_dishes')
     .innerJoin('order_dishes', 'order_dishes.id', 'ticket_dishes.order_dish_id')
     .select('ticket_dishes.order_dish_id')
     .where('order_dishes.order_id', '=', orderId)
-    .where('ticket_dishes.is_live', '=', 1)
-    .execute();
+    .where('ticket_dishes.is_live', '=', 1),
+);
+
+/** The ids among the order's dishes that a live bill covers. */
+export async function findBilledDishIds(db: Db, orderId: string): Promise<Set<string>> {
+  const rows = await billedDishIds.all(db, { orderId });
   return new Set(rows.map((row) => row.order_dish_id));
 }
 
+const orderBilledChange = prepared(
+  (db, { orderId, cents, now }: { orderId: string; cents: number; now: number }) =>
+    db
+      .updateTable('orders')
+      .set({ billed_cents: sql`billed_cents + ${cents}`, updated_at: now })
+      .where('id', '=', orderId),
+);
+
 /** Adds to (or, negative, takes from) the order's billed sum; the order row is already locked. */
 export async function addToOrderBilled(db: Db, orderId: string, cents: number, now: number): Promise<void> {
-  await db
-    .updateTable('orders')
-    .set({ billed_cents: sql`billed_cents + ${cents}`, updated_at: now })
-    .where('id', '=', orderId)
-    .execute();
+  await orderBilledChange.run(db, { orderId, cents, now });
 }
 
 /** The bills of an order that are not cancelled. */
@@ -76,20 +98,19 @@ export function findLiveTicketsOfOrder(db: Db, orderId: string): Promise<TicketR
     .execute();
 }
 
-export async function withDishes(db: Db, tickets: TicketRow[]): Promise<TicketWithDishes[]> {
-  if (tickets.length === 0) return [];
-  const links = await db
+const dishLinksOfTickets = prepared((db, { ticketIds }: { ticketIds: string[] }) =>
+  db
     .selectFrom('ticket_dishes')
     .innerJoin('order_dishes', 'order_dishes.id', 'ticket_dishes.order_dish_id')
     .select(['ticket_dishes.ticket_id', 'ticket_dishes.order_dish_id'])
-    .where(
-      'ticket_dishes.ticket_id',
-      'in',
-      tickets.map((ticket) => ticket.id),
-    )
+    .where('ticket_dishes.ticket_id', 'in', ticketIds)
     .orderBy('order_dishes.created_at')
-    .orderBy('order_dishes.id')
-    .execute();
+    .orderBy('order_dishes.id'),
+);
+
+export async function withDishes(db: Db, tickets: TicketRow[]): Promise<TicketWithDishes[]> {
+  if (tickets.length === 0) return [];
+  const links = await dishLinksOfTickets.all(db, { ticketIds: tickets.map((ticket) => ticket.id) });
   return tickets.map((ticket) => ({
     ...ticket,
     order_dish_ids: links.filter((link) => link.ticket_id === ticket.id).map((link) => link.order_dish_id),
