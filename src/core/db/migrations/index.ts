@@ -9,6 +9,7 @@ import * as lightning from './0007_lightning';
 import * as eventPositions from './0008_event_positions';
 import * as kitchen from './0009_kitchen';
 import * as rolesSettings from './0010_roles_settings';
+import * as webhooks from './0011_webhooks';
 import * as shifts from './0012_shifts';
 import * as printing from './0013_printing';
 import * as audit from './0014_audit';
@@ -28,6 +29,7 @@ export const migrationProvider: MigrationProvider = {
       '0008_event_positions': eventPositions,
       '0009_kitchen': kitchen,
       '0010_roles_settings': rolesSettings,
+      '0011_webhooks': webhooks,
       '0012_shifts': shifts,
       '0013_printing': printing,
       '0014_audit': audit,
