@@ -134,8 +134,8 @@ export function attemptsOf(db: Db, deliveryIds: string[]): Promise<DeliveryAttem
     .selectFrom('webhook_delivery_attempts')
     .selectAll()
     .where('delivery_id', 'in', deliveryIds)
-    .orderBy('at')
-    .orderBy('id')
+    .orderBy('delivery_id')
+    .orderBy('number')
     .execute();
 }
 

@@ -114,13 +114,13 @@ async function drainWebhook(ctx: AppContext, transport: WebhookTransport, webhoo
       body: head.body,
       unixSeconds: Math.floor(now / 1000),
     });
-    await recordAttempt(
+    const state = await recordAttempt(
       ctx,
       { id: head.id, attempts: claimed.attempts + 1 },
       { at: now, retryUntil, outcome },
     );
     // The receiver is down or refusing: the rest of this webhook's queue waits behind this delivery.
-    if (outcome.error !== null) return;
+    if (state === 'pending') return;
   }
 }
 
@@ -139,23 +139,24 @@ async function recordAttempt(
   ctx: AppContext,
   delivery: { id: string; attempts: number },
   attempt: { at: number; retryUntil: number; outcome: AttemptOutcome },
-): Promise<void> {
+): Promise<'pending' | 'delivered' | 'failed'> {
   const { outcome } = attempt;
   const now = ctx.clock.now();
-  const isDelivered = outcome.error === null;
-  const isGivenUp = !isDelivered && now >= attempt.retryUntil;
+  const isGivenUp = outcome.error !== null && now >= attempt.retryUntil;
+  const state = outcome.error === null ? 'delivered' : isGivenUp ? 'failed' : 'pending';
   try {
     await ctx.db.transaction().execute(async (trx) => {
       await deliveries.insertAttempt(trx, {
         id: newId(),
         delivery_id: delivery.id,
+        number: delivery.attempts,
         at: attempt.at,
         status_code: outcome.statusCode,
         duration_ms: outcome.durationMs,
         error: outcome.error,
       });
       await deliveries.finishAttempt(trx, delivery, {
-        state: isDelivered ? 'delivered' : isGivenUp ? 'failed' : 'pending',
+        state,
         nextAttemptAt: Math.min(now + retryDelayMs(delivery.attempts), attempt.retryUntil),
         error: outcome.error,
         at: now,
@@ -164,6 +165,7 @@ async function recordAttempt(
   } catch (error) {
     if (!isForeignKeyViolation(error)) throw error;
   }
+  return state;
 }
 
 /** Deletes finished deliveries older than the retention, in small batches so no transaction runs long. */

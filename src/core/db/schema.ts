@@ -333,6 +333,8 @@ export type Database = {
   webhook_delivery_attempts: {
     id: string;
     delivery_id: string;
+    /** 1 for the delivery's first attempt, counting on through manual retries. */
+    number: number;
     at: number;
     /** Null when no answer came (timeout, refused connection). */
     status_code: number | null;

@@ -65,6 +65,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('delivery_id', 'text', (col) =>
       col.notNull().references('webhook_deliveries.id').onDelete('cascade'),
     )
+    .addColumn('number', 'integer', (col) => col.notNull())
     .addColumn('at', 'bigint', (col) => col.notNull())
     .addColumn('status_code', 'integer')
     .addColumn('duration_ms', 'integer', (col) => col.notNull())
@@ -73,6 +74,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createIndex('webhook_delivery_attempts_delivery')
     .on('webhook_delivery_attempts')
-    .columns(['delivery_id', 'at'])
+    .columns(['delivery_id', 'number'])
+    .unique()
     .execute();
 }
