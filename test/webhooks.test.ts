@@ -5,7 +5,13 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app';
 import { openDatabase } from '../src/core/db/database';
 import { type EventType, recordEvent } from '../src/events/record-event';
-import { RETRY_WINDOW_MS, retryDelayMs, WEBHOOK_DELIVERIES } from '../src/webhooks/webhook-queue';
+import {
+  FINISHED_DELIVERY_RETENTION_MS,
+  PRUNE_WEBHOOK_DELIVERIES,
+  RETRY_WINDOW_MS,
+  retryDelayMs,
+  WEBHOOK_DELIVERIES,
+} from '../src/webhooks/webhook-queue';
 import { buildTestApp, describeEachDatabase, type TestApp } from './helpers/app';
 import { loggedInUser, login } from './helpers/auth';
 import { databaseDigest } from './helpers/db-digest';
@@ -482,5 +488,30 @@ describeEachDatabase('webhooks', (target) => {
     clock.advance(HOUR_MS);
     await Promise.all([runJob(app), runJob(other)]);
     assert.equal(receiver.received.length, 30);
+  });
+
+  it('prunes finished deliveries after 30 days, never unfinished ones', async (t) => {
+    const { app, db, admin, receiver, clock } = await webhookRoom(t, target);
+    const { id } = await createWebhook(admin, receiver.url);
+    await record(db);
+    await runJob(app);
+    receiver.answer = () => ({ status: 500 });
+    await record(db);
+    await runJob(app);
+    clock.advance(FINISHED_DELIVERY_RETENTION_MS);
+    await app.jobs.run(PRUNE_WEBHOOK_DELIVERIES);
+    assert.equal((await deliveriesOf(admin, id)).length, 2, 'kept until the retention has passed');
+    clock.advance(1);
+    await app.jobs.run(PRUNE_WEBHOOK_DELIVERIES);
+    const kept = await deliveriesOf(admin, id);
+    assert.deepEqual(
+      kept.map((delivery) => delivery.state),
+      ['pending'],
+    );
+    const attempts = await db.selectFrom('webhook_delivery_attempts').select('delivery_id').execute();
+    assert.deepEqual(
+      attempts.map((attempt) => attempt.delivery_id),
+      [kept[0]?.id],
+    );
   });
 });

@@ -30,9 +30,8 @@ export async function deleteWebhook(db: Db, id: string): Promise<boolean> {
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function listWebhookIds(db: Db): Promise<string[]> {
-  const rows = await db.selectFrom('webhooks').select('id').orderBy('id').execute();
-  return rows.map((row) => row.id);
+export function listCursors(db: Db): Promise<Pick<WebhookRow, 'id' | 'cursor'>[]> {
+  return db.selectFrom('webhooks').select(['id', 'cursor']).orderBy('id').execute();
 }
 
 /**
