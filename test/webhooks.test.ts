@@ -514,4 +514,30 @@ describeEachDatabase('webhooks', (target) => {
       [kept[0]?.id],
     );
   });
+
+  it('leaves a delivery another instance is sending alone until its claim lapses', async (t) => {
+    const { app, db, admin, receiver, clock } = await webhookRoom(t, target);
+    const { id } = await createWebhook(admin, receiver.url);
+    receiver.answer = () => ({ status: 500 });
+    await record(db);
+    await runJob(app);
+    // What an instance that claimed the delivery for its next attempt and then crashed leaves behind.
+    const claimedUntil = clock.now() + 60_000;
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ state: 'sending', attempts: 2, claimed_until: claimedUntil })
+      .execute();
+    receiver.answer = () => ({ status: 200 });
+    clock.advance(retryDelayMs(1));
+    await runJob(app);
+    assert.equal(receiver.received.length, 1, 'not while the claim holds');
+    clock.set(claimedUntil);
+    await runJob(app);
+    assert.equal(receiver.received.length, 2);
+    const [delivery] = await deliveriesOf(admin, id);
+    assert.deepEqual(
+      [delivery?.state, delivery?.attempts.map((attempt) => attempt.status_code)],
+      ['delivered', [500, 200]],
+    );
+  });
 });
