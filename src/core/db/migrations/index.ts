@@ -9,11 +9,11 @@ import * as lightning from './0007_lightning';
 import * as eventPositions from './0008_event_positions';
 import * as kitchen from './0009_kitchen';
 import * as rolesSettings from './0010_roles_settings';
-import * as webhooks from './0011_webhooks';
 import * as shifts from './0012_shifts';
 import * as printing from './0013_printing';
 import * as audit from './0014_audit';
 import * as reportIndexes from './0015_report_indexes';
+import * as webhooks from './0017_webhooks';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -29,11 +29,11 @@ export const migrationProvider: MigrationProvider = {
       '0008_event_positions': eventPositions,
       '0009_kitchen': kitchen,
       '0010_roles_settings': rolesSettings,
-      '0011_webhooks': webhooks,
       '0012_shifts': shifts,
       '0013_printing': printing,
       '0014_audit': audit,
       '0015_report_indexes': reportIndexes,
+      '0017_webhooks': webhooks,
     };
   },
 };
