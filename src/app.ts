@@ -52,6 +52,16 @@ import { tablesRoutes } from './tables/tables.routes';
 import { ticketsRoutes } from './tickets/tickets.routes';
 import { usersRoutes } from './users/users.routes';
 import { walletFeature } from './wallet/wallet.feature';
+import {
+  deliverWebhooks,
+  PRUNE_WEBHOOK_DELIVERIES,
+  PRUNE_WEBHOOK_DELIVERIES_INTERVAL_MS,
+  pruneFinishedDeliveries,
+  WEBHOOK_DELIVERIES,
+  WEBHOOK_DELIVERIES_INTERVAL_MS,
+} from './webhooks/webhook-queue';
+import { httpWebhookTransport } from './webhooks/webhook-sender';
+import { webhooksRoutes } from './webhooks/webhooks.routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -113,6 +123,12 @@ function registerJobs(app: FastifyInstance, ctx: AppContext, isStarted: boolean)
   jobs.register(PRINT_JOBS, PRINT_JOBS_INTERVAL_MS, () => sendDuePrintJobs(ctx, printerTransport));
   jobs.register(PRUNE_PRINT_JOBS, PRUNE_PRINT_JOBS_INTERVAL_MS, () => pruneFinishedPrintJobs(ctx));
   registerEventJobs(jobs, ctx);
+  jobs.register(WEBHOOK_DELIVERIES, WEBHOOK_DELIVERIES_INTERVAL_MS, () =>
+    deliverWebhooks(ctx, httpWebhookTransport),
+  );
+  jobs.register(PRUNE_WEBHOOK_DELIVERIES, PRUNE_WEBHOOK_DELIVERIES_INTERVAL_MS, () =>
+    pruneFinishedDeliveries(ctx),
+  );
   app.decorate('jobs', jobs);
   // The feed listens whether or not the timers run: tests leave them off but still watch the stream.
   app.addHook('onReady', () => ctx.events.start(app.log));
@@ -199,6 +215,7 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     ratesRoutes,
     walletFeature,
     eventsRoutes,
+    webhooksRoutes,
     auditRoutes,
   ]) {
     await app.register(feature, { ctx });

@@ -38,6 +38,9 @@ const TOPICS: Record<EventType, string> = {
   'table.deleted': 'tables',
 };
 
+/** Every event type, for the filters of outbound webhooks. */
+export const EVENT_TYPES = Object.keys(TOPICS) as EventType[];
+
 /**
  * Writes an event to the outbox inside the caller's transaction, so it is stored exactly when the
  * change commits and vanishes with it on a rollback. `data` is the record as its GET shows it.

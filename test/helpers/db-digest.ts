@@ -29,6 +29,9 @@ const TABLES: (keyof Database)[] = [
   'shift_cash_movements',
   'print_jobs',
   'audit_log',
+  'webhooks',
+  'webhook_deliveries',
+  'webhook_delivery_attempts',
 ];
 
 // PostgreSQL's sequencer numbers committed events in the background, so an event committed before

@@ -298,6 +298,49 @@ export type Database = {
     created_at: number;
     printed_at: number | null;
   };
+  /** Outbound webhooks (src/webhooks/); `events` is a JSON array of event types or `["*"]`. */
+  webhooks: {
+    id: string;
+    url: string;
+    events: string;
+    description: string | null;
+    /** Signs every delivery; shown once when the webhook is created. */
+    secret: string;
+    /** The last outbox position already turned into this webhook's deliveries. */
+    cursor: number;
+    created_at: number;
+    updated_at: number;
+  };
+  webhook_deliveries: {
+    id: string;
+    webhook_id: string;
+    event_position: number;
+    event_type: string;
+    /** The exact JSON sent on every attempt. */
+    body: string;
+    state: WebhookDeliveryState;
+    attempts: Generated<number>;
+    next_attempt_at: number;
+    /** Until when one instance is sending this delivery; past it, another may try again. */
+    claimed_until: number | null;
+    /** Set by the first attempt: retries stop 24 h after it. */
+    retry_until: number | null;
+    last_error: string | null;
+    created_at: number;
+    /** When it was delivered or given up on. */
+    finished_at: number | null;
+  };
+  webhook_delivery_attempts: {
+    id: string;
+    delivery_id: string;
+    /** 1 for the delivery's first attempt, counting on through manual retries. */
+    number: number;
+    at: number;
+    /** Null when no answer came (timeout, refused connection). */
+    status_code: number | null;
+    duration_ms: number;
+    error: string | null;
+  };
   /** The tamper-evident audit log (audit/record-audit.ts): each row chained to the previous by hash. */
   audit_log: {
     id: string;
@@ -320,6 +363,7 @@ export type Database = {
 
 export type PrinterRole = 'receipt' | 'kitchen';
 export type PrintJobState = 'pending' | 'sending' | 'printed' | 'failed';
+export type WebhookDeliveryState = 'pending' | 'sending' | 'delivered' | 'failed';
 
 export type PaymentStatus = 'pending' | 'settled' | 'expired' | 'refunded' | 'partially_refunded';
 
