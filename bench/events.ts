@@ -1,5 +1,4 @@
 import { type ClientRequest, request } from 'node:http';
-import type { ApiSession } from './lib/api';
 import type { RunningServer } from './lib/processes';
 import { percentile } from './lib/report';
 import type { RushWatcher } from './rush-runs';
@@ -48,12 +47,12 @@ export class LiveSubscribers implements RushWatcher {
   private deliveries = 0;
   private reconnects = 0;
   private misordered = 0;
-  private cookie = '';
+  private cookie: string | undefined;
 
   constructor(private readonly count: number) {}
 
-  async attach(servers: RunningServer[], admin: ApiSession): Promise<void> {
-    this.cookie = admin.cookie;
+  async attach(servers: RunningServer[], cookie: string | undefined): Promise<void> {
+    this.cookie = cookie;
     const targets = servers.length > 1 ? servers.slice(1) : servers;
     await Promise.all(
       Array.from({ length: this.count }, (_, index) =>
@@ -128,7 +127,10 @@ export class LiveSubscribers implements RushWatcher {
       let last = lastPosition;
       const url = new URL('/events', baseUrl);
       const outgoing = request(url, {
-        headers: { cookie: this.cookie, ...(last !== undefined && { 'last-event-id': String(last) }) },
+        headers: {
+          ...(this.cookie && { cookie: this.cookie }),
+          ...(last !== undefined && { 'last-event-id': String(last) }),
+        },
       });
       this.requests.add(outgoing);
       let isOpen = false;

@@ -58,25 +58,43 @@ for (const engine of engines) {
  */
 async function events(engine: Engine): Promise<void> {
   const processes = engine === 'postgres' ? 2 : 1;
-  const figures: DeliveryFigures[] = [];
+  const figures: Record<Server, DeliveryFigures[]> = { ours: [], baseline: [] };
   await rush(engine, {
     title: `events on ${engine}: ${SUBSCRIBERS} subscribers on ${processes === 1 ? 'the server' : 'process B of 2'} during the rush`,
     processes,
-    watcher: () => {
+    watcher: (server) => {
       const subscribers = new LiveSubscribers(SUBSCRIBERS);
       return {
         watcher: subscribers,
         done: () => {
           subscribers.close();
-          figures.push(subscribers.figures());
+          figures[server].push(subscribers.figures());
         },
       };
     },
   });
+  const rows = (['ours', 'baseline'] as const).flatMap((server) =>
+    figures[server].map((run, index) => [
+      index + 1,
+      server,
+      run.subscribers,
+      run.events,
+      run.deliveries,
+      run.p50Ms,
+      run.p99Ms,
+      run.maxMs,
+      run.afterAnswer.count,
+      run.afterAnswer.p50Ms,
+      run.afterAnswer.p99Ms,
+      run.reconnects,
+      run.misordered,
+    ]),
+  );
   console.log(
     markdownTable(
       [
         'round',
+        'server',
         'subscribers',
         'events',
         'deliveries',
@@ -89,37 +107,27 @@ async function events(engine: Engine): Promise<void> {
         'reconnects',
         'misordered',
       ],
-      figures.map((run, index) => [
-        index + 1,
-        run.subscribers,
-        run.events,
-        run.deliveries,
-        run.p50Ms,
-        run.p99Ms,
-        run.maxMs,
-        run.afterAnswer.count,
-        run.afterAnswer.p50Ms,
-        run.afterAnswer.p99Ms,
-        run.reconnects,
-        run.misordered,
-      ]),
+      rows,
     ),
   );
   const target = engine === 'postgres' ? 100 : 50;
+  const ours = figures.ours;
   console.log(
-    `\nmedian of ${figures.length} rounds: commit-to-delivery (event \`at\` to arrival) p50 ` +
-      `${fixed(median(figures.map((run) => run.p50Ms)), 0)} ms, p99 ${fixed(median(figures.map((run) => run.p99Ms)), 0)} ms ` +
+    `\nmedian of ${ours.length} rounds: commit-to-delivery (event \`at\` to arrival) p50 ` +
+      `${fixed(median(ours.map((run) => run.p50Ms)), 0)} ms, p99 ${fixed(median(ours.map((run) => run.p99Ms)), 0)} ms ` +
       `(target < ${target} ms); from the tablet's answer to a ticket.created's arrival p50 ` +
-      `${fixed(median(figures.map((run) => run.afterAnswer.p50Ms)), 0)} ms, p99 ` +
-      `${fixed(median(figures.map((run) => run.afterAnswer.p99Ms)), 0)} ms`,
+      `${fixed(median(ours.map((run) => run.afterAnswer.p50Ms)), 0)} ms, p99 ` +
+      `${fixed(median(ours.map((run) => run.afterAnswer.p99Ms)), 0)} ms`,
   );
 }
+
+type Server = 'ours' | 'baseline';
 
 type RushVariant = {
   title: string;
   processes: number;
-  /** A fresh watcher for each round of ours, and what to do once that round ended. */
-  watcher?: () => { watcher: RushWatcher; done: () => void };
+  /** A fresh watcher for each round of either server, and what to do once that round ended. */
+  watcher?: (server: Server) => { watcher: RushWatcher; done: () => void };
 };
 
 async function rush(
@@ -136,7 +144,7 @@ async function rush(
   const rounds: { ours: RushRun; baseline: RushRun }[] = [];
   // With --cpu-prof only the first round is profiled, so the profile is printed once.
   const oursOnce = async (cpuProfileDir: string | undefined) => {
-    const watching = variant.watcher?.();
+    const watching = variant.watcher?.('ours');
     try {
       return await rushOurServer(engine, postgresUrl, {
         ...runSettings,
@@ -149,7 +157,19 @@ async function rush(
     }
   };
   const ours = (round: number) => (round === 0 ? profiled(`rush-${engine}`, oursOnce) : oursOnce(undefined));
-  const baseline = () => rushBaseline(engine, postgresUrl, { ...runSettings, cpuProfileDir: undefined });
+  const baseline = async () => {
+    const watching = variant.watcher?.('baseline');
+    try {
+      return await rushBaseline(engine, postgresUrl, {
+        ...runSettings,
+        cpuProfileDir: undefined,
+        processes: variant.processes,
+        watcher: watching?.watcher,
+      });
+    } finally {
+      watching?.done();
+    }
+  };
   for (let round = 0; round < settings.rounds; round++) {
     if (round % 2 === 0) {
       const oursRun = await ours(round);

@@ -11,12 +11,12 @@ export type RushSettings = {
   /** Server processes on the one database (PostgreSQL only for more than one); tablets take turns among them. */
   processes?: number;
   /** Something to run alongside the rush (live-stream subscribers), attached once the floor is seeded. */
-  watcher?: RushWatcher;
+  watcher?: RushWatcher | undefined;
 };
 
-/** Told the running servers before the warm-up, and when the measured run starts and ends. */
+/** Told the running servers (and a login cookie, none for the baseline) before the warm-up, and when the measured run starts and ends. */
 export type RushWatcher = {
-  attach: (servers: RunningServer[], admin: ApiSession) => Promise<void>;
+  attach: (servers: RunningServer[], cookie: string | undefined) => Promise<void>;
   measuring: (isMeasuring: boolean) => void;
   /** Before the servers stop. */
   detach: () => Promise<void>;
@@ -74,7 +74,7 @@ export async function rushOurServer(
         cookie: session.cookie,
         tableId: menu.tableIds[index] as string,
       }));
-      await settings.watcher?.attach(servers, admin);
+      await settings.watcher?.attach(servers, admin.cookie);
       return await measure(servers, settings, tablets, menu, simulator);
     } finally {
       await settings.watcher?.detach();
@@ -84,7 +84,10 @@ export async function rushOurServer(
   });
 }
 
-/** The bare baseline on a database seeded the same way (through our API, before the baseline starts). */
+/**
+ * The bare baseline on a database seeded the same way (through our API, before the baseline starts),
+ * with as many processes and the same watcher as ours.
+ */
 export async function rushBaseline(
   engine: Engine,
   postgresUrl: string | undefined,
@@ -99,12 +102,17 @@ export async function rushBaseline(
     } finally {
       await seeder.stop();
     }
-    const server = await startBaselineServer(database.url);
+    const servers: RunningServer[] = [];
     try {
+      for (let index = 0; index < (settings.processes ?? 1); index++) {
+        servers.push(await startBaselineServer(database.url));
+      }
       const tablets = menu.tableIds.map((tableId) => ({ cookie: undefined, tableId }));
-      return await measure([server], settings, tablets, menu);
+      await settings.watcher?.attach(servers, undefined);
+      return await measure(servers, settings, tablets, menu);
     } finally {
-      await server.stop();
+      await settings.watcher?.detach();
+      for (const server of servers) await server.stop();
     }
   });
 }

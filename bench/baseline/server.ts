@@ -1,4 +1,5 @@
 import Fastify from 'fastify';
+import { BaselineEvents } from './event-stream';
 import { dishView, orderView } from './orders-sql';
 import { postgresStatements } from './postgres-statements';
 import { sqliteStatements } from './sqlite-statements';
@@ -18,6 +19,12 @@ type IdParams = { Params: { id: string } };
 type DishEntry = { dish_id: string };
 
 const app = Fastify({ logger: false });
+const events = await BaselineEvents.start(url, app.log);
+/** Every write of the rush records events: after its commit the live streams have something to read. */
+const committed = <T>(result: T): T => {
+  events.outboxCommitted();
+  return result;
+};
 app.addHook('onSend', (_request, _reply, payload, done) => {
   if (!statements.hasUnflushedCommits()) return done(null, payload);
   statements.flushCommits().then(() => done(null, payload), done);
@@ -25,18 +32,26 @@ app.addHook('onSend', (_request, _reply, payload, done) => {
 
 app.get('/ready', async () => ({ ready: true }));
 
+app.get('/events', async (request, reply) => {
+  reply.hijack();
+  const lastEventId = request.headers['last-event-id'];
+  await events.open(reply.raw, typeof lastEventId === 'string' ? lastEventId : undefined);
+});
+
 app.post<{ Body: { order: { table_id?: string | null }; dishes: DishEntry[] } }>(
   '/orders/with-dishes',
   async (request, reply) => {
     const { order, dishes } = request.body;
-    const id = await statements.createOrderWithDishes(
-      {
-        userId: user.id,
-        waiter: user.name,
-        tableId: order.table_id ?? null,
-        dishIds: dishes.map((dish) => dish.dish_id),
-      },
-      Date.now(),
+    const id = committed(
+      await statements.createOrderWithDishes(
+        {
+          userId: user.id,
+          waiter: user.name,
+          tableId: order.table_id ?? null,
+          dishIds: dishes.map((dish) => dish.dish_id),
+        },
+        Date.now(),
+      ),
     );
     return reply.code(201).send({ message: 'Order added successfully', id });
   },
@@ -44,7 +59,7 @@ app.post<{ Body: { order: { table_id?: string | null }; dishes: DishEntry[] } }>
 
 app.post<IdParams & { Body: DishEntry[] }>('/orders/:id/dishes', async (request, reply) => {
   const dishIds = request.body.map((dish) => dish.dish_id);
-  const ids = await statements.addDishes(request.params.id, dishIds, Date.now());
+  const ids = committed(await statements.addDishes(request.params.id, dishIds, Date.now()));
   if (!ids) return reply.code(404).send('Resource not found');
   return reply.code(201).send({ message: 'Dishes added successfully', ids });
 });
@@ -58,7 +73,7 @@ app.get<IdParams>('/orders/:id/complete', async (request, reply) => {
 app.get('/tables', () => statements.listTables());
 
 app.post<IdParams>('/orders/:id/tickets', async (request, reply) => {
-  const id = await statements.billWholeOrder(request.params.id, user.id, Date.now());
+  const id = committed(await statements.billWholeOrder(request.params.id, user.id, Date.now()));
   if (!id) return reply.code(400).send({ message: 'Nothing left to bill' });
   return reply.code(201).send({ id, message: 'Ticket created successfully' });
 });
@@ -68,11 +83,8 @@ app.post<IdParams & { Body: { amount: number; tendered: number } }>(
   async (request, reply) => {
     const amountCents = Math.round(request.body.amount * 100);
     const tenderedCents = Math.round(request.body.tendered * 100);
-    const id = await statements.payCash(
-      request.params.id,
-      user.id,
-      { amountCents, tenderedCents },
-      Date.now(),
+    const id = committed(
+      await statements.payCash(request.params.id, user.id, { amountCents, tenderedCents }, Date.now()),
     );
     if (!id) return reply.code(400).send({ message: 'Ticket is already paid' });
     return reply.code(201).send({ id, ticket_status: 2, change: (tenderedCents - amountCents) / 100 });
@@ -80,7 +92,7 @@ app.post<IdParams & { Body: { amount: number; tendered: number } }>(
 );
 
 app.put<IdParams & { Body: { status: string } }>('/orders/:id', async (request, reply) => {
-  if (!(await statements.moveOrder(request.params.id, request.body.status, Date.now()))) {
+  if (!committed(await statements.moveOrder(request.params.id, request.body.status, Date.now()))) {
     return reply.code(404).send('Resource not found');
   }
   return { message: 'Order updated successfully' };
@@ -99,8 +111,9 @@ app.get<{ Querystring: { status?: string; limit?: string; offset?: string } }>(
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {
-    app
+    events
       .close()
+      .then(() => app.close())
       .then(() => statements.close())
       .then(() => process.exit(0));
   });
