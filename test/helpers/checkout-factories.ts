@@ -45,7 +45,15 @@ export async function createBill(call: Caller, orderId: string, body: unknown = 
   return response.json().id as string;
 }
 
+/**
+ * The outbox in insertion order, without `position`: PostgreSQL's sequencer numbers events in the
+ * background, so a position may appear between two reads that no request changed.
+ */
 export async function storedEvents(db: Db) {
   const rows = await db.selectFrom('events').selectAll().orderBy('id').execute();
-  return rows.map((row) => ({ ...row, id: Number(row.id), payload: JSON.parse(row.payload) }));
+  return rows.map(({ position: _position, ...row }) => ({
+    ...row,
+    id: Number(row.id),
+    payload: JSON.parse(row.payload),
+  }));
 }
