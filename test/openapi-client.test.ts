@@ -59,7 +59,9 @@ describe('a typed client generated from the OpenAPI document', () => {
 
       assert.equal(report.initializedBefore, false);
       assert.equal(report.loggedInAs, 'Ana');
-      assert.deepEqual(report.dishCategories, [{ id: report.categoryId, name: 'Desserts' }]);
+      assert.deepEqual(report.dishCategories, [
+        { id: report.categoryId, name: 'Desserts', station: 'kitchen' },
+      ]);
       assert.deepEqual(report.duplicate, { status: 400, message: 'Failed to create category' });
       assert.deepEqual(report.anonymous, { status: 401, message: 'Unauthorized' });
       const stored = await db.selectFrom('categories').select(['id', 'name', 'type']).execute();
