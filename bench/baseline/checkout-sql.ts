@@ -41,6 +41,42 @@ export function insertTicketDishesSql(count: number): string {
 
 export type CashPayment = { amountCents: number; tenderedCents: number };
 
+/** The values of SQL.insertTicket for a Pending bill of the whole unbilled balance, no discount. */
+export function wholeBillValues(
+  id: string,
+  orderId: string,
+  cents: number,
+  userId: string,
+  now: number,
+): unknown[] {
+  return [id, orderId, 1, cents, 0, null, null, null, cents, userId, now, now, null, null];
+}
+
+/** The values of SQL.insertPayment for a settled cash payment taken outside any shift when `shiftId` is null. */
+export function cashPaymentValues(
+  payment: CashPayment & { id: string; ticketId: string; userId: string; shiftId: string | null },
+  now: number,
+): unknown[] {
+  const { id, ticketId, amountCents, tenderedCents, userId, shiftId } = payment;
+  const change = tenderedCents - amountCents;
+  const lightningColumns = [null, null, null, null, null, null];
+  return [
+    id,
+    ticketId,
+    'cash',
+    amountCents,
+    0,
+    tenderedCents,
+    change,
+    'settled',
+    userId,
+    now,
+    now,
+    ...lightningColumns,
+    shiftId,
+  ];
+}
+
 /** Undefined when the order or bill is not there or has nothing to take: the route answers 400/404. */
 export type CheckoutStatements = {
   billWholeOrder(orderId: string, userId: string, now: number): Promise<string | undefined>;

@@ -4,10 +4,12 @@ import { postgresPoolConfig } from '../../src/core/db/database';
 import { totalFromLastPage } from '../../src/core/paging';
 import {
   type CashPayment,
+  cashPaymentValues,
   eventPayload,
   insertTicketDishesSql,
   numbered,
   CHECKOUT_SQL as SQL,
+  wholeBillValues,
 } from './checkout-sql';
 import { dishView, ORDERS_SQL, orderView, tableView } from './orders-sql';
 import {
@@ -101,22 +103,7 @@ export function postgresStatements(url: string): OrdersStatements {
           row.dish_row_id && !billed.has(row.dish_row_id) ? [row.dish_row_id] : [],
         );
         const id = randomUUID();
-        await query(client, SQL.insertTicket, [
-          id,
-          orderId,
-          1,
-          unbilledCents,
-          0,
-          null,
-          null,
-          null,
-          unbilledCents,
-          userId,
-          now,
-          now,
-          null,
-          null,
-        ]);
+        await query(client, SQL.insertTicket, wholeBillValues(id, orderId, unbilledCents, userId, now));
         if (dishIds.length > 0) {
           await query(
             client,
@@ -144,26 +131,11 @@ export function postgresStatements(url: string): OrdersStatements {
         if (!shift) await query(client, SQL.settings, [1]);
         const id = randomUUID();
         const amount = payment.amountCents;
-        await query(client, SQL.insertPayment, [
-          id,
-          ticketId,
-          'cash',
-          amount,
-          0,
-          payment.tenderedCents,
-          payment.tenderedCents - amount,
-          'settled',
-          userId,
-          now,
-          now,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          shift?.id ?? null,
-        ]);
+        await query(
+          client,
+          SQL.insertPayment,
+          cashPaymentValues({ ...payment, id, ticketId, userId, shiftId: shift?.id ?? null }, now),
+        );
         await query(client, SQL.addSettledToTicket, [amount, 0, amount, amount, now, now, ticketId]);
         await query(client, SQL.addToOrderPaid, [amount, now, found.order_id]);
         const [paymentRow] = await query(client, SQL.findPayment, [id]);

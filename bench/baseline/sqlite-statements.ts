@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import SQLite from 'better-sqlite3';
 import { WalSync } from '../../src/core/db/wal-sync';
 import { totalFromLastPage } from '../../src/core/paging';
-import { type CashPayment, eventPayload, insertTicketDishesSql, CHECKOUT_SQL as SQL } from './checkout-sql';
+import {
+  type CashPayment,
+  cashPaymentValues,
+  eventPayload,
+  insertTicketDishesSql,
+  CHECKOUT_SQL as SQL,
+  wholeBillValues,
+} from './checkout-sql';
 import { dishView, ORDERS_SQL, orderView, tableView } from './orders-sql';
 import {
   FINAL_STATUSES,
@@ -133,22 +140,7 @@ export function sqliteStatements(path: string): OrdersStatements {
         row.dish_row_id && !billed.has(row.dish_row_id) ? [row.dish_row_id] : [],
       );
       const id = randomUUID();
-      prepare(SQL.insertTicket).run(
-        id,
-        orderId,
-        1,
-        unbilledCents,
-        0,
-        null,
-        null,
-        null,
-        unbilledCents,
-        userId,
-        now,
-        now,
-        null,
-        null,
-      );
+      prepare(SQL.insertTicket).run(...wholeBillValues(id, orderId, unbilledCents, userId, now));
       if (dishIds.length > 0) {
         prepare(insertTicketDishesSql(dishIds.length)).run(...dishIds.flatMap((dishId) => [id, dishId]));
       }
@@ -172,26 +164,8 @@ export function sqliteStatements(path: string): OrdersStatements {
       if (!shift) prepare(SQL.settings).get(1);
       if (payment.amountCents > Number(ticket.total_cents) - Number(ticket.paid_cents)) return undefined;
       const id = randomUUID();
-      const change = payment.tenderedCents - payment.amountCents;
       prepare(SQL.insertPayment).run(
-        id,
-        ticketId,
-        'cash',
-        payment.amountCents,
-        0,
-        payment.tenderedCents,
-        change,
-        'settled',
-        userId,
-        now,
-        now,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        shift?.id ?? null,
+        ...cashPaymentValues({ ...payment, id, ticketId, userId, shiftId: shift?.id ?? null }, now),
       );
       const amount = payment.amountCents;
       prepare(SQL.addSettledToTicket).run(amount, 0, amount, amount, now, now, ticketId);
