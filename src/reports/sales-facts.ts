@@ -22,14 +22,20 @@ export async function refreshSalesFacts(db: Db, orderId: string): Promise<void> 
   await insertSalesFacts(db, sql`t.order_id = ${orderId}`);
 }
 
-/** The facts of every Paid bill; the migration that adds the table fills it with this. */
-export async function insertAllSalesFacts(db: Db): Promise<void> {
-  await insertSalesFacts(db, sql`1 = 1`);
+/**
+ * The facts of every Paid bill that has none: all of them when the migration adds the table, and
+ * the bills a bulk load (the scale bench) wrote past the services.
+ */
+export async function backfillSalesFacts(db: Db): Promise<void> {
+  await insertSalesFacts(
+    db,
+    sql`not exists (select 1 from sales_facts f where f.kind = 'bill' and f.paid_at = t.paid_at and f.ticket_id = t.id)`,
+  );
 }
 
 /**
- * Inserts the facts of the Paid bills that `filter` (on tickets `t`) selects: the bill's own row,
- * then its shares by payment method, then by dish. A bill's dishes are its live dish links; a bill
+ * Inserts the facts of the Paid bills that `filter` (on tickets `t`) selects: the bill's shares by
+ * payment method, by dish, then its own row. A bill's dishes are its live dish links; a bill
  * split by amount names none, so its money is shared over the order's dishes that are not voided
  * (and it adds no items). Every operand of a share is an integer (PostgreSQL's window sums are cast
  * back from numeric), so `/` floors on both engines.
@@ -42,9 +48,6 @@ async function insertSalesFacts(db: Db, filter: RawBuilder<unknown>): Promise<vo
     from tickets t join orders o on o.id = t.order_id
     where t.status = 2 and ${filter})`;
   const columns = sql`(kind, paid_at, ticket_id, line, order_id, user_id, key, items, gross, discounts, refunds, tips)`;
-  await sql`with ${bills}
-    insert into sales_facts ${columns}
-    select 'bill', paid_at, id, id, order_id, user_id, null, n, s, d, r, tips from bills`.execute(db);
   await sql`with ${bills},
     shares as (
       select b.*, p.id as line, p.method, p.amount_cents as part, p.refunded_cents as own_refunds, p.tip_cents as own_tips,
@@ -73,6 +76,10 @@ async function insertSalesFacts(db: Db, filter: RawBuilder<unknown>): Promise<vo
     select 'dish', paid_at, id, line, order_id, user_id, dish_id, item, ${share('s')}, ${share('d')},
       ${share('r')}, ${share('tips')}
     from shares`.execute(db);
+  // Last: the backfill selects the bills that have no row of their own yet.
+  await sql`with ${bills}
+    insert into sales_facts ${columns}
+    select 'bill', paid_at, id, id, order_id, user_id, null, n, s, d, r, tips from bills`.execute(db);
 }
 
 /** A bill's amount `column` shared in proportion to each part; a zero total shares nothing. */

@@ -1,5 +1,5 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import { insertAllSalesFacts } from '../../../reports/sales-facts';
+import { backfillSalesFacts } from '../../../reports/sales-facts';
 import type { Db } from '../database';
 
 /**
@@ -28,7 +28,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .$call((table) => (isPostgres ? table : table.modifyEnd(sql`without rowid`)))
     .execute();
   await db.schema.createIndex('sales_facts_order').on('sales_facts').column('order_id').execute();
-  await insertAllSalesFacts(db as unknown as Db);
+  await backfillSalesFacts(db as unknown as Db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
