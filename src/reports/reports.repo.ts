@@ -42,8 +42,7 @@ export async function salesRows(
 ): Promise<SalesRowCents[]> {
   const kind =
     groupBy === 'payment_method' ? 'method' : groupBy === 'dish' || groupBy === 'category' ? 'dish' : 'bill';
-  const { rows } =
-    await sql<Row>`select ${keyOf(groupBy, range.pieces)} as key, count(distinct f.order_id) as orders,
+  const { rows } = await sql<Row>`select ${keyOf(groupBy, range.pieces)} as key, ${ORDERS} as orders,
       sum(f.items) as items, sum(f.gross) as gross, sum(f.discounts) as discounts, sum(f.refunds) as refunds,
       sum(f.tips) as tips
     from sales_facts f ${joinsOf(groupBy)}
@@ -61,6 +60,13 @@ export async function salesRows(
 }
 
 type Row = Record<keyof SalesRowCents, unknown>;
+
+/**
+ * Orders with a row in the group. An order with one row of its kind is in one group only, so it is
+ * counted as is; the distinct, the costly part, is left to the orders with several rows.
+ */
+const ORDERS = sql`sum(case when f.order_rows = 1 then 1 else 0 end)
+  + count(distinct case when f.order_rows > 1 then f.order_id end)`;
 
 function keyOf(groupBy: SalesGrouping, pieces: OffsetPiece[]) {
   if (groupBy === 'day' || groupBy === 'hour')

@@ -10,7 +10,8 @@ export const COUNTED = sql`('settled', 'partially_refunded', 'refunded')`;
  * the bill is shared over, keyed by the dish id). Bills split across payment methods or dishes share
  * their amounts out with floor(x·cum/total) − floor(x·(cum−part)/total), which adds up to exactly x
  * over the bill, so every grouping has the same totals to the cent. Refunds and tips are each
- * payment's own in `method` rows; in `dish` rows they are shared like the rest.
+ * payment's own in `method` rows; in `dish` rows they are shared like the rest. `order_rows` is how
+ * many rows of its kind the order has: an order with one is counted without a distinct (reports.repo).
  *
  * The shares of a bill depend on its order's dishes, payments and refunds, which change after the
  * bill is paid, so every write that changes one of them recomputes the facts of the whole order in
@@ -23,22 +24,24 @@ export async function refreshSalesFacts(db: Db, orderId: string): Promise<void> 
 }
 
 /**
- * The facts of every Paid bill that has none: all of them when the migration adds the table, and
- * the bills a bulk load (the scale bench) wrote past the services.
+ * The facts of the orders none of whose Paid bills has any: every order when the migration adds the
+ * table, and the orders a bulk load (the scale bench) wrote past the services.
  */
 export async function backfillSalesFacts(db: Db): Promise<void> {
   await insertSalesFacts(
     db,
-    sql`not exists (select 1 from sales_facts f where f.kind = 'bill' and f.paid_at = t.paid_at and f.ticket_id = t.id)`,
+    sql`not exists (select 1 from tickets t2 join sales_facts f on f.kind = 'bill' and f.paid_at = t2.paid_at
+      and f.ticket_id = t2.id where t2.order_id = t.order_id and t2.status = 2)`,
   );
 }
 
 /**
- * Inserts the facts of the Paid bills that `filter` (on tickets `t`) selects: the bill's shares by
- * payment method, by dish, then its own row. A bill's dishes are its live dish links; a bill
- * split by amount names none, so its money is shared over the order's dishes that are not voided
- * (and it adds no items). Every operand of a share is an integer (PostgreSQL's window sums are cast
- * back from numeric), so `/` floors on both engines.
+ * Inserts the facts of the Paid bills of the orders that `filter` (on tickets `t`, whole orders)
+ * selects: the bills' shares by payment method, by dish, then their own rows, each kind in key order
+ * so a large backfill appends. A bill's dishes are its live dish links; a bill split by amount names
+ * none, so its money is shared over the order's dishes that are not voided (and it adds no items).
+ * Every operand of a share is an integer (PostgreSQL's window sums are cast back from numeric), so
+ * `/` floors on both engines.
  */
 async function insertSalesFacts(db: Db, filter: RawBuilder<unknown>): Promise<void> {
   const bills = sql`bills as (
@@ -47,7 +50,8 @@ async function insertSalesFacts(db: Db, filter: RawBuilder<unknown>): Promise<vo
       (select count(*) from ticket_dishes td where td.ticket_id = t.id and td.is_live = 1) as n
     from tickets t join orders o on o.id = t.order_id
     where t.status = 2 and ${filter})`;
-  const columns = sql`(kind, paid_at, ticket_id, line, order_id, user_id, key, items, gross, discounts, refunds, tips)`;
+  const columns = sql`(kind, paid_at, ticket_id, line, order_id, order_rows, user_id, key, items, gross, discounts, refunds, tips)`;
+  const orderRows = sql`count(*) over (partition by order_id)`;
   await sql`with ${bills},
     shares as (
       select b.*, p.id as line, p.method, p.amount_cents as part, p.refunded_cents as own_refunds, p.tip_cents as own_tips,
@@ -55,9 +59,9 @@ async function insertSalesFacts(db: Db, filter: RawBuilder<unknown>): Promise<vo
         cast(sum(p.amount_cents) over (partition by b.id) as bigint) as total
       from bills b join payments p on p.ticket_id = b.id and p.status in ${COUNTED})
     insert into sales_facts ${columns}
-    select 'method', paid_at, id, line, order_id, user_id, method, ${share('n')}, ${share('s')}, ${share('d')},
-      own_refunds, own_tips
-    from shares`.execute(db);
+    select 'method', paid_at, id, line, order_id, ${orderRows}, user_id, method, ${share('n')}, ${share('s')},
+      ${share('d')}, own_refunds, own_tips
+    from shares order by paid_at, id, line`.execute(db);
   await sql`with ${bills},
     basis as (
       select b.id as bill, od.id as line, od.dish_id, od.price_at_order_cents as part, 1 as item
@@ -73,13 +77,14 @@ async function insertSalesFacts(db: Db, filter: RawBuilder<unknown>): Promise<vo
         cast(sum(basis.part) over (partition by basis.bill) as bigint) as total
       from basis join bills b on b.id = basis.bill)
     insert into sales_facts ${columns}
-    select 'dish', paid_at, id, line, order_id, user_id, dish_id, item, ${share('s')}, ${share('d')},
+    select 'dish', paid_at, id, line, order_id, ${orderRows}, user_id, dish_id, item, ${share('s')}, ${share('d')},
       ${share('r')}, ${share('tips')}
-    from shares`.execute(db);
-  // Last: the backfill selects the bills that have no row of their own yet.
+    from shares order by paid_at, id, line`.execute(db);
+  // Last: the backfill selects the orders whose bills have no row of their own yet.
   await sql`with ${bills}
     insert into sales_facts ${columns}
-    select 'bill', paid_at, id, id, order_id, user_id, null, n, s, d, r, tips from bills`.execute(db);
+    select 'bill', paid_at, id, id, order_id, ${orderRows}, user_id, null, n, s, d, r, tips
+    from bills order by paid_at, id`.execute(db);
 }
 
 /** A bill's amount `column` shared in proportion to each part; a zero total shares nothing. */

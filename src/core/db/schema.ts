@@ -219,6 +219,8 @@ export type Database = {
     /** The bill's id (`bill`), the payment's (`method`) or the order dish's (`dish`). */
     line: string;
     order_id: string;
+    /** How many rows of this kind the order has. */
+    order_rows: number;
     /** The order's user: the waiter. */
     user_id: string;
     /** Null (`bill`), the payment method's code (`method`) or the dish id (`dish`). */

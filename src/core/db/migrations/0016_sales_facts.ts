@@ -17,6 +17,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('ticket_id', 'text', (col) => col.notNull())
     .addColumn('line', 'text', (col) => col.notNull())
     .addColumn('order_id', 'text', (col) => col.notNull())
+    .addColumn('order_rows', 'integer', (col) => col.notNull())
     .addColumn('user_id', 'text', (col) => col.notNull())
     .addColumn('key', 'text')
     .addColumn('items', 'bigint', (col) => col.notNull())
