@@ -33,7 +33,7 @@ function localMs(pieces: OffsetPiece[]): RawBuilder<number> {
 /**
  * Sales of the bills paid in [from, to), summed from their facts (sales-facts.ts): day, hour and
  * waiter read each bill's own row, payment method and dish or category its shares, already split to
- * the cent when the bill was paid or refunded. `orders` counts each order once per row.
+ * the cent when they were written. `orders` counts each order once per group.
  */
 export async function salesRows(
   db: Db,
