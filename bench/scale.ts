@@ -41,6 +41,7 @@ export async function runScale(
       '/orders?status=pending&limit=100',
       `/reports/sales?from=${day}&to=${day}&group_by=hour`,
       `/reports/sales?from=${day}&to=${day}&group_by=payment_method`,
+      `/reports/sales?from=${day}&to=${day}&group_by=dish`,
       `/reports/sales?${week}&group_by=day`,
       `/reports/sales?${week}&group_by=dish`,
     ];

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
 import pg from 'pg';
+import { openDatabase } from '../../src/core/db/database';
+import { backfillSalesFacts } from '../../src/reports/sales-facts';
 import type { BenchDatabase } from './databases';
 
 /**
@@ -31,6 +34,18 @@ export async function insertOrders(database: BenchDatabase, history: History, co
   } else {
     await insertOrdersIntoPostgres(database.url, history, count);
     await billOrdersInPostgres(database.url);
+  }
+  await addSalesFacts(database.url);
+}
+
+/** The bills written above bypassed the services, so their report facts are added as the migration does. */
+async function addSalesFacts(url: string): Promise<void> {
+  const handle = openDatabase(url);
+  try {
+    await handle.db.transaction().execute((trx) => backfillSalesFacts(trx));
+    if (handle.dialect === 'postgres') await sql`vacuum analyze sales_facts`.execute(handle.db);
+  } finally {
+    await handle.close();
   }
 }
 

@@ -12,6 +12,7 @@ import { toOrderDishView } from '../orders/order-views';
 import type { OrderRow } from '../orders/orders.repo';
 import * as orders from '../orders/orders.repo';
 import { enqueueKitchenChits } from '../printing/kitchen-chits';
+import { refreshSalesFacts } from '../reports/sales-facts';
 import { authorize } from '../roles/permissions';
 import { findBilledDishIds } from '../tickets/tickets.repo';
 import * as kitchen from './kitchen.repo';
@@ -86,7 +87,11 @@ export function moveDishStatus(
     // The lock makes this unreachable in practice; the conditional update is what guarantees it.
     if (!moved)
       throw new BadRequestError(`Invalid dish status transition from ${dish.status} to ${input.status}`);
-    if (input.status === 'voided') await orders.recalculateTotal(trx, orderId, now);
+    if (input.status === 'voided') {
+      await orders.recalculateTotal(trx, orderId, now);
+      // A bill split by amount is shared over the order's dishes that are not voided.
+      await refreshSalesFacts(trx, orderId);
+    }
     const after = await findLiveOrderWithDishes(trx, orderId);
     const view = after?.dishes.find((row) => row.id === orderDishId);
     await recordEvent(trx, { type: 'dish.status_changed', data: view && toOrderDishView(view), at: now });

@@ -5,6 +5,7 @@ import type { Db } from '../core/db/database';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { toCents } from '../core/money';
+import { refreshSalesFacts } from '../reports/sales-facts';
 import { findBilledDishIds } from '../tickets/tickets.repo';
 import * as dishes from './order-dishes.repo';
 import { recordDishesChanged } from './order-events';
@@ -40,6 +41,8 @@ function changeDishes<T>(
       throw new BadRequestError('The order total would fall below its bills: cancel a bill first');
     }
     await orders.recalculateTotal(trx, orderId, now);
+    // A bill split by amount is shared over the order's dishes, whatever they are now.
+    if (billedCents > 0) await refreshSalesFacts(trx, orderId);
     await recordDishesChanged(trx, await dishes.findLiveOrderWithDishes(trx, orderId), now);
     return result;
   });

@@ -7,6 +7,7 @@ import { NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { fromCents } from '../core/money';
+import { refreshSalesFacts } from '../reports/sales-facts';
 import { authorize } from '../roles/permissions';
 import { recordTableEvent } from '../tables/table-events';
 import { cancelBillsOfOrder } from '../tickets/tickets.service';
@@ -95,6 +96,8 @@ export async function updateOrder(
         status,
         updated_at: now,
       });
+      // The reports name the order's user as the waiter of its bills.
+      if (input.user_id !== undefined && input.user_id !== current.user_id) await refreshSalesFacts(trx, id);
       await recordOrderEvent(trx, 'order.updated', updated, now);
       const holdsOldTable = isActive(current.status) && current.table_id !== null;
       const willHoldNewTable = isActive(status) && nextTableId !== null;

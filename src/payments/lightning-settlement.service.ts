@@ -2,6 +2,7 @@ import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { recordEvent } from '../events/record-event';
 import type { NodeIncomingPayment } from '../lightning/lightning.types';
+import { refreshSalesFacts } from '../reports/sales-facts';
 import { TICKET_STATUS } from '../tickets/tickets.schemas';
 import { lockTicketWithOrder, viewOf as ticketViewOf } from '../tickets/tickets.service';
 import { callNode } from '../wallet/node-call';
@@ -47,6 +48,8 @@ export async function settleByHash(
         now,
       );
     }
+    // Even a payment that does not cover its amount is settled, and a Paid bill's shares count it.
+    await refreshSalesFacts(trx, ticket.order_id);
     await recordEvent(trx, { type: 'payment.settled', data: await paymentView(trx, found.id), at: now });
     const ticketView = await ticketViewOf(trx, ticket.id);
     if (Number(ticket.status) === TICKET_STATUS.pending && ticketView.status === TICKET_STATUS.paid) {

@@ -6,6 +6,7 @@ import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempote
 import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
 import { recordEvent } from '../events/record-event';
+import { refreshSalesFacts } from '../reports/sales-facts';
 import { authorize } from '../roles/permissions';
 import { shiftForRecording } from '../shifts/shifts.service';
 import { findTicket } from '../tickets/tickets.repo';
@@ -82,6 +83,7 @@ export async function recordPayment(
       { amountCents, tipCents },
       now,
     );
+    await refreshSalesFacts(trx, ticket.order_id);
     await recordEvent(trx, { type: 'payment.settled', data: await viewOf(trx, id), at: now });
     const ticketView = await ticketViewOf(trx, ticketId);
     if (ticketView.status === TICKET_STATUS.paid) {

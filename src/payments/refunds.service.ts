@@ -8,6 +8,7 @@ import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
 import { runPaymentOnce } from '../core/payment-once';
 import { recordEvent } from '../events/record-event';
+import { refreshSalesFacts } from '../reports/sales-facts';
 import { authorize } from '../roles/permissions';
 import { shiftForRecording } from '../shifts/shifts.service';
 import { lockTicketWithOrder } from '../tickets/tickets.service';
@@ -105,6 +106,7 @@ async function takeRefund(
     { cents, status },
     now,
   );
+  await refreshSalesFacts(trx, taken.orderId);
   await recordAudit(trx, {
     at: now,
     actor: principal,
@@ -178,6 +180,7 @@ async function giveBack(ctx: AppContext, principal: Principal, taken: TakenRefun
   await ctx.db.transaction().execute(async (trx) => {
     await lockTicketWithOrder(trx, taken.ticketId);
     await payments.undoRefund(trx, taken, now);
+    await refreshSalesFacts(trx, taken.orderId);
     // The refund was audited when taken; the log must show that no money went after all.
     await recordAudit(trx, {
       at: now,

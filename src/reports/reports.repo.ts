@@ -14,7 +14,6 @@ export type SalesRowCents = {
   tips: number;
 };
 
-const COUNTED = sql`('settled', 'partially_refunded', 'refunded')`;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
@@ -26,34 +25,29 @@ function localMs(pieces: OffsetPiece[]): RawBuilder<number> {
   const last = pieces.at(-1) as OffsetPiece;
   const branches = pieces
     .slice(0, -1)
-    .map((piece) => sql`when b.paid_at < ${sql.lit(piece.until)} then ${sql.lit(piece.offsetMs)}`);
-  if (branches.length === 0) return sql<number>`(b.paid_at + ${sql.lit(last.offsetMs)})`;
-  return sql<number>`(b.paid_at + case ${sql.join(branches, sql` `)} else ${sql.lit(last.offsetMs)} end)`;
+    .map((piece) => sql`when f.paid_at < ${sql.lit(piece.until)} then ${sql.lit(piece.offsetMs)}`);
+  if (branches.length === 0) return sql<number>`(f.paid_at + ${sql.lit(last.offsetMs)})`;
+  return sql<number>`(f.paid_at + case ${sql.join(branches, sql` `)} else ${sql.lit(last.offsetMs)} end)`;
 }
 
 /**
- * Sales of the bills paid in [from, to): each Paid bill once, with its subtotal (gross), discount,
- * refunds (on its payments, whenever made) and tips. Groupings that split a bill (payment method,
- * dish, category) share its amounts out in proportion with floor(x·cum/total) − floor(x·(cum−part)/total),
- * which adds up to exactly x over the bill, so every grouping has the same totals to the cent.
+ * Sales of the bills paid in [from, to), summed from their facts (sales-facts.ts): day, hour and
+ * waiter read each bill's own row, payment method and dish or category its shares, already split to
+ * the cent when they were written. `orders` counts each order once per group.
  */
 export async function salesRows(
   db: Db,
   range: { from: number; to: number; pieces: OffsetPiece[] },
   groupBy: SalesGrouping,
 ): Promise<SalesRowCents[]> {
-  const bills = sql`bills as (
-    select t.id, t.order_id, t.subtotal_cents as s, t.discount_cents as d, t.tips_cents as tips, t.paid_at,
-      cast(coalesce((select sum(p.refunded_cents) from payments p where p.ticket_id = t.id and p.status in ${COUNTED}), 0) as bigint) as r,
-      (select count(*) from ticket_dishes td where td.ticket_id = t.id and td.is_live = 1) as n
-    from tickets t
-    where t.status = 2 and t.paid_at >= ${range.from} and t.paid_at < ${range.to})`;
-  const { rows } = await (groupBy === 'payment_method'
-    ? byPaymentMethod(bills)
-    : groupBy === 'dish' || groupBy === 'category'
-      ? byDish(bills, groupBy)
-      : byBill(bills, groupBy, range.pieces)
-  ).execute(db);
+  const kind =
+    groupBy === 'payment_method' ? 'method' : groupBy === 'dish' || groupBy === 'category' ? 'dish' : 'bill';
+  const { rows } = await sql<Row>`select ${keyOf(groupBy, range.pieces)} as key, ${ORDERS} as orders,
+      sum(f.items) as items, sum(f.gross) as gross, sum(f.discounts) as discounts, sum(f.refunds) as refunds,
+      sum(f.tips) as tips
+    from sales_facts f ${joinsOf(groupBy)}
+    where f.kind = ${kind} and f.paid_at >= ${range.from} and f.paid_at < ${range.to}
+    group by 1 order by 1`.execute(db);
   return rows.map((row) => ({
     key: String(row.key),
     orders: Number(row.orders),
@@ -67,64 +61,27 @@ export async function salesRows(
 
 type Row = Record<keyof SalesRowCents, unknown>;
 
-function byBill(bills: RawBuilder<unknown>, groupBy: 'day' | 'hour' | 'waiter', pieces: OffsetPiece[]) {
-  const key =
-    groupBy === 'waiter'
-      ? sql`u.name`
-      : sql`${localMs(pieces)} / ${sql.lit(groupBy === 'day' ? DAY_MS : HOUR_MS)}`;
-  return sql<Row>`with ${bills}
-    select ${key} as key, count(distinct b.order_id) as orders, sum(b.n) as items, sum(b.s) as gross,
-      sum(b.d) as discounts, sum(b.r) as refunds, sum(b.tips) as tips
-    from bills b join orders o on o.id = b.order_id join users u on u.id = o.user_id
-    group by 1 order by 1`;
-}
-
-/** Refunds and tips are each payment's own; the bill's gross, discount and items are shared out. */
-function byPaymentMethod(bills: RawBuilder<unknown>) {
-  return sql<Row>`with ${bills},
-    shares as (
-      select b.*, p.method, p.amount_cents as part, p.refunded_cents as own_refunds, p.tip_cents as own_tips,
-        cast(sum(p.amount_cents) over (partition by b.id order by p.created_at, p.id rows unbounded preceding) as bigint) as cum,
-        cast(sum(p.amount_cents) over (partition by b.id) as bigint) as total
-      from bills b join payments p on p.ticket_id = b.id and p.status in ${COUNTED})
-    select method as key, count(distinct order_id) as orders, ${share('n')} as items, ${share('s')} as gross,
-      ${share('d')} as discounts, sum(own_refunds) as refunds, sum(own_tips) as tips
-    from shares group by method order by method`;
-}
-
 /**
- * A bill's dishes are its live dish links; a bill split by amount names none, so its money is shared
- * over the order's dishes that are not voided (and it adds no items).
+ * Orders with a row in the group. An order with one row of its kind is in one group only, so it is
+ * counted as is; the distinct, the costly part, is left to the orders with several rows.
  */
-function byDish(bills: RawBuilder<unknown>, groupBy: 'dish' | 'category') {
-  const key = groupBy === 'dish' ? sql`dishes.name` : sql`categories.name`;
-  return sql<Row>`with ${bills},
-    basis as (
-      select b.id as bill, od.id as line, od.dish_id, od.price_at_order_cents as part, 1 as item
-      from bills b join ticket_dishes td on td.ticket_id = b.id and td.is_live = 1
-        join order_dishes od on od.id = td.order_dish_id
-      union all
-      select b.id, od.id, od.dish_id, od.price_at_order_cents, 0
-      from bills b join order_dishes od on od.order_id = b.order_id and od.status <> 'voided'
-      where b.n = 0),
-    shares as (
-      select b.*, basis.dish_id, basis.item, basis.part,
-        cast(sum(basis.part) over (partition by basis.bill order by basis.line rows unbounded preceding) as bigint) as cum,
-        cast(sum(basis.part) over (partition by basis.bill) as bigint) as total
-      from basis join bills b on b.id = basis.bill)
-    select ${key} as key, count(distinct shares.order_id) as orders, sum(shares.item) as items,
-      ${share('s')} as gross, ${share('d')} as discounts, ${share('r')} as refunds, ${share('tips')} as tips
-    from shares join dishes on dishes.id = shares.dish_id join categories on categories.id = dishes.category_id
-    group by ${key} order by ${key}`;
+const ORDERS = sql`sum(case when f.order_rows = 1 then 1 else 0 end)
+  + count(distinct case when f.order_rows > 1 then f.order_id end)`;
+
+function keyOf(groupBy: SalesGrouping, pieces: OffsetPiece[]) {
+  if (groupBy === 'day' || groupBy === 'hour')
+    return sql`${localMs(pieces)} / ${sql.lit(groupBy === 'day' ? DAY_MS : HOUR_MS)}`;
+  if (groupBy === 'waiter') return sql`u.name`;
+  if (groupBy === 'dish') return sql`dishes.name`;
+  if (groupBy === 'category') return sql`categories.name`;
+  return sql`f.key`;
 }
 
-/**
- * A bill's amount `column` shared in proportion to each part (see salesRows); a zero total shares
- * nothing. Every operand is an integer (PostgreSQL's sums are cast back from numeric), so `/` floors.
- */
-function share(column: 's' | 'd' | 'r' | 'tips' | 'n') {
-  const amount = sql.ref(column);
-  return sql`coalesce(sum(case when total > 0 then ${amount} * cum / total - ${amount} * (cum - part) / total else 0 end), 0)`;
+function joinsOf(groupBy: SalesGrouping) {
+  if (groupBy === 'waiter') return sql`join users u on u.id = f.user_id`;
+  if (groupBy === 'dish' || groupBy === 'category')
+    return sql`join dishes on dishes.id = f.key join categories on categories.id = dishes.category_id`;
+  return sql``;
 }
 
 /** Completed or cancelled live orders that were not paid in full, newest first. */

@@ -10,6 +10,7 @@ import { totalFromLastPage } from '../core/paging';
 import { recordEvent } from '../events/record-event';
 import { findLiveOrderWithDishes } from '../orders/order-dishes.repo';
 import * as orders from '../orders/orders.repo';
+import { refreshSalesFacts } from '../reports/sales-facts';
 import { authorize } from '../roles/permissions';
 import { assertMayDiscount, discountCents } from './discounts';
 import { toTicketView } from './ticket-views';
@@ -76,6 +77,7 @@ export async function createTicket(
     });
     await tickets.insertTicketDishes(trx, id, dishIds);
     await tickets.addToOrderBilled(trx, orderId, subtotalCents, now);
+    if (isPaid) await refreshSalesFacts(trx, orderId);
     const view = await viewOf(trx, id);
     await recordEvent(trx, { type: 'ticket.created', data: view, at: now });
     if (isPaid) await recordEvent(trx, { type: 'ticket.paid', data: view, at: now });
@@ -150,6 +152,8 @@ export async function cancelLockedTicket(trx: Db, ticket: tickets.TicketRow, now
   });
   await tickets.releaseTicketDishes(trx, ticket.id);
   await tickets.addToOrderBilled(trx, ticket.order_id, -Number(ticket.subtotal_cents), now);
+  // A Paid bill whose payments were all refunded can be cancelled: it leaves the reports.
+  if (Number(ticket.status) === TICKET_STATUS.paid) await refreshSalesFacts(trx, ticket.order_id);
   await recordEvent(trx, { type: 'ticket.canceled', data: await viewOf(trx, ticket.id), at: now });
 }
 

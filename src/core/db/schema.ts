@@ -211,6 +211,26 @@ export type Database = {
     /** The open shift of the user who recorded it, if any. */
     shift_id: Generated<string | null>;
   };
+  /** One row per share of a Paid bill, in cents (reports/sales-facts.ts). */
+  sales_facts: {
+    kind: 'bill' | 'method' | 'dish';
+    paid_at: number;
+    ticket_id: string;
+    /** The bill's id (`bill`), the payment's (`method`) or the order dish's (`dish`). */
+    line: string;
+    order_id: string;
+    /** How many rows of this kind the order has. */
+    order_rows: number;
+    /** The order's user: the waiter. */
+    user_id: string;
+    /** Null (`bill`), the payment method's code (`method`) or the dish id (`dish`). */
+    key: string | null;
+    items: number;
+    gross: number;
+    discounts: number;
+    refunds: number;
+    tips: number;
+  };
   /** A user's cash drawer from opening to close; closed shifts never change. */
   shifts: {
     id: string;

@@ -13,6 +13,7 @@ import * as shifts from './0012_shifts';
 import * as printing from './0013_printing';
 import * as audit from './0014_audit';
 import * as reportIndexes from './0015_report_indexes';
+import * as salesFacts from './0016_sales_facts';
 import * as webhooks from './0017_webhooks';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
@@ -33,6 +34,7 @@ export const migrationProvider: MigrationProvider = {
       '0013_printing': printing,
       '0014_audit': audit,
       '0015_report_indexes': reportIndexes,
+      '0016_sales_facts': salesFacts,
       '0017_webhooks': webhooks,
     };
   },

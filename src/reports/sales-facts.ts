@@ -1,0 +1,86 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../core/db/database';
+
+/** Payment statuses whose money counts: settled, whether or not some of it was given back since. */
+export const COUNTED = sql`('settled', 'partially_refunded', 'refunded')`;
+
+/**
+ * What the sales reports read, one row per share of a Paid bill: `bill` (the whole bill, for day,
+ * hour and waiter), `method` (one per counted payment, keyed by its method) and `dish` (one per dish
+ * the bill is shared over, keyed by the dish id). Bills split across payment methods or dishes share
+ * their amounts out with floor(x·cum/total) − floor(x·(cum−part)/total), which adds up to exactly x
+ * over the bill, so every grouping has the same totals to the cent. Refunds and tips are each
+ * payment's own in `method` rows; in `dish` rows they are shared like the rest. `order_rows` is how
+ * many rows of its kind the order has: an order with one is counted without a distinct (reports.repo).
+ *
+ * The shares of a bill depend on its order's dishes, payments and refunds, which change after the
+ * bill is paid, so every write that changes one of them recomputes the facts of the whole order in
+ * its own transaction (`refreshSalesFacts`). Names (dish, category, waiter) are joined when a report
+ * is read, so a rename shows in every period at once, as it did when reports read the bills.
+ */
+export async function refreshSalesFacts(db: Db, orderId: string): Promise<void> {
+  await db.deleteFrom('sales_facts').where('order_id', '=', orderId).execute();
+  await insertSalesFacts(db, sql`t.order_id = ${orderId}`);
+}
+
+/**
+ * The facts of the orders none of whose Paid bills has any: every order when the migration adds the
+ * table, and the orders a bulk load (the scale bench) wrote past the services.
+ */
+export async function backfillSalesFacts(db: Db): Promise<void> {
+  await insertSalesFacts(db, sql`not exists (select 1 from sales_facts f where f.order_id = t.order_id)`);
+}
+
+/**
+ * Inserts the facts of the Paid bills of the orders that `filter` (on tickets `t`, whole orders)
+ * selects, in one statement (the backfill's filter reads the table it fills), in key order so a large
+ * backfill appends. A bill's dishes are its live dish links; a bill split by amount names none, so
+ * its money is shared over the order's dishes that are not voided (and it adds no items). Every
+ * operand of a share is an integer (PostgreSQL's window sums are cast back from numeric), so `/`
+ * floors on both engines.
+ */
+async function insertSalesFacts(db: Db, filter: RawBuilder<unknown>): Promise<void> {
+  const orderRows = sql`count(*) over (partition by order_id)`;
+  await sql`with bills as (
+      select t.id, t.order_id, o.user_id, t.subtotal_cents as s, t.discount_cents as d, t.tips_cents as tips, t.paid_at,
+        cast(coalesce((select sum(p.refunded_cents) from payments p where p.ticket_id = t.id and p.status in ${COUNTED}), 0) as bigint) as r,
+        (select count(*) from ticket_dishes td where td.ticket_id = t.id and td.is_live = 1) as n
+      from tickets t join orders o on o.id = t.order_id
+      where t.status = 2 and ${filter}),
+    method_shares as (
+      select b.*, p.id as line, p.method, p.amount_cents as part, p.refunded_cents as own_refunds, p.tip_cents as own_tips,
+        cast(sum(p.amount_cents) over (partition by b.id order by p.created_at, p.id rows unbounded preceding) as bigint) as cum,
+        cast(sum(p.amount_cents) over (partition by b.id) as bigint) as total
+      from bills b join payments p on p.ticket_id = b.id and p.status in ${COUNTED}),
+    basis as (
+      select b.id as bill, od.id as line, od.dish_id, od.price_at_order_cents as part, 1 as item
+      from bills b join ticket_dishes td on td.ticket_id = b.id and td.is_live = 1
+        join order_dishes od on od.id = td.order_dish_id
+      union all
+      select b.id, od.id, od.dish_id, od.price_at_order_cents, 0
+      from bills b join order_dishes od on od.order_id = b.order_id and od.status <> 'voided'
+      where b.n = 0),
+    dish_shares as (
+      select b.*, basis.line, basis.dish_id, basis.item, basis.part,
+        cast(sum(basis.part) over (partition by basis.bill order by basis.line rows unbounded preceding) as bigint) as cum,
+        cast(sum(basis.part) over (partition by basis.bill) as bigint) as total
+      from basis join bills b on b.id = basis.bill)
+    insert into sales_facts
+      (kind, paid_at, ticket_id, line, order_id, order_rows, user_id, key, items, gross, discounts, refunds, tips)
+    select 'bill', paid_at, id, id, order_id, ${orderRows}, user_id, null, n, s, d, r, tips from bills
+    union all
+    select 'method', paid_at, id, line, order_id, ${orderRows}, user_id, method, ${share('n')}, ${share('s')},
+      ${share('d')}, own_refunds, own_tips
+    from method_shares
+    union all
+    select 'dish', paid_at, id, line, order_id, ${orderRows}, user_id, dish_id, item, ${share('s')}, ${share('d')},
+      ${share('r')}, ${share('tips')}
+    from dish_shares
+    order by 1, 2, 3, 4`.execute(db);
+}
+
+/** A bill's amount `column` shared in proportion to each part; a zero total shares nothing. */
+function share(column: 's' | 'd' | 'r' | 'tips' | 'n') {
+  const amount = sql.ref(column);
+  return sql`case when total > 0 then ${amount} * cum / total - ${amount} * (cum - part) / total else 0 end`;
+}
