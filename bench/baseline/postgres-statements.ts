@@ -12,6 +12,7 @@ import {
   wholeBillValues,
 } from './checkout-sql';
 import { dishView, ORDERS_SQL, orderView, tableView } from './orders-sql';
+import type { OrderStatement } from './sales-facts-sql';
 import {
   FINAL_STATUSES,
   groupOrderWithDishes,
@@ -21,7 +22,7 @@ import {
 } from './statements';
 
 /** pg directly, with the pool size and number parsing src/core/db/database.ts uses. */
-export function postgresStatements(url: string): OrdersStatements {
+export function postgresStatements(url: string, salesFacts: OrderStatement[]): OrdersStatements {
   const pool = new pg.Pool(postgresPoolConfig(url));
   const inTransaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
@@ -138,6 +139,8 @@ export function postgresStatements(url: string): OrdersStatements {
         );
         await query(client, SQL.addSettledToTicket, [amount, 0, amount, amount, now, now, ticketId]);
         await query(client, SQL.addToOrderPaid, [amount, now, found.order_id]);
+        for (const statement of salesFacts)
+          await client.query(statement.sql, statement.values(found.order_id));
         const [paymentRow] = await query(client, SQL.findPayment, [id]);
         await insertEvent(client, 'payment.settled', 'payments', paymentRow, now);
         const view = (await ticketView(client, ticketId)) as { status?: number };

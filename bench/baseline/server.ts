@@ -2,6 +2,7 @@ import Fastify from 'fastify';
 import { BaselineEvents } from './event-stream';
 import { dishView, orderView } from './orders-sql';
 import { postgresStatements } from './postgres-statements';
+import { salesFactsStatements } from './sales-facts-sql';
 import { sqliteStatements } from './sqlite-statements';
 import type { OrdersStatements } from './statements';
 
@@ -11,8 +12,8 @@ import type { OrdersStatements } from './statements';
  */
 const url = process.env.DATABASE_URL ?? '';
 const statements: OrdersStatements = url.startsWith('sqlite:')
-  ? sqliteStatements(url.slice('sqlite:'.length))
-  : postgresStatements(url);
+  ? sqliteStatements(url.slice('sqlite:'.length), await salesFactsStatements('sqlite'))
+  : postgresStatements(url, await salesFactsStatements('postgres'));
 const user = await statements.anyUser();
 
 type IdParams = { Params: { id: string } };

@@ -11,6 +11,7 @@ import {
   wholeBillValues,
 } from './checkout-sql';
 import { dishView, ORDERS_SQL, orderView, tableView } from './orders-sql';
+import type { OrderStatement } from './sales-facts-sql';
 import {
   FINAL_STATUSES,
   groupOrderWithDishes,
@@ -20,7 +21,7 @@ import {
 } from './statements';
 
 /** better-sqlite3 directly, with the pragmas and the group commit of src/core/db/database.ts. */
-export function sqliteStatements(path: string): OrdersStatements {
+export function sqliteStatements(path: string, salesFacts: OrderStatement[]): OrdersStatements {
   const db = new SQLite(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -170,6 +171,7 @@ export function sqliteStatements(path: string): OrdersStatements {
       const amount = payment.amountCents;
       prepare(SQL.addSettledToTicket).run(amount, 0, amount, amount, now, now, ticketId);
       prepare(SQL.addToOrderPaid).run(amount, now, found.order_id);
+      for (const statement of salesFacts) prepare(statement.sql).run(...statement.values(found.order_id));
       insertEvent('payment.settled', 'payments', prepare(SQL.findPayment).get(id), now);
       const view = ticketView(ticketId);
       if (Number(view.status) === 2) insertEvent('ticket.paid', 'tickets', view, now);
