@@ -26,6 +26,21 @@ export const ORDERS_SQL = {
     where orders.id = ? and orders.is_deleted = ? order by order_dishes.created_at, order_dishes.id`,
 } as const;
 
+/** The values of ORDERS_SQL.insertOrder for a new pending order. */
+export function newOrderValues(
+  id: string,
+  order: { userId: string; tableId: string | null; waiter: string },
+  totalCents: number,
+  now: number,
+): unknown[] {
+  return [id, order.userId, order.tableId, order.waiter, 'pending', totalCents, now, now];
+}
+
+/** The values of ORDERS_SQL.moveOrder: the order's other fields as they are, its new status. */
+export function moveOrderValues(current: OrderRow, status: string, now: number): unknown[] {
+  return [current.user_id, current.table_id, current.waiter, status, now, current.id];
+}
+
 const isoOrNull = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 /** What our views show (src/orders/order-views.ts, src/tables/table-views.ts), for answers and events. */

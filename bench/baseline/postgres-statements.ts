@@ -11,7 +11,7 @@ import {
   CHECKOUT_SQL as SQL,
   wholeBillValues,
 } from './checkout-sql';
-import { dishView, ORDERS_SQL, orderView, tableView } from './orders-sql';
+import { dishView, moveOrderValues, newOrderValues, ORDERS_SQL, orderView, tableView } from './orders-sql';
 import type { OrderStatement } from './sales-facts-sql';
 import {
   FINAL_STATUSES,
@@ -158,16 +158,11 @@ export function postgresStatements(url: string, salesFacts: OrderStatement[]): O
       const id = randomUUID();
       const total = dishes.reduce((sum, dish) => sum + dish.priceCents, 0);
       await inTransaction(async (client) => {
-        const [row] = await query<OrderRow>(client, ORDERS_SQL.insertOrder, [
-          id,
-          order.userId,
-          order.tableId,
-          order.waiter,
-          'pending',
-          total,
-          now,
-          now,
-        ]);
+        const [row] = await query<OrderRow>(
+          client,
+          ORDERS_SQL.insertOrder,
+          newOrderValues(id, order, total, now),
+        );
         await insertDishes(client, id, dishes, now);
         await insertEvent(client, 'order.created', 'orders', orderView(row as OrderRow), now);
         if (order.tableId) {
@@ -202,14 +197,11 @@ export function postgresStatements(url: string, salesFacts: OrderStatement[]): O
       inTransaction(async (client) => {
         const current = await lockLiveOrder(client, orderId);
         if (!current) return false;
-        const [row] = await query<OrderRow>(client, ORDERS_SQL.moveOrder, [
-          current.user_id,
-          current.table_id,
-          current.waiter,
-          status,
-          now,
-          orderId,
-        ]);
+        const [row] = await query<OrderRow>(
+          client,
+          ORDERS_SQL.moveOrder,
+          moveOrderValues(current, status, now),
+        );
         await insertEvent(client, 'order.updated', 'orders', orderView(row as OrderRow), now);
         if (current.table_id && FINAL_STATUSES.has(status)) {
           const [table] = await query(client, ORDERS_SQL.freeTable, [

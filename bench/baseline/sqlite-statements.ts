@@ -10,7 +10,7 @@ import {
   CHECKOUT_SQL as SQL,
   wholeBillValues,
 } from './checkout-sql';
-import { dishView, ORDERS_SQL, orderView, tableView } from './orders-sql';
+import { dishView, moveOrderValues, newOrderValues, ORDERS_SQL, orderView, tableView } from './orders-sql';
 import type { OrderStatement } from './sales-facts-sql';
 import {
   FINAL_STATUSES,
@@ -70,16 +70,7 @@ export function sqliteStatements(path: string, salesFacts: OrderStatement[]): Or
     db.transaction(
       (order: Parameters<OrdersStatements['createOrderWithDishes']>[0], dishes, id: string, now: number) => {
         const total = dishes.reduce((sum: number, dish: { priceCents: number }) => sum + dish.priceCents, 0);
-        const row = prepare(ORDERS_SQL.insertOrder).get(
-          id,
-          order.userId,
-          order.tableId,
-          order.waiter,
-          'pending',
-          total,
-          now,
-          now,
-        ) as OrderRow;
+        const row = prepare(ORDERS_SQL.insertOrder).get(...newOrderValues(id, order, total, now)) as OrderRow;
         insertDishes(id, dishes, now);
         insertEvent('order.created', 'orders', orderView(row), now);
         if (order.tableId) {
@@ -104,14 +95,7 @@ export function sqliteStatements(path: string, salesFacts: OrderStatement[]): Or
     db.transaction((orderId: string, status: string, now: number) => {
       const current = lockLiveOrder(orderId);
       if (!current) return false;
-      const row = prepare(ORDERS_SQL.moveOrder).get(
-        current.user_id,
-        current.table_id,
-        current.waiter,
-        status,
-        now,
-        orderId,
-      ) as OrderRow;
+      const row = prepare(ORDERS_SQL.moveOrder).get(...moveOrderValues(current, status, now)) as OrderRow;
       insertEvent('order.updated', 'orders', orderView(row), now);
       if (current.table_id && FINAL_STATUSES.has(status)) {
         const table = prepare(ORDERS_SQL.freeTable).get('available', null, now, current.table_id, orderId);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../src/core/db/database';
 import { loggedInUser } from './auth';
+import { withoutPosition } from './db-digest';
 import { insertDish } from './factories';
 import { type Caller, callerFor } from './orders-factories';
 
@@ -51,7 +52,7 @@ export async function createBill(call: Caller, orderId: string, body: unknown = 
  */
 export async function storedEvents(db: Db) {
   const rows = await db.selectFrom('events').selectAll().orderBy('id').execute();
-  return rows.map(({ position: _position, ...row }) => ({
+  return rows.map(withoutPosition).map((row) => ({
     ...row,
     id: Number(row.id),
     payload: JSON.parse(row.payload),

@@ -36,8 +36,8 @@ const TABLES: (keyof Database)[] = [
 
 // PostgreSQL's sequencer numbers committed events in the background, so an event committed before
 // a refused request may get its position while that request runs: not a change the request made.
-function withoutPosition(row: object): object {
-  const { position: _position, ...rest } = row as { position?: unknown };
+export function withoutPosition<Row extends object>(row: Row): Omit<Row, 'position'> {
+  const { position: _position, ...rest } = row as Row & { position?: unknown };
   return rest;
 }
 
