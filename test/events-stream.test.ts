@@ -16,7 +16,8 @@ describeEachDatabase('GET /events', (target) => {
     const all = await openStream(test.base, cookies);
     const tickets = await openStream(test.base, cookies, '/events?topics=tickets');
     assert.equal(all.status, 200);
-    await all.until(() => all.frames.length > 0);
+    // `: connected` promises every event committed after it.
+    for (const stream of [all, tickets]) await stream.until(() => stream.frames.length > 0);
     await record(test, 'ticket.created', 1);
     await record(test, 'payment.settled', 2);
     await record(test, 'ticket.created', 3);

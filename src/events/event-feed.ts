@@ -27,7 +27,8 @@ type Listener = (latest: number) => void;
  * visible, so they read `eventsAfter` only then. SQLite: after this instance's own commits that wrote
  * events, the only writers. PostgreSQL: such a commit runs this instance's sequencer soon (no NOTIFY
  * from writers: it serialized their commits and woke every instance), and a dedicated connection
- * LISTENs for the sequencers' (of any instance) numbering, reconnecting when it drops; the fallback
+ * LISTENs for the sequencers' (of any instance) numbering, whose announcements carry the highest
+ * position numbered, reconnecting when it drops; the fallback
  * job runs the sequencer every second for rows whose writer died before numbering them, or whose
  * announcement was lost while the connection was down.
  */
@@ -119,8 +120,12 @@ export class EventFeed {
   }
 
   private async check(): Promise<void> {
-    const latest = await latestPosition(this.db);
-    if (latest <= this.latest) return;
+    this.advance(await latestPosition(this.db));
+  }
+
+  /** Every position up to `latest` is visible: tells the listeners when that is news. */
+  private advance(latest: number): void {
+    if (latest <= this.latest || this.stopped) return;
     this.latest = latest;
     for (const listener of this.listeners) listener(latest);
   }
@@ -165,9 +170,12 @@ export class EventFeed {
 
   private async sequenceAll(): Promise<void> {
     const channel = this.channel ?? (await this.channelName());
-    let numbered: number;
-    do numbered = await sequenceEvents(this.db, channel, SEQUENCE_BATCH);
-    while (numbered === SEQUENCE_BATCH);
+    let run: { numbered: number; latest: number };
+    do {
+      run = await sequenceEvents(this.db, channel, SEQUENCE_BATCH);
+      // Committed: this instance's streams need not wait for its own announcement to come back.
+      this.advance(run.latest);
+    } while (run.numbered === SEQUENCE_BATCH);
   }
 
   /** Per schema, so databases that share a server (tests, tenants) do not wake each other. */
@@ -184,7 +192,12 @@ export class EventFeed {
     const client = new pg.Client({ connectionString: this.databaseUrl });
     client.on('error', (error) => this.reconnect(client, error));
     client.on('end', () => this.reconnect(client, undefined));
-    client.on('notification', () => this.wake());
+    // The announcement names the highest position numbered, which saves every instance a read.
+    client.on('notification', ({ payload }) => {
+      const latest = Number(payload);
+      if (Number.isSafeInteger(latest) && latest > 0) this.advance(latest);
+      else this.wake();
+    });
     await client.connect();
     await client.query(`listen "${channel}"`);
     this.client = client;

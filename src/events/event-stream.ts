@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Principal, PrincipalLookup } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
+import type { Db } from '../core/db/database';
 import { EventBatch, type EventFanOut, type FanOutSubscriber, READ_BATCH } from './event-fanout';
 import { eventsAfter, latestPosition, oldestPosition } from './events.repo';
 
@@ -13,12 +14,26 @@ export const SESSION_CHECK_MS = 2000;
  */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
+/** Where a stream begins, and whether events it asked for were pruned (the client must reload). */
+export type StreamStart = { position: number; pruned: boolean };
+
 /**
- * One open `GET /events` stream: replays after `from` on its own, then takes the events the fan-out
+ * Read before the response begins, so a database failure is an ordinary error answer, and so every
+ * event committed after the client sees `: connected` reaches it.
+ */
+export async function streamStart(db: Db, from: number | undefined): Promise<StreamStart> {
+  // Without a position the client wants what happens from now on.
+  if (from === undefined) return { position: await latestPosition(db), pruned: false };
+  const oldest = await oldestPosition(db);
+  return { position: from, pruned: oldest !== undefined && oldest > from + 1 };
+}
+
+/**
+ * One open `GET /events` stream: replays after its start on its own, then takes the events the fan-out
  * reads once for every stream that has caught up. Either way each position goes out once, in order.
  */
 export class EventStream implements FanOutSubscriber {
-  private position = 0;
+  private position: number;
   private closed = false;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly topicsKey: string;
@@ -31,10 +46,11 @@ export class EventStream implements FanOutSubscriber {
     private readonly res: ServerResponse,
     private readonly principal: Principal,
     private readonly topics: ReadonlySet<string>,
-    private readonly from: number | undefined,
+    private readonly start: StreamStart,
     private readonly onEnd: (stream: EventStream) => void,
   ) {
     this.topicsKey = [...topics].sort().join(',');
+    this.position = start.position;
   }
 
   get cursor(): number {
@@ -52,14 +68,7 @@ export class EventStream implements FanOutSubscriber {
     this.res.write(': connected\n\n');
     this.timers.push(setInterval(() => this.res.write(': heartbeat\n\n'), this.ctx.config.eventsHeartbeatMs));
     this.timers.push(setInterval(() => this.checkSession(), SESSION_CHECK_MS));
-    // Without a position the client wants what happens from now on.
-    if (this.from === undefined) this.position = await latestPosition(this.ctx.db);
-    else {
-      this.position = this.from;
-      const oldest = await oldestPosition(this.ctx.db);
-      // Events between the client's position and the oldest kept were pruned: it must reload.
-      if (oldest !== undefined && oldest > this.from + 1) this.res.write('event: reset\ndata: {}\n\n');
-    }
+    if (this.start.pruned) this.res.write('event: reset\ndata: {}\n\n');
     await this.catchUp().catch(() => this.close());
   }
 

@@ -72,9 +72,14 @@ export async function pruneEvents(db: Db, before: number, limit: number): Promis
  * announces it. The advisory lock serializes sequencers (of every instance) until commit, and each
  * one's UPDATE runs after the previous committed, so positions become visible in increasing order:
  * a reader that sees position p also sees every position below p, and `position > cursor` never
- * skips a row. Returns how many rows were numbered.
+ * skips a row. The announcement carries the highest position given, so listeners need not read it.
+ * Returns how many rows were numbered and that highest position (0 when none).
  */
-export async function sequenceEvents(db: Db, channel: string, limit: number): Promise<number> {
+export async function sequenceEvents(
+  db: Db,
+  channel: string,
+  limit: number,
+): Promise<{ numbered: number; latest: number }> {
   return db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.events_sequencer'))`.execute(trx);
     const { rows } = await sql<{ position: number }>`
@@ -83,7 +88,8 @@ export async function sequenceEvents(db: Db, channel: string, limit: number): Pr
             from (select id from events where position is null order by id limit ${limit}) as waiting) as numbered
       where events.id = numbered.id
       returning events.position`.execute(trx);
-    if (rows.length > 0) await sql`select pg_notify(${channel}, '')`.execute(trx);
-    return rows.length;
+    const latest = rows.reduce((highest, row) => Math.max(highest, Number(row.position)), 0);
+    if (rows.length > 0) await sql`select pg_notify(${channel}, ${String(latest)})`.execute(trx);
+    return { numbered: rows.length, latest };
   });
 }

@@ -6,7 +6,7 @@ import type { AppContext } from '../core/context';
 import { BadRequestError } from '../core/errors';
 import { errors } from '../core/schemas';
 import { EventFanOut } from './event-fanout';
-import { EventStream } from './event-stream';
+import { EventStream, streamStart } from './event-stream';
 
 export const STREAM_TOPICS = ['orders', 'kitchen', 'tables', 'tickets', 'payments'] as const;
 const MAX_POSITION = Number.MAX_SAFE_INTEGER;
@@ -77,6 +77,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       const principal = principalOf(request);
       const from = positionFrom(request.headers['last-event-id'], request.query.last_event_id);
       const topics = new Set(request.query.topics?.split(',') ?? STREAM_TOPICS);
+      const start = await streamStart(ctx.db, from);
       reply.hijack();
       const stream = new EventStream(
         ctx,
@@ -85,7 +86,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         reply.raw,
         principal,
         topics,
-        from,
+        start,
         (ended) => open.delete(ended),
       );
       open.add(stream);
