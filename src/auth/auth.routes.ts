@@ -21,6 +21,23 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     setTokenCookie(reply, 'refresh', tokens.refresh, secure);
   };
 
+  app.get(
+    '/auth/staff',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['Auth'],
+        operationId: 'listStaffNames',
+        summary: 'The names of the staff, for the login screen',
+        description:
+          'Public, like the list of names a till shows before a PIN is typed: the names of every live user, ' +
+          'sorted. Nothing else about them.',
+        response: { 200: Type.Array(Type.Object({ name: Type.String({ example: 'Ana' }) })) },
+      },
+    },
+    () => service.listStaffNames(ctx),
+  );
+
   app.post(
     '/auth/login',
     {

@@ -6,7 +6,7 @@ import { newId } from '../core/ids';
 import { verifyPin } from '../core/pin';
 import { TOKEN_LIFETIME_SECONDS } from '../core/tokens';
 import { userNameKey } from '../users/user-name';
-import { findLiveUserById, findLiveUserByNameKey } from '../users/users.repo';
+import { findLiveUserById, findLiveUserByNameKey, listLiveUsers } from '../users/users.repo';
 import type { UserView } from '../users/users.schemas';
 import { toUserView } from '../users/users.service';
 import * as sessions from './sessions.repo';
@@ -28,6 +28,12 @@ const LOGIN_FAILURES_PER_ADDRESS: FailureRule = { scope: 'login-address', max: 3
 export const REFRESH_GRACE_MS = 10_000;
 
 /** Each login opens its own session, so a second tablet does not log out the first. */
+/** The names a login screen offers to tap, so staff type only their PIN. */
+export async function listStaffNames(ctx: AppContext): Promise<{ name: string }[]> {
+  const users = await listLiveUsers(ctx.db);
+  return users.map(({ name }) => ({ name }));
+}
+
 export async function login(
   ctx: AppContext,
   credentials: { name: string; pin: string },

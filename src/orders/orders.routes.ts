@@ -137,6 +137,25 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     },
   );
 
+  app.post(
+    '/orders/:id/close',
+    {
+      schema: {
+        tags,
+        operationId: 'closeOrder',
+        summary: 'Close a paid order and free its table',
+        description:
+          'Completes an active order (pending, preparing or ready) whose payments cover its total, in one ' +
+          'step, and frees its table: what the till does once a table has paid. 400 ' +
+          '`Cannot close an order with a balance due`, or `Cannot close a <status> order` when it is no ' +
+          'longer active.',
+        params: IdParams,
+        response: { 200: OrderView, ...errors(400, 401, 404) },
+      },
+    },
+    (request) => service.closeOrder(ctx, principalOf(request), request.params.id),
+  );
+
   app.delete(
     '/orders/:id',
     {

@@ -58,6 +58,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   createOrder: 'orders.write',
   createOrderWithDishes: 'orders.write',
   updateOrder: 'orders.write',
+  closeOrder: 'orders.write',
   calculateOrderTotal: 'orders.write',
   addOrderDishes: 'orders.write',
   updateOrderDish: 'orders.write',
