@@ -2,7 +2,7 @@
 // loader. esbuild rather than tsc: tsc would keep our extensionless imports, which Node's ES module
 // loader refuses, and esbuild bundles each entry point into one file in a fraction of a second.
 // Packages stay external: node_modules is resolved at run time, native modules included.
-import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,8 +15,10 @@ export const entryPoints = {
   seed: 'src/cli/seed.ts',
 };
 const outdir = join(root, 'dist');
-/** Besides src/, what changes the output. */
+export const webOutdir = join(outdir, 'web');
+/** Besides the source folders, what changes the output. */
 const inputs = ['package.json', 'package-lock.json', 'scripts/build.mjs'];
+const sourceFolders = ['src', 'web'];
 
 export function outputOf(entry) {
   return join(outdir, `${entry}.js`);
@@ -24,13 +26,16 @@ export function outputOf(entry) {
 
 /** Whether some input changed after the oldest output was written (or an output is missing). */
 export async function isStale() {
-  const builtAt = Math.min(...Object.keys(entryPoints).map((entry) => mtimeOf(outputOf(entry))));
+  const outputs = [...Object.keys(entryPoints).map(outputOf), join(webOutdir, 'index.html')];
+  const builtAt = Math.min(...outputs.map(mtimeOf));
   if (builtAt === 0) return true;
   // A runtime image carries dist/ without the sources: nothing to compare, nothing to rebuild.
-  const sources = await readdir(join(root, 'src'), { recursive: true }).catch(() => []);
-  return [...sources.map((file) => join('src', file)), ...inputs].some(
-    (file) => mtimeOf(join(root, file)) > builtAt,
-  );
+  const sources = [];
+  for (const folder of sourceFolders) {
+    const files = await readdir(join(root, folder), { recursive: true }).catch(() => []);
+    sources.push(...files.map((file) => join(folder, file)));
+  }
+  return [...sources, ...inputs].some((file) => mtimeOf(join(root, file)) > builtAt);
 }
 
 function mtimeOf(path) {
@@ -42,6 +47,10 @@ function mtimeOf(path) {
 }
 
 export async function build() {
+  return [...(await buildServer()), ...(await buildWeb())];
+}
+
+async function buildServer() {
   const esbuild = await import('esbuild');
   const { outputFiles } = await esbuild.build({
     absWorkingDir: root,
@@ -57,10 +66,71 @@ export async function build() {
     logLevel: 'warning',
     write: false,
   });
-  mkdirSync(outdir, { recursive: true });
-  // Each file is written beside its place and renamed into it: a server starting (or a second
-  // build running) at the same moment sees the old file or the new one, never half of one.
+  return writeAtomically(outputFiles);
+}
+
+/**
+ * The web app (web/) for browsers: code-split ES modules with content-hashed names, so a tablet
+ * caches each file for good and fetches only what changed. index.html and the service worker keep
+ * fixed names; the worker is given the list of files to keep for offline use.
+ */
+export async function buildWeb() {
+  const esbuild = await import('esbuild');
+  const common = { absWorkingDir: root, bundle: true, minify: true, target: 'es2020', logLevel: 'warning' };
+  const app = await esbuild.build({
+    ...common,
+    entryPoints: { app: 'web/src/main.tsx' },
+    outdir: join(webOutdir, 'assets'),
+    entryNames: '[name]-[hash]',
+    chunkNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    format: 'esm',
+    splitting: true,
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    metafile: true,
+    write: false,
+  });
+  const assets = app.outputFiles.map((file) => relative(webOutdir, file.path));
+  const entry = Object.entries(app.metafile.outputs).find(([, output]) => output.entryPoint);
+  const script = relative(webOutdir, join(root, entry[0]));
+  const stylesheet = entry[1].cssBundle && relative(webOutdir, join(root, entry[1].cssBundle));
+  const html = readFileSync(join(root, 'web', 'index.html'), 'utf8')
+    .replace('<!-- stylesheet -->', stylesheet ? `<link rel="stylesheet" href="/app/${stylesheet}">` : '')
+    .replace('<!-- script -->', `<script type="module" src="/app/${script}"></script>`);
+  const publicFiles = await readdir(join(root, 'web', 'public'));
+  const worker = await esbuild.build({
+    ...common,
+    entryPoints: ['web/src/service-worker.ts'],
+    format: 'iife',
+    define: {
+      SHELL_FILES: JSON.stringify(['/app/', ...[...publicFiles, ...assets].map((file) => `/app/${file}`)]),
+      SHELL_VERSION: JSON.stringify(script),
+    },
+    write: false,
+  });
+  cpSync(join(root, 'web', 'public'), webOutdir, { recursive: true });
+  const files = [
+    ...app.outputFiles,
+    { path: join(webOutdir, 'service-worker.js'), contents: worker.outputFiles[0].contents },
+    // Written last: its presence is what isStale() and the server take as "the app is built".
+    { path: join(webOutdir, 'index.html'), contents: Buffer.from(html) },
+  ];
+  const written = writeAtomically(files);
+  // Files of earlier builds go once the new index.html no longer names them.
+  for (const file of await readdir(join(webOutdir, 'assets'))) {
+    if (!assets.includes(`assets/${file}`)) rmSync(join(webOutdir, 'assets', file), { force: true });
+  }
+  return written;
+}
+
+/**
+ * Each file is written beside its place and renamed into it: a server starting (or a second build
+ * running) at the same moment sees the old file or the new one, never half of one.
+ */
+function writeAtomically(outputFiles) {
   for (const file of outputFiles) {
+    mkdirSync(dirname(file.path), { recursive: true });
     const temporary = `${file.path}.${process.pid}.tmp`;
     writeFileSync(temporary, file.contents);
     renameSync(temporary, file.path);

@@ -52,6 +52,7 @@ import { tablesRoutes } from './tables/tables.routes';
 import { ticketsRoutes } from './tickets/tickets.routes';
 import { usersRoutes } from './users/users.routes';
 import { walletFeature } from './wallet/wallet.feature';
+import { webAppRoutes } from './web/web.routes';
 import {
   deliverWebhooks,
   PRUNE_WEBHOOK_DELIVERIES,
@@ -220,4 +221,5 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
   ]) {
     await app.register(feature, { ctx });
   }
+  await app.register(webAppRoutes);
 }

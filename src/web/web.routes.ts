@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync } from 'fastify';
+
+/**
+ * Where `npm run build` writes the web app: dist/web under the project's root, found by walking up
+ * from this module, which runs from src/web/ (tsx) or as dist/server.js (compiled).
+ */
+function builtWebAppFolder(): string {
+  let folder = import.meta.dirname;
+  while (!existsSync(join(folder, 'package.json')) && dirname(folder) !== folder) folder = dirname(folder);
+  return join(folder, 'dist', 'web');
+}
+
+/** A path under /app/ names a file when its last segment has an extension; anything else is a screen. */
+const FILE_PATH = /\.[a-z0-9]+$/i;
+const HASHED_ASSET = /^assets\//;
+
+/**
+ * Serves the restaurant's web app at /app/: its files, and index.html for every screen's address
+ * (the app routes on the client). Public: the app itself asks for the login.
+ */
+export const webAppRoutes: FastifyPluginAsync<{ root?: string }> = async (app, options) => {
+  const root = options.root ?? builtWebAppFolder();
+  await app.register(fastifyStatic, { root, serve: false });
+  const hidden = { schema: { hide: true }, config: { public: true } };
+
+  app.get('/app', hidden, (_request, reply) => reply.redirect('/app/'));
+  app.get<{ Params: { '*': string } }>('/app/*', hidden, (request, reply) => {
+    const path = request.params['*'];
+    if (!existsSync(join(root, 'index.html'))) {
+      return reply.code(503).send({ message: 'The web app is not built: run npm run build' });
+    }
+    if (!FILE_PATH.test(path)) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
+    }
+    // Hashed names change with their content, so a tablet may keep them for good.
+    const maxAge = HASHED_ASSET.test(path) ? 365 * 24 * 3600 : 0;
+    return reply
+      .header('cache-control', maxAge ? `public, max-age=${maxAge}, immutable` : 'no-cache')
+      .sendFile(path, { cacheControl: false });
+  });
+};

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { databaseTargets } from '../../helpers/database';
+import { insertCategory, insertDish, insertSpace, insertTable, insertUser } from '../../helpers/factories';
+import {
+  launchBrowser,
+  logInThroughScreen,
+  openDevice,
+  skipWithoutChromium,
+  startPlainWebServer,
+} from './browser';
+import { goToFloor, menuDish, orderedDishes, tableTile } from './floor-order-steps';
+
+const [target] = databaseTargets as [(typeof databaseTargets)[number]];
+
+describe('web app: a waiter’s order is never lost nor doubled', { skip: skipWithoutChromium }, () => {
+  it('sends a dish again with the same Idempotency-Key when the answer is lost, and the server keeps one', async (t) => {
+    const { baseUrl, db } = await startPlainWebServer(t, target);
+    const waiter = await insertUser(db, { role: 'waiter' });
+    const space = await insertSpace(db, { name: 'Dining room' });
+    await insertTable(db, { name: '4', spaceId: space.id });
+    const mains = await insertCategory(db, { name: 'Mains', type: 'dish' });
+    await insertDish(db, { name: 'Paella', priceCents: 1850, categoryId: mains.id });
+
+    const browser = await launchBrowser(t);
+    const { page } = await openDevice(browser, baseUrl);
+    await logInThroughScreen(page, waiter.name, waiter.pin);
+    await goToFloor(page);
+    await tableTile(page, '4', 'Free').click();
+    await menuDish(page, 'Paella').waitFor();
+    const orderId = new URL(page.url()).pathname.split('/').at(-1) as string;
+
+    // The first attempt reaches the server, which stores the dish; its answer never reaches the
+    // tablet (the connection drops), as on a flaky Wi-Fi.
+    const keys: string[] = [];
+    await page.route(`**/orders/${orderId}/dishes`, async (route) => {
+      const request = route.request();
+      if (request.method() !== 'POST') return route.continue();
+      keys.push(request.headers()['idempotency-key'] ?? '');
+      if (keys.length === 1) {
+        await route.fetch();
+        return route.abort('connectionreset');
+      }
+      return route.continue();
+    });
+    const retried = page.waitForResponse(
+      (response) =>
+        response.url().endsWith(`/orders/${orderId}/dishes`) && response.request().method() === 'POST',
+    );
+    await menuDish(page, 'Paella').click();
+    const answer = await retried;
+    // The retry is answered with the first attempt's stored answer.
+    assert.equal(answer.status(), 201);
+    await orderedDishes(page).filter({ hasText: 'Paella' }).waitFor();
+
+    assert.equal(keys.length, 2, 'sent twice');
+    assert.ok(keys[0] && keys[0] === keys[1], 'with the same key');
+    const stored = await db.selectFrom('order_dishes').select('id').where('order_id', '=', orderId).execute();
+    assert.equal(stored.length, 1);
+    assert.equal(await orderedDishes(page).count(), 1);
+  });
+});

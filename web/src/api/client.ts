@@ -1,0 +1,157 @@
+import createClient from 'openapi-fetch';
+import { createStore } from '../core/store';
+import type { paths } from './generated/schema';
+
+export type { paths };
+
+type JsonBody<Response> = Response extends { content: { 'application/json': infer Body } } ? Body : never;
+type Responses<Path extends keyof paths, Method extends keyof paths[Path]> = paths[Path][Method] extends {
+  responses: infer R;
+}
+  ? R
+  : never;
+/** The JSON body of an operation's success answer (200 or 201), as the OpenAPI document says. */
+export type Ok<Path extends keyof paths, Method extends keyof paths[Path]> =
+  Responses<Path, Method> extends { 200: infer R }
+    ? JsonBody<R>
+    : Responses<Path, Method> extends { 201: infer R }
+      ? JsonBody<R>
+      : never;
+/** The JSON request body of an operation. */
+export type Body<Path extends keyof paths, Method extends keyof paths[Path]> = paths[Path][Method] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
+
+/** Whether the server answered the last request; false while it cannot be reached. */
+export const serverReachable = createStore(true);
+/** Set when the session cannot be refreshed any more: the app shows the login screen. */
+export const sessionEnded = createStore(0);
+
+const AUTH_PATHS = new Set(['/auth/login', '/auth/refresh', '/auth/logout', '/initial-setup']);
+/** The access token lives 60 s; it is renewed ahead of time so screens rarely meet a 401. */
+const REFRESH_AHEAD_MS = 45_000;
+const REFRESH_RETRY_MS = 5_000;
+let refreshing: Promise<boolean> | undefined;
+let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Renews the session's cookies. One refresh at a time for the whole app: every screen that needs one
+ * waits for the same (a second would present a refresh token just rotated). A refusal ends the
+ * session; an unreachable server keeps it and tries again shortly.
+ */
+export function refreshSession(): Promise<boolean> {
+  refreshing ??= reachServer(new Request('/auth/refresh', { method: 'POST', credentials: 'same-origin' }))
+    .then((response) => {
+      if (response.ok) keepSessionFresh();
+      else endSession();
+      return response.ok;
+    })
+    .catch(() => {
+      clearTimeout(refreshTimer);
+      refreshTimer = setTimeout(() => void refreshSession(), REFRESH_RETRY_MS);
+      return false;
+    })
+    .finally(() => {
+      refreshing = undefined;
+    });
+  return refreshing;
+}
+
+/** After a login or a refresh: renew again before the new access token runs out. */
+export function keepSessionFresh(): void {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => void refreshSession(), REFRESH_AHEAD_MS);
+}
+
+export function endSession(): void {
+  clearTimeout(refreshTimer);
+  sessionEnded.set(sessionEnded.get() + 1);
+}
+
+async function reachServer(request: Request): Promise<Response> {
+  try {
+    const response = await fetch(request);
+    serverReachable.set(true);
+    return response;
+  } catch (error) {
+    serverReachable.set(false);
+    throw error;
+  }
+}
+
+/** A tablet that slept past the token's life gets a 401 first: refresh once, then send it again. */
+async function fetchWithRefresh(request: Request): Promise<Response> {
+  const again = request.clone();
+  const response = await reachServer(request);
+  if (response.status !== 401 || AUTH_PATHS.has(new URL(request.url).pathname)) return response;
+  const { reason } = (await response
+    .clone()
+    .json()
+    .catch(() => ({}))) as { reason?: string };
+  if ((reason === 'expired' || reason === 'missing') && (await refreshSession())) return reachServer(again);
+  endSession();
+  return response;
+}
+
+export const api = createClient<paths>({
+  baseUrl: typeof location === 'undefined' ? '' : location.origin,
+  credentials: 'same-origin',
+  fetch: fetchWithRefresh,
+});
+
+/** A refusal from the server, with its message (shown to the user as is). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The server's message for a refusal; `fallback` when it could not be reached. */
+export function messageOf(failure: unknown, fallback: string): string {
+  return failure instanceof ApiError ? failure.message : fallback;
+}
+
+type Outcome<T> = { data?: T; error?: unknown; response: Response };
+
+/** The success body, or an ApiError carrying the server's message. */
+export async function ok<T>(call: Promise<Outcome<T>>): Promise<T> {
+  const { data, error, response } = await call;
+  if (error !== undefined || !response.ok) {
+    const message = (error as { message?: string } | undefined)?.message ?? response.statusText;
+    throw new ApiError(response.status, message);
+  }
+  return data as T;
+}
+
+const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
+const LONGEST_RETRY_DELAY_MS = 10_000;
+
+/**
+ * A creating request that must not be lost (an order a waiter entered, a payment): sent with an
+ * Idempotency-Key and sent again with the same key, for as long as the screen is open, while the
+ * server cannot be reached or fails (5xx). A retry after a lost answer gets the first answer back,
+ * never a second record. A refusal (4xx) is final.
+ */
+export async function createOnce<T>(send: (idempotencyKey: string) => Promise<Outcome<T>>): Promise<T> {
+  const key = randomKey();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const outcome = await send(key);
+      if (outcome.response.status < 500) return ok(Promise.resolve(outcome));
+    } catch {
+      // Unreachable: serverReachable already says so to the user; keep the entry and try again.
+    }
+    await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt] ?? LONGEST_RETRY_DELAY_MS));
+  }
+}
+
+/** crypto.randomUUID exists only in secure contexts, and a restaurant's box is often plain HTTP on the LAN. */
+function randomKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}

@@ -1,0 +1,78 @@
+import { useEffect } from 'preact/hooks';
+import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from 'preact-iso';
+import { serverReachable } from './api/client';
+import { Shell } from './components/Shell';
+import { type Strings, useStrings } from './core/i18n';
+import { currentUser, loadSession } from './core/session';
+import { useStore } from './core/store';
+import { LoginScreen } from './screens/login/LoginScreen';
+
+// Each screen is its own file, fetched the first time it is opened: the login screen loads alone.
+const FloorScreen = lazy(() => import('./screens/floor/FloorScreen'));
+const OrderScreen = lazy(() => import('./screens/order/OrderScreen'));
+const KitchenScreen = lazy(() => import('./screens/kitchen/KitchenScreen'));
+const TillScreen = lazy(() => import('./screens/till/TillScreen'));
+const ManagerScreen = lazy(() => import('./screens/manager/ManagerScreen'));
+
+export function App() {
+  return (
+    <LocationProvider scope="/app">
+      <Session />
+    </LocationProvider>
+  );
+}
+
+function Session() {
+  const user = useStore(currentUser);
+  useEffect(() => {
+    void loadSession().catch(() => currentUser.set(null));
+  }, []);
+  if (user === undefined) return <Connecting />;
+  if (user === null) return <LoginScreen />;
+  return (
+    <Shell>
+      <ErrorBoundary>
+        <Router>
+          <Route path="/app/floor" component={FloorScreen} />
+          <Route path="/app/orders/:id" component={OrderScreen} />
+          <Route path="/app/kitchen" component={KitchenScreen} />
+          <Route path="/app/till" component={TillScreen} />
+          <Route path="/app/till/:orderId" component={TillScreen} />
+          <Route path="/app/manager" component={ManagerScreen} />
+          <Route path="/app/manager/:section" component={ManagerScreen} />
+          <Route default component={Home} />
+        </Router>
+      </ErrorBoundary>
+    </Shell>
+  );
+}
+
+const connectingStrings: Strings<'unreachable'> = {
+  en: { unreachable: 'The server cannot be reached. Trying again…' },
+  es: { unreachable: 'No se puede contactar con el servidor. Reintentando…' },
+};
+
+/** While the app resumes a session; says so when the server is out of reach. */
+function Connecting() {
+  const t = useStrings(connectingStrings);
+  const reachable = useStore(serverReachable);
+  return (
+    <main id="main" class="loading">
+      {!reachable && (
+        <p class="banner-offline" role="alert">
+          {t.unreachable}
+        </p>
+      )}
+    </main>
+  );
+}
+
+/** The first screen after login: the kitchen's own screen for kitchen staff, the floor for the rest. */
+function Home() {
+  const user = useStore(currentUser);
+  const { route } = useLocation();
+  useEffect(() => {
+    route(user?.role === 'kitchen' ? '/app/kitchen' : '/app/floor', true);
+  }, [user, route]);
+  return null;
+}

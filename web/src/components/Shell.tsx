@@ -1,0 +1,101 @@
+import type { ComponentChildren } from 'preact';
+import { useLocation } from 'preact-iso';
+import { serverReachable } from '../api/client';
+import { LANGUAGES, language, type Strings, useStrings } from '../core/i18n';
+import { currentUser, logOut } from '../core/session';
+import { useStore } from '../core/store';
+
+const strings: Strings<
+  'floor' | 'kitchen' | 'till' | 'manager' | 'logOut' | 'language' | 'offline' | 'navigation' | 'signedInAs'
+> = {
+  en: {
+    floor: 'Floor',
+    kitchen: 'Kitchen',
+    till: 'Till',
+    manager: 'Manager',
+    logOut: 'Log out',
+    language: 'Language',
+    offline: 'The server cannot be reached. Changes are kept and sent again when it is back.',
+    navigation: 'Screens',
+    signedInAs: 'Signed in as',
+  },
+  es: {
+    floor: 'Sala',
+    kitchen: 'Cocina',
+    till: 'Caja',
+    manager: 'Gerencia',
+    logOut: 'Salir',
+    language: 'Idioma',
+    offline: 'No se puede contactar con el servidor. Los cambios se guardan y se reenvían al volver.',
+    navigation: 'Pantallas',
+    signedInAs: 'Sesión de',
+  },
+};
+
+const MANAGER_ROLES = new Set(['admin', 'manager']);
+
+/** The frame of every screen after login: navigation, language, logout and the offline warning. */
+export function Shell({ children }: { children: ComponentChildren }) {
+  const t = useStrings(strings);
+  const user = useStore(currentUser);
+  const reachable = useStore(serverReachable);
+  const { path } = useLocation();
+  const links = [
+    { href: '/app/floor', label: t.floor },
+    { href: '/app/kitchen', label: t.kitchen },
+    { href: '/app/till', label: t.till },
+    ...(user && (user.is_admin || MANAGER_ROLES.has(user.role))
+      ? [{ href: '/app/manager', label: t.manager }]
+      : []),
+  ];
+  return (
+    <>
+      <header class="topbar">
+        <nav aria-label={t.navigation}>
+          {links.map((link) => (
+            <a
+              key={link.href}
+              href={link.href}
+              aria-current={path.startsWith(link.href) ? 'page' : undefined}
+            >
+              {link.label}
+            </a>
+          ))}
+        </nav>
+        <div class="topbar-end">
+          <span class="who">
+            <span class="visually-hidden">{t.signedInAs} </span>
+            {user?.name}
+          </span>
+          <LanguagePicker label={t.language} />
+          <button type="button" class="ghost" onClick={() => void logOut()}>
+            {t.logOut}
+          </button>
+        </div>
+      </header>
+      {!reachable && (
+        <div class="banner-offline" role="alert">
+          {t.offline}
+        </div>
+      )}
+      <main id="main">{children}</main>
+    </>
+  );
+}
+
+export function LanguagePicker({ label }: { label: string }) {
+  const current = useStore(language);
+  return (
+    <select
+      aria-label={label}
+      value={current}
+      onChange={(event) => language.set(event.currentTarget.value as 'en')}
+    >
+      {LANGUAGES.map((code) => (
+        <option key={code} value={code}>
+          {code === 'en' ? 'English' : 'Español'}
+        </option>
+      ))}
+    </select>
+  );
+}

@@ -1,0 +1,262 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { api, messageOf, type Ok, ok } from '../../api/client';
+import { Alert } from '../../components/Alert';
+import { useLiveEvents } from '../../core/events';
+import { format, useStrings } from '../../core/i18n';
+import { strings } from './strings';
+
+type QueueItem = Ok<'/kitchen/queue', 'get'>[number];
+/** A dish as loaded, with the moment it was loaded, so its waiting time counts up locally. */
+type Shown = QueueItem & { loadedAt: number };
+/** A tap not yet confirmed by a list loaded after the server took it. */
+type Move = { status: Shown['status']; doneAt?: number };
+
+const DEFAULT_STATION = 'kitchen';
+/** Past this, a dish is late: shown in red and labelled so. */
+const LATE_AFTER_SECONDS = 10 * 60;
+const NEXT_STATUS = { sent: 'preparing', preparing: 'ready', ready: 'served' } as const;
+
+/** The kitchen or bar screen: the dishes sent to one station, oldest first, advanced with a tap. */
+export default function KitchenScreen() {
+  const t = useStrings(strings);
+  const { query, route } = useLocation();
+  const station = query.station || DEFAULT_STATION;
+  const [stations, setStations] = useState<string[]>([DEFAULT_STATION]);
+  const [dishes, setDishes] = useState<Shown[]>();
+  const [error, setError] = useState<string>();
+  const now = useNow();
+  const [moving, setMoving] = useState<Set<string>>(new Set());
+  const moves = useRef(new Map<string, Move>());
+  const reload = useQueueLoader(station, moves, setDishes, setError, t.unreachable);
+
+  useEffect(() => {
+    void ok(api.GET('/categories', { params: { query: { type: 'dish' } } }))
+      .then((categories) => {
+        const found = new Set([DEFAULT_STATION, station]);
+        for (const category of categories ?? []) found.add(category.station ?? DEFAULT_STATION);
+        setStations([...found].sort((a, b) => (a === DEFAULT_STATION ? -1 : a.localeCompare(b))));
+      })
+      .catch(() => undefined);
+  }, [station]);
+
+  useEffect(() => {
+    setDishes(undefined);
+    reload();
+  }, [reload]);
+  useLiveEvents(['kitchen', 'orders'], reload, reload);
+
+  const advance = async (dish: Shown) => {
+    const next = NEXT_STATUS[dish.status as keyof typeof NEXT_STATUS];
+    const inFlight = moves.current.has(dish.id) && moves.current.get(dish.id)?.doneAt === undefined;
+    if (!next || inFlight) return;
+    // Shown at once, and kept over any list loaded before the server confirmed it.
+    moves.current.set(dish.id, { status: next });
+    setMoving((current) => new Set(current).add(dish.id));
+    setDishes((current) => current && applyMoves(current, moves.current, Date.now()));
+    try {
+      await ok(
+        api.PUT('/orders/{id}/dishes/{dishId}/status', {
+          params: { path: { id: dish.order_id, dishId: dish.id } },
+          body: { status: next },
+        }),
+      );
+      moves.current.set(dish.id, { status: next, doneAt: Date.now() });
+      setError(undefined);
+    } catch (failure) {
+      moves.current.delete(dish.id);
+      setError(messageOf(failure, t.unreachable));
+    }
+    setMoving((current) => {
+      const rest = new Set(current);
+      rest.delete(dish.id);
+      return rest;
+    });
+    reload();
+  };
+
+  const stationName = (code: string) =>
+    code === 'kitchen' ? t.kitchen : code === 'bar' ? t.bar : code.charAt(0).toUpperCase() + code.slice(1);
+
+  return (
+    <section class="kitchen">
+      <div class="kitchen-head">
+        <h1>{format(t.title, { station: stationName(station) })}</h1>
+        <nav aria-label={t.stations} class="station-picker">
+          {stations.map((code) => (
+            <button
+              key={code}
+              type="button"
+              aria-pressed={code === station}
+              class={code === station ? 'primary' : undefined}
+              onClick={() =>
+                route(code === DEFAULT_STATION ? '/app/kitchen' : `/app/kitchen?station=${code}`)
+              }
+            >
+              {stationName(code)}
+            </button>
+          ))}
+        </nav>
+      </div>
+      <Alert message={error} />
+      {dishes?.length === 0 && <p class="notice">{t.empty}</p>}
+      <ul class="kitchen-queue" aria-label={t.queue}>
+        {dishes?.map((dish) => (
+          <DishCard
+            key={dish.id}
+            dish={dish}
+            seconds={dish.seconds_waiting + Math.max(0, Math.floor((now - dish.loadedAt) / 1000))}
+            isMoving={moving.has(dish.id)}
+            onAdvance={() => void advance(dish)}
+          />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function DishCard({
+  dish,
+  seconds,
+  isMoving,
+  onAdvance,
+}: {
+  dish: Shown;
+  seconds: number;
+  isMoving: boolean;
+  onAdvance: () => void;
+}) {
+  const t = useStrings(strings);
+  const isLate = seconds > LATE_AFTER_SECONDS && dish.status !== 'ready';
+  const statusLabel = dish.status === 'ready' ? t.ready : dish.status === 'preparing' ? t.preparing : t.sent;
+  const badge = dish.status === 'ready' ? 'ok' : dish.status === 'preparing' ? 'warn' : 'new';
+  const where = dish.table_name === null ? t.counter : format(t.table, { name: dish.table_name });
+  const body = (
+    <>
+      <span class="dish-top">
+        <span class="dish-name">{dish.dish_name}</span>
+        <span class={`badge ${badge}`}>{statusLabel}</span>
+      </span>
+      {dish.notes && <span class="dish-notes">{dish.notes}</span>}
+      <span class="dish-meta">
+        <span>{where}</span>
+        <span>{format(t.waiter, { name: dish.waiter })}</span>
+      </span>
+      <span class="dish-time">
+        <span class="num">{format(t.waiting, { time: clock(seconds) })}</span>
+        {isLate && <span class="badge danger">{t.late}</span>}
+      </span>
+      <span class="dish-hint">
+        {dish.status === 'sent'
+          ? t.tapToStart
+          : dish.status === 'preparing'
+            ? t.tapWhenReady
+            : t.waitingForService}
+      </span>
+    </>
+  );
+  return (
+    <li
+      class={`kitchen-dish status-${dish.status}${isLate ? ' late' : ''}`}
+      data-id={dish.id}
+      data-status={dish.status}
+    >
+      {dish.status === 'ready' ? (
+        <div class="dish-advance">{body}</div>
+      ) : (
+        <button type="button" class="dish-advance" disabled={isMoving} onClick={onAdvance}>
+          {body}
+        </button>
+      )}
+      {dish.status === 'ready' && (
+        <button type="button" class="dish-served" disabled={isMoving} onClick={onAdvance}>
+          {format(t.served, { dish: dish.dish_name })}
+        </button>
+      )}
+    </li>
+  );
+}
+
+/** 75 → "1:15"; an hour and more → "1:02:03". */
+function clock(totalSeconds: number): string {
+  const hours = Math.floor(totalSeconds / 3600);
+  const minutes = Math.floor((totalSeconds % 3600) / 60);
+  const seconds = String(totalSeconds % 60).padStart(2, '0');
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
+}
+
+/** The current time, updated every second while the screen is shown. */
+function useNow(): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+/**
+ * Loads the station's queue; calls while a load is under way make one more load after it, so a burst
+ * of events costs two requests and the last state always wins.
+ */
+function useQueueLoader(
+  station: string,
+  moves: { current: Map<string, Move> },
+  setDishes: (dishes: Shown[]) => void,
+  setError: (error: string | undefined) => void,
+  unreachable: string,
+): () => void {
+  const state = useRef({ running: false, again: false, station });
+  state.current.station = station;
+  return useCallback(() => {
+    const loader = state.current;
+    if (loader.running) {
+      loader.again = true;
+      return;
+    }
+    loader.running = true;
+    const run = async (): Promise<void> => {
+      const asked = loader.station;
+      const startedAt = Date.now();
+      try {
+        const items = await ok(
+          api.GET('/kitchen/queue', { params: { query: { station: asked, limit: 200 } } }),
+        );
+        if (asked === loader.station) {
+          const loadedAt = Date.now();
+          setDishes(
+            applyMoves(
+              (items ?? []).map((item) => ({ ...item, loadedAt })),
+              moves.current,
+              startedAt,
+            ),
+          );
+          setError(undefined);
+        }
+      } catch (failure) {
+        setError(messageOf(failure, unreachable));
+      }
+      if (loader.again || asked !== loader.station) {
+        loader.again = false;
+        return run();
+      }
+      loader.running = false;
+    };
+    void run();
+  }, [station, moves, setDishes, setError, unreachable]);
+}
+
+/**
+ * Taps win over a list the server answered before it took them (the list asked for before the move
+ * committed); a list asked for after the move confirmed it, and the tap is forgotten.
+ */
+function applyMoves(dishes: Shown[], moves: Map<string, Move>, loadStartedAt: number): Shown[] {
+  const shown: Shown[] = [];
+  for (const dish of dishes) {
+    const move = moves.get(dish.id);
+    if (move?.doneAt !== undefined && loadStartedAt > move.doneAt) moves.delete(dish.id);
+    const status = moves.get(dish.id)?.status ?? dish.status;
+    if (status !== 'served') shown.push(status === dish.status ? dish : { ...dish, status });
+  }
+  return shown;
+}

@@ -1,0 +1,69 @@
+import type { Strings } from '../../core/i18n';
+
+export const strings: Strings<
+  | 'title'
+  | 'station'
+  | 'stations'
+  | 'kitchen'
+  | 'bar'
+  | 'empty'
+  | 'counter'
+  | 'table'
+  | 'waiter'
+  | 'waiting'
+  | 'late'
+  | 'sent'
+  | 'preparing'
+  | 'ready'
+  | 'tapToStart'
+  | 'tapWhenReady'
+  | 'waitingForService'
+  | 'served'
+  | 'unreachable'
+  | 'queue'
+> = {
+  en: {
+    title: 'Kitchen: {station}',
+    station: 'Station',
+    stations: 'Stations',
+    kitchen: 'Kitchen',
+    bar: 'Bar',
+    empty: 'Nothing waiting. New dishes appear here as they are sent.',
+    counter: 'Counter',
+    table: 'Table {name}',
+    waiter: 'Waiter: {name}',
+    waiting: 'Waiting {time}',
+    late: 'Late',
+    sent: 'New',
+    preparing: 'Preparing',
+    ready: 'Ready',
+    tapToStart: 'Tap to start preparing',
+    tapWhenReady: 'Tap when ready',
+    waitingForService: 'Waiting to be served',
+    served: 'Mark {dish} served',
+    unreachable: 'The server cannot be reached.',
+    queue: 'Dishes waiting',
+  },
+  es: {
+    title: 'Cocina: {station}',
+    station: 'Puesto',
+    stations: 'Puestos',
+    kitchen: 'Cocina',
+    bar: 'Barra',
+    empty: 'Nada en espera. Los platos nuevos aparecen aquí al enviarse.',
+    counter: 'Mostrador',
+    table: 'Mesa {name}',
+    waiter: 'Camarero: {name}',
+    waiting: 'Esperando {time}',
+    late: 'Retrasado',
+    sent: 'Nuevo',
+    preparing: 'Preparando',
+    ready: 'Listo',
+    tapToStart: 'Toca para empezar',
+    tapWhenReady: 'Toca cuando esté listo',
+    waitingForService: 'Esperando a servirse',
+    served: 'Marcar {dish} servido',
+    unreachable: 'No se puede contactar con el servidor.',
+    queue: 'Platos en espera',
+  },
+};

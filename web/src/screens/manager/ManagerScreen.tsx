@@ -1,0 +1,97 @@
+import { useRoute } from 'preact-iso';
+import { type Strings, useStrings } from '../../core/i18n';
+import { currentUser } from '../../core/session';
+import { useStore } from '../../core/store';
+import { FloorSection } from './FloorSection';
+import { MenuSection } from './MenuSection';
+import { SalesSection } from './SalesSection';
+import { SettingsSection } from './SettingsSection';
+import { ShiftsSection } from './ShiftsSection';
+import { StaffSection } from './StaffSection';
+
+const SECTIONS = {
+  menu: MenuSection,
+  floor: FloorSection,
+  staff: StaffSection,
+  settings: SettingsSection,
+  sales: SalesSection,
+  shifts: ShiftsSection,
+};
+type Section = keyof typeof SECTIONS;
+
+const strings: Strings<Section | 'sections' | 'notAllowed' | 'unknown' | 'manager' | 'adminOnly'> = {
+  en: {
+    manager: 'Manager',
+    sections: 'Manager sections',
+    menu: 'Menu',
+    floor: 'Spaces and tables',
+    staff: 'Staff and roles',
+    settings: 'Settings',
+    sales: "Today's sales",
+    shifts: 'Shifts and Z report',
+    notAllowed: 'Only a manager or an administrator can open this screen.',
+    unknown: 'There is no such section.',
+    adminOnly: 'Only an administrator manages staff and roles.',
+  },
+  es: {
+    manager: 'Gerencia',
+    sections: 'Secciones de gerencia',
+    menu: 'Menú',
+    floor: 'Espacios y mesas',
+    staff: 'Personal y roles',
+    settings: 'Ajustes',
+    sales: 'Ventas de hoy',
+    shifts: 'Turnos e informe Z',
+    notAllowed: 'Solo un gerente o un administrador puede abrir esta pantalla.',
+    unknown: 'No existe esa sección.',
+    adminOnly: 'Solo un administrador gestiona el personal y los roles.',
+  },
+};
+
+const MANAGER_ROLES = new Set(['admin', 'manager']);
+/** Users and roles need `users.manage` and `roles.manage`, which only the admin role holds. */
+const ADMIN_SECTIONS = new Set<Section>(['staff']);
+
+function isSection(name: string): name is Section {
+  return Object.hasOwn(SECTIONS, name);
+}
+
+/** The manager's screens: menu, floor, staff and roles, settings, the day's sales and the shifts. */
+export default function ManagerScreen() {
+  const t = useStrings(strings);
+  const user = useStore(currentUser);
+  const { params } = useRoute();
+  const requested = params.section ?? 'menu';
+  if (!user || !(user.is_admin || MANAGER_ROLES.has(user.role))) {
+    return (
+      <div class="manager">
+        <h1>{t.manager}</h1>
+        <p class="error" role="alert">
+          {t.notAllowed}
+        </p>
+      </div>
+    );
+  }
+  const section = isSection(requested) ? requested : undefined;
+  const allowed = (name: Section) => user.is_admin || !ADMIN_SECTIONS.has(name);
+  const Content = section && allowed(section) ? SECTIONS[section] : undefined;
+  return (
+    <div class="manager">
+      <nav class="manager-nav" aria-label={t.sections}>
+        {(Object.keys(SECTIONS) as Section[]).filter(allowed).map((name) => (
+          <a key={name} href={`/app/manager/${name}`} aria-current={name === section ? 'page' : undefined}>
+            {t[name]}
+          </a>
+        ))}
+      </nav>
+      <h1>{section ? t[section] : t.manager}</h1>
+      {Content ? (
+        <Content key={section} />
+      ) : (
+        <p class="error" role="alert">
+          {section ? t.adminOnly : t.unknown}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,180 @@
+import { useState } from 'preact/hooks';
+import { api, type Ok, ok } from '../../api/client';
+import { Alert } from '../../components/Alert';
+import { type Strings, useStrings } from '../../core/i18n';
+import { useMoney } from '../../core/money';
+import { centsOf, Field, Figure, TableScroll, todayIn, useLoaded, useReloadOnPayments } from './shared';
+
+type Row = Ok<'/reports/sales', 'get'>[number];
+
+const strings: Strings<
+  | 'day'
+  | 'totals'
+  | 'orders'
+  | 'items'
+  | 'gross'
+  | 'discounts'
+  | 'refunds'
+  | 'net'
+  | 'tips'
+  | 'byMethod'
+  | 'method'
+  | 'byDish'
+  | 'dish'
+  | 'none'
+> = {
+  en: {
+    day: 'Day',
+    totals: 'Totals',
+    orders: 'Orders',
+    items: 'Items',
+    gross: 'Gross sales',
+    discounts: 'Discounts',
+    refunds: 'Refunds',
+    net: 'Net sales',
+    tips: 'Tips',
+    byMethod: 'By payment method',
+    method: 'Payment method',
+    byDish: 'By dish',
+    dish: 'Dish',
+    none: 'No bills were paid on this day.',
+  },
+  es: {
+    day: 'Día',
+    totals: 'Totales',
+    orders: 'Pedidos',
+    items: 'Artículos',
+    gross: 'Ventas brutas',
+    discounts: 'Descuentos',
+    refunds: 'Reembolsos',
+    net: 'Ventas netas',
+    tips: 'Propinas',
+    byMethod: 'Por forma de pago',
+    method: 'Forma de pago',
+    byDish: 'Por plato',
+    dish: 'Plato',
+    none: 'No se cobró ninguna cuenta este día.',
+  },
+};
+
+async function loadDay(day: string | undefined) {
+  const settings = await ok(api.GET('/settings'));
+  const date = day ?? todayIn(settings.timezone);
+  // The operation also answers CSV; without an Accept header it answers JSON.
+  const report = async (group_by: 'day' | 'payment_method' | 'dish') =>
+    ((await ok(api.GET('/reports/sales', { params: { query: { from: date, to: date, group_by } } }))) ??
+      []) as Row[];
+  const [days, methods, dishes, paymentMethods] = await Promise.all([
+    report('day'),
+    report('payment_method'),
+    report('dish'),
+    ok(api.GET('/payment-methods')),
+  ]);
+  const methodName = new Map((paymentMethods ?? []).map((method) => [method.code, method.name]));
+  return {
+    date,
+    totals: days[0],
+    methods: methods.map((row) => ({ ...row, key: methodName.get(row.key) ?? row.key })),
+    dishes,
+  };
+}
+
+/** What the restaurant sold on a day (today by default), in the base currency. */
+export function SalesSection() {
+  const t = useStrings(strings);
+  const money = useMoney();
+  const [day, setDay] = useState<string>();
+  const sales = useLoaded(() => loadDay(day), [day]);
+  useReloadOnPayments(sales.reload);
+  const totals = sales.data?.totals;
+  return (
+    <div class="manager-sections">
+      <div class="card">
+        <Field id="sales-day" label={t.day}>
+          <input
+            id="sales-day"
+            type="date"
+            value={sales.data?.date ?? ''}
+            onChange={(event) => event.currentTarget.value && setDay(event.currentTarget.value)}
+          />
+        </Field>
+      </div>
+      <Alert message={sales.error} />
+      {sales.data && !totals && <p class="notice">{t.none}</p>}
+      {totals && (
+        <section class="card stack" aria-labelledby="sales-totals">
+          <h2 id="sales-totals">{t.totals}</h2>
+          <dl class="figures">
+            <Figure label={t.orders} value={String(totals.orders)} />
+            <Figure label={t.items} value={String(totals.items)} />
+            <Figure label={t.gross} value={money(centsOf(totals.gross))} />
+            <Figure label={t.discounts} value={money(centsOf(totals.discounts))} />
+            <Figure label={t.refunds} value={money(centsOf(totals.refunds))} />
+            <Figure label={t.net} value={money(centsOf(totals.net))} strong />
+            <Figure label={t.tips} value={money(centsOf(totals.tips))} />
+          </dl>
+        </section>
+      )}
+      {totals && sales.data && (
+        <>
+          <RowsTable id="sales-methods" title={t.byMethod} keyLabel={t.method} rows={sales.data.methods} />
+          <RowsTable id="sales-dishes" title={t.byDish} keyLabel={t.dish} rows={sales.data.dishes} items />
+        </>
+      )}
+    </div>
+  );
+}
+
+function RowsTable({
+  id,
+  title,
+  keyLabel,
+  rows,
+  items,
+}: {
+  id: string;
+  title: string;
+  keyLabel: string;
+  rows: Row[];
+  items?: boolean;
+}) {
+  const t = useStrings(strings);
+  const money = useMoney();
+  return (
+    <section class="card stack" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <TableScroll label={title}>
+        <table class="list">
+          <thead>
+            <tr>
+              <th scope="col">{keyLabel}</th>
+              <th scope="col" class="num">
+                {items ? t.items : t.orders}
+              </th>
+              <th scope="col" class="num">
+                {t.gross}
+              </th>
+              <th scope="col" class="num">
+                {t.net}
+              </th>
+              <th scope="col" class="num">
+                {t.tips}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.key}>
+                <th scope="row">{row.key}</th>
+                <td class="num">{items ? row.items : row.orders}</td>
+                <td class="num">{money(centsOf(row.gross))}</td>
+                <td class="num">{money(centsOf(row.net))}</td>
+                <td class="num">{money(centsOf(row.tips))}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+    </section>
+  );
+}

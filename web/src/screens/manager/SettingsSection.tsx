@@ -1,0 +1,234 @@
+import { useState } from 'preact/hooks';
+import { api, type Body, type Ok, ok } from '../../api/client';
+import { Alert } from '../../components/Alert';
+import { type Strings, useStrings } from '../../core/i18n';
+import { loadBaseCurrency } from '../../core/money';
+import { amountOf, Check, centsText, Field, FormActions, parseCents, useAction, useLoaded } from './shared';
+
+type Settings = Ok<'/settings', 'get'>;
+type Currency = NonNullable<Body<'/settings', 'put'>['base_currency']>;
+
+const strings: Strings<
+  | 'business'
+  | 'businessName'
+  | 'address'
+  | 'taxId'
+  | 'phone'
+  | 'receiptFooter'
+  | 'taxes'
+  | 'taxRate'
+  | 'taxRateHelp'
+  | 'pricesIncludeTax'
+  | 'operation'
+  | 'timezone'
+  | 'timezoneHelp'
+  | 'baseCurrency'
+  | 'baseCurrencyHelp'
+  | 'requireShift'
+  | 'save'
+  | 'saved'
+  | 'badTaxRate'
+> = {
+  en: {
+    business: 'Business',
+    businessName: 'Business name',
+    address: 'Address',
+    taxId: 'Tax ID',
+    phone: 'Phone',
+    receiptFooter: 'Receipt footer',
+    taxes: 'Tax',
+    taxRate: 'Tax rate (%)',
+    taxRateHelp: 'For example 16 or 7.5.',
+    pricesIncludeTax: 'Menu prices include the tax',
+    operation: 'Money and time',
+    timezone: 'Time zone',
+    timezoneHelp: 'Where the day starts for reports, e.g. America/Mexico_City.',
+    baseCurrency: 'Base currency',
+    baseCurrencyHelp: 'The currency of the prices. It cannot change while a bill is pending.',
+    requireShift: 'Cash payments need an open shift',
+    save: 'Save settings',
+    saved: 'Settings saved.',
+    badTaxRate: 'Enter a tax rate such as 16 or 7.5.',
+  },
+  es: {
+    business: 'Negocio',
+    businessName: 'Nombre del negocio',
+    address: 'Dirección',
+    taxId: 'RFC / NIF',
+    phone: 'Teléfono',
+    receiptFooter: 'Pie del recibo',
+    taxes: 'Impuestos',
+    taxRate: 'Tasa de impuesto (%)',
+    taxRateHelp: 'Por ejemplo 16 o 7.5.',
+    pricesIncludeTax: 'Los precios del menú incluyen el impuesto',
+    operation: 'Dinero y hora',
+    timezone: 'Zona horaria',
+    timezoneHelp: 'Dónde empieza el día para los informes, p. ej. America/Mexico_City.',
+    baseCurrency: 'Moneda base',
+    baseCurrencyHelp: 'La moneda de los precios. No puede cambiar mientras haya una cuenta pendiente.',
+    requireShift: 'Los cobros en efectivo necesitan un turno abierto',
+    save: 'Guardar ajustes',
+    saved: 'Ajustes guardados.',
+    badTaxRate: 'Escribe una tasa como 16 o 7.5.',
+  },
+};
+
+async function loadSettings() {
+  const [settings, currencies] = await Promise.all([ok(api.GET('/settings')), ok(api.GET('/currencies'))]);
+  return { settings, currencies };
+}
+
+/** The business settings of GET/PUT /settings: receipts, tax, time zone and base currency. */
+export function SettingsSection() {
+  const loaded = useLoaded(loadSettings);
+  return (
+    <div class="manager-sections">
+      <Alert message={loaded.error} />
+      {loaded.data && (
+        <SettingsForm
+          settings={loaded.data.settings}
+          currencies={loaded.data.currencies.map((currency) => currency.code as Currency)}
+        />
+      )}
+    </div>
+  );
+}
+
+function SettingsForm({ settings, currencies }: { settings: Settings; currencies: Currency[] }) {
+  const t = useStrings(strings);
+  // What the server holds: only the fields changed since are sent, so two managers editing
+  // different fields do not undo each other's change.
+  const [stored, setStored] = useState(settings);
+  const [form, setForm] = useState({
+    ...settings,
+    tax_rate: centsText(Math.round(settings.tax_rate * 100)).replace(/\.00$/, ''),
+  });
+  const [saved, setSaved] = useState(false);
+  const [invalid, setInvalid] = useState<string>();
+  const action = useAction();
+  const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) => {
+    setSaved(false);
+    setForm({ ...form, [key]: value });
+  };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const taxRate = parseCents(form.tax_rate);
+    if (taxRate === undefined) {
+      setInvalid(t.badTaxRate);
+      return;
+    }
+    setInvalid(undefined);
+    const wanted: Settings = { ...form, tax_rate: amountOf(taxRate) };
+    const changes = Object.fromEntries(
+      Object.entries(wanted).filter(([key, value]) => stored[key as keyof Settings] !== value),
+    ) as Body<'/settings', 'put'>;
+    const done = await action.run(async () => {
+      setStored(await ok(api.PUT('/settings', { body: changes })));
+      if (changes.base_currency) await loadBaseCurrency().catch(() => undefined);
+    });
+    setSaved(done);
+  };
+  const text = (
+    key: 'business_name' | 'address' | 'tax_id' | 'phone' | 'timezone',
+    label: string,
+    help?: string,
+  ) => (
+    <Field id={`settings-${key}`} label={label}>
+      <input
+        id={`settings-${key}`}
+        value={form[key]}
+        aria-describedby={help ? `settings-${key}-help` : undefined}
+        onInput={(event) => set(key, event.currentTarget.value)}
+      />
+      {help && (
+        <small id={`settings-${key}-help`} class="muted">
+          {help}
+        </small>
+      )}
+    </Field>
+  );
+  return (
+    <form class="manager-sections" aria-label={t.save} onSubmit={submit}>
+      <section class="card stack" aria-labelledby="settings-business">
+        <h2 id="settings-business">{t.business}</h2>
+        <div class="fields">
+          {text('business_name', t.businessName)}
+          {text('address', t.address)}
+          {text('tax_id', t.taxId)}
+          {text('phone', t.phone)}
+        </div>
+        <Field id="settings-receipt_footer" label={t.receiptFooter}>
+          <textarea
+            id="settings-receipt_footer"
+            rows={2}
+            value={form.receipt_footer}
+            onInput={(event) => set('receipt_footer', event.currentTarget.value)}
+          />
+        </Field>
+      </section>
+      <section class="card stack" aria-labelledby="settings-taxes">
+        <h2 id="settings-taxes">{t.taxes}</h2>
+        <div class="fields">
+          <Field id="settings-tax_rate" label={t.taxRate}>
+            <input
+              id="settings-tax_rate"
+              inputMode="decimal"
+              required
+              aria-describedby="settings-tax_rate-help"
+              value={form.tax_rate}
+              onInput={(event) => set('tax_rate', event.currentTarget.value)}
+            />
+            <small id="settings-tax_rate-help" class="muted">
+              {t.taxRateHelp}
+            </small>
+          </Field>
+        </div>
+        <Check
+          id="settings-prices_include_tax"
+          checked={form.prices_include_tax}
+          onChange={(on) => set('prices_include_tax', on)}
+        >
+          {t.pricesIncludeTax}
+        </Check>
+      </section>
+      <section class="card stack" aria-labelledby="settings-operation">
+        <h2 id="settings-operation">{t.operation}</h2>
+        <div class="fields">
+          {text('timezone', t.timezone, t.timezoneHelp)}
+          <Field id="settings-base_currency" label={t.baseCurrency}>
+            <select
+              id="settings-base_currency"
+              aria-describedby="settings-base_currency-help"
+              value={form.base_currency}
+              onChange={(event) => set('base_currency', event.currentTarget.value as Currency)}
+            >
+              {currencies.map((code) => (
+                <option key={code} value={code}>
+                  {code}
+                </option>
+              ))}
+            </select>
+            <small id="settings-base_currency-help" class="muted">
+              {t.baseCurrencyHelp}
+            </small>
+          </Field>
+        </div>
+        <Check
+          id="settings-require_shift_for_cash"
+          checked={form.require_shift_for_cash}
+          onChange={(on) => set('require_shift_for_cash', on)}
+        >
+          {t.requireShift}
+        </Check>
+      </section>
+      <Alert message={invalid ?? action.error} />
+      {saved && (
+        <p class="notice" role="status">
+          {t.saved}
+        </p>
+      )}
+      <FormActions submitLabel={t.save} busy={action.busy} />
+    </form>
+  );
+}

@@ -1,0 +1,433 @@
+import type { ComponentChildren, RefObject } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { messageOf } from '../../api/client';
+import { type LiveEvent, useLiveEvents } from '../../core/events';
+import { type Strings, useStrings } from '../../core/i18n';
+
+const strings: Strings<
+  'unreachable' | 'edit' | 'delete' | 'save' | 'cancel' | 'actions' | 'confirmDelete' | 'keep'
+> = {
+  en: {
+    confirmDelete: 'Confirm delete',
+    keep: 'Keep',
+    unreachable: 'The server cannot be reached.',
+    edit: 'Edit',
+    delete: 'Delete',
+    save: 'Save',
+    cancel: 'Cancel',
+    actions: 'Actions',
+  },
+  es: {
+    confirmDelete: 'Confirmar borrado',
+    keep: 'Conservar',
+    unreachable: 'No se puede contactar con el servidor.',
+    edit: 'Editar',
+    delete: 'Borrar',
+    save: 'Guardar',
+    cancel: 'Cancelar',
+    actions: 'Acciones',
+  },
+};
+
+export function useCommonStrings() {
+  return useStrings(strings);
+}
+
+/** The server's message for a refusal; a generic one when it could not be reached. */
+export function useFailureMessage(): (failure: unknown) => string {
+  const t = useStrings(strings);
+  return (failure) => messageOf(failure, t.unreachable);
+}
+
+/** Loads what a section shows, again on `reload()`; `error` holds the server's message. */
+export function useLoaded<T>(load: () => Promise<T>, deps: unknown[] = []) {
+  const failureMessage = useFailureMessage();
+  const [data, setData] = useState<T>();
+  const [error, setError] = useState<string>();
+  // The caller names what the load depends on.
+  const reload = useCallback(async () => {
+    try {
+      setData(await load());
+      setError(undefined);
+    } catch (failure) {
+      setError(failureMessage(failure));
+    }
+  }, deps);
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+  return { data, error, reload };
+}
+
+/** Money changed hands: a bill was paid, a payment settled or was refunded. */
+const MONEY_EVENTS = new Set(['ticket.paid', 'payment.settled', 'payment.refunded', 'payment.refund_undone']);
+
+/** Reloads a report while it is shown whenever money changes hands, so the figures stay current. */
+export function useReloadOnPayments(reload: () => Promise<void>): void {
+  useLiveEvents(
+    ['tickets', 'payments'],
+    (event: LiveEvent) => {
+      if (MONEY_EVENTS.has(event.type)) void reload();
+    },
+    () => void reload(),
+  );
+}
+
+/**
+ * Runs one change (create, save, delete) and keeps its outcome: the server's message on refusal.
+ * `run` resolves true when the change was accepted.
+ */
+export function useAction() {
+  const failureMessage = useFailureMessage();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const run = async (change: () => Promise<unknown>): Promise<boolean> => {
+    setBusy(true);
+    try {
+      await change();
+      setError(undefined);
+      return true;
+    } catch (failure) {
+      setError(failureMessage(failure));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { error, busy, run, clear: () => setError(undefined) };
+}
+
+/** A delete from a list: the list is loaded again once the server accepted it. */
+export function useRemoval(reload: () => Promise<void>) {
+  const action = useAction();
+  const remove = async (change: () => Promise<unknown>) => {
+    if (await action.run(change)) await reload();
+  };
+  return { error: action.error, busy: action.busy, remove };
+}
+
+/** The record whose edit form is open; `saved` closes the form and loads the list again. */
+export function useEditing<T>(reload: () => Promise<void>) {
+  const [editing, setEditing] = useState<T>();
+  const close = () => setEditing(undefined);
+  const saved = async () => {
+    close();
+    await reload();
+  };
+  return { editing, edit: (record: T) => setEditing(record), close, saved };
+}
+
+/**
+ * An edit form opens below its list: its first field takes the focus (and scrolls into view) so a
+ * tap on "Edit" on a phone lands on the form. New-record forms pass false and keep the page still.
+ */
+export function useFocusWhenShown<T extends HTMLElement>(shouldFocus: boolean) {
+  const ref = useRef<T>(null);
+  // Once, when the form is shown.
+  useEffect(() => {
+    if (!shouldFocus || !ref.current) return;
+    ref.current.focus();
+    ref.current.scrollIntoView({ block: 'center' });
+  }, []);
+  return ref;
+}
+
+/** A labelled field: the label above its control, tied by `for`. */
+export function Field({ id, label, children }: { id: string; label: string; children: ComponentChildren }) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {children}
+    </div>
+  );
+}
+
+/** A record's name, up to 100 characters; `inputRef` takes the focus when an edit form opens. */
+export function NameField({
+  prefix,
+  label,
+  value,
+  onInput,
+  inputRef,
+}: {
+  prefix: string;
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  inputRef: RefObject<HTMLInputElement | null>;
+}) {
+  return (
+    <Field id={`${prefix}-name`} label={label}>
+      <input
+        ref={inputRef}
+        id={`${prefix}-name`}
+        required
+        maxLength={100}
+        value={value}
+        onInput={(event) => onInput(event.currentTarget.value)}
+      />
+    </Field>
+  );
+}
+
+/** A checkbox with its label after it. */
+export function Check({
+  id,
+  checked,
+  onChange,
+  children,
+}: {
+  id: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  children: ComponentChildren;
+}) {
+  return (
+    <div class="check">
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => onChange(event.currentTarget.checked)}
+      />
+      <label for={id}>{children}</label>
+    </div>
+  );
+}
+
+/** One figure of a report: its name above its value. */
+export function Figure({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
+  return (
+    <div class={strong ? 'figure strong' : 'figure'}>
+      <dt>{label}</dt>
+      <dd class="num">{value}</dd>
+    </div>
+  );
+}
+
+/** A button whose accessible name says what it acts on: "Delete Mains". */
+export function RowButton({
+  label,
+  target,
+  onClick,
+  kind,
+  disabled,
+}: {
+  label: string;
+  target: string;
+  onClick: () => void;
+  kind?: 'danger' | 'ghost';
+  disabled?: boolean;
+}) {
+  return (
+    <button type="button" class={kind} onClick={onClick} disabled={disabled}>
+      {label}
+      <span class="visually-hidden"> {target}</span>
+    </button>
+  );
+}
+
+/**
+ * Delete in two taps, so a slip of the finger on a tablet deletes nothing: "Delete Mains", then
+ * "Confirm delete Mains" (or "Keep Mains").
+ */
+export function DeleteButton({
+  target,
+  onConfirm,
+  disabled,
+}: {
+  target: string;
+  onConfirm: () => void;
+  disabled?: boolean;
+}) {
+  const t = useStrings(strings);
+  const [confirming, setConfirming] = useState(false);
+  const confirm = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirming) confirm.current?.focus();
+  }, [confirming]);
+  if (!confirming) {
+    return (
+      <RowButton
+        label={t.delete}
+        target={target}
+        kind="danger"
+        disabled={disabled}
+        onClick={() => setConfirming(true)}
+      />
+    );
+  }
+  return (
+    <>
+      <button
+        ref={confirm}
+        type="button"
+        class="danger"
+        disabled={disabled}
+        onClick={() => {
+          setConfirming(false);
+          onConfirm();
+        }}
+      >
+        {t.confirmDelete}
+        <span class="visually-hidden"> {target}</span>
+      </button>
+      <RowButton label={t.keep} target={target} kind="ghost" onClick={() => setConfirming(false)} />
+    </>
+  );
+}
+
+/** A row's Edit and two-tap Delete, each left out when the row cannot have it. */
+export function RowActions({
+  target,
+  onEdit,
+  onDelete,
+  busy,
+}: {
+  target: string;
+  onEdit?: () => void;
+  onDelete?: () => void;
+  busy: boolean;
+}) {
+  const t = useStrings(strings);
+  return (
+    <div class="row-actions">
+      {onEdit && <RowButton label={t.edit} target={target} onClick={onEdit} />}
+      {onDelete && <DeleteButton target={target} disabled={busy} onConfirm={onDelete} />}
+    </div>
+  );
+}
+
+/** A column of a RecordTable: its header, the cell of each record, and a class for both. */
+export type Column<T> = { header: string; cell: (record: T) => ComponentChildren; class?: string };
+
+/**
+ * The list a manager section shows of its records: a scrolling table with the given columns and an
+ * Edit / two-tap Delete cell per row (a record without `onEdit` or `onDelete` shows no such button).
+ */
+export function RecordTable<T extends { id: string }>({
+  label,
+  caption,
+  records,
+  columns,
+  busy,
+  actionsOf,
+}: {
+  label: string;
+  caption?: string;
+  records: T[];
+  columns: Column<T>[];
+  busy: boolean;
+  actionsOf: (record: T) => { target: string; onEdit?: () => void; onDelete?: () => void };
+}) {
+  const t = useStrings(strings);
+  return (
+    <TableScroll label={label}>
+      <table class="list">
+        {caption && <caption class="visually-hidden">{caption}</caption>}
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column.header} scope="col" class={column.class}>
+                {column.header}
+              </th>
+            ))}
+            <th scope="col">{t.actions}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {records.map((record) => (
+            <tr key={record.id}>
+              {columns.map((column) => (
+                <td key={column.header} class={column.class}>
+                  {column.cell(record)}
+                </td>
+              ))}
+              <td>
+                <RowActions busy={busy} {...actionsOf(record)} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+/** A form's buttons: Cancel when it edits a record, then its submit button. */
+export function FormActions({
+  submitLabel,
+  busy,
+  onCancel,
+}: {
+  submitLabel: string;
+  busy: boolean;
+  onCancel?: () => void;
+}) {
+  const t = useStrings(strings);
+  return (
+    <div class="actions">
+      {onCancel && (
+        <button type="button" class="ghost" onClick={onCancel}>
+          {t.cancel}
+        </button>
+      )}
+      <button type="submit" class="primary" disabled={busy}>
+        {submitLabel}
+      </button>
+    </div>
+  );
+}
+
+/** A wide table that scrolls sideways on a phone instead of widening the page. */
+export function TableScroll({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
+    <section class="table-scroll" aria-label={label} tabIndex={0}>
+      {children}
+    </section>
+  );
+}
+
+/**
+ * "12.50", "12,5" or "12" → 1250 cents, read from the digits (no float arithmetic);
+ * undefined when it is not an amount with at most two decimals.
+ */
+export function parseCents(text: string): number | undefined {
+  const match = /^\s*(\d{1,10})(?:[.,](\d{0,2}))?\s*$/.exec(text);
+  if (!match) return undefined;
+  const whole = Number(match[1]);
+  const fraction = Number((match[2] ?? '').padEnd(2, '0'));
+  return whole * 100 + fraction;
+}
+
+/** The API sends money as numbers with at most two decimals; the screens count in cents. */
+export function centsOf(amount: number): number {
+  return Math.round(amount * 100);
+}
+
+/** Cents as the API takes them: 1250 → 12.5 (a division by 100 prints exactly). */
+export function amountOf(cents: number): number {
+  return cents / 100;
+}
+
+/** Cents as a price input shows them: 1250 → "12.50". */
+export function centsText(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const absolute = Math.abs(cents);
+  return `${sign}${Math.floor(absolute / 100)}.${String(absolute % 100).padStart(2, '0')}`;
+}
+
+/** Today's date (YYYY-MM-DD) in an IANA zone: the restaurant's day, not the browser's. */
+export function todayIn(timeZone: string | undefined): string {
+  try {
+    return new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }).format(new Date());
+  } catch {
+    return new Intl.DateTimeFormat('en-CA').format(new Date());
+  }
+}

@@ -1,0 +1,127 @@
+import { useState } from 'preact/hooks';
+import { api, createOnce } from '../../api/client';
+import { format, useStrings } from '../../core/i18n';
+import { useMoney } from '../../core/money';
+import { fromCents, splitEvenly, toCents } from './cents';
+import { strings } from './strings';
+import type { OrderDish } from './TillOrder';
+
+type BillBody = { order_dish_ids?: string[]; amount?: number };
+
+function createBill(orderId: string, body: BillBody): Promise<{ id: string }> {
+  return createOnce((key) =>
+    api.POST('/orders/{id}/tickets', {
+      params: { header: { 'idempotency-key': key }, path: { id: orderId } },
+      body,
+    }),
+  );
+}
+
+const MAX_PARTS = 20;
+
+/** Makes bills from what is not billed yet: all of it, chosen dishes, or N even shares. */
+export function BillMaker({
+  orderId,
+  unbilledCents,
+  unbilledDishes,
+  onCreated,
+  onError,
+}: {
+  orderId: string;
+  unbilledCents: number;
+  unbilledDishes: OrderDish[];
+  onCreated: (firstBillId: string) => void;
+  onError: (failure: unknown) => void;
+}) {
+  const t = useStrings(strings);
+  const money = useMoney();
+  const [parts, setParts] = useState('2');
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [busy, setBusy] = useState(false);
+  const partCount = Number.parseInt(parts, 10);
+  const isValidCount = Number.isInteger(partCount) && partCount >= 2 && partCount <= MAX_PARTS;
+  const shares = isValidCount ? splitEvenly(unbilledCents, partCount) : [];
+
+  const run = async (make: () => Promise<string>) => {
+    setBusy(true);
+    try {
+      onCreated(await make());
+    } catch (failure) {
+      onError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const billAll = () => run(async () => (await createBill(orderId, {})).id);
+  const billChosen = () =>
+    run(async () => {
+      const { id } = await createBill(orderId, { order_dish_ids: [...chosen] });
+      setChosen(new Set());
+      return id;
+    });
+  // One bill after the other: each share is taken from what is left, so they add up to the cent.
+  const billEvenly = () =>
+    run(async () => {
+      const ids: string[] = [];
+      for (const cents of shares) ids.push((await createBill(orderId, { amount: fromCents(cents) })).id);
+      return ids[0] as string;
+    });
+  const toggle = (id: string) => {
+    const next = new Set(chosen);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setChosen(next);
+  };
+
+  return (
+    <div class="card stack bill-maker">
+      <h2>{t.makeBills}</h2>
+      <p>
+        {t.unbilled}: <strong class="num">{money(unbilledCents)}</strong>
+      </p>
+      <button type="button" class="primary" disabled={busy} onClick={() => void billAll()}>
+        {format(t.billWhole, { amount: money(unbilledCents) })}
+      </button>
+
+      <div class="stack split-evenly">
+        <h3>{t.splitEvenly}</h3>
+        <div class="row">
+          <label for="split-parts">{t.parts}</label>
+          <input
+            id="split-parts"
+            type="number"
+            inputMode="numeric"
+            min={2}
+            max={MAX_PARTS}
+            value={parts}
+            onInput={(event) => setParts(event.currentTarget.value)}
+          />
+          <button type="button" disabled={busy || !isValidCount} onClick={() => void billEvenly()}>
+            {t.splitEvenlyAction}
+          </button>
+        </div>
+        {isValidCount && (
+          <p class="muted">
+            {shares.map((cents, index) => (index === 0 ? '' : ' + ') + money(cents)).join('')}
+          </p>
+        )}
+      </div>
+
+      {unbilledDishes.length > 0 && (
+        <fieldset class="stack split-dishes">
+          <legend>{t.splitByDishes}</legend>
+          {unbilledDishes.map((dish) => (
+            <label key={dish.id} class="dish-choice">
+              <input type="checkbox" checked={chosen.has(dish.id)} onChange={() => toggle(dish.id)} />
+              <span>{dish.dish_name}</span>
+              <span class="num">{money(toCents(dish.price_at_order))}</span>
+            </label>
+          ))}
+          <button type="button" disabled={busy || chosen.size === 0} onClick={() => void billChosen()}>
+            {format(t.billChosen, { count: chosen.size })}
+          </button>
+        </fieldset>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+import { api, ok } from '../../api/client';
+import { format, useStrings } from '../../core/i18n';
+import { useMoney } from '../../core/money';
+import { toCents } from './cents';
+import { strings } from './strings';
+import { TICKET_CANCELED, TICKET_PAID, TICKET_PENDING, type Ticket } from './TillOrder';
+
+/** The order's bills, oldest first, with what each still owes. */
+export function Bills({
+  tickets,
+  paying,
+  onPay,
+  onChanged,
+  onError,
+}: {
+  tickets: Ticket[];
+  paying: string | undefined;
+  onPay: (ticketId: string) => void;
+  onChanged: () => void;
+  onError: (failure: unknown) => void;
+}) {
+  const t = useStrings(strings);
+  const money = useMoney();
+  if (tickets.length === 0) return <p class="muted">{t.noBills}</p>;
+
+  const cancel = async (id: string) => {
+    try {
+      await ok(api.POST('/tickets/{id}/cancel', { params: { path: { id } } }));
+      onChanged();
+    } catch (failure) {
+      onError(failure);
+    }
+  };
+  const statusOf = (status: number) =>
+    status === TICKET_PAID ? (
+      <span class="badge ok">{t.statusPaid}</span>
+    ) : status === TICKET_CANCELED ? (
+      <span class="badge danger">{t.statusCanceled}</span>
+    ) : (
+      <span class="badge warn">{t.statusPending}</span>
+    );
+
+  return (
+    <div class="stack">
+      <h2>{t.bills}</h2>
+      <ul class="till-bills">
+        {tickets.map((ticket, index) => {
+          const name = format(t.billNumber, { n: index + 1 });
+          const isPending = ticket.status === TICKET_PENDING;
+          return (
+            <li
+              key={ticket.id}
+              class={`card till-bill${paying === ticket.id ? ' selected' : ''}`}
+              data-ticket-id={ticket.id}
+              data-status={ticket.status}
+            >
+              <div class="till-bill-head">
+                <strong>{name}</strong>
+                {statusOf(ticket.status)}
+              </div>
+              <dl class="till-bill-amounts">
+                <dt>{t.total}</dt>
+                <dd class="num">{money(toCents(ticket.total))}</dd>
+                <dt>{t.paidSoFar}</dt>
+                <dd class="num">{money(toCents(ticket.paid))}</dd>
+                <dt>{t.balance}</dt>
+                <dd class="num">{money(toCents(ticket.balance))}</dd>
+              </dl>
+              {isPending && (
+                <div class="actions">
+                  {toCents(ticket.paid) === 0 && (
+                    <button type="button" class="ghost" onClick={() => void cancel(ticket.id)}>
+                      {format(t.cancelBill, { name })}
+                    </button>
+                  )}
+                  <button type="button" class="primary" onClick={() => onPay(ticket.id)}>
+                    {format(t.payBill, { name })}
+                  </button>
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,214 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { api, messageOf, type Ok, ok } from '../../api/client';
+import { Alert } from '../../components/Alert';
+import { type LiveEvent, useLiveEvents } from '../../core/events';
+import { format, useStrings } from '../../core/i18n';
+import { useMoney } from '../../core/money';
+import { BillMaker } from './BillMaker';
+import { Bills } from './Bills';
+import { toCents } from './cents';
+import { PayPanel } from './PayPanel';
+import { strings } from './strings';
+import { useDebounced } from './useDebounced';
+
+export type Order = Ok<'/orders/{id}', 'get'>;
+export type OrderDish = Ok<'/orders/{id}/dishes', 'get'>[number];
+export type Ticket = Ok<'/orders/{id}/tickets', 'get'>[number];
+export const TICKET_PENDING = 1;
+export const TICKET_PAID = 2;
+export const TICKET_CANCELED = 3;
+const ACTIVE_ORDER_STATUSES = new Set(['pending', 'preparing', 'ready']);
+
+type Loaded = { order: Order; dishes: OrderDish[]; tickets: Ticket[]; tableName?: string };
+
+/** One order at the till: its dishes, its bills, and paying them. */
+export function TillOrder({ orderId }: { orderId: string }) {
+  const t = useStrings(strings);
+  const money = useMoney();
+  const { route } = useLocation();
+  const [loaded, setLoaded] = useState<Loaded>();
+  const [error, setError] = useState<string>();
+  const [paying, setPaying] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const [lastEvent, setLastEvent] = useState<LiveEvent>();
+
+  const load = useCallback(async () => {
+    try {
+      const [order, dishes, tickets] = await Promise.all([
+        ok(api.GET('/orders/{id}', { params: { path: { id: orderId } } })),
+        ok(api.GET('/orders/{id}/dishes', { params: { path: { id: orderId } } })),
+        ok(api.GET('/orders/{id}/tickets', { params: { path: { id: orderId } } })),
+      ]);
+      const table = order.table_id
+        ? await ok(api.GET('/tables/{id}', { params: { path: { id: order.table_id } } })).catch(
+            () => undefined,
+          )
+        : undefined;
+      setLoaded({ order, dishes: dishes ?? [], tickets: tickets ?? [], tableName: table?.name });
+      setError(undefined);
+    } catch (failure) {
+      setError(messageOf(failure, t.unreachable));
+    }
+  }, [orderId, t.unreachable]);
+  useEffect(() => {
+    setLoaded(undefined);
+    setPaying(undefined);
+    setNotice(undefined);
+    void load();
+  }, [load]);
+  const reload = useDebounced(load);
+  useLiveEvents(
+    ['orders', 'tickets', 'payments'],
+    (event) => {
+      setLastEvent(event);
+      reload();
+    },
+    reload,
+  );
+
+  const failed = (failure: unknown) => setError(messageOf(failure, t.unreachable));
+
+  // Paid in full: completing the order frees its table on every floor screen.
+  const closeOrder = async () => {
+    try {
+      await ok(api.POST('/orders/{id}/close', { params: { path: { id: orderId } } }));
+      setNotice(t.orderClosed);
+      await load();
+    } catch (failure) {
+      failed(failure);
+    }
+  };
+
+  if (!loaded) {
+    return (
+      <section class="till">
+        <h1>{t.order}</h1>
+        <Alert message={error} />
+      </section>
+    );
+  }
+  const { order, dishes, tickets, tableName } = loaded;
+  const live = tickets.filter((ticket) => ticket.status !== TICKET_CANCELED);
+  const billedIds = new Set(live.flatMap((ticket) => ticket.order_dish_ids));
+  // Bills for a share of the amount name no dishes: the dishes left are shared by those bills.
+  const hasShares = live.some((ticket) => ticket.order_dish_ids.length === 0);
+  const shownDishes = dishes.filter((dish) => dish.status !== 'voided');
+  const totalCents = toCents(order.total);
+  const unbilledCents = totalCents - live.reduce((sum, ticket) => sum + toCents(ticket.subtotal), 0);
+  const balanceCents = toCents(order.balance);
+  const isFullyPaid = totalCents > 0 && balanceCents <= 0;
+  const payingTicket = tickets.find((ticket) => ticket.id === paying);
+
+  return (
+    <section class="till till-order-view">
+      <div class="till-head">
+        <h1>{tableName ? format(t.table, { name: tableName }) : t.counterOrder}</h1>
+        <a href="/app/till" class="till-back">
+          {t.allOrders}
+        </a>
+      </div>
+      <p class="muted">{format(t.waiter, { name: order.waiter })}</p>
+      <Alert message={error} />
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      {isFullyPaid && (
+        <div class="notice till-paid" role="status">
+          <p>
+            <strong>{t.fullyPaid}</strong>
+          </p>
+          {ACTIVE_ORDER_STATUSES.has(order.status) ? (
+            <button type="button" class="primary" onClick={() => void closeOrder()}>
+              {t.closeOrder}
+            </button>
+          ) : (
+            <button type="button" class="primary" onClick={() => route('/app/floor')}>
+              {t.backToFloor}
+            </button>
+          )}
+        </div>
+      )}
+      <div class="till-columns">
+        <div class="stack">
+          <h2>{t.dishes}</h2>
+          <table class="list till-dishes">
+            <thead>
+              <tr>
+                <th scope="col">{t.dish}</th>
+                <th scope="col">{t.bill}</th>
+                <th scope="col" class="num">
+                  {t.price}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shownDishes.map((dish) => (
+                <tr key={dish.id}>
+                  <td>
+                    {dish.dish_name}
+                    {dish.notes && <span class="muted"> ({dish.notes})</span>}
+                  </td>
+                  <td>{billedIds.has(dish.id) ? t.onBill : hasShares ? t.shared : t.notBilled}</td>
+                  <td class="num">{money(toCents(dish.price_at_order))}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <dl class="till-totals">
+            <dt>{t.total}</dt>
+            <dd class="num">{money(totalCents)}</dd>
+            <dt>{t.paidSoFar}</dt>
+            <dd class="num">{money(toCents(order.paid))}</dd>
+            <dt>{t.balance}</dt>
+            <dd class="num">
+              <strong>{money(balanceCents)}</strong>
+            </dd>
+            <dt>{t.unbilled}</dt>
+            <dd class="num">{money(Math.max(0, unbilledCents))}</dd>
+          </dl>
+        </div>
+        <div class="stack">
+          {unbilledCents > 0 && (
+            <BillMaker
+              orderId={order.id}
+              unbilledCents={unbilledCents}
+              unbilledDishes={shownDishes.filter((dish) => !billedIds.has(dish.id))}
+              onCreated={(firstId) => {
+                setError(undefined);
+                setPaying(firstId);
+                void load();
+              }}
+              onError={failed}
+            />
+          )}
+          <Bills
+            tickets={tickets}
+            paying={paying}
+            onPay={(id) => {
+              setError(undefined);
+              setNotice(undefined);
+              setPaying(id);
+            }}
+            onChanged={() => void load()}
+            onError={failed}
+          />
+          {payingTicket && (
+            <PayPanel
+              key={payingTicket.id}
+              ticket={payingTicket}
+              number={tickets.indexOf(payingTicket) + 1}
+              lastEvent={lastEvent}
+              onPaid={(message) => {
+                if (message) setNotice(message);
+                void load();
+              }}
+            />
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

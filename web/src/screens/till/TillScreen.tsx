@@ -1,0 +1,93 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useLocation, useRoute } from 'preact-iso';
+import { api, messageOf, type Ok, ok } from '../../api/client';
+import { Alert } from '../../components/Alert';
+import { useLiveEvents } from '../../core/events';
+import { format, useStrings } from '../../core/i18n';
+import { useMoney } from '../../core/money';
+import { toCents } from './cents';
+import { strings } from './strings';
+import { TillOrder } from './TillOrder';
+import { useDebounced } from './useDebounced';
+
+type Order = Ok<'/orders', 'get'>[number];
+const ACTIVE = new Set(['pending', 'preparing', 'ready']);
+
+/** The till: the open orders with what they owe; `/app/till/<orderId>` bills and takes payment. */
+export default function TillScreen() {
+  const { params } = useRoute();
+  return params.orderId ? <TillOrder orderId={params.orderId} /> : <OpenOrders />;
+}
+
+/** Orders still seated, and completed ones that still owe money. */
+function OpenOrders() {
+  const t = useStrings(strings);
+  const money = useMoney();
+  const { route } = useLocation();
+  const [orders, setOrders] = useState<Order[]>();
+  const [tableNames, setTableNames] = useState<Map<string, string>>(new Map());
+  const [error, setError] = useState<string>();
+
+  const load = useCallback(async () => {
+    try {
+      const [all, tables] = await Promise.all([
+        ok(api.GET('/orders', { params: { query: { limit: 500, offset: 0 } } })),
+        ok(api.GET('/tables')),
+      ]);
+      setOrders(
+        (all ?? []).filter(
+          (order) => ACTIVE.has(order.status) || (order.status === 'completed' && toCents(order.balance) > 0),
+        ),
+      );
+      setTableNames(new Map((tables ?? []).map((table) => [table.id, table.name])));
+      setError(undefined);
+    } catch (failure) {
+      setError(messageOf(failure, t.unreachable));
+    }
+  }, [t.unreachable]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  const reload = useDebounced(load);
+  useLiveEvents(['orders', 'tickets', 'payments', 'tables'], reload, reload);
+
+  return (
+    <section class="till">
+      <h1>{t.openOrders}</h1>
+      <Alert message={error} />
+      {orders?.length === 0 && <p class="notice">{t.noOpenOrders}</p>}
+      <ul class="grid till-orders">
+        {orders?.map((order) => {
+          const balance = toCents(order.balance);
+          const isPaid = balance <= 0 && toCents(order.total) > 0;
+          const name = order.table_id ? tableNames.get(order.table_id) : undefined;
+          return (
+            <li key={order.id}>
+              <button
+                type="button"
+                class="tile till-order"
+                data-order-id={order.id}
+                onClick={() => route(`/app/till/${order.id}`)}
+              >
+                <span class="till-order-name">{name ? format(t.table, { name }) : t.counter}</span>
+                <span class="muted">{format(t.waiter, { name: order.waiter })}</span>
+                <span class="till-order-amounts">
+                  <span>
+                    {t.total} <span class="num">{money(toCents(order.total))}</span>
+                  </span>
+                  {isPaid ? (
+                    <span class="badge ok">{t.paid}</span>
+                  ) : (
+                    <span class="badge warn">
+                      {t.due} {money(balance)}
+                    </span>
+                  )}
+                </span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
