@@ -7,6 +7,8 @@ import { closeOpenOrders, type RushResult, runRush, type Tablet } from './rush';
 export type RushSettings = {
   connections: number;
   seconds: number;
+  /** A steady pace in requests per second for all servers together, instead of as fast as they answer. */
+  rate?: number | undefined;
   cpuProfileDir: string | undefined;
   /** Server processes on the one database (PostgreSQL only for more than one); tablets take turns among them. */
   processes?: number;
@@ -139,6 +141,7 @@ async function measure(
     return {
       baseUrl: server.baseUrl,
       connections: own.length,
+      ...(settings.rate && { rate: Math.max(1, Math.round(settings.rate / servers.length)) }),
       tablets: own,
       menu,
       ...(payInvoice && { payInvoice }),

@@ -21,6 +21,8 @@ export type RushOptions = {
   baseUrl: string;
   connections: number;
   seconds: number;
+  /** Requests per second for all this run's connections together; none: as fast as answers come. */
+  rate?: number | undefined;
   tablets: Tablet[];
   menu: Menu;
   /**
@@ -157,6 +159,7 @@ export async function runRush(options: RushOptions): Promise<RushResult> {
     url: options.baseUrl,
     connections: options.connections,
     duration: options.seconds,
+    ...(options.rate && { overallRate: options.rate }),
     timeout: 10,
     requests: requests as autocannon.Request[],
     setupClient: (client) => {
