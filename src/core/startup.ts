@@ -89,6 +89,7 @@ export function startupSummary(config: Config, facts: StartupFacts): string[] {
       ? '  lightning: not configured (set PHOENIXD_PASSWORD; wallet routes answer 503 until then)'
       : `  lightning: phoenixd at ${config.phoenixd.url}`,
   );
+  lines.push(`  web app:   ${url}/app/`);
   lines.push(`  API docs:  ${url}/swagger`);
   return lines;
 }

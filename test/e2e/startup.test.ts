@@ -107,6 +107,7 @@ describe('start-up summary', () => {
         `  database:  SQLite ${path}`,
         `  admin:     none yet: POST http://127.0.0.1:${port}/initial-setup {"name","pin","wallet_password"}, or set POS_ADMIN_NAME and POS_ADMIN_PIN`,
         '  lightning: not configured (set PHOENIXD_PASSWORD; wallet routes answer 503 until then)',
+        `  web app:   http://127.0.0.1:${port}/app/`,
         `  API docs:  http://127.0.0.1:${port}/swagger`,
         '',
       ].join('\n'),
