@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { type DatabaseHandle, type Db, type DialectName, postgresPoolConfig } from '../core/db/database';
 import type { Database } from '../core/db/schema';
-import { latestPosition, sequenceEvents } from './events.repo';
+import { ANNOUNCE_CHANNEL_PREFIX, latestPosition, sequenceEvents } from './events.repo';
 
 const SEQUENCE_BATCH = 500;
 const RECONNECT_DELAY_MS = 1000;
@@ -13,24 +13,18 @@ const RECONNECT_DELAY_MS = 1000;
  * the way from a commit to the streams (100 ms and more at saturation); these are a few short queries.
  */
 const OWN_CONNECTIONS = 2;
-/**
- * PostgreSQL: at most one sequencer run per this many milliseconds after this instance's commits of
- * events. Each run is a transaction under one lock; in a rush one run per window numbers all that
- * committed in it. After a quiet spell it runs at once.
- */
-const SEQUENCE_GATHER_MS = 10;
 
 type Listener = (latest: number) => void;
 
 /**
  * Tells this instance's readers of the outbox (live streams, webhooks) when new positions are
  * visible, so they read `eventsAfter` only then. SQLite: after this instance's own commits that wrote
- * events, the only writers. PostgreSQL: such a commit runs this instance's sequencer soon (no NOTIFY
- * from writers: it serialized their commits and woke every instance), and a dedicated connection
- * LISTENs for the sequencers' (of any instance) numbering, whose announcements carry the highest
- * position numbered, reconnecting when it drops; the fallback
- * job runs the sequencer every second for rows whose writer died before numbering them, or whose
- * announcement was lost while the connection was down.
+ * events, the only writers. PostgreSQL: such a commit runs this instance's sequencer at once, or
+ * right after the run under way (commits meanwhile share that next run; no NOTIFY from writers: it
+ * serialized their commits and woke every instance), and a dedicated connection LISTENs for the
+ * sequencers' (of any instance) numbering, whose announcements carry the highest position numbered,
+ * reconnecting when it drops; the fallback job runs the sequencer every second for rows whose writer
+ * died before numbering them, or whose announcement was lost while the connection was down.
  */
 export class EventFeed {
   private readonly listeners = new Set<Listener>();
@@ -46,15 +40,20 @@ export class EventFeed {
   private log: FastifyBaseLogger | undefined;
   private channel: string | undefined;
   private own: Kysely<Database> | undefined;
-  private sequenceTimer: NodeJS.Timeout | undefined;
-  private lastSequencedAt = Number.NEGATIVE_INFINITY;
+  private ownPool: pg.Pool | undefined;
 
   constructor(
     private readonly database: DatabaseHandle,
     private readonly databaseUrl: string,
-  ) {}
+  ) {
+    // Made here rather than in start(): jobs may sequence before the server is ready (it opens lazily).
+    if (database.dialect === 'postgres') {
+      this.ownPool = new pg.Pool({ ...postgresPoolConfig(databaseUrl), max: OWN_CONNECTIONS });
+      this.own = new Kysely<Database>({ dialect: new PostgresDialect({ pool: this.ownPool }) });
+    }
+  }
 
-  /** Where the outbox's followers read: this feed's own connections once started on PostgreSQL. */
+  /** Where the outbox's followers read: this feed's own connections on PostgreSQL. */
   get db(): Db {
     return this.own ?? this.database.db;
   }
@@ -71,16 +70,14 @@ export class EventFeed {
 
   async start(log: FastifyBaseLogger): Promise<void> {
     this.log = log;
-    if (this.dialect === 'postgres') {
-      const pool = new pg.Pool({ ...postgresPoolConfig(this.databaseUrl), max: OWN_CONNECTIONS });
-      this.own = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    }
     this.latest = await latestPosition(this.db);
     if (this.dialect === 'sqlite') {
       this.unsubscribe = this.database.onOutboxCommit(() => this.wake());
       return;
     }
-    this.unsubscribe = this.database.onOutboxCommit(() => this.sequenceSoon());
+    this.unsubscribe = this.database.onOutboxCommit(() =>
+      this.sequence().catch((error: unknown) => this.log?.error({ err: error }, 'event sequencer failed')),
+    );
     await this.listen();
   }
 
@@ -88,13 +85,13 @@ export class EventFeed {
     this.stopped = true;
     this.unsubscribe?.();
     clearTimeout(this.reconnectTimer);
-    clearTimeout(this.sequenceTimer);
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);
     await Promise.allSettled([this.checking, this.sequencing, this.nextSequencing]);
     const own = this.own;
     this.own = undefined;
+    this.ownPool = undefined;
     await own?.destroy();
   }
 
@@ -148,18 +145,6 @@ export class EventFeed {
     return this.nextSequencing;
   }
 
-  private sequenceSoon(): void {
-    if (this.sequenceTimer || this.stopped) return;
-    const run = () => {
-      this.sequenceTimer = undefined;
-      this.lastSequencedAt = performance.now();
-      this.sequence().catch((error: unknown) => this.log?.error({ err: error }, 'event sequencer failed'));
-    };
-    const wait = this.lastSequencedAt + SEQUENCE_GATHER_MS - performance.now();
-    if (wait <= 0) run();
-    else this.sequenceTimer = setTimeout(run, wait);
-  }
-
   private runSequencer(): Promise<void> {
     const run = this.sequenceAll().finally(() => {
       if (this.sequencing === run) this.sequencing = undefined;
@@ -169,10 +154,11 @@ export class EventFeed {
   }
 
   private async sequenceAll(): Promise<void> {
-    const channel = this.channel ?? (await this.channelName());
+    const pool = this.ownPool;
+    if (!pool) return;
     let run: { numbered: number; latest: number };
     do {
-      run = await sequenceEvents(this.db, channel, SEQUENCE_BATCH);
+      run = await sequenceEvents(pool, SEQUENCE_BATCH);
       // Committed: this instance's streams need not wait for its own announcement to come back.
       this.advance(run.latest);
     } while (run.numbered === SEQUENCE_BATCH);
@@ -182,7 +168,7 @@ export class EventFeed {
   private async channelName(): Promise<string> {
     if (!this.channel) {
       const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(this.db);
-      this.channel = `events_numbered.${rows[0]?.schema ?? 'public'}`;
+      this.channel = `${ANNOUNCE_CHANNEL_PREFIX}${rows[0]?.schema ?? 'public'}`;
     }
     return this.channel;
   }

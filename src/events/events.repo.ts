@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import type pg from 'pg';
 import type { Db } from '../core/db/database';
 import { prepared } from '../core/db/prepared';
 
@@ -67,29 +67,40 @@ export async function pruneEvents(db: Db, before: number, limit: number): Promis
   return Number(result.numDeletedRows);
 }
 
+/** PostgreSQL: the channel the sequencers announce on, per schema so databases that share a server do not wake each other. */
+export const ANNOUNCE_CHANNEL_PREFIX = 'events_numbered.';
+
 /**
  * PostgreSQL: numbers up to `limit` committed rows that have no position yet, in id order, and
  * announces it. The advisory lock serializes sequencers (of every instance) until commit, and each
  * one's UPDATE runs after the previous committed, so positions become visible in increasing order:
  * a reader that sees position p also sees every position below p, and `position > cursor` never
  * skips a row. The announcement carries the highest position given, so listeners need not read it.
+ *
+ * One simple-protocol query of two statements, which PostgreSQL runs as one implicit transaction,
+ * each statement with a snapshot of its own (so the UPDATE sees every row committed before the lock
+ * was granted). The lock is thus held only while the database runs them: held across round trips,
+ * its hold grew with this process's event-loop delay in a rush, and other instances' sequencers
+ * queued behind it (p50 40 ms, p99 over 100 ms per run with two instances).
  * Returns how many rows were numbered and that highest position (0 when none).
  */
 export async function sequenceEvents(
-  db: Db,
-  channel: string,
+  pool: pg.Pool,
   limit: number,
 ): Promise<{ numbered: number; latest: number }> {
-  return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.events_sequencer'))`.execute(trx);
-    const { rows } = await sql<{ position: number }>`
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`invalid batch size ${limit}`);
+  const results = (await pool.query(`
+    select pg_advisory_xact_lock(hashtext(current_schema() || '.events_sequencer'));
+    with given as (
       update events set position = numbered.position
       from (select id, nextval('events_position_seq') as position
             from (select id from events where position is null order by id limit ${limit}) as waiting) as numbered
       where events.id = numbered.id
-      returning events.position`.execute(trx);
-    const latest = rows.reduce((highest, row) => Math.max(highest, Number(row.position)), 0);
-    if (rows.length > 0) await sql`select pg_notify(${channel}, ${String(latest)})`.execute(trx);
-    return { numbered: rows.length, latest };
-  });
+      returning events.position)
+    select count(*) as numbered, coalesce(max(position), 0) as latest,
+           case when count(*) > 0
+                then pg_notify('${ANNOUNCE_CHANNEL_PREFIX}' || current_schema(), max(position)::text) end as announced
+    from given`)) as unknown as pg.QueryResult<{ numbered: number; latest: number }>[];
+  const row = results.at(-1)?.rows[0];
+  return { numbered: Number(row?.numbered ?? 0), latest: Number(row?.latest ?? 0) };
 }
