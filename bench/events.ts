@@ -1,4 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { CommitTimes } from './lib/commit-times';
+import type { BenchDatabase } from './lib/databases';
 import type { RunningServer } from './lib/processes';
 import type { RushWatcher } from './rush-runs';
 
@@ -11,6 +13,11 @@ export type DeliveryFigures = {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /**
+   * From the writer's commit, as PostgreSQL recorded it (bench/lib/commit-times.ts), to the arrival:
+   * commit-to-delivery itself. Undefined on SQLite, or where track_commit_timestamp is off.
+   */
+  afterCommit: { count: number; p50Ms: number; p99Ms: number } | undefined;
   /** From the moment the tablet had the answer of its `POST /orders/{id}/tickets` to the ticket.created's arrival. */
   afterAnswer: { count: number; p50Ms: number; p99Ms: number };
   /** Streams the server ended (or that failed) and that came back with Last-Event-ID. */
@@ -23,12 +30,18 @@ export type DeliveryFigures = {
 export type SubscribersCommand =
   | { type: 'attach'; baseUrls: string[]; count: number; cookie: string | undefined }
   | { type: 'measuring'; isMeasuring: boolean; at: number }
-  | { type: 'detach'; answeredAt: [ticketId: string, at: number][] };
+  | {
+      type: 'detach';
+      answeredAt: [ticketId: string, at: number][];
+      committedAt: [position: number, at: number][] | undefined;
+    };
 
 export type SubscribersReply =
   | { type: 'attached' }
   | { type: 'failed'; message: string }
   | { type: 'figures'; figures: DeliveryFigures };
+
+const DRAIN_MS = 1000;
 
 /**
  * `count` live streams (`GET /events`, every topic) held during the rush, all on one login session,
@@ -42,10 +55,12 @@ export class LiveSubscribers implements RushWatcher {
   /** When the tablet got the answer creating each ticket, by ticket id. */
   private readonly answeredAt: [string, number][] = [];
   private result: DeliveryFigures | undefined;
+  private commitTimes: CommitTimes | undefined;
 
   constructor(private readonly count: number) {}
 
-  async attach(servers: RunningServer[], cookie: string | undefined): Promise<void> {
+  async attach(servers: RunningServer[], cookie: string | undefined, database: BenchDatabase): Promise<void> {
+    this.commitTimes = await CommitTimes.install(database);
     const targets = servers.length > 1 ? servers.slice(1) : servers;
     this.child = fork(new URL('./subscribers-process.ts', import.meta.url), { stdio: 'inherit' });
     const reply = await this.ask({
@@ -69,7 +84,12 @@ export class LiveSubscribers implements RushWatcher {
   /** Waits for what was committed at the very end of the run, then hangs up and takes the figures. */
   async detach(): Promise<void> {
     if (!this.child?.connected) return;
-    const reply = await this.ask({ type: 'detach', answeredAt: this.answeredAt });
+    await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
+    const reply = await this.ask({
+      type: 'detach',
+      answeredAt: this.answeredAt,
+      committedAt: await this.commitTimes?.read(),
+    });
     if (reply.type === 'figures') this.result = reply.figures;
     this.close();
   }

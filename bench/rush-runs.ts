@@ -18,7 +18,7 @@ export type RushSettings = {
 
 /** Told the running servers (and a login cookie, none for the baseline) before the warm-up, and when the measured run starts and ends. */
 export type RushWatcher = {
-  attach: (servers: RunningServer[], cookie: string | undefined) => Promise<void>;
+  attach: (servers: RunningServer[], cookie: string | undefined, database: BenchDatabase) => Promise<void>;
   measuring: (isMeasuring: boolean) => void;
   /** Before the servers stop. */
   detach: () => Promise<void>;
@@ -76,7 +76,7 @@ export async function rushOurServer(
         cookie: session.cookie,
         tableId: menu.tableIds[index] as string,
       }));
-      await settings.watcher?.attach(servers, admin.cookie);
+      await settings.watcher?.attach(servers, admin.cookie, database);
       return await measure(servers, settings, tablets, menu, simulator);
     } finally {
       await settings.watcher?.detach();
@@ -110,7 +110,7 @@ export async function rushBaseline(
         servers.push(await startBaselineServer(database.url));
       }
       const tablets = menu.tableIds.map((tableId) => ({ cookie: undefined, tableId }));
-      await settings.watcher?.attach(servers, undefined);
+      await settings.watcher?.attach(servers, undefined, database);
       return await measure(servers, settings, tablets, menu);
     } finally {
       await settings.watcher?.detach();

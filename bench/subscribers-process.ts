@@ -3,7 +3,6 @@ import type { DeliveryFigures, SubscribersCommand, SubscribersReply } from './ev
 import { percentile } from './lib/report';
 
 const AT_PATTERN = /"at":(\d+)/;
-const DRAIN_MS = 1000;
 
 /**
  * The events bench's live streams, driven by `LiveSubscribers` (bench/events.ts) over IPC. Latency is
@@ -13,6 +12,8 @@ const DRAIN_MS = 1000;
  */
 class Subscribers {
   private readonly latencies: number[] = [];
+  /** Each counted delivery's position and arrival, for the commit-to-delivery figure. */
+  private readonly arrivals: { position: number; at: number }[] = [];
   private readonly positions = new Set<number>();
   private readonly requests = new Set<ClientRequest>();
   /** The ticket a ticket.created at a position announced, parsed once for all subscribers. */
@@ -45,15 +46,21 @@ class Subscribers {
     else this.measuredUntil = at;
   }
 
-  /** Waits for what was committed at the very end of the run, then hangs up. */
-  async detach(): Promise<void> {
-    await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
+  close(): void {
     this.isClosed = true;
     for (const open of this.requests) open.destroy();
   }
 
-  figures(answeredAt: Map<string, number>): DeliveryFigures {
+  figures(answeredAt: Map<string, number>, committedAt: Map<number, number> | undefined): DeliveryFigures {
     const sorted = [...this.latencies].sort((a, b) => a - b);
+    const sortedAfterCommit =
+      committedAt &&
+      this.arrivals
+        .flatMap(({ position, at }) => {
+          const committed = committedAt.get(position);
+          return committed === undefined ? [] : [at - committed];
+        })
+        .sort((a, b) => a - b);
     const sortedAfterAnswer = this.ticketArrivals
       .flatMap(({ ticketId, at }) => {
         const answered = answeredAt.get(ticketId);
@@ -67,6 +74,11 @@ class Subscribers {
       p50Ms: percentile(sorted, 0.5),
       p99Ms: percentile(sorted, 0.99),
       maxMs: sorted.at(-1) ?? Number.NaN,
+      afterCommit: sortedAfterCommit && {
+        count: sortedAfterCommit.length,
+        p50Ms: percentile(sortedAfterCommit, 0.5),
+        p99Ms: percentile(sortedAfterCommit, 0.99),
+      },
       afterAnswer: {
         count: sortedAfterAnswer.length,
         p50Ms: percentile(sortedAfterAnswer, 0.5),
@@ -143,6 +155,7 @@ class Subscribers {
             this.deliveries++;
             this.positions.add(position);
             this.latencies.push(now - at);
+            this.arrivals.push({ position, at: now });
             if (frame.includes('\nevent: ticket.created\n')) this.noteTicket(position, frame, now);
           }
         });
@@ -165,10 +178,10 @@ process.on('message', (command: SubscribersCommand) => {
     );
   } else if (command.type === 'measuring') subscribers?.measuring(command.isMeasuring, command.at);
   else {
-    const running = subscribers;
-    running?.detach().then(() => {
-      reply({ type: 'figures', figures: running.figures(new Map(command.answeredAt)) });
-      process.disconnect();
-    });
+    subscribers?.close();
+    const committedAt = command.committedAt && new Map(command.committedAt);
+    if (subscribers)
+      reply({ type: 'figures', figures: subscribers.figures(new Map(command.answeredAt), committedAt) });
+    process.disconnect();
   }
 });

@@ -42,10 +42,15 @@ export async function freshDatabase(engine: Engine, postgresUrl?: string): Promi
 }
 
 async function runOnServer(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
+  await withClient(serverUrl, (client) => client.query(statement));
+}
+
+/** One connection for `work`, closed after it. */
+export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(statement);
+    return await work(client);
   } finally {
     await client.end();
   }
