@@ -4,22 +4,24 @@ import type { BenchDatabase } from './lib/databases';
 import type { RunningServer } from './lib/processes';
 import type { RushWatcher } from './rush-runs';
 
+/** Arrivals measured from one origin: how many had one, and how long after it they came. */
+export type Spread = { count: number; p50Ms: number; p99Ms: number; maxMs: number };
+
 export type DeliveryFigures = {
   subscribers: number;
   /** Events received by all subscribers while the rush was measured. */
   deliveries: number;
   /** Distinct positions those were. */
   events: number;
-  p50Ms: number;
-  p99Ms: number;
-  maxMs: number;
+  /** From the event's `at`, stamped by the writing service before its queries, to the arrival. */
+  afterAt: Spread;
   /**
    * From the writer's commit, as PostgreSQL recorded it (bench/lib/commit-times.ts), to the arrival:
    * commit-to-delivery itself. Undefined on SQLite, or where track_commit_timestamp is off.
    */
-  afterCommit: { count: number; p50Ms: number; p99Ms: number } | undefined;
+  afterCommit: Spread | undefined;
   /** From the moment the tablet had the answer of its `POST /orders/{id}/tickets` to the ticket.created's arrival. */
-  afterAnswer: { count: number; p50Ms: number; p99Ms: number };
+  afterAnswer: Spread;
   /** Streams the server ended (or that failed) and that came back with Last-Event-ID. */
   reconnects: number;
   /** Positions a subscriber received twice or out of order: must stay 0. */

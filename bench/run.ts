@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type DeliveryFigures, LiveSubscribers } from './events';
+import { type DeliveryFigures, LiveSubscribers, type Spread } from './events';
 import { selfTimeByPackage, topHotspots } from './lib/cpu-profile';
 import { type Engine, postgresServerUrl } from './lib/databases';
 import { fixed, markdownTable, median } from './lib/report';
@@ -98,9 +98,9 @@ async function eventsRush(engine: Engine, variant: Omit<RushVariant, 'watcher'>)
       run.subscribers,
       run.events,
       run.deliveries,
-      run.p50Ms,
-      run.p99Ms,
-      run.maxMs,
+      run.afterAt.p50Ms,
+      run.afterAt.p99Ms,
+      run.afterAt.maxMs,
       run.afterCommit ? fixed(run.afterCommit.p50Ms, 0) : '–',
       run.afterCommit ? fixed(run.afterCommit.p99Ms, 0) : '–',
       run.afterAnswer.count,
@@ -138,19 +138,22 @@ async function eventsRush(engine: Engine, variant: Omit<RushVariant, 'watcher'>)
   const commitFigures =
     afterCommit.length === 0
       ? 'not measured (SQLite, or PostgreSQL without track_commit_timestamp)'
-      : `p50 ${fixed(median(afterCommit.map((run) => run.p50Ms)), 0)} ms, p99 ${fixed(median(afterCommit.map((run) => run.p99Ms)), 0)} ms`;
+      : medianSpread(afterCommit);
   console.log(
     `\nmedian of ${ours.length} rounds: commit-to-delivery (the writer's commit to arrival) ${commitFigures} ` +
-      `(target < ${target} ms); from the event's \`at\` (before the writer's queries) to arrival p50 ` +
-      `${fixed(median(ours.map((run) => run.p50Ms)), 0)} ms, p99 ${fixed(median(ours.map((run) => run.p99Ms)), 0)} ms; ` +
-      `from the tablet's answer to a ticket.created's arrival p50 ` +
-      `${fixed(median(ours.map((run) => run.afterAnswer.p50Ms)), 0)} ms, p99 ` +
-      `${fixed(median(ours.map((run) => run.afterAnswer.p99Ms)), 0)} ms`,
+      `(target < ${target} ms); from the event's \`at\` (before the writer's queries) to arrival ` +
+      `${medianSpread(ours.map((run) => run.afterAt))}; from the tablet's answer to a ticket.created's arrival ` +
+      medianSpread(ours.map((run) => run.afterAnswer)),
   );
   return rounds;
 }
 
 type Server = 'ours' | 'baseline';
+
+function medianSpread(spreads: Spread[]): string {
+  const medianOf = (percentileMs: (spread: Spread) => number) => fixed(median(spreads.map(percentileMs)), 0);
+  return `p50 ${medianOf((spread) => spread.p50Ms)} ms, p99 ${medianOf((spread) => spread.p99Ms)} ms`;
+}
 
 type RushVariant = {
   title: string;

@@ -1,30 +1,27 @@
 import { type ClientRequest, request } from 'node:http';
-import type { DeliveryFigures, SubscribersCommand, SubscribersReply } from './events';
+import type { DeliveryFigures, Spread, SubscribersCommand, SubscribersReply } from './events';
 import { percentile } from './lib/report';
 
 const AT_PATTERN = /"at":(\d+)/;
 
 /**
- * The events bench's live streams, driven by `LiveSubscribers` (bench/events.ts) over IPC. Latency is
- * the time from the event's `at` (the clock reading the writing service stores in the same
- * transaction, just before its commit) to its arrival here: commit-to-delivery plus the rest of the
- * writer's transaction, an upper bound.
+ * The events bench's live streams, driven by `LiveSubscribers` (bench/events.ts) over IPC. Each
+ * counted delivery's arrival is measured from three origins: the event's `at` (stamped by the writing
+ * service before its queries, an upper bound), the writer's commit where PostgreSQL recorded it, and
+ * for a ticket.created the tablet's answer.
  */
 class Subscribers {
-  private readonly latencies: number[] = [];
-  /** Each counted delivery's position and arrival, for the commit-to-delivery figure. */
+  /** Each counted delivery: its position and when it arrived. */
   private readonly arrivals: { position: number; at: number }[] = [];
-  private readonly positions = new Set<number>();
+  /** The `at` of each counted position. */
+  private readonly eventAt = new Map<number, number>();
   private readonly requests = new Set<ClientRequest>();
   /** The ticket a ticket.created at a position announced, parsed once for all subscribers. */
   private readonly ticketAt = new Map<number, string>();
-  /** Each subscriber's arrival of a ticket.created: the ticket and when. */
-  private readonly ticketArrivals: { ticketId: string; at: number }[] = [];
   /** The measured run: events whose `at` falls in it are counted, whenever they arrive. */
   private measuredFrom = Number.POSITIVE_INFINITY;
   private measuredUntil = Number.POSITIVE_INFINITY;
   private isClosed = false;
-  private deliveries = 0;
   private reconnects = 0;
   private misordered = 0;
 
@@ -52,40 +49,34 @@ class Subscribers {
   }
 
   figures(answeredAt: Map<string, number>, committedAt: Map<number, number> | undefined): DeliveryFigures {
-    const sorted = [...this.latencies].sort((a, b) => a - b);
-    const sortedAfterCommit =
-      committedAt &&
-      this.arrivals
-        .flatMap(({ position, at }) => {
-          const committed = committedAt.get(position);
-          return committed === undefined ? [] : [at - committed];
-        })
-        .sort((a, b) => a - b);
-    const sortedAfterAnswer = this.ticketArrivals
-      .flatMap(({ ticketId, at }) => {
-        const answered = answeredAt.get(ticketId);
-        return answered === undefined ? [] : [at - answered];
+    return {
+      subscribers: this.count,
+      deliveries: this.arrivals.length,
+      events: this.eventAt.size,
+      afterAt: this.spreadAfter((position) => this.eventAt.get(position)),
+      afterCommit: committedAt && this.spreadAfter((position) => committedAt.get(position)),
+      afterAnswer: this.spreadAfter((position) => {
+        const ticketId = this.ticketAt.get(position);
+        return ticketId === undefined ? undefined : answeredAt.get(ticketId);
+      }),
+      reconnects: this.reconnects,
+      misordered: this.misordered,
+    };
+  }
+
+  /** The arrivals whose position has an origin, measured from it. */
+  private spreadAfter(originOf: (position: number) => number | undefined): Spread {
+    const sorted = this.arrivals
+      .flatMap(({ position, at }) => {
+        const origin = originOf(position);
+        return origin === undefined ? [] : [at - origin];
       })
       .sort((a, b) => a - b);
     return {
-      subscribers: this.count,
-      deliveries: this.deliveries,
-      events: this.positions.size,
+      count: sorted.length,
       p50Ms: percentile(sorted, 0.5),
       p99Ms: percentile(sorted, 0.99),
       maxMs: sorted.at(-1) ?? Number.NaN,
-      afterCommit: sortedAfterCommit && {
-        count: sortedAfterCommit.length,
-        p50Ms: percentile(sortedAfterCommit, 0.5),
-        p99Ms: percentile(sortedAfterCommit, 0.99),
-      },
-      afterAnswer: {
-        count: sortedAfterAnswer.length,
-        p50Ms: percentile(sortedAfterAnswer, 0.5),
-        p99Ms: percentile(sortedAfterAnswer, 0.99),
-      },
-      reconnects: this.reconnects,
-      misordered: this.misordered,
     };
   }
 
@@ -93,14 +84,10 @@ class Subscribers {
    * A stream is often told before the tablet has its answer (the figure is then negative): both leave
    * the server at about the same time. Matched with the answers once the run is over.
    */
-  private noteTicket(position: number, frame: string, now: number): void {
-    let ticketId = this.ticketAt.get(position);
-    if (ticketId === undefined) {
-      const data = frame.slice(frame.indexOf('\ndata: ') + 7);
-      ticketId = (JSON.parse(data) as { data: { id: string } }).data.id;
-      this.ticketAt.set(position, ticketId);
-    }
-    this.ticketArrivals.push({ ticketId, at: now });
+  private noteTicket(position: number, frame: string): void {
+    if (this.ticketAt.has(position)) return;
+    const data = frame.slice(frame.indexOf('\ndata: ') + 7);
+    this.ticketAt.set(position, (JSON.parse(data) as { data: { id: string } }).data.id);
   }
 
   /** Resolves once the stream is open; when it ends, opens it again after the last position seen. */
@@ -152,11 +139,9 @@ class Subscribers {
             last = position;
             const at = Number(AT_PATTERN.exec(frame)?.[1]);
             if (at < this.measuredFrom || at > this.measuredUntil) continue;
-            this.deliveries++;
-            this.positions.add(position);
-            this.latencies.push(now - at);
+            this.eventAt.set(position, at);
             this.arrivals.push({ position, at: now });
-            if (frame.includes('\nevent: ticket.created\n')) this.noteTicket(position, frame, now);
+            if (frame.includes('\nevent: ticket.created\n')) this.noteTicket(position, frame);
           }
         });
         response.on('close', reopen);
@@ -178,10 +163,11 @@ process.on('message', (command: SubscribersCommand) => {
     );
   } else if (command.type === 'measuring') subscribers?.measuring(command.isMeasuring, command.at);
   else {
-    subscribers?.close();
-    const committedAt = command.committedAt && new Map(command.committedAt);
-    if (subscribers)
+    if (subscribers) {
+      subscribers.close();
+      const committedAt = command.committedAt && new Map(command.committedAt);
       reply({ type: 'figures', figures: subscribers.figures(new Map(command.answeredAt), committedAt) });
+    }
     process.disconnect();
   }
 });
