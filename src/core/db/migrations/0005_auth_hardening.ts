@@ -1,5 +1,4 @@
 import { type Kysely, sql } from 'kysely';
-import { userNameKey } from '../../../users/user-name';
 
 /**
  * Security review (issue 11): names compared in their normalised form, shared failure counters for
@@ -62,11 +61,19 @@ async function backfillNameKeys(db: Kysely<unknown>): Promise<void> {
     select id, name, is_deleted from users order by created_at, id`.execute(db);
   const liveKeys = new Set<string>();
   for (const row of rows) {
-    let key = userNameKey(row.name);
+    let key = nameKeyOf(row.name);
     if (Number(row.is_deleted) === 0) {
       if (liveKeys.has(key)) key = `${key} ${row.id} `;
       liveKeys.add(key);
     }
     await sql`update users set name_key = ${key} where id = ${row.id}`.execute(db);
   }
+}
+
+/**
+ * users/user-name.ts's `userNameKey` as it was the day this migration was written, copied so that a
+ * later change there cannot change what this migration does: NFKC, trimmed, case folded.
+ */
+function nameKeyOf(name: string): string {
+  return name.normalize('NFKC').trim().toUpperCase().toLowerCase().normalize('NFKC');
 }

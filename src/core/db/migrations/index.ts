@@ -1,3 +1,9 @@
+/*
+ * The rule of this folder: migrations import nothing from features (src/<feature>/), only Kysely and
+ * the plumbing of core/. A migration is frozen the day it lands: the SQL and helpers it needs are
+ * copied into it, so changing a feature's code never changes what an old migration does on a
+ * database that has not run it yet. test/dependencies.test.ts fails on such an import.
+ */
 import type { Migration, MigrationProvider } from 'kysely';
 import * as core from './0001_core';
 import * as menuAndFloor from './0002_menu_and_floor';
