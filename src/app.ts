@@ -7,9 +7,9 @@ import { authRoutes } from './auth/auth.routes';
 import { findPrincipal } from './auth/sessions.repo';
 import { categoriesRoutes } from './categories/categories.routes';
 import type { Config } from './config';
+import { type AppContext, createContext } from './context';
 import { authGuard } from './core/auth-guard';
 import { type Clock, systemClock } from './core/clock';
-import { type AppContext, createContext } from './core/context';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './core/db/database';
 import { INTERNAL_ERROR_BODY, registerErrorHandling } from './core/error-handler';
 import { Jobs } from './core/jobs';
@@ -42,7 +42,9 @@ import { receiptsRoutes } from './printing/receipts.routes';
 import type { RateSource } from './rates/exchange-rate';
 import { ratesRoutes } from './rates/rates.routes';
 import { reportsRoutes } from './reports/reports.routes';
+import { authorize } from './roles/permissions';
 import { rolesRoutes } from './roles/roles.routes';
+import { permissionNote, permissionOfRoute } from './roles/route-permissions';
 import { settingsRoutes } from './settings/settings.routes';
 import { setupRoutes } from './setup/setup.routes';
 import { bootstrapAdminFromConfig, isInitialized } from './setup/setup.service';
@@ -189,6 +191,7 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     findPrincipal: ctx.principals.wrap((sessionId, userId) =>
       findPrincipal(ctx.db, sessionId, userId, ctx.clock.now()),
     ),
+    permissions: { permissionOfRoute, permissionNote, authorize },
   });
   await registerOpenApi(app);
 

@@ -1,8 +1,22 @@
 import { isValidTimeZone } from './core/time';
-import { isPublicRateSource, parseFixedPrice } from './rates/exchange-rate';
 
 export const CURRENCY_CODES = ['MXN', 'USD', 'BTC'] as const;
 export type CurrencyCode = (typeof CURRENCY_CODES)[number];
+
+/** The public price APIs POS_RATE_SOURCE can name; rates/exchange-rate.ts has a source for each. */
+export const PUBLIC_RATE_SOURCE_NAMES = ['coingecko', 'coinbase'] as const;
+export type PublicRateSourceName = (typeof PUBLIC_RATE_SOURCE_NAMES)[number];
+
+export function isPublicRateSource(value: string): value is PublicRateSourceName {
+  return PUBLIC_RATE_SOURCE_NAMES.includes(value as PublicRateSourceName);
+}
+
+/** The price of `fixed:<price>`, or undefined when the value is not of that form. */
+export function parseFixedPrice(value: string): number | undefined {
+  const match = /^fixed:(\d{1,12}(\.\d{1,2})?)$/.exec(value);
+  const price = match ? Number(match[1]) : Number.NaN;
+  return price > 0 ? price : undefined;
+}
 
 export type AdminBootstrap = { name: string; pin: string; walletPassword: string | undefined };
 

@@ -5,12 +5,8 @@ import { manualClock } from '../src/core/clock';
 import type { Db } from '../src/core/db/database';
 import { coinbaseSource, parseCoinbasePrice } from '../src/rates/coinbase';
 import { coinGeckoSource, parseCoinGeckoPrice } from '../src/rates/coingecko';
-import {
-  ExchangeRates,
-  MAX_RATE_AGE_MS,
-  RATE_CACHE_MS,
-  rateSourceFromConfig,
-} from '../src/rates/exchange-rate';
+import { ExchangeRates, MAX_RATE_AGE_MS, RATE_CACHE_MS } from '../src/rates/exchange-rate';
+import { rateSourceFromConfig } from '../src/rates/rate-sources';
 import { buildTestApp } from './helpers/app';
 import { login } from './helpers/auth';
 import { databaseTargets } from './helpers/database';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
-import type { AppContext } from '../core/context';
 import { listOrNoContent } from '../core/replies';
 import { errors, NoContent } from '../core/schemas';
 import { AuditPageReply, AuditQuery, AuditVerifyReply } from './audit.schemas';

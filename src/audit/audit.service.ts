@@ -1,5 +1,5 @@
+import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
-import type { AppContext } from '../core/context';
 import { totalFromLastPage } from '../core/paging';
 import { authorize } from '../roles/permissions';
 import * as repo from './audit.repo';

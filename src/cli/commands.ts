@@ -1,7 +1,7 @@
 import { Value } from 'typebox/value';
 import { COMMAND_LINE_ACTOR, recordAudit } from '../audit/record-audit';
 import type { Config } from '../config';
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../context';
 import type { DatabaseHandle } from '../core/db/database';
 import { migrateToLatest } from '../core/db/database';
 import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';

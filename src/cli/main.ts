@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
+import { createContext } from '../context';
 import { systemClock } from '../core/clock';
-import { createContext } from '../core/context';
 import { migrateToLatest, openDatabase } from '../core/db/database';
 import {
   configCommand,

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '../config';
+import { createContext } from '../context';
 import { systemClock } from '../core/clock';
-import { createContext } from '../core/context';
 import { migrateToLatest, openDatabase } from '../core/db/database';
 import { DEMO_ADMIN, seedDemoRestaurant } from './demo-restaurant';
 

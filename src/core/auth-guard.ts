@@ -1,7 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { authorize, type Permission } from '../roles/permissions';
-import { permissionNote, permissionOfRoute } from '../roles/route-permissions';
 import { COOKIE_NAMES } from './cookies';
 import { tokenRefused, UnauthorizedError } from './errors';
 import { errors } from './schemas';
@@ -13,12 +11,27 @@ export type Principal = Readonly<{
   name: string;
   /** The name of the user's role. */
   role: string;
-  permissions: ReadonlySet<Permission>;
+  /** The names of the permissions the role holds (roles/permissions.ts). */
+  permissions: ReadonlySet<string>;
   sessionId: string;
 }>;
 
 /** Finds the caller when the session is live and the user not deleted; the auth feature provides it. */
 export type PrincipalLookup = (sessionId: string, userId: string) => Promise<Principal | undefined>;
+
+/**
+ * What the guard asks the roles feature, handed over by buildApp as the principal lookup is: core
+ * knows no permission by name. Methods, so the roles feature's functions over its own permission
+ * names fit as they are.
+ */
+export type RoutePermissions = Readonly<{
+  /** The permission a route needs: its own `config.permission`, else the one its operationId has. */
+  permissionOfRoute(operationId: string | undefined, declared: string | undefined): string | undefined;
+  /** Opens the OpenAPI description of a guarded operation. */
+  permissionNote(permission: string): string;
+  /** Throws the 403 unless the caller's role holds `permission`. */
+  authorize(principal: Principal, permission: string): void;
+}>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,7 +41,7 @@ declare module 'fastify' {
     /** Reachable without an access token. Every other route requires one. */
     public?: boolean;
     /** The permission the caller's role must hold; by default the table ROUTE_PERMISSIONS says. */
-    permission?: Permission;
+    permission?: string;
   }
 }
 
@@ -38,10 +51,11 @@ declare module 'fastify' {
  * once rather than when the one-minute access token runs out. A route's permission (ROUTE_PERMISSIONS)
  * is checked here, first, before its body is parsed or its service runs.
  */
-const guard: FastifyPluginAsync<{ tokens: TokenService; findPrincipal: PrincipalLookup }> = async (
-  app,
-  { tokens, findPrincipal },
-) => {
+const guard: FastifyPluginAsync<{
+  tokens: TokenService;
+  findPrincipal: PrincipalLookup;
+  permissions: RoutePermissions;
+}> = async (app, { tokens, findPrincipal, permissions }) => {
   app.decorateRequest('principal', null);
 
   app.addHook('onRoute', (route) => {
@@ -49,13 +63,13 @@ const guard: FastifyPluginAsync<{ tokens: TokenService; findPrincipal: Principal
     route.config = { ...route.config, public: isPublic };
     if (route.schema) {
       route.schema.security = isPublic ? [] : [{ accessToken: [] }];
-      const permission = permissionOfRoute(route.schema.operationId, route.config.permission);
+      const permission = permissions.permissionOfRoute(route.schema.operationId, route.config.permission);
       if (permission) {
         route.config.permission = permission;
         // Routes that were open to every user did not declare the refusal they can now give.
         const responses = (route.schema.response ?? {}) as Record<string, unknown>;
         route.schema.response = { ...responses, 403: responses[403] ?? errors(403)[403] };
-        route.schema.description = [permissionNote(permission), route.schema.description]
+        route.schema.description = [permissions.permissionNote(permission), route.schema.description]
           .filter(Boolean)
           .join(' ');
       }
@@ -74,7 +88,7 @@ const guard: FastifyPluginAsync<{ tokens: TokenService; findPrincipal: Principal
     if (!principal) throw tokenRefused('revoked');
     request.principal = principal;
     const { permission } = request.routeOptions.config;
-    if (permission) authorize(principal, permission);
+    if (permission) permissions.authorize(principal, permission);
   });
 };
 

@@ -2,10 +2,10 @@ import { createHmac } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { principalOf } from './auth-guard';
-import type { AppContext } from './context';
 import type { Db } from './db/database';
 import { BadRequestError, ConflictError } from './errors';
 import * as keys from './idempotency.repo';
+import type { Secrets } from './secrets';
 
 /**
  * `Idempotency-Key` on creating POSTs: a tablet that lost the answer to a timeout retries with the same
@@ -40,7 +40,10 @@ const EXPIRED_KEYS_DELETED_PER_CLAIM = 10;
  * is keyed with a server secret: a body may carry a PIN (POST /users), and a plain hash of a few
  * digits would give it away to anyone who reads the table.
  */
-export function idempotencyClaimOf(ctx: AppContext, request: FastifyRequest): IdempotencyClaim | undefined {
+export function idempotencyClaimOf(
+  ctx: Readonly<{ secrets: Secrets }>,
+  request: FastifyRequest,
+): IdempotencyClaim | undefined {
   const key = request.headers['idempotency-key'];
   if (typeof key !== 'string') return undefined;
   return {

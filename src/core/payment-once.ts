@@ -1,4 +1,5 @@
-import type { AppContext } from './context';
+import type { Clock } from './clock';
+import type { Db } from './db/database';
 import { AppError, GatewayTimeoutError } from './errors';
 import { claimKey, heldKey, type IdempotencyClaim } from './idempotency';
 import * as keys from './idempotency.repo';
@@ -18,7 +19,7 @@ export const PAYMENT_OUTCOME_UNKNOWN = 'Payment outcome unknown: check outgoing 
  * Without a key the payment is simply sent.
  */
 export async function runPaymentOnce<T>(
-  ctx: AppContext,
+  ctx: Readonly<{ db: Db; clock: Clock }>,
   claim: IdempotencyClaim | undefined,
   send: () => Promise<T>,
 ): Promise<T> {
@@ -37,7 +38,7 @@ export async function runPaymentOnce<T>(
   return result;
 }
 
-async function replayPayment<T>(ctx: AppContext, claim: IdempotencyClaim): Promise<T> {
+async function replayPayment<T>(ctx: Readonly<{ db: Db }>, claim: IdempotencyClaim): Promise<T> {
   const stored = await heldKey(ctx.db, claim);
   if (!stored?.response_body) throw new GatewayTimeoutError(PAYMENT_OUTCOME_UNKNOWN);
   return JSON.parse(stored.response_body) as T;

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../context';
 import { eventsAfter, type StoredEvent } from './events.repo';
 
 export const READ_BATCH = 500;

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
+import type { AppContext } from '../context';
 import type { Principal, PrincipalLookup } from '../core/auth-guard';
-import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { EventBatch, type EventFanOut, type FanOutSubscriber, READ_BATCH } from './event-fanout';
 import { eventsAfter, latestPosition, oldestPosition } from './events.repo';

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { findPrincipal } from '../auth/sessions.repo';
+import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
-import type { AppContext } from '../core/context';
 import { BadRequestError } from '../core/errors';
 import { errors } from '../core/schemas';
 import { EventFanOut } from './event-fanout';

@@ -1,6 +1,6 @@
 import { statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../context';
 import * as repo from './general.repo';
 
 export type DatabaseState = 'ok' | 'unreachable' | 'read-only' | 'full' | 'unwritable';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
-import type { AppContext } from '../core/context';
 import { errors, IdParams, MessageReply, Uuid } from '../core/schemas';
 import { DishStatusBody, KitchenQueueItem, KitchenQueueQuery, SendReply } from './kitchen.schemas';
 import * as service from './kitchen.service';

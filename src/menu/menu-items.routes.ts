@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
 import type { CategoryType } from '../categories/categories.schemas';
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../context';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
 import { authErrors, errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';

@@ -1,6 +1,6 @@
 import type { CategoryType } from '../categories/categories.schemas';
 import { lockUsableCategory } from '../categories/categories.service';
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../context';
 import type { Db } from '../core/db/database';
 import { isUniqueViolation } from '../core/db/locks';
 import { BadRequestError, NotFoundError } from '../core/errors';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../context';
 import { DishBody, DishView } from './dishes.schemas';
 import { dishesService } from './dishes.service';
 import { IngredientBody, IngredientView } from './ingredients.schemas';

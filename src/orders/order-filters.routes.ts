@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../context';
 import { BareText, errors, NoContent, Uuid } from '../core/schemas';
 import { sendOrderPage } from './order-page';
 import * as queries from './order-queries.service';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
-import type { AppContext } from '../core/context';
 import { isUniqueViolation } from '../core/db/locks';
 import { BadRequestError, ConflictError, ServiceUnavailableError } from '../core/errors';
 import { newId } from '../core/ids';

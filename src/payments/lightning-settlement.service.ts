@@ -1,4 +1,4 @@
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../context';
 import type { Db } from '../core/db/database';
 import { recordEvent } from '../events/record-event';
 import type { NodeIncomingPayment } from '../lightning/lightning.types';

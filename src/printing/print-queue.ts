@@ -1,4 +1,4 @@
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../context';
 import type { Db } from '../core/db/database';
 import { newId } from '../core/ids';
 import * as jobs from './print-jobs.repo';

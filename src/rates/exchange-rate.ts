@@ -1,8 +1,6 @@
 import type { CurrencyCode } from '../config';
 import type { Clock } from '../core/clock';
 import { ServiceUnavailableError } from '../core/errors';
-import { coinbaseSource } from './coinbase';
-import { coinGeckoSource } from './coingecko';
 
 export const RATE_UNAVAILABLE = 'Exchange rate unavailable';
 
@@ -22,32 +20,6 @@ export class ExchangeRateUnavailableError extends ServiceUnavailableError {
 export type RateSource = { name: string; fetchBtcPrice(currency: CurrencyCode): Promise<number> };
 
 export type ExchangeRate = { currency: CurrencyCode; btcPrice: number; source: string; fetchedAt: number };
-
-/** The public price APIs POS_RATE_SOURCE can name; POS_RATE_SOURCE_URL replaces their address. */
-export const PUBLIC_RATE_SOURCES = { coingecko: coinGeckoSource, coinbase: coinbaseSource } as const;
-
-export function isPublicRateSource(value: string): value is keyof typeof PUBLIC_RATE_SOURCES {
-  return Object.hasOwn(PUBLIC_RATE_SOURCES, value);
-}
-
-/**
- * `coingecko` or `coinbase` (at `url` when given), or `fixed:<price>` for a restaurant that sets its
- * own price or has no internet; none configured: no source.
- */
-export function rateSourceFromConfig(value: string | undefined, url?: string): RateSource | undefined {
-  if (value === undefined) return undefined;
-  if (isPublicRateSource(value)) return PUBLIC_RATE_SOURCES[value](url);
-  const price = parseFixedPrice(value);
-  if (price === undefined) return undefined;
-  return { name: value, fetchBtcPrice: async () => price };
-}
-
-/** The price of `fixed:<price>`, or undefined when the value is not of that form. */
-export function parseFixedPrice(value: string): number | undefined {
-  const match = /^fixed:(\d{1,12}(\.\d{1,2})?)$/.exec(value);
-  const price = match ? Number(match[1]) : Number.NaN;
-  return price > 0 ? price : undefined;
-}
 
 /**
  * The current price of 1 BTC in the base currency: cached for a minute; when the source fails the

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
-import type { AppContext } from '../core/context';
 import { errors } from '../core/schemas';
 import { OpenBalances, SalesQuery, SalesRow } from './reports.schemas';
 import * as service from './reports.service';

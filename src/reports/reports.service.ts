@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
+import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
-import type { AppContext } from '../core/context';
 import { BadRequestError } from '../core/errors';
 import { fromCents } from '../core/money';
 import { dayNumberToDate, localDaysToRange, toIsoUtc, toIsoUtcOrNull, zoneOffsets } from '../core/time';

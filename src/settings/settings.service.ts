@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit/record-audit';
 import type { CurrencyCode } from '../config';
+import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
-import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { BadRequestError, ConflictError } from '../core/errors';
 import { toCents } from '../core/money';
@@ -27,19 +27,6 @@ export type Settings = Readonly<{
 }>;
 
 export const CURRENCY_CHANGE_REFUSED = 'The base currency cannot change while a bill is pending';
-
-/**
- * Creates the settings row from the configuration the first time a database is used. Looked for
- * first, so an instance on a read-only replica starts without writing.
- */
-export async function ensureSettings(ctx: Pick<AppContext, 'db' | 'config' | 'clock'>): Promise<void> {
-  if (await repo.findSettings(ctx.db)) return;
-  await repo.insertSettingsIfMissing(ctx.db, {
-    timezone: ctx.config.timeZone,
-    base_currency: ctx.config.baseCurrency,
-    updated_at: ctx.clock.now(),
-  });
-}
 
 /**
  * Read from the database on every call: one primary-key row, and never stale after a change made by

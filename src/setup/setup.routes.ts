@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../context';
 import { errors, IdMessageReply } from '../core/schemas';
 import { Pin, UserName } from '../users/users.schemas';
 import * as service from './setup.service';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../context';
 import { isUniqueViolation } from '../core/db/locks';
 import { ForbiddenError } from '../core/errors';
 import { newId } from '../core/ids';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../context';
 import { NotFoundError } from '../core/errors';
 import type { NodeIncomingPayment } from '../lightning/lightning.types';
 import * as repo from './incoming-payments.repo';

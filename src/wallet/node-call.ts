@@ -1,4 +1,4 @@
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../context';
 import { BadRequestError, GatewayTimeoutError, ServiceUnavailableError } from '../core/errors';
 import { PAYMENT_OUTCOME_UNKNOWN } from '../core/payment-once';
 import {

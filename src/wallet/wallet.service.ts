@@ -1,5 +1,5 @@
 import { type AuditActor, recordAudit } from '../audit/record-audit';
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../context';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import type { IdempotencyClaim } from '../core/idempotency';
 import { runPaymentOnce } from '../core/payment-once';

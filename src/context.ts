@@ -1,14 +1,15 @@
-import type { Config } from '../config';
-import { EventFeed } from '../events/event-feed';
-import type { LightningNode } from '../lightning/lightning.types';
-import { lightningNodeFromConfig } from '../lightning/phoenixd.client';
-import { ExchangeRates, type RateSource, rateSourceFromConfig } from '../rates/exchange-rate';
-import { ensureSettings } from '../settings/settings.service';
-import type { Clock } from './clock';
-import type { DatabaseHandle, Db, DialectName } from './db/database';
-import { PrincipalCache } from './principal-cache';
-import { loadSecrets, type Secrets } from './secrets';
-import { TokenService } from './tokens';
+import type { Config } from './config';
+import type { Clock } from './core/clock';
+import type { DatabaseHandle, Db, DialectName } from './core/db/database';
+import { PrincipalCache } from './core/principal-cache';
+import { loadSecrets, type Secrets } from './core/secrets';
+import { TokenService } from './core/tokens';
+import { EventFeed } from './events/event-feed';
+import type { LightningNode } from './lightning/lightning.types';
+import { lightningNodeFromConfig } from './lightning/phoenixd.client';
+import { ExchangeRates, type RateSource } from './rates/exchange-rate';
+import { rateSourceFromConfig } from './rates/rate-sources';
+import { ensureSettings } from './settings/initial-settings';
 
 /** What features are handed: built once at start-up, never a global. */
 export type AppContext = Readonly<{
