@@ -4,7 +4,7 @@ import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { fromCents, splitEvenly, toCents } from './cents';
 import { strings } from './strings';
-import type { OrderDish } from './TillOrder';
+import type { OrderDish } from './till-model';
 
 type BillBody = { order_dish_ids?: string[]; amount?: number };
 

@@ -3,7 +3,7 @@ import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { toCents } from './cents';
 import { strings } from './strings';
-import { TICKET_CANCELED, TICKET_PAID, TICKET_PENDING, type Ticket } from './TillOrder';
+import { TICKET_CANCELED, TICKET_PAID, TICKET_PENDING, type Ticket } from './till-model';
 
 /** The order's bills, oldest first, with what each still owes. */
 export function Bills({

@@ -9,7 +9,7 @@ import { useMoney } from '../../core/money';
 import { useStore } from '../../core/store';
 import { toCents } from './cents';
 import { strings } from './strings';
-import { TICKET_PAID, type Ticket } from './TillOrder';
+import { TICKET_PAID, type Ticket } from './till-model';
 
 type Payment = Ok<'/payments/{id}', 'get'>;
 /** The webhook or the server's sweep settles the payment; asking now and then covers a lost event. */

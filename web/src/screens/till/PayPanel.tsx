@@ -9,7 +9,7 @@ import { useStore } from '../../core/store';
 import { fromCents, parseCents, toCents } from './cents';
 import { LightningPay } from './LightningPay';
 import { strings } from './strings';
-import { TICKET_PAID, type Ticket } from './TillOrder';
+import { TICKET_PAID, type Ticket } from './till-model';
 
 type Method = Ok<'/payment-methods', 'get'>[number];
 /** The server's refusal of cash when the restaurant counts its drawers and the cashier has no open shift. */

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, messageOf, type Ok, ok } from '../../api/client';
+import { api, messageOf, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
@@ -10,15 +10,14 @@ import { Bills } from './Bills';
 import { toCents } from './cents';
 import { PayPanel } from './PayPanel';
 import { strings } from './strings';
+import {
+  ACTIVE_ORDER_STATUSES,
+  type Order,
+  type OrderDish,
+  TICKET_CANCELED,
+  type Ticket,
+} from './till-model';
 import { useDebounced } from './useDebounced';
-
-export type Order = Ok<'/orders/{id}', 'get'>;
-export type OrderDish = Ok<'/orders/{id}/dishes', 'get'>[number];
-export type Ticket = Ok<'/orders/{id}/tickets', 'get'>[number];
-export const TICKET_PENDING = 1;
-export const TICKET_PAID = 2;
-export const TICKET_CANCELED = 3;
-const ACTIVE_ORDER_STATUSES = new Set(['pending', 'preparing', 'ready']);
 
 type Loaded = { order: Order; dishes: OrderDish[]; tickets: Ticket[]; tableName?: string };
 
