@@ -15,6 +15,7 @@ export function Bills({
 }: {
   tickets: Ticket[];
   paying: string | undefined;
+  /** Opens a bill: paying it while pending, its payments, refunds and receipt once paid. */
   onPay: (ticketId: string) => void;
   onChanged: () => void;
   onError: (failure: unknown) => void;
@@ -66,6 +67,17 @@ export function Bills({
                 <dt>{t.balance}</dt>
                 <dd class="num">{money(toCents(ticket.balance))}</dd>
               </dl>
+              {ticket.status === TICKET_PAID && (
+                <div class="actions">
+                  <button
+                    type="button"
+                    class={paying === ticket.id ? 'primary' : undefined}
+                    onClick={() => onPay(ticket.id)}
+                  >
+                    {format(t.billDetails, { name })}
+                  </button>
+                </div>
+              )}
               {isPending && (
                 <div class="actions">
                   {toCents(ticket.paid) === 0 && (

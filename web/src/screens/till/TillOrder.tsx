@@ -4,17 +4,20 @@ import { api, messageOf, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
-import { useMoney } from '../../core/money';
 import { BillMaker } from './BillMaker';
+import { BillPayments } from './BillPayments';
 import { Bills } from './Bills';
 import { toCents } from './cents';
+import { OrderDishes } from './OrderDishes';
 import { PayPanel } from './PayPanel';
+import { Receipt } from './Receipt';
 import { strings } from './strings';
 import {
   ACTIVE_ORDER_STATUSES,
   type Order,
   type OrderDish,
   TICKET_CANCELED,
+  TICKET_PAID,
   type Ticket,
 } from './till-model';
 import { useDebounced } from './useDebounced';
@@ -24,7 +27,6 @@ type Loaded = { order: Order; dishes: OrderDish[]; tickets: Ticket[]; tableName?
 /** One order at the till: its dishes, its bills, and paying them. */
 export function TillOrder({ orderId }: { orderId: string }) {
   const t = useStrings(strings);
-  const money = useMoney();
   const { route } = useLocation();
   const [loaded, setLoaded] = useState<Loaded>();
   const [error, setError] = useState<string>();
@@ -98,6 +100,8 @@ export function TillOrder({ orderId }: { orderId: string }) {
   const balanceCents = toCents(order.balance);
   const isFullyPaid = totalCents > 0 && balanceCents <= 0;
   const payingTicket = tickets.find((ticket) => ticket.id === paying);
+  const payingNumber = payingTicket ? tickets.indexOf(payingTicket) + 1 : 0;
+  const payingName = format(t.billNumber, { n: payingNumber });
 
   return (
     <section class="till till-order-view">
@@ -132,42 +136,15 @@ export function TillOrder({ orderId }: { orderId: string }) {
       )}
       <div class="till-columns">
         <div class="stack">
-          <h2>{t.dishes}</h2>
-          <table class="list till-dishes">
-            <thead>
-              <tr>
-                <th scope="col">{t.dish}</th>
-                <th scope="col">{t.bill}</th>
-                <th scope="col" class="num">
-                  {t.price}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {shownDishes.map((dish) => (
-                <tr key={dish.id}>
-                  <td>
-                    {dish.dish_name}
-                    {dish.notes && <span class="muted"> ({dish.notes})</span>}
-                  </td>
-                  <td>{billedIds.has(dish.id) ? t.onBill : hasShares ? t.shared : t.notBilled}</td>
-                  <td class="num">{money(toCents(dish.price_at_order))}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <dl class="till-totals">
-            <dt>{t.total}</dt>
-            <dd class="num">{money(totalCents)}</dd>
-            <dt>{t.paidSoFar}</dt>
-            <dd class="num">{money(toCents(order.paid))}</dd>
-            <dt>{t.balance}</dt>
-            <dd class="num">
-              <strong>{money(balanceCents)}</strong>
-            </dd>
-            <dt>{t.unbilled}</dt>
-            <dd class="num">{money(Math.max(0, unbilledCents))}</dd>
-          </dl>
+          <OrderDishes
+            dishes={shownDishes}
+            billedIds={billedIds}
+            hasShares={hasShares}
+            totalCents={totalCents}
+            paidCents={toCents(order.paid)}
+            balanceCents={balanceCents}
+            unbilledCents={unbilledCents}
+          />
         </div>
         <div class="stack">
           {unbilledCents > 0 && (
@@ -198,13 +175,19 @@ export function TillOrder({ orderId }: { orderId: string }) {
             <PayPanel
               key={payingTicket.id}
               ticket={payingTicket}
-              number={tickets.indexOf(payingTicket) + 1}
+              number={payingNumber}
               lastEvent={lastEvent}
               onPaid={(message) => {
                 if (message) setNotice(message);
                 void load();
               }}
             />
+          )}
+          {payingTicket && payingTicket.status !== TICKET_CANCELED && (
+            <BillPayments key={payingTicket.id} ticket={payingTicket} name={payingName} />
+          )}
+          {payingTicket?.status === TICKET_PAID && (
+            <Receipt key={payingTicket.id} ticketId={payingTicket.id} name={payingName} />
           )}
         </div>
       </div>

@@ -6,6 +6,7 @@ import { useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { toCents } from './cents';
+import { ShiftReport } from './ShiftReport';
 import { strings } from './strings';
 import { TillOrder } from './TillOrder';
 import { ACTIVE_ORDER_STATUSES } from './till-model';
@@ -57,6 +58,7 @@ function OpenOrders() {
     <section class="till">
       <h1>{t.openOrders}</h1>
       <Alert message={error} />
+      <ShiftReport />
       {orders?.length === 0 && <p class="notice">{t.noOpenOrders}</p>}
       <ul class="grid till-orders">
         {orders?.map((order) => {
