@@ -2,6 +2,7 @@ import { api, ok } from '../../api/client';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { toCents } from './cents';
+import { checkoutStrings } from './checkout-strings';
 import { strings } from './strings';
 import { TICKET_CANCELED, TICKET_PAID, TICKET_PENDING, type Ticket } from './till-model';
 
@@ -21,6 +22,7 @@ export function Bills({
   onError: (failure: unknown) => void;
 }) {
   const t = useStrings(strings);
+  const checkout = useStrings(checkoutStrings);
   const money = useMoney();
   if (tickets.length === 0) return <p class="muted">{t.noBills}</p>;
 
@@ -48,6 +50,8 @@ export function Bills({
         {tickets.map((ticket, index) => {
           const name = format(t.billNumber, { n: index + 1 });
           const isPending = ticket.status === TICKET_PENDING;
+          // A paid bill's balance rises only by refunds: it says so rather than look due.
+          const isRefunded = ticket.status === TICKET_PAID && toCents(ticket.balance) > 0;
           return (
             <li
               key={ticket.id}
@@ -64,7 +68,7 @@ export function Bills({
                 <dd class="num">{money(toCents(ticket.total))}</dd>
                 <dt>{t.paidSoFar}</dt>
                 <dd class="num">{money(toCents(ticket.paid))}</dd>
-                <dt>{t.balance}</dt>
+                {isRefunded ? <dt>{checkout.refunds}</dt> : <dt>{t.balance}</dt>}
                 <dd class="num">{money(toCents(ticket.balance))}</dd>
               </dl>
               {ticket.status === TICKET_PAID && (

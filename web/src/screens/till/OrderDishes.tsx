@@ -1,6 +1,7 @@
 import { useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { toCents } from './cents';
+import { checkoutStrings } from './checkout-strings';
 import { strings } from './strings';
 import type { OrderDish } from './till-model';
 
@@ -10,6 +11,7 @@ export function OrderDishes({
   billedIds,
   hasShares,
   totalCents,
+  discountCents,
   paidCents,
   balanceCents,
   unbilledCents,
@@ -19,11 +21,14 @@ export function OrderDishes({
   /** Bills for a share of the amount name no dishes: the dishes left are shared by those bills. */
   hasShares: boolean;
   totalCents: number;
+  /** The discounts of the order's bills: the balance is what the bills still ask for. */
+  discountCents: number;
   paidCents: number;
   balanceCents: number;
   unbilledCents: number;
 }) {
   const t = useStrings(strings);
+  const checkout = useStrings(checkoutStrings);
   const money = useMoney();
   return (
     <>
@@ -54,6 +59,12 @@ export function OrderDishes({
       <dl class="till-totals">
         <dt>{t.total}</dt>
         <dd class="num">{money(totalCents)}</dd>
+        {discountCents > 0 && (
+          <>
+            <dt>{checkout.discounts}</dt>
+            <dd class="num">−{money(discountCents)}</dd>
+          </>
+        )}
         <dt>{t.paidSoFar}</dt>
         <dd class="num">{money(paidCents)}</dd>
         <dt>{t.balance}</dt>

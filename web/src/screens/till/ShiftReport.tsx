@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { ApiError, api, messageOf, type Ok, ok } from '../../api/client';
+import { api, messageOf, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
-import { useCan } from '../../core/session';
+import { currentUser, useCan } from '../../core/session';
+import { useStore } from '../../core/store';
 import { toCents } from './cents';
 import { checkoutStrings } from './checkout-strings';
 import { strings } from './strings';
@@ -25,20 +26,28 @@ function OpenShiftReport() {
   const t = useStrings(checkoutStrings);
   const common = useStrings(strings);
   const money = useMoney();
+  const user = useStore(currentUser);
   const [report, setReport] = useState<Report | null>();
   const [error, setError] = useState<string>();
 
   const load = useCallback(async () => {
+    if (!user) return;
     try {
-      const shift = await ok(api.GET('/shifts/current'));
-      setReport(await ok(api.GET('/shifts/{id}/report', { params: { path: { id: shift.id } } })));
+      // The newest shift of this user, rather than GET /shifts/current, whose 404 without one the
+      // browser would log as a failed request.
+      const [newest] =
+        (await ok(api.GET('/shifts', { params: { query: { user_id: user.id, limit: 1, offset: 0 } } }))) ??
+        [];
+      setReport(
+        newest?.status === 'open'
+          ? await ok(api.GET('/shifts/{id}/report', { params: { path: { id: newest.id } } }))
+          : null,
+      );
       setError(undefined);
     } catch (failure) {
-      // No open shift: 404, nothing to report yet.
-      if (failure instanceof ApiError && failure.status === 404) setReport(null);
-      else setError(messageOf(failure, common.unreachable));
+      setError(messageOf(failure, common.unreachable));
     }
-  }, [common.unreachable]);
+  }, [user, common.unreachable]);
   useEffect(() => {
     void load();
   }, [load]);
