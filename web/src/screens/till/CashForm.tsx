@@ -29,6 +29,10 @@ export function CashForm({
   const money = useMoney();
   const dueCents = amountCents + tipCents;
   const [tendered, setTendered] = useState(fromCents(dueCents).toFixed(2));
+  // The amount or the tip changed: what the customer hands over starts again from what is due.
+  useEffect(() => {
+    setTendered(fromCents(dueCents).toFixed(2));
+  }, [dueCents]);
   const [busy, setBusy] = useState(false);
   const [needsShift, setNeedsShift] = useState(false);
   const tenderedCents = parseCents(tendered);

@@ -109,7 +109,6 @@ export function PayPanel({
       )}
       {!isPaid && isReady && method === 'cash' && (
         <CashForm
-          key={`${amountCents}+${tipCents}`}
           ticketId={ticket.id}
           amountCents={amountCents}
           tipCents={tipCents}
