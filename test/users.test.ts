@@ -57,6 +57,29 @@ describeEachDatabase('users', (target) => {
     assert.equal(row.is_deleted, 1);
   });
 
+  it("answers the logged-in user with their role's permissions, so screens offer only what is allowed", async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const me = async (role: string) => {
+      const { user, cookies } = await loggedInUser(app, db, role);
+      const reply = await app.inject({ method: 'GET', url: '/users/me', headers: { cookie: cookies } });
+      assert.equal(reply.statusCode, 200);
+      assert.equal(reply.json().id, user.id);
+      return reply.json().permissions as string[];
+    };
+    const waiter = await me('waiter');
+    assert.deepEqual(waiter, [
+      'orders.write',
+      'payments.take',
+      'receipts.print',
+      'shifts.use',
+      'tickets.write',
+    ]);
+    const manager = await me('manager');
+    assert.ok(manager.includes('tickets.discount') && manager.includes('payments.refund'));
+    const admin = await me('admin');
+    assert.ok(admin.includes('users.manage') && admin.includes('wallet.use'));
+  });
+
   it('never returns PIN hashes', async (t) => {
     const { app, db } = await buildTestApp(t, target);
     const { cookies } = await loggedInUser(app, db, 'admin');

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../context';
-import { Uuid } from '../core/schemas';
+import { errors, Uuid } from '../core/schemas';
 import { databaseHealth } from './database-health';
 import * as service from './general.service';
+import { NetworkView, networkOf } from './network';
 
 const ROOT_TEXT = 'This is the root path of the Restaurant POS API. The documentation is at /swagger.';
 
@@ -108,6 +109,27 @@ export const generalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       const database = await databaseState();
       const isReady = database === 'ok';
       return reply.code(isReady ? 200 : 503).send({ status: isReady ? 'ok' : 'unavailable', database });
+    },
+  );
+
+  app.get(
+    '/network',
+    {
+      schema: {
+        tags: ['General'],
+        operationId: 'getNetwork',
+        summary: 'The addresses tablets can open',
+        description:
+          "The server's port, whether it listens beyond this machine (HOST), its IPv4 addresses on the " +
+          'local network and the public host names of POS_ALLOWED_HOSTS: the manager screen shows the ' +
+          'address tablets should open as a QR code.',
+        response: { 200: NetworkView, ...errors(401, 403) },
+      },
+    },
+    // The port the server really listens on (0 in the configuration picks a free one).
+    (request) => {
+      const address = request.server.server.address();
+      return networkOf(ctx.config, typeof address === 'object' && address ? address.port : undefined);
     },
   );
 };

@@ -20,6 +20,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   deleteRole: 'roles.manage',
 
   updateSettings: 'settings.write',
+  getNetwork: 'settings.write',
 
   openShift: 'shifts.use',
   getCurrentShift: 'shifts.use',

@@ -5,7 +5,7 @@ import { principalOf } from '../core/auth-guard';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
 import { authErrors, errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';
-import { CreateUserBody, UpdateUserBody, UserView } from './users.schemas';
+import { CreateUserBody, CurrentUserView, UpdateUserBody, UserView } from './users.schemas';
 import * as service from './users.service';
 
 export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -16,7 +16,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         tags: ['Users'],
         operationId: 'getCurrentUser',
         summary: 'The logged-in user',
-        response: { 200: UserView, ...errors(401) },
+        response: { 200: CurrentUserView, ...errors(401) },
       },
     },
     (request) => service.getCurrentUser(ctx, principalOf(request)),

@@ -21,6 +21,15 @@ export const UserView = Type.Object({
 });
 export type UserView = Static<typeof UserView>;
 
+/** The logged-in user, with what their role lets them do, so a screen offers only what the server allows. */
+export const CurrentUserView = Type.Object({
+  ...UserView.properties,
+  permissions: Type.Array(Type.String({ example: 'payments.take' }), {
+    description: 'The permissions of GET /permissions that the user holds',
+  }),
+});
+export type CurrentUserView = Static<typeof CurrentUserView>;
+
 export const CreateUserBody = Type.Object(
   { name: UserName, pin: Pin(), role: Type.Optional(RoleName) },
   { additionalProperties: false },

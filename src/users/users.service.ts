@@ -10,7 +10,7 @@ import { hashPin } from '../core/pin';
 import { ADMIN_ROLE, DEFAULT_ROLE } from '../roles/permissions';
 import { userNameKey } from './user-name';
 import * as users from './users.repo';
-import type { CreateUserBody, UpdateUserBody, UserView } from './users.schemas';
+import type { CreateUserBody, CurrentUserView, UpdateUserBody, UserView } from './users.schemas';
 
 export function toUserView(row: Pick<users.UserRow, 'id' | 'name' | 'role'>): UserView {
   return { id: row.id, name: row.name, role: row.role, is_admin: row.role === ADMIN_ROLE };
@@ -164,8 +164,8 @@ export async function deleteUser(ctx: AppContext, principal: Principal, id: stri
   ctx.principals.forgetAll();
 }
 
-export async function getCurrentUser(ctx: AppContext, principal: Principal): Promise<UserView> {
-  return getUser(ctx, principal.id);
+export async function getCurrentUser(ctx: AppContext, principal: Principal): Promise<CurrentUserView> {
+  return { ...(await getUser(ctx, principal.id)), permissions: [...principal.permissions].sort() };
 }
 
 async function assertAnotherAdminRemains(db: AppContext['db'], leavingAdminId: string): Promise<void> {

@@ -9,7 +9,7 @@ import {
   sessionEnded,
 } from '../api/client';
 import { loadBaseCurrency } from './money';
-import { createStore } from './store';
+import { createStore, useStore } from './store';
 
 export type User = Ok<'/users/me', 'get'>;
 
@@ -55,3 +55,8 @@ sessionEnded.subscribe(() => {
   localStorage.removeItem(SESSION_HINT);
   currentUser.set(null);
 });
+
+/** Whether the logged-in user's role holds `permission` (GET /users/me names them): screens offer only what the server allows. */
+export function useCan(permission: string): boolean {
+  return useStore(currentUser)?.permissions.includes(permission) ?? false;
+}

@@ -8,6 +8,7 @@ import { SalesSection } from './SalesSection';
 import { SettingsSection } from './SettingsSection';
 import { ShiftsSection } from './ShiftsSection';
 import { StaffSection } from './StaffSection';
+import { TabletsSection } from './TabletsSection';
 
 const SECTIONS = {
   menu: MenuSection,
@@ -16,6 +17,7 @@ const SECTIONS = {
   settings: SettingsSection,
   sales: SalesSection,
   shifts: ShiftsSection,
+  tablets: TabletsSection,
 };
 type Section = keyof typeof SECTIONS;
 
@@ -29,6 +31,7 @@ const strings: Strings<Section | 'sections' | 'notAllowed' | 'unknown' | 'manage
     settings: 'Settings',
     sales: "Today's sales",
     shifts: 'Shifts and Z report',
+    tablets: 'Tablets',
     notAllowed: 'Only a manager or an administrator can open this screen.',
     unknown: 'There is no such section.',
     adminOnly: 'Only an administrator manages staff and roles.',
@@ -42,6 +45,7 @@ const strings: Strings<Section | 'sections' | 'notAllowed' | 'unknown' | 'manage
     settings: 'Ajustes',
     sales: 'Ventas de hoy',
     shifts: 'Turnos e informe Z',
+    tablets: 'Tabletas',
     notAllowed: 'Solo un gerente o un administrador puede abrir esta pantalla.',
     unknown: 'No existe esa sección.',
     adminOnly: 'Solo un administrador gestiona el personal y los roles.',
@@ -56,7 +60,7 @@ function isSection(name: string): name is Section {
   return Object.hasOwn(SECTIONS, name);
 }
 
-/** The manager's screens: menu, floor, staff and roles, settings, the day's sales and the shifts. */
+/** The manager's screens: menu, floor, staff and roles, settings, the day's sales, the shifts and onboarding tablets. */
 export default function ManagerScreen() {
   const t = useStrings(strings);
   const user = useStore(currentUser);

@@ -1,12 +1,15 @@
 import { useState } from 'preact/hooks';
-import { api, createOnce } from '../../api/client';
+import { api, type Body, createOnce } from '../../api/client';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
+import { useCan } from '../../core/session';
 import { fromCents, splitEvenly, toCents } from './cents';
+import { checkoutStrings } from './checkout-strings';
+import { DiscountFields, discountOf, NO_DISCOUNT } from './DiscountFields';
 import { strings } from './strings';
-import type { OrderDish } from './TillOrder';
+import type { OrderDish } from './till-model';
 
-type BillBody = { order_dish_ids?: string[]; amount?: number };
+type BillBody = Body<'/orders/{id}/tickets', 'post'>;
 
 function createBill(orderId: string, body: BillBody): Promise<{ id: string }> {
   return createOnce((key) =>
@@ -34,7 +37,13 @@ export function BillMaker({
   onError: (failure: unknown) => void;
 }) {
   const t = useStrings(strings);
+  const checkout = useStrings(checkoutStrings);
   const money = useMoney();
+  const canDiscount = useCan('tickets.discount');
+  const [discountInput, setDiscountInput] = useState(NO_DISCOUNT);
+  const { discount, problem } = canDiscount ? discountOf(discountInput) : {};
+  // An amount off each of N shares would multiply it: an even split takes a percent only.
+  const canSplitEvenly = discount?.type !== 'amount';
   const [parts, setParts] = useState('2');
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [busy, setBusy] = useState(false);
@@ -45,17 +54,20 @@ export function BillMaker({
   const run = async (make: () => Promise<string>) => {
     setBusy(true);
     try {
-      onCreated(await make());
+      const firstId = await make();
+      setDiscountInput(NO_DISCOUNT);
+      onCreated(firstId);
     } catch (failure) {
       onError(failure);
     } finally {
       setBusy(false);
     }
   };
-  const billAll = () => run(async () => (await createBill(orderId, {})).id);
+  const withDiscount = (body: BillBody): BillBody => (discount ? { ...body, discount } : body);
+  const billAll = () => run(async () => (await createBill(orderId, withDiscount({}))).id);
   const billChosen = () =>
     run(async () => {
-      const { id } = await createBill(orderId, { order_dish_ids: [...chosen] });
+      const { id } = await createBill(orderId, withDiscount({ order_dish_ids: [...chosen] }));
       setChosen(new Set());
       return id;
     });
@@ -63,7 +75,8 @@ export function BillMaker({
   const billEvenly = () =>
     run(async () => {
       const ids: string[] = [];
-      for (const cents of shares) ids.push((await createBill(orderId, { amount: fromCents(cents) })).id);
+      for (const cents of shares)
+        ids.push((await createBill(orderId, withDiscount({ amount: fromCents(cents) }))).id);
       return ids[0] as string;
     });
   const toggle = (id: string) => {
@@ -79,7 +92,13 @@ export function BillMaker({
       <p>
         {t.unbilled}: <strong class="num">{money(unbilledCents)}</strong>
       </p>
-      <button type="button" class="primary" disabled={busy} onClick={() => void billAll()}>
+      {canDiscount && <DiscountFields input={discountInput} onChange={setDiscountInput} />}
+      <button
+        type="button"
+        class="primary"
+        disabled={busy || problem !== undefined}
+        onClick={() => void billAll()}
+      >
         {format(t.billWhole, { amount: money(unbilledCents) })}
       </button>
 
@@ -96,10 +115,15 @@ export function BillMaker({
             value={parts}
             onInput={(event) => setParts(event.currentTarget.value)}
           />
-          <button type="button" disabled={busy || !isValidCount} onClick={() => void billEvenly()}>
+          <button
+            type="button"
+            disabled={busy || !isValidCount || problem !== undefined || !canSplitEvenly}
+            onClick={() => void billEvenly()}
+          >
             {t.splitEvenlyAction}
           </button>
         </div>
+        {!canSplitEvenly && <p class="muted">{checkout.discountEvenlyPercent}</p>}
         {isValidCount && (
           <p class="muted">
             {shares.map((cents, index) => (index === 0 ? '' : ' + ') + money(cents)).join('')}
@@ -117,7 +141,11 @@ export function BillMaker({
               <span class="num">{money(toCents(dish.price_at_order))}</span>
             </label>
           ))}
-          <button type="button" disabled={busy || chosen.size === 0} onClick={() => void billChosen()}>
+          <button
+            type="button"
+            disabled={busy || chosen.size === 0 || problem !== undefined}
+            onClick={() => void billChosen()}
+          >
             {format(t.billChosen, { count: chosen.size })}
           </button>
         </fieldset>

@@ -2,8 +2,9 @@ import { api, ok } from '../../api/client';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { toCents } from './cents';
+import { checkoutStrings } from './checkout-strings';
 import { strings } from './strings';
-import { TICKET_CANCELED, TICKET_PAID, TICKET_PENDING, type Ticket } from './TillOrder';
+import { TICKET_CANCELED, TICKET_PAID, TICKET_PENDING, type Ticket } from './till-model';
 
 /** The order's bills, oldest first, with what each still owes. */
 export function Bills({
@@ -15,11 +16,13 @@ export function Bills({
 }: {
   tickets: Ticket[];
   paying: string | undefined;
+  /** Opens a bill: paying it while pending, its payments, refunds and receipt once paid. */
   onPay: (ticketId: string) => void;
   onChanged: () => void;
   onError: (failure: unknown) => void;
 }) {
   const t = useStrings(strings);
+  const checkout = useStrings(checkoutStrings);
   const money = useMoney();
   if (tickets.length === 0) return <p class="muted">{t.noBills}</p>;
 
@@ -47,6 +50,8 @@ export function Bills({
         {tickets.map((ticket, index) => {
           const name = format(t.billNumber, { n: index + 1 });
           const isPending = ticket.status === TICKET_PENDING;
+          // A paid bill's balance rises only by refunds: it says so rather than look due.
+          const isRefunded = ticket.status === TICKET_PAID && toCents(ticket.balance) > 0;
           return (
             <li
               key={ticket.id}
@@ -63,9 +68,20 @@ export function Bills({
                 <dd class="num">{money(toCents(ticket.total))}</dd>
                 <dt>{t.paidSoFar}</dt>
                 <dd class="num">{money(toCents(ticket.paid))}</dd>
-                <dt>{t.balance}</dt>
+                {isRefunded ? <dt>{checkout.refunds}</dt> : <dt>{t.balance}</dt>}
                 <dd class="num">{money(toCents(ticket.balance))}</dd>
               </dl>
+              {ticket.status === TICKET_PAID && (
+                <div class="actions">
+                  <button
+                    type="button"
+                    class={paying === ticket.id ? 'primary' : undefined}
+                    onClick={() => onPay(ticket.id)}
+                  >
+                    {format(t.billDetails, { name })}
+                  </button>
+                </div>
+              )}
               {isPending && (
                 <div class="actions">
                   {toCents(ticket.paid) === 0 && (

@@ -7,9 +7,9 @@ import type { LiveEvent } from '../../core/events';
 import { format, language, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { useStore } from '../../core/store';
-import { toCents } from './cents';
+import { fromCents, toCents } from './cents';
 import { strings } from './strings';
-import { TICKET_PAID, type Ticket } from './TillOrder';
+import { TICKET_PAID, type Ticket } from './till-model';
 
 type Payment = Ok<'/payments/{id}', 'get'>;
 /** The webhook or the server's sweep settles the payment; asking now and then covers a lost event. */
@@ -23,10 +23,14 @@ const NO_RATE = 'Exchange rate unavailable';
  */
 export function LightningPay({
   ticket,
+  amountCents,
+  tipCents,
   lastEvent,
   onSettled,
 }: {
   ticket: Ticket;
+  amountCents: number;
+  tipCents: number;
   lastEvent: LiveEvent | undefined;
   onSettled: () => void;
 }) {
@@ -43,7 +47,12 @@ export function LightningPay({
     setError(undefined);
     try {
       setPayment(
-        await ok(api.POST('/tickets/{id}/lightning', { params: { path: { id: ticket.id } }, body: {} })),
+        await ok(
+          api.POST('/tickets/{id}/lightning', {
+            params: { path: { id: ticket.id } },
+            body: { amount: fromCents(amountCents), ...(tipCents > 0 && { tip: fromCents(tipCents) }) },
+          }),
+        ),
       );
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 503) {
@@ -54,7 +63,7 @@ export function LightningPay({
     } finally {
       setBusy(false);
     }
-  }, [ticket.id, t.noRate, t.nodeUnavailable, t.unreachable]);
+  }, [ticket.id, amountCents, tipCents, t.noRate, t.nodeUnavailable, t.unreachable]);
 
   useEffect(() => {
     void request();

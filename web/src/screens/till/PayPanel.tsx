@@ -1,30 +1,21 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, createOnce, messageOf, type Ok, ok } from '../../api/client';
+import { api, messageOf, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import type { LiveEvent } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
-import { currentUser } from '../../core/session';
-import { useStore } from '../../core/store';
-import { fromCents, parseCents, toCents } from './cents';
+import { CashForm } from './CashForm';
+import { fromCents, toCents } from './cents';
+import { checkoutStrings } from './checkout-strings';
 import { LightningPay } from './LightningPay';
+import { type AmountInput, centsOfInput, PaymentAmount } from './PaymentAmount';
+import { recordPayment } from './pay-requests';
 import { strings } from './strings';
-import { TICKET_PAID, type Ticket } from './TillOrder';
+import { TICKET_PAID, type Ticket } from './till-model';
 
 type Method = Ok<'/payment-methods', 'get'>[number];
-/** The server's refusal of cash when the restaurant counts its drawers and the cashier has no open shift. */
-const OPEN_A_SHIFT_FIRST = 'Open a shift first';
 
-function recordPayment(ticketId: string, body: { method: string; amount: number; tendered?: number }) {
-  return createOnce((key) =>
-    api.POST('/tickets/{id}/payments', {
-      params: { header: { 'idempotency-key': key }, path: { id: ticketId } },
-      body,
-    }),
-  );
-}
-
-/** Paying one bill: cash with change, card (or another recorded method), or Lightning. */
+/** Paying one bill, all of it or a part, with a tip: cash with change, card (or another recorded method), or Lightning. */
 export function PayPanel({
   ticket,
   number,
@@ -37,12 +28,20 @@ export function PayPanel({
   onPaid: (notice?: string) => void;
 }) {
   const t = useStrings(strings);
+  const checkout = useStrings(checkoutStrings);
   const money = useMoney();
   const [methods, setMethods] = useState<Method[]>();
   const [method, setMethod] = useState<string>();
   const [error, setError] = useState<string>();
+  // The amount and tip a Lightning invoice was asked for: the invoice stays as asked until it settles.
+  const [lightningAsk, setLightningAsk] = useState<{ amountCents: number; tipCents: number }>();
   const balanceCents = toCents(ticket.balance);
+  const [input, setInput] = useState<AmountInput>({ amount: fromCents(balanceCents).toFixed(2), tip: '' });
   const name = format(t.billNumber, { n: number });
+  // A part was paid (here or on another till): the next payment starts from what is still due.
+  useEffect(() => {
+    setInput({ amount: fromCents(balanceCents).toFixed(2), tip: '' });
+  }, [balanceCents]);
 
   useEffect(() => {
     ok(api.GET('/payment-methods'))
@@ -59,6 +58,14 @@ export function PayPanel({
           ? t.lightning
           : item.name;
   const isPaid = ticket.status === TICKET_PAID;
+  const { amountCents, tipCents } = centsOfInput(input, balanceCents);
+  const isReady = amountCents !== undefined && tipCents !== undefined;
+  const paid = (notice?: string) => {
+    const leftCents = balanceCents - (amountCents ?? 0);
+    const partNotice =
+      leftCents > 0 ? format(checkout.partPaid, { balance: money(leftCents), name }) : undefined;
+    onPaid([notice, partNotice].filter(Boolean).join(' ') || undefined);
+  };
 
   return (
     <section class="card stack pay-panel" aria-labelledby="pay-title">
@@ -74,6 +81,9 @@ export function PayPanel({
         </p>
       )}
       <Alert message={error} />
+      {!isPaid && method !== 'lightning' && (
+        <PaymentAmount balanceCents={balanceCents} input={input} onChange={setInput} />
+      )}
       {!isPaid && (
         <fieldset class="pay-methods">
           <legend>{t.method}</legend>
@@ -84,9 +94,11 @@ export function PayPanel({
                 type="button"
                 aria-pressed={method === item.code}
                 class={method === item.code ? 'primary' : undefined}
+                disabled={!isReady}
                 onClick={() => {
                   setError(undefined);
                   setMethod(item.code);
+                  if (item.code === 'lightning' && isReady) setLightningAsk({ amountCents, tipCents });
                 }}
               >
                 {labelOf(item)}
@@ -95,172 +107,60 @@ export function PayPanel({
           </div>
         </fieldset>
       )}
-      {!isPaid && method === 'cash' && (
-        <CashForm ticketId={ticket.id} balanceCents={balanceCents} onPaid={onPaid} onError={setError} />
-      )}
-      {!isPaid && method !== undefined && method !== 'cash' && method !== 'lightning' && (
-        <RecordedForm
+      {!isPaid && isReady && method === 'cash' && (
+        <CashForm
           ticketId={ticket.id}
-          method={method}
-          label={format(t.charge, {
-            amount: money(balanceCents),
-            method: methods?.find((item) => item.code === method)?.name ?? method,
-          })}
-          balanceCents={balanceCents}
-          onPaid={onPaid}
+          amountCents={amountCents}
+          tipCents={tipCents}
+          onPaid={paid}
           onError={setError}
         />
       )}
-      {method === 'lightning' && (
-        <LightningPay ticket={ticket} lastEvent={lastEvent} onSettled={() => onPaid()} />
+      {!isPaid && isReady && method !== undefined && method !== 'cash' && method !== 'lightning' && (
+        <RecordedForm
+          ticketId={ticket.id}
+          method={method}
+          amountCents={amountCents}
+          tipCents={tipCents}
+          label={format(t.charge, {
+            amount: money(amountCents + tipCents),
+            method: methods?.find((item) => item.code === method)?.name ?? method,
+          })}
+          onPaid={() => paid()}
+          onError={setError}
+        />
+      )}
+      {method === 'lightning' && lightningAsk && (
+        <LightningPay
+          ticket={ticket}
+          amountCents={lightningAsk.amountCents}
+          tipCents={lightningAsk.tipCents}
+          lastEvent={lastEvent}
+          onSettled={() => {
+            // Part of the bill paid: the panel offers the rest; paid in full, it keeps saying so.
+            if (lightningAsk.amountCents < balanceCents) setMethod(undefined);
+            paid();
+          }}
+        />
       )}
     </section>
-  );
-}
-
-function CashForm({
-  ticketId,
-  balanceCents,
-  onPaid,
-  onError,
-}: {
-  ticketId: string;
-  balanceCents: number;
-  onPaid: (notice?: string) => void;
-  onError: (message: string | undefined) => void;
-}) {
-  const t = useStrings(strings);
-  const money = useMoney();
-  const [tendered, setTendered] = useState(fromCents(balanceCents).toFixed(2));
-  const [busy, setBusy] = useState(false);
-  const [needsShift, setNeedsShift] = useState(false);
-  const tenderedCents = parseCents(tendered);
-  const user = useStore(currentUser);
-  // Asked ahead, so the cashier opens the shift before taking the money rather than after a refusal.
-  useEffect(() => {
-    if (!user) return;
-    void needsOpenShift(user.id)
-      .then(setNeedsShift)
-      .catch(() => undefined);
-  }, [user]);
-  const isEnough = tenderedCents !== undefined && tenderedCents >= balanceCents;
-
-  const pay = async () => {
-    if (tenderedCents === undefined) return;
-    setBusy(true);
-    onError(undefined);
-    try {
-      const result = await recordPayment(ticketId, {
-        method: 'cash',
-        amount: fromCents(balanceCents),
-        tendered: fromCents(tenderedCents),
-      });
-      onPaid(format(t.cashTaken, { change: money(toCents(result.change)) }));
-    } catch (failure) {
-      if (failure instanceof ApiError && failure.message === OPEN_A_SHIFT_FIRST) setNeedsShift(true);
-      else onError(messageOf(failure, t.unreachable));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <div class="stack cash-form">
-      <label for="cash-tendered">{t.tendered}</label>
-      <input
-        id="cash-tendered"
-        type="text"
-        inputMode="decimal"
-        autoComplete="off"
-        value={tendered}
-        onInput={(event) => setTendered(event.currentTarget.value)}
-      />
-      <p class="change" aria-live="polite">
-        {isEnough ? format(t.change, { amount: money(tenderedCents - balanceCents) }) : t.notEnough}
-      </p>
-      {needsShift ? (
-        <OpenShift
-          onOpened={() => {
-            setNeedsShift(false);
-            void pay();
-          }}
-          onError={onError}
-        />
-      ) : (
-        <button type="button" class="primary" disabled={busy || !isEnough} onClick={() => void pay()}>
-          {t.takeCash}
-        </button>
-      )}
-    </div>
-  );
-}
-
-/** Whether the restaurant counts its drawers and this user has no open shift to put cash in. */
-async function needsOpenShift(userId: string): Promise<boolean> {
-  const settings = await ok(api.GET('/settings'));
-  if (!settings.require_shift_for_cash) return false;
-  const [newest] =
-    (await ok(api.GET('/shifts', { params: { query: { user_id: userId, limit: 1, offset: 0 } } }))) ?? [];
-  return newest?.status !== 'open';
-}
-
-/** Cash needs an open shift where the restaurant counts its drawers: the till opens one here. */
-function OpenShift({ onOpened, onError }: { onOpened: () => void; onError: (message: string) => void }) {
-  const t = useStrings(strings);
-  const [opening, setOpening] = useState('0.00');
-  const [busy, setBusy] = useState(false);
-  const openingCents = parseCents(opening);
-
-  const open = async () => {
-    if (openingCents === undefined) return;
-    setBusy(true);
-    try {
-      await ok(api.POST('/shifts', { body: { opening_cash: fromCents(openingCents) } }));
-      onOpened();
-    } catch (failure) {
-      // Opened meanwhile on another till by the same user: the payment can go ahead.
-      if (failure instanceof ApiError && failure.status === 409) onOpened();
-      else onError(messageOf(failure, t.unreachable));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <div class="stack open-shift">
-      <p class="notice">{t.needsShift}</p>
-      <label for="opening-cash">{t.openingCash}</label>
-      <input
-        id="opening-cash"
-        type="text"
-        inputMode="decimal"
-        autoComplete="off"
-        value={opening}
-        onInput={(event) => setOpening(event.currentTarget.value)}
-      />
-      <button
-        type="button"
-        class="primary"
-        disabled={busy || openingCents === undefined}
-        onClick={() => void open()}
-      >
-        {t.openShiftAndPay}
-      </button>
-    </div>
   );
 }
 
 function RecordedForm({
   ticketId,
   method,
+  amountCents,
+  tipCents,
   label,
-  balanceCents,
   onPaid,
   onError,
 }: {
   ticketId: string;
   method: string;
+  amountCents: number;
+  tipCents: number;
   label: string;
-  balanceCents: number;
   onPaid: () => void;
   onError: (message: string | undefined) => void;
 }) {
@@ -270,7 +170,7 @@ function RecordedForm({
     setBusy(true);
     onError(undefined);
     try {
-      await recordPayment(ticketId, { method, amount: fromCents(balanceCents) });
+      await recordPayment(ticketId, { method, amountCents, tipCents });
       onPaid();
     } catch (failure) {
       onError(messageOf(failure, t.unreachable));

@@ -1,31 +1,32 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, messageOf, type Ok, ok } from '../../api/client';
+import { api, messageOf, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
-import { useMoney } from '../../core/money';
 import { BillMaker } from './BillMaker';
+import { BillPayments } from './BillPayments';
 import { Bills } from './Bills';
 import { toCents } from './cents';
+import { OrderDishes } from './OrderDishes';
 import { PayPanel } from './PayPanel';
+import { Receipt } from './Receipt';
 import { strings } from './strings';
+import {
+  ACTIVE_ORDER_STATUSES,
+  type Order,
+  type OrderDish,
+  TICKET_CANCELED,
+  TICKET_PAID,
+  type Ticket,
+} from './till-model';
 import { useDebounced } from './useDebounced';
-
-export type Order = Ok<'/orders/{id}', 'get'>;
-export type OrderDish = Ok<'/orders/{id}/dishes', 'get'>[number];
-export type Ticket = Ok<'/orders/{id}/tickets', 'get'>[number];
-export const TICKET_PENDING = 1;
-export const TICKET_PAID = 2;
-export const TICKET_CANCELED = 3;
-const ACTIVE_ORDER_STATUSES = new Set(['pending', 'preparing', 'ready']);
 
 type Loaded = { order: Order; dishes: OrderDish[]; tickets: Ticket[]; tableName?: string };
 
 /** One order at the till: its dishes, its bills, and paying them. */
 export function TillOrder({ orderId }: { orderId: string }) {
   const t = useStrings(strings);
-  const money = useMoney();
   const { route } = useLocation();
   const [loaded, setLoaded] = useState<Loaded>();
   const [error, setError] = useState<string>();
@@ -96,9 +97,18 @@ export function TillOrder({ orderId }: { orderId: string }) {
   const shownDishes = dishes.filter((dish) => dish.status !== 'voided');
   const totalCents = toCents(order.total);
   const unbilledCents = totalCents - live.reduce((sum, ticket) => sum + toCents(ticket.subtotal), 0);
-  const balanceCents = toCents(order.balance);
-  const isFullyPaid = totalCents > 0 && balanceCents <= 0;
+  const discountCents = live.reduce((sum, ticket) => sum + toCents(ticket.discount), 0);
+  // From the bills, not the order's own balance, which does not count their discounts. A paid bill
+  // owes nothing more: what a refund gave back is not due again (an overpaid one stays negative).
+  const balanceCents = live.reduce(
+    (sum, ticket) =>
+      sum + (ticket.status === TICKET_PAID ? Math.min(0, toCents(ticket.balance)) : toCents(ticket.balance)),
+    Math.max(0, unbilledCents),
+  );
+  const isFullyPaid = totalCents > 0 && unbilledCents <= 0 && balanceCents <= 0;
   const payingTicket = tickets.find((ticket) => ticket.id === paying);
+  const payingNumber = payingTicket ? tickets.indexOf(payingTicket) + 1 : 0;
+  const payingName = format(t.billNumber, { n: payingNumber });
 
   return (
     <section class="till till-order-view">
@@ -133,42 +143,16 @@ export function TillOrder({ orderId }: { orderId: string }) {
       )}
       <div class="till-columns">
         <div class="stack">
-          <h2>{t.dishes}</h2>
-          <table class="list till-dishes">
-            <thead>
-              <tr>
-                <th scope="col">{t.dish}</th>
-                <th scope="col">{t.bill}</th>
-                <th scope="col" class="num">
-                  {t.price}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {shownDishes.map((dish) => (
-                <tr key={dish.id}>
-                  <td>
-                    {dish.dish_name}
-                    {dish.notes && <span class="muted"> ({dish.notes})</span>}
-                  </td>
-                  <td>{billedIds.has(dish.id) ? t.onBill : hasShares ? t.shared : t.notBilled}</td>
-                  <td class="num">{money(toCents(dish.price_at_order))}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <dl class="till-totals">
-            <dt>{t.total}</dt>
-            <dd class="num">{money(totalCents)}</dd>
-            <dt>{t.paidSoFar}</dt>
-            <dd class="num">{money(toCents(order.paid))}</dd>
-            <dt>{t.balance}</dt>
-            <dd class="num">
-              <strong>{money(balanceCents)}</strong>
-            </dd>
-            <dt>{t.unbilled}</dt>
-            <dd class="num">{money(Math.max(0, unbilledCents))}</dd>
-          </dl>
+          <OrderDishes
+            dishes={shownDishes}
+            billedIds={billedIds}
+            hasShares={hasShares}
+            totalCents={totalCents}
+            discountCents={discountCents}
+            paidCents={toCents(order.paid)}
+            balanceCents={balanceCents}
+            unbilledCents={unbilledCents}
+          />
         </div>
         <div class="stack">
           {unbilledCents > 0 && (
@@ -199,13 +183,19 @@ export function TillOrder({ orderId }: { orderId: string }) {
             <PayPanel
               key={payingTicket.id}
               ticket={payingTicket}
-              number={tickets.indexOf(payingTicket) + 1}
+              number={payingNumber}
               lastEvent={lastEvent}
               onPaid={(message) => {
                 if (message) setNotice(message);
                 void load();
               }}
             />
+          )}
+          {payingTicket && payingTicket.status !== TICKET_CANCELED && (
+            <BillPayments key={payingTicket.id} ticket={payingTicket} name={payingName} />
+          )}
+          {payingTicket?.status === TICKET_PAID && (
+            <Receipt key={payingTicket.id} ticketId={payingTicket.id} name={payingName} />
           )}
         </div>
       </div>

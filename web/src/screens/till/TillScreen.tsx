@@ -6,12 +6,13 @@ import { useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { toCents } from './cents';
+import { ShiftReport } from './ShiftReport';
 import { strings } from './strings';
 import { TillOrder } from './TillOrder';
+import { ACTIVE_ORDER_STATUSES } from './till-model';
 import { useDebounced } from './useDebounced';
 
 type Order = Ok<'/orders', 'get'>[number];
-const ACTIVE = new Set(['pending', 'preparing', 'ready']);
 
 /** The till: the open orders with what they owe; `/app/till/<orderId>` bills and takes payment. */
 export default function TillScreen() {
@@ -36,7 +37,9 @@ function OpenOrders() {
       ]);
       setOrders(
         (all ?? []).filter(
-          (order) => ACTIVE.has(order.status) || (order.status === 'completed' && toCents(order.balance) > 0),
+          (order) =>
+            ACTIVE_ORDER_STATUSES.has(order.status) ||
+            (order.status === 'completed' && toCents(order.balance) > 0),
         ),
       );
       setTableNames(new Map((tables ?? []).map((table) => [table.id, table.name])));
@@ -55,6 +58,7 @@ function OpenOrders() {
     <section class="till">
       <h1>{t.openOrders}</h1>
       <Alert message={error} />
+      <ShiftReport />
       {orders?.length === 0 && <p class="notice">{t.noOpenOrders}</p>}
       <ul class="grid till-orders">
         {orders?.map((order) => {

@@ -42,6 +42,7 @@ type Key =
   | 'billNumber'
   | 'cancelBill'
   | 'payBill'
+  | 'billDetails'
   | 'cash'
   | 'card'
   | 'lightning'
@@ -112,6 +113,7 @@ export const strings: Strings<Key> = {
     billNumber: 'Bill {n}',
     cancelBill: 'Cancel {name}',
     payBill: 'Pay {name}',
+    billDetails: 'Payments and receipt of {name}',
     cash: 'Cash',
     card: 'Card',
     lightning: 'Lightning',
@@ -181,6 +183,7 @@ export const strings: Strings<Key> = {
     billNumber: 'Cuenta {n}',
     cancelBill: 'Anular {name}',
     payBill: 'Cobrar {name}',
+    billDetails: 'Pagos y recibo de {name}',
     cash: 'Efectivo',
     card: 'Tarjeta',
     lightning: 'Lightning',

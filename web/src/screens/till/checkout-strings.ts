@@ -1,0 +1,173 @@
+import type { Strings } from '../../core/i18n';
+
+/** Strings of the till's checkout panels: amount and tip, discount, payments and refunds, receipt, Z report. */
+type Key =
+  | 'amountToPay'
+  | 'partialHint'
+  | 'amountTooHigh'
+  | 'tip'
+  | 'noTip'
+  | 'tipPercent'
+  | 'tipAmount'
+  | 'badAmount'
+  | 'charging'
+  | 'partPaid'
+  | 'discount'
+  | 'discountPercent'
+  | 'discountAmount'
+  | 'discountValue'
+  | 'discountReason'
+  | 'discountHint'
+  | 'discountNeedsReason'
+  | 'discountEvenlyPercent'
+  | 'payments'
+  | 'noPayments'
+  | 'method'
+  | 'amount'
+  | 'status'
+  | 'paymentStatus_pending'
+  | 'paymentStatus_settled'
+  | 'paymentStatus_expired'
+  | 'paymentStatus_refunded'
+  | 'paymentStatus_partially_refunded'
+  | 'refund'
+  | 'refundOf'
+  | 'refundAmount'
+  | 'refundAmountHint'
+  | 'refundReason'
+  | 'refundAction'
+  | 'refundDone'
+  | 'cancel'
+  | 'printReceipt'
+  | 'showReceipt'
+  | 'receiptQueued'
+  | 'noPrinter'
+  | 'downloadReceipt'
+  | 'receiptOf'
+  | 'shiftTitle'
+  | 'noShift'
+  | 'orders'
+  | 'bills'
+  | 'gross'
+  | 'discounts'
+  | 'refunds'
+  | 'net'
+  | 'tips'
+  | 'paymentsTotal'
+  | 'expectedCash'
+  | 'lightningSats';
+
+export const checkoutStrings: Strings<Key> = {
+  en: {
+    amountToPay: 'Amount to pay',
+    partialHint: 'Less than the balance takes part of it; the rest stays on the bill.',
+    amountTooHigh: 'More than the balance of the bill.',
+    tip: 'Tip',
+    noTip: 'No tip',
+    tipPercent: '{percent} %',
+    tipAmount: 'Tip amount',
+    badAmount: 'Type an amount such as 12.50.',
+    charging: 'To charge: {amount} + tip {tip} = {total}',
+    partPaid: 'Part paid. {balance} still due on {name}.',
+    discount: 'Discount on the next bill',
+    discountPercent: 'Percent',
+    discountAmount: 'Amount',
+    discountValue: 'Discount',
+    discountReason: 'Reason for the discount',
+    discountHint: 'Empty: no discount. It applies to the bill made next.',
+    discountNeedsReason: 'A discount needs a reason.',
+    discountEvenlyPercent: 'An even split takes only a percent discount, on each part.',
+    payments: 'Payments of {name}',
+    noPayments: 'No payments yet.',
+    method: 'Method',
+    amount: 'Amount',
+    status: 'Status',
+    paymentStatus_pending: 'Pending',
+    paymentStatus_settled: 'Settled',
+    paymentStatus_expired: 'Expired',
+    paymentStatus_refunded: 'Refunded',
+    paymentStatus_partially_refunded: 'Partly refunded',
+    refund: 'Refund',
+    refundOf: 'Refund the {method} payment of {amount}',
+    refundAmount: 'Amount to refund',
+    refundAmountHint: 'Empty: all that is left of the payment (tips are not refunded).',
+    refundReason: 'Reason for the refund',
+    refundAction: 'Refund',
+    refundDone: 'Refund recorded.',
+    cancel: 'Cancel',
+    printReceipt: 'Print the receipt',
+    showReceipt: 'Show the receipt',
+    receiptQueued: 'The receipt is on its way to the printer.',
+    noPrinter: 'No receipt printer is set up: show the receipt or download it.',
+    downloadReceipt: 'Download the receipt',
+    receiptOf: 'Receipt of {name}',
+    shiftTitle: 'Your shift: Z report so far',
+    noShift: 'You have no open shift.',
+    orders: 'Orders',
+    bills: 'Bills',
+    gross: 'Gross sales',
+    discounts: 'Discounts',
+    refunds: 'Refunds',
+    net: 'Net sales',
+    tips: 'Tips',
+    paymentsTotal: 'Payments taken',
+    expectedCash: 'Expected cash',
+    lightningSats: 'Lightning',
+  },
+  es: {
+    amountToPay: 'Importe a cobrar',
+    partialHint: 'Menos que el saldo cobra una parte; el resto queda en la cuenta.',
+    amountTooHigh: 'Más que el saldo de la cuenta.',
+    tip: 'Propina',
+    noTip: 'Sin propina',
+    tipPercent: '{percent} %',
+    tipAmount: 'Importe de la propina',
+    badAmount: 'Escribe un importe como 12.50.',
+    charging: 'A cobrar: {amount} + propina {tip} = {total}',
+    partPaid: 'Parte cobrada. Quedan {balance} pendientes en {name}.',
+    discount: 'Descuento en la próxima cuenta',
+    discountPercent: 'Porcentaje',
+    discountAmount: 'Importe',
+    discountValue: 'Descuento',
+    discountReason: 'Motivo del descuento',
+    discountHint: 'Vacío: sin descuento. Se aplica a la próxima cuenta que hagas.',
+    discountNeedsReason: 'Un descuento necesita un motivo.',
+    discountEvenlyPercent: 'Dividir a partes iguales solo admite un descuento en porcentaje, en cada parte.',
+    payments: 'Pagos de {name}',
+    noPayments: 'Aún no hay pagos.',
+    method: 'Forma de pago',
+    amount: 'Importe',
+    status: 'Estado',
+    paymentStatus_pending: 'Pendiente',
+    paymentStatus_settled: 'Cobrado',
+    paymentStatus_expired: 'Caducado',
+    paymentStatus_refunded: 'Reembolsado',
+    paymentStatus_partially_refunded: 'Reembolsado en parte',
+    refund: 'Reembolsar',
+    refundOf: 'Reembolsar el pago con {method} de {amount}',
+    refundAmount: 'Importe a reembolsar',
+    refundAmountHint: 'Vacío: todo lo que queda del pago (las propinas no se reembolsan).',
+    refundReason: 'Motivo del reembolso',
+    refundAction: 'Reembolsar',
+    refundDone: 'Reembolso registrado.',
+    cancel: 'Cancelar',
+    printReceipt: 'Imprimir el recibo',
+    showReceipt: 'Ver el recibo',
+    receiptQueued: 'El recibo va camino de la impresora.',
+    noPrinter: 'No hay impresora de recibos configurada: muestra el recibo o descárgalo.',
+    downloadReceipt: 'Descargar el recibo',
+    receiptOf: 'Recibo de {name}',
+    shiftTitle: 'Tu turno: informe Z hasta ahora',
+    noShift: 'No tienes un turno abierto.',
+    orders: 'Pedidos',
+    bills: 'Cuentas',
+    gross: 'Ventas brutas',
+    discounts: 'Descuentos',
+    refunds: 'Reembolsos',
+    net: 'Ventas netas',
+    tips: 'Propinas',
+    paymentsTotal: 'Pagos cobrados',
+    expectedCash: 'Efectivo esperado',
+    lightningSats: 'Lightning',
+  },
+};
