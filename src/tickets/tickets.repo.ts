@@ -74,16 +74,41 @@ export async function findBilledDishIds(db: Db, orderId: string): Promise<Set<st
 }
 
 const orderBilledChange = prepared(
-  (db, { orderId, cents, now }: { orderId: string; cents: number; now: number }) =>
+  (
+    db,
+    {
+      orderId,
+      cents,
+      discountCents,
+      now,
+    }: { orderId: string; cents: number; discountCents: number; now: number },
+  ) =>
     db
       .updateTable('orders')
-      .set({ billed_cents: sql`billed_cents + ${cents}`, updated_at: now })
+      .set({
+        billed_cents: sql`billed_cents + ${cents}`,
+        discount_cents: sql`discount_cents + ${discountCents}`,
+        updated_at: now,
+      })
       .where('id', '=', orderId),
 );
 
-/** Adds to (or, negative, takes from) the order's billed sum; the order row is already locked. */
-export async function addToOrderBilled(db: Db, orderId: string, cents: number, now: number): Promise<void> {
-  await orderBilledChange.run(db, { orderId, cents, now });
+/**
+ * Adds a bill's subtotal and discount to (or, negative, takes them from) the order's billed and
+ * discounted sums; the order row is already locked.
+ */
+export async function addToOrderBilled(
+  db: Db,
+  orderId: string,
+  change: { subtotalCents: number; discountCents: number },
+  now: number,
+): Promise<void> {
+  await orderBilledChange.run(db, {
+    orderId,
+    cents: change.subtotalCents,
+    discountCents: change.discountCents,
+    now,
+  });
 }
 
 /** The bills of an order that are not cancelled. */

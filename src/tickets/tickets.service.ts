@@ -76,7 +76,7 @@ export async function createTicket(
       canceled_at: null,
     });
     await tickets.insertTicketDishes(trx, id, dishIds);
-    await tickets.addToOrderBilled(trx, orderId, subtotalCents, now);
+    await tickets.addToOrderBilled(trx, orderId, { subtotalCents, discountCents: discount }, now);
     if (isPaid) await refreshSalesFacts(trx, orderId);
     const view = await viewOf(trx, id);
     await recordEvent(trx, { type: 'ticket.created', data: view, at: now });
@@ -151,7 +151,11 @@ export async function cancelLockedTicket(trx: Db, ticket: tickets.TicketRow, now
     updated_at: now,
   });
   await tickets.releaseTicketDishes(trx, ticket.id);
-  await tickets.addToOrderBilled(trx, ticket.order_id, -Number(ticket.subtotal_cents), now);
+  const released = {
+    subtotalCents: -Number(ticket.subtotal_cents),
+    discountCents: -Number(ticket.discount_cents),
+  };
+  await tickets.addToOrderBilled(trx, ticket.order_id, released, now);
   // A Paid bill whose payments were all refunded can be cancelled: it leaves the reports.
   if (Number(ticket.status) === TICKET_STATUS.paid) await refreshSalesFacts(trx, ticket.order_id);
   await recordEvent(trx, { type: 'ticket.canceled', data: await viewOf(trx, ticket.id), at: now });

@@ -104,6 +104,8 @@ export type Database = {
     total_cents: number;
     /** Sum of the subtotals of the order's live bills; never above total_cents. */
     billed_cents: Generated<number>;
+    /** Sum of the discounts of the order's live bills; never above billed_cents. */
+    discount_cents: Generated<number>;
     /** Settled payments minus refunds over the order's bills, tips excluded. */
     paid_cents: Generated<number>;
     is_deleted: Generated<number>;
