@@ -111,6 +111,25 @@ export async function addToOrderBilled(
   });
 }
 
+const payableInvoice = prepared((db, { ticketId, now }: { ticketId: string; now: number }) =>
+  db
+    .selectFrom('payments')
+    .select('id')
+    .where('ticket_id', '=', ticketId)
+    .where('method', '=', 'lightning')
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .limit(1),
+);
+
+/**
+ * Whether a Lightning invoice of the bill can still be paid: pending and not past its expiry, or a
+ * reservation whose invoice the node is making right now (no expiry yet).
+ */
+export async function hasPayableInvoice(db: Db, ticketId: string, now: number): Promise<boolean> {
+  return (await payableInvoice.first(db, { ticketId, now })) !== undefined;
+}
+
 /** The bills of an order that are not cancelled. */
 export function findLiveTicketsOfOrder(db: Db, orderId: string): Promise<TicketRow[]> {
   return db

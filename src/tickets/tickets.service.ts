@@ -2,7 +2,7 @@ import { recordAudit } from '../audit/record-audit';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
-import { BadRequestError, NotFoundError } from '../core/errors';
+import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
@@ -18,6 +18,7 @@ import * as tickets from './tickets.repo';
 import { TICKET_STATUS, type TicketBody, type TicketsQuery, type TicketView } from './tickets.schemas';
 
 export const NOTHING_LEFT_TO_BILL = 'Nothing left to bill';
+export const INVOICE_PENDING = 'Ticket has a pending Lightning invoice: wait until it is paid or expires';
 const EXCEEDS_UNBILLED = 'Amount exceeds the unbilled balance';
 
 /**
@@ -143,8 +144,16 @@ export async function cancelTicket(ctx: AppContext, id: string): Promise<void> {
   });
 }
 
-/** Cancels a bill whose order the caller has locked; the orders service uses it when an order goes. */
+/**
+ * Cancels a bill whose order the caller has locked; the orders service uses it when an order goes.
+ * Refused (409) while one of its Lightning invoices can still be paid: phoenixd cannot withdraw an
+ * invoice, so the customer could pay a bill that no longer exists. The lock on the order is the one
+ * an invoice is reserved under, so none can appear between this check and the cancel. A payment for
+ * an invoice that had expired but still reached the node (paid at its last instant) settles onto the
+ * cancelled bill, which then shows a negative balance and is listed in the open balances for a refund.
+ */
 export async function cancelLockedTicket(trx: Db, ticket: tickets.TicketRow, now: number): Promise<void> {
+  if (await tickets.hasPayableInvoice(trx, ticket.id, now)) throw new ConflictError(INVOICE_PENDING);
   await tickets.updateTicket(trx, ticket.id, {
     status: TICKET_STATUS.canceled,
     canceled_at: now,
