@@ -254,6 +254,8 @@ export type Database = {
     reason: string;
     created_by: string;
     created_at: number;
+    /** 1: a pay-out beyond the expected cash that a manager forced. */
+    is_forced: Generated<number>;
   };
   roles: {
     id: string;

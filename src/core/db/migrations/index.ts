@@ -16,6 +16,7 @@ import * as reportIndexes from './0015_report_indexes';
 import * as salesFacts from './0016_sales_facts';
 import * as webhooks from './0017_webhooks';
 import * as orderDiscounts from './0018_order_discounts';
+import * as forcedPayOuts from './0019_forced_pay_outs';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -38,6 +39,7 @@ export const migrationProvider: MigrationProvider = {
       '0016_sales_facts': salesFacts,
       '0017_webhooks': webhooks,
       '0018_order_discounts': orderDiscounts,
+      '0019_forced_pay_outs': forcedPayOuts,
     };
   },
 };
