@@ -281,6 +281,8 @@ export type Database = {
     timezone: string;
     base_currency: string;
     require_shift_for_cash: number;
+    /** 1: webhooks may not target loopback, link-local or private addresses. */
+    webhooks_block_private_targets: Generated<number>;
     updated_at: number;
   };
   /** The outbox of the live stream: written in the transaction of each change. */
