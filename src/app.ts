@@ -106,6 +106,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     await bootstrapAdminFromConfig(ctx);
 
     const app = createServer(config, overrides.logStream);
+    ctx.rates.useLog(app.log);
     app.decorate('hadAdminAtStart', await isInitialized(ctx));
     answerOnlyWhatIsOnDisk(app, database);
     registerJobs(app, ctx, overrides.startJobs ?? true);

@@ -183,15 +183,59 @@ describeEachDatabase('lightning bills', (target) => {
     assert.equal(count(await eventTypes(db), 'ticket.paid'), 1);
   });
 
-  it('records a Lightning payment made after the bill was cancelled: the bill is overpaid', async (t) => {
-    const { app, db, simulator, call, ticketId } = await lightningBill(t, target);
+  it('refuses to cancel a bill or its order while its invoice can be paid, so it is never paid twice', async (t) => {
+    const { app, db, simulator, call, admin, ticketId, orderId } = await lightningBill(t, target);
     await listenForWebhooks(app, simulator);
     const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
-    assert.equal((await call('POST', `/tickets/${ticketId}/cancel`)).statusCode, 200);
+    const before = await databaseDigest(db);
+    const refused = await call('POST', `/tickets/${ticketId}/cancel`);
+    assert.deepEqual(
+      [refused.statusCode, refused.json()],
+      [409, { message: 'Ticket has a pending Lightning invoice: wait until it is paid or expires' }],
+    );
+    const orderCancel = await admin('PUT', `/orders/${orderId}`, { status: 'cancelled' });
+    assert.equal(orderCancel.statusCode, 409, orderCancel.body);
+    assert.equal((await admin('DELETE', `/orders/${orderId}`)).statusCode, 409);
+    assert.equal(await databaseDigest(db), before);
+
+    // The customer pays the invoice the bill still stands for: paid once, nothing to refund.
     await simulator.receivePayment(payment.lightning.invoice);
-    assert.equal((await storedPayment(db, payment.id)).status, 'settled');
     const ticket = (await call('GET', `/tickets/${ticketId}`)).json();
+    assert.deepEqual([ticket.status, ticket.paid, ticket.balance], [2, 60, 0]);
+    const order = (await call('GET', `/orders/${orderId}`)).json();
+    assert.deepEqual([order.paid, order.balance], [60, 0]);
+  });
+
+  it('records a payment for an expired invoice reaching a cancelled bill as an overpayment to refund', async (t) => {
+    const { app, db, clock, simulator, call, ticketId, orderId } = await lightningBill(t, target);
+    simulator.node.useClock(clock);
+    await listenForWebhooks(app, simulator);
+    simulator.webhookMode = 'hold';
+    const payment = (await call('POST', `/tickets/${ticketId}/lightning`, { expiry_seconds: 60 })).json();
+    clock.advance(60_000);
+    const waiter = await freshWaiter(app, db);
+    assert.equal((await waiter('POST', `/tickets/${ticketId}/cancel`)).statusCode, 200);
+    // The node still took it at the very instant of expiry; its webhook arrives after the cancel.
+    await simulator.receivePayment(payment.lightning.invoice);
+    const [delivery] = await simulator.releaseHeldWebhooks();
+    assert.equal(delivery?.status, 200);
+    assert.equal((await storedPayment(db, payment.id)).status, 'settled');
+    const ticket = (await waiter('GET', `/tickets/${ticketId}`)).json();
     assert.deepEqual([ticket.status, ticket.paid, ticket.balance], [3, 60, -60]);
+    const manager = callerFor(app, (await loggedInUser(app, db, 'admin')).cookies);
+    const balances = (await manager('GET', '/reports/open-balances')).json();
+    assert.deepEqual(
+      balances.overpaid_bills.map(
+        (row: { id: string; order_id: string; status: number; balance: number }) => [
+          row.id,
+          row.order_id,
+          row.status,
+          row.balance,
+        ],
+      ),
+      [[ticketId, orderId, 3, -60]],
+      'the money is listed for a refund',
+    );
   });
 
   it('rounds the satoshis up to a whole sat', async (t) => {

@@ -62,6 +62,51 @@ describeEachDatabase('closing a paid order', (target) => {
     assert.deepEqual([again.statusCode, again.json()], [400, { message: 'Cannot close a completed order' }]);
   });
 
+  it('counts discounts as settled: a discounted bill paid as asked, and a full comp, leave nothing due', async (t) => {
+    const { app, db, call, admin, orderId } = await seatedOrder(t);
+    const discounted = await createBill(admin, orderId, {
+      discount: { type: 'percent', value: 10, reason: 'Regular customer' },
+    });
+    const asked = (await call('GET', `/tickets/${discounted}`)).json().balance;
+    assert.equal(asked, 27);
+    assert.equal(
+      (await call('POST', `/tickets/${discounted}/payments`, { method: 'card', amount: asked })).statusCode,
+      201,
+    );
+    const view = (await call('GET', `/orders/${orderId}`)).json();
+    assert.deepEqual([view.total, view.discount, view.paid, view.balance], [30, 3, 27, 0]);
+    const closed = await call('POST', `/orders/${orderId}/close`);
+    assert.deepEqual([closed.statusCode, closed.json().balance], [200, 0], closed.body);
+
+    const comp = await billableOrder(app, db, [1500]);
+    await createBill(admin, comp.orderId, {
+      discount: { type: 'percent', value: 100, reason: 'On the house' },
+    });
+    assert.equal((await comp.call('GET', `/orders/${comp.orderId}`)).json().balance, 0);
+    assert.equal((await comp.call('POST', `/orders/${comp.orderId}/close`)).statusCode, 200);
+
+    // A cancelled discounted bill gives its discount back: the order owes its full total again.
+    const again = await billableOrder(app, db, [2000]);
+    const cancelled = await createBill(admin, again.orderId, {
+      discount: { type: 'amount', value: 5, reason: 'Late dish' },
+    });
+    assert.equal((await again.call('GET', `/orders/${again.orderId}`)).json().balance, 15);
+    assert.equal((await again.call('POST', `/tickets/${cancelled}/cancel`)).statusCode, 200);
+    const owed = (await again.call('GET', `/orders/${again.orderId}`)).json();
+    assert.deepEqual([owed.discount, owed.balance], [0, 20]);
+    for (const status of ['preparing', 'ready', 'completed']) {
+      assert.equal((await again.call('PUT', `/orders/${again.orderId}`, { status })).statusCode, 200);
+    }
+
+    const manager = callerFor(app, (await loggedInUser(app, db, 'admin')).cookies);
+    const balances = (await manager('GET', '/reports/open-balances')).json();
+    assert.deepEqual(
+      balances.orders.map((row: { id: string; balance: number }) => [row.id, row.balance]),
+      [[again.orderId, 20]],
+      'paid discounted orders are not listed as owing',
+    );
+  });
+
   it('is open to roles that take orders, not to the kitchen', async (t) => {
     const { app, db, orderId } = await seatedOrder(t);
     const cook = callerFor(app, (await loggedInUser(app, db, 'kitchen')).cookies);

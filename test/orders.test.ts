@@ -36,6 +36,7 @@ describeEachDatabase('orders', (target) => {
       waiter: 'Ana',
       status: 'pending',
       total: 19.99,
+      discount: 0,
       paid: 0,
       balance: 19.99,
       created_at: '2026-11-22T18:00:00.000Z',

@@ -29,6 +29,7 @@ describeEachDatabase('business settings', (target) => {
       timezone: 'America/Mexico_City',
       base_currency: 'USD',
       require_shift_for_cash: false,
+      webhooks_block_private_targets: false,
     });
   });
 
@@ -46,6 +47,7 @@ describeEachDatabase('business settings', (target) => {
       { tax_rate: 101 },
       { base_currency: 'EUR' },
       { business_name: 'x', colour: 'red' },
+      { webhooks_block_private_targets: 'yes' },
     ]) {
       const response = await admin('PUT', '/settings', body);
       assert.equal(response.statusCode, 400, JSON.stringify(body));
@@ -71,6 +73,7 @@ describeEachDatabase('business settings', (target) => {
       timezone: 'America/Mexico_City',
       base_currency: 'USD',
       require_shift_for_cash: true,
+      webhooks_block_private_targets: false,
     };
     assert.deepEqual(changed.json(), expected);
     assert.deepEqual((await staff('GET', '/settings')).json(), expected);

@@ -156,6 +156,69 @@ describeEachDatabase('shifts', (target) => {
     assert.equal((await cashier('GET', '/shifts/current')).statusCode, 404);
   });
 
+  it('refuses a pay-out beyond the expected cash unless a manager forces it, and shows it on the Z report', async (t) => {
+    const { app, db, clock } = await buildTestApp(t, target);
+    const cashier = callerFor(app, (await loggedInUser(app, db, 'cashier')).cookies);
+    const manager = callerFor(app, (await loggedInUser(app, db, 'manager')).cookies);
+    const shift = (await cashier('POST', '/shifts', { opening_cash: 50 })).json();
+    const path = `/shifts/${shift.id}/cash-movements`;
+    assert.equal((await cashier('POST', path, { amount: -30, reason: 'Ice' })).statusCode, 201);
+
+    const before = await databaseDigest(db);
+    const tooMuch = await cashier('POST', path, { amount: -20.01, reason: 'Supplier' });
+    assert.deepEqual(
+      [tooMuch.statusCode, tooMuch.json()],
+      [400, { message: 'Pay-out exceeds the cash expected in the drawer (20.00)' }],
+    );
+    const selfForced = await cashier('POST', path, { amount: -20.01, reason: 'Supplier', force: true });
+    assert.deepEqual(
+      [selfForced.statusCode, selfForced.json()],
+      [403, { message: 'Unauthorized API access' }],
+    );
+    assert.equal(await databaseDigest(db), before);
+
+    clock.advance(1000);
+    assert.equal(
+      (await cashier('POST', path, { amount: -20, reason: 'Exactly what is there' })).statusCode,
+      201,
+    );
+    clock.advance(1000);
+    const forced = await manager('POST', path, {
+      amount: -45,
+      reason: 'Supplier paid from the safe',
+      force: true,
+    });
+    assert.equal(forced.statusCode, 201, forced.body);
+    const view = (await cashier('GET', `/shifts/${shift.id}`)).json();
+    assert.equal(view.expected_cash, -45);
+    assert.deepEqual(
+      view.cash_movements.map((movement: { amount: number; forced: boolean }) => [
+        movement.amount,
+        movement.forced,
+      ]),
+      [
+        [-30, false],
+        [-20, false],
+        [-45, true],
+      ],
+    );
+    const report = (await manager('GET', `/shifts/${shift.id}/report`)).json();
+    assert.deepEqual(
+      report.forced_pay_outs.map((movement: { id: string; amount: number; reason: string }) => [
+        movement.id,
+        movement.amount,
+        movement.reason,
+      ]),
+      [[forced.json().id, -45, 'Supplier paid from the safe']],
+    );
+    const audited = await db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'shift.pay_out_forced')
+      .executeTakeFirstOrThrow();
+    assert.equal(audited.target_id, shift.id);
+  });
+
   it('opens one shift per user, even when ten requests race', async (t) => {
     const { app, db } = await buildTestApp(t, target);
     const cashier = callerFor(app, (await loggedInUser(app, db, 'cashier')).cookies);

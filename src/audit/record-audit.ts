@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   'webhook.updated',
   'webhook.deleted',
   'shift.closed',
+  'shift.pay_out_forced',
   'cli.user_created',
   'cli.pin_reset',
   'cli.wallet_password_set',

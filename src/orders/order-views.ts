@@ -4,6 +4,13 @@ import type { OrderDishDetail } from './order-dishes.repo';
 import type { OrderRow } from './orders.repo';
 import type { OrderDishView, OrderView } from './orders.schemas';
 
+/** What the order still owes: its total less the discounts of its live bills and what was paid. */
+export function orderBalanceCents(
+  row: Pick<OrderRow, 'total_cents' | 'discount_cents' | 'paid_cents'>,
+): number {
+  return Number(row.total_cents) - Number(row.discount_cents) - Number(row.paid_cents);
+}
+
 export function toOrderView(row: OrderRow): OrderView {
   return {
     id: row.id,
@@ -12,8 +19,9 @@ export function toOrderView(row: OrderRow): OrderView {
     waiter: row.waiter,
     status: row.status,
     total: fromCents(Number(row.total_cents)),
+    discount: fromCents(Number(row.discount_cents)),
     paid: fromCents(Number(row.paid_cents)),
-    balance: fromCents(Number(row.total_cents) - Number(row.paid_cents)),
+    balance: fromCents(orderBalanceCents(row)),
     created_at: toIsoUtc(Number(row.created_at)),
   };
 }

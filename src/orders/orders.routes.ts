@@ -125,10 +125,11 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         description:
           'Omitted fields keep their values; `total` is ignored. Status moves pending → preparing → ready → ' +
           'completed, or any non-final state → cancelled; sending the current status changes nothing. ' +
-          'Completing or cancelling frees the table; changing `table_id` of an active order moves it.',
+          'Completing or cancelling frees the table; changing `table_id` of an active order moves it. ' +
+          'Cancelling while a Lightning invoice of one of its bills can still be paid: 409.',
         params: IdParams,
         body: OrderUpdateBody,
-        response: { 200: MessageReply, ...errors(400, 401, 404) },
+        response: { 200: MessageReply, ...errors(400, 401, 404, 409) },
       },
     },
     async (request) => {
@@ -164,9 +165,10 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         operationId: 'deleteOrder',
         summary: 'Delete an order',
         description:
-          'Logical delete: the order leaves every list, filter and sales total, and its table is freed.',
+          'Logical delete: the order leaves every list, filter and sales total, and its table is freed. ' +
+          'While a Lightning invoice of one of its bills can still be paid: 409.',
         params: IdParams,
-        response: { 200: MessageReply, ...errors(400, 401, 404) },
+        response: { 200: MessageReply, ...errors(400, 401, 404, 409) },
       },
     },
     async (request) => {

@@ -91,8 +91,11 @@ export const OrderView = Type.Object({
   waiter: Type.String(),
   status: OrderStatusSchema,
   total: Type.Number({ example: 25.5 }),
+  discount: Type.Number({ description: 'Sum of the discounts on its live (not cancelled) bills' }),
   paid: Type.Number({ description: 'Settled payments on its bills minus refunds, tips excluded' }),
-  balance: Type.Number({ description: 'total − paid: what is still owed (negative: overpaid)' }),
+  balance: Type.Number({
+    description: 'total − discount − paid: what is still owed (negative: overpaid)',
+  }),
   created_at: Type.String({ format: 'date-time', example: '2026-11-22T18:00:00.000Z' }),
 });
 export type OrderView = Static<typeof OrderView>;

@@ -16,7 +16,7 @@ import { recordOrderEvent } from './order-events';
 import { findOrderUser, priceDishEntries, sumCents, tableNotFound, tableTaken } from './order-links';
 import { assertTransition, isActive } from './order-status';
 import * as tables from './order-tables.repo';
-import { toOrderDishView, toOrderView } from './order-views';
+import { orderBalanceCents, toOrderDishView, toOrderView } from './order-views';
 import * as orders from './orders.repo';
 import type { CompleteOrderView, DishEntry, OrderBody, OrderView } from './orders.schemas';
 
@@ -134,7 +134,7 @@ export async function closeOrder(ctx: AppContext, principal: Principal, id: stri
     const current = await orders.lockLiveOrder(trx, id);
     if (!current) throw new NotFoundError();
     if (!isActive(current.status)) throw new BadRequestError(`Cannot close a ${current.status} order`);
-    if (Number(current.paid_cents) < Number(current.total_cents)) {
+    if (orderBalanceCents(current) > 0) {
       throw new BadRequestError('Cannot close an order with a balance due');
     }
     await tables.lockTables(trx, [current.table_id]);

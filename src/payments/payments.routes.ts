@@ -71,7 +71,8 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
           '200 (also when two requests race), so a retry never makes a second invoice; a payment past its ' +
           'expiry is first checked with the node and then `expired`, and a new one is made. The payment ' +
           'settles without any client (webhook, GET /payments/{id}, a background sweep). No exchange rate ' +
-          '(none configured, or the last one older than 10 minutes): 503 `Exchange rate unavailable`, ' +
+          '(none configured, the source answering a price outside the plausible band, or the last one older ' +
+          'than 10 minutes): 503 `Exchange rate unavailable`, ' +
           'nothing stored; node not configured or unavailable: 503, nothing stored.',
         params: IdParams,
         body: LightningBillBody,

@@ -1,6 +1,7 @@
 import type { CurrencyCode } from '../config';
 import type { Clock } from '../core/clock';
 import { ServiceUnavailableError } from '../core/errors';
+import { isPlausibleBtcPrice, PLAUSIBLE_BTC_PRICE } from './plausible-price';
 
 export const RATE_UNAVAILABLE = 'Exchange rate unavailable';
 
@@ -21,6 +22,9 @@ export type RateSource = { name: string; fetchBtcPrice(currency: CurrencyCode): 
 
 export type ExchangeRate = { currency: CurrencyCode; btcPrice: number; source: string; fetchedAt: number };
 
+/** Where a refused price is reported; the app hands in its logger once it is ready. */
+export type RateLog = { warn(details: object, message: string): void };
+
 /**
  * The current price of 1 BTC in the base currency: cached for a minute; when the source fails the
  * last good price serves until it is ten minutes old, then nothing does. A BTC base needs no source.
@@ -30,11 +34,16 @@ export class ExchangeRates {
   private readonly last = new Map<CurrencyCode, ExchangeRate>();
   /** The fetch under way per currency; callers arriving meanwhile wait for it instead of asking again. */
   private readonly inFlight = new Map<CurrencyCode, Promise<ExchangeRate>>();
+  private log: RateLog | undefined;
 
   constructor(
     private readonly source: RateSource | undefined,
     private readonly clock: Clock,
   ) {}
+
+  useLog(log: RateLog): void {
+    this.log = log;
+  }
 
   /** `currency` is the base currency of the settings, read by the caller for this request. */
   async current(currency: CurrencyCode): Promise<ExchangeRate> {
@@ -54,11 +63,21 @@ export class ExchangeRates {
     if (this.source) {
       try {
         const btcPrice = await this.source.fetchBtcPrice(currency);
-        if (Number.isFinite(btcPrice) && btcPrice > 0) {
+        if (isPlausibleBtcPrice(currency, btcPrice)) {
           const rate = { currency, btcPrice, source: this.source.name, fetchedAt: now };
           this.last.set(currency, rate);
           return rate;
         }
+        // Treated as a failed fetch: never priced with, never kept as the last good rate.
+        this.log?.warn(
+          {
+            currency,
+            btcPrice,
+            source: this.source.name,
+            band: currency === 'BTC' ? 1 : PLAUSIBLE_BTC_PRICE[currency],
+          },
+          'exchange rate refused: implausible price of 1 BTC',
+        );
       } catch {
         // The last good price below still serves while it is fresh enough.
       }

@@ -30,7 +30,9 @@ export const ratesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         summary: 'The current price of 1 BTC in the base currency',
         description:
           'The rate Lightning bills are priced at. A price is reused for 60 s; when the source fails the ' +
-          'last good one serves until it is 10 minutes old. With a BTC base currency the rate is 1.',
+          'last good one serves until it is 10 minutes old. A price outside the plausible band (1,000 … ' +
+          '10,000,000 USD, 10,000 … 200,000,000 MXN) counts as a failure and is logged. With a BTC base ' +
+          'currency the rate is 1. No usable rate: 503 `Exchange rate unavailable`.',
         response: { 200: ExchangeRateView, ...errors(401, 503) },
       },
     },

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import type { OffsetPiece } from '../core/time';
+import { TICKET_STATUS } from '../tickets/tickets.schemas';
 
 export type SalesGrouping = 'day' | 'hour' | 'payment_method' | 'dish' | 'category' | 'waiter';
 
@@ -84,26 +85,31 @@ function joinsOf(groupBy: SalesGrouping) {
   return sql``;
 }
 
-/** Completed or cancelled live orders that were not paid in full, newest first. */
+/** Completed or cancelled live orders that were not paid in full (discounts count as paid), newest first. */
 export function unpaidOrders(db: Db, limit: number) {
   return db
     .selectFrom('orders')
-    .select(['id', 'status', 'waiter', 'total_cents', 'paid_cents', 'created_at'])
+    .select(['id', 'status', 'waiter', 'total_cents', 'discount_cents', 'paid_cents', 'created_at'])
     .where('is_deleted', '=', 0)
     .where('status', 'in', ['completed', 'cancelled'])
-    .whereRef('paid_cents', '<', 'total_cents')
+    .where(sql<boolean>`paid_cents + discount_cents < total_cents`)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
 }
 
-/** Bills that took more than their total (a cash payment and a Lightning invoice both paid). */
+/**
+ * Bills that took more than they owe (a cash payment and a Lightning invoice both paid); a cancelled
+ * bill owes nothing, so any money that reached it (an invoice paid after it expired) is listed.
+ */
 export function overpaidBills(db: Db, limit: number) {
   return db
     .selectFrom('tickets')
     .select(['id', 'order_id', 'status', 'total_cents', 'paid_cents', 'paid_at'])
-    .whereRef('paid_cents', '>', 'total_cents')
+    .where(
+      sql<boolean>`paid_cents > case when status = ${TICKET_STATUS.canceled} then 0 else total_cents end`,
+    )
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)

@@ -51,8 +51,9 @@ export const OpenBalances = Type.Object({
       status: Type.Union([Type.Literal('completed'), Type.Literal('cancelled')]),
       waiter: Type.String(),
       total: Type.Number(),
+      discount: Type.Number({ description: 'Discounts on its live bills' }),
       paid: Type.Number(),
-      balance: Type.Number({ description: 'total − paid, above 0' }),
+      balance: Type.Number({ description: 'total − discount − paid, above 0' }),
       created_at: Instant,
     }),
     { description: 'Completed or cancelled orders not paid in full, newest first (at most 1000)' },
@@ -61,12 +62,16 @@ export const OpenBalances = Type.Object({
     Type.Object({
       id: Uuid(),
       order_id: Uuid(),
+      status: Type.Integer({ description: 'The bill status: 1 Pending, 2 Paid, 3 Canceled' }),
       total: Type.Number(),
       paid: Type.Number(),
-      balance: Type.Number({ description: 'total − paid, below 0' }),
+      balance: Type.Number({ description: 'total − paid (a cancelled bill owes 0: −paid), below 0' }),
       paid_at: Type.Union([Instant, Type.Null()]),
     }),
-    { description: 'Bills that took more than their total, newest first (at most 1000)' },
+    {
+      description:
+        'Bills that took more than they owe (cancelled bills owe nothing), newest first (at most 1000)',
+    },
   ),
 });
 export type OpenBalances = Static<typeof OpenBalances>;

@@ -4,8 +4,10 @@ import type { Principal } from '../core/auth-guard';
 import { BadRequestError } from '../core/errors';
 import { fromCents } from '../core/money';
 import { dayNumberToDate, localDaysToRange, toIsoUtc, toIsoUtcOrNull, zoneOffsets } from '../core/time';
+import { orderBalanceCents } from '../orders/order-views';
 import { authorize } from '../roles/permissions';
 import { loadSettings } from '../settings/settings.service';
+import { TICKET_STATUS, type TicketStatus } from '../tickets/tickets.schemas';
 import * as repo from './reports.repo';
 import type { OpenBalances, SalesQuery, SalesRow } from './reports.schemas';
 
@@ -65,16 +67,22 @@ export async function openBalances(ctx: AppContext, principal: Principal): Promi
       status: order.status as 'completed' | 'cancelled',
       waiter: order.waiter,
       total: fromCents(Number(order.total_cents)),
+      discount: fromCents(Number(order.discount_cents)),
       paid: fromCents(Number(order.paid_cents)),
-      balance: fromCents(Number(order.total_cents) - Number(order.paid_cents)),
+      balance: fromCents(orderBalanceCents(order)),
       created_at: toIsoUtc(Number(order.created_at)),
     })),
     overpaid_bills: bills.map((bill) => ({
       id: bill.id,
       order_id: bill.order_id,
+      status: Number(bill.status) as TicketStatus,
       total: fromCents(Number(bill.total_cents)),
       paid: fromCents(Number(bill.paid_cents)),
-      balance: fromCents(Number(bill.total_cents) - Number(bill.paid_cents)),
+      // A cancelled bill owes nothing: all it took is to be refunded.
+      balance: fromCents(
+        (Number(bill.status) === TICKET_STATUS.canceled ? 0 : Number(bill.total_cents)) -
+          Number(bill.paid_cents),
+      ),
       paid_at: toIsoUtcOrNull(bill.paid_at),
     })),
   };

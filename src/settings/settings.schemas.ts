@@ -33,6 +33,11 @@ const settingsProperties = {
   }),
   base_currency: CurrencyCodeSchema,
   require_shift_for_cash: Type.Boolean({ description: 'Cash payments and refunds need an open shift' }),
+  webhooks_block_private_targets: Type.Boolean({
+    description:
+      'Webhooks may not target loopback, link-local or private addresses: refused when saved, and at ' +
+      'each delivery after the name is resolved (default false)',
+  }),
 };
 
 export const SettingsView = Type.Object(settingsProperties);

@@ -24,6 +24,7 @@ export type Settings = Readonly<{
   timeZone: string;
   baseCurrency: CurrencyCode;
   requireShiftForCash: boolean;
+  webhooksBlockPrivateTargets: boolean;
 }>;
 
 export const CURRENCY_CHANGE_REFUSED = 'The base currency cannot change while a bill is pending';
@@ -50,6 +51,7 @@ function toSettings(row: repo.SettingsRow): Settings {
     timeZone: row.timezone,
     baseCurrency: row.base_currency as CurrencyCode,
     requireShiftForCash: Number(row.require_shift_for_cash) === 1,
+    webhooksBlockPrivateTargets: Number(row.webhooks_block_private_targets) === 1,
   };
 }
 
@@ -65,6 +67,7 @@ function toView(settings: Settings): SettingsView {
     timezone: settings.timeZone,
     base_currency: settings.baseCurrency,
     require_shift_for_cash: settings.requireShiftForCash,
+    webhooks_block_private_targets: settings.webhooksBlockPrivateTargets,
   };
 }
 
@@ -102,6 +105,9 @@ export async function updateSettings(
       ...(input.base_currency !== undefined && { base_currency: input.base_currency }),
       ...(input.require_shift_for_cash !== undefined && {
         require_shift_for_cash: input.require_shift_for_cash ? 1 : 0,
+      }),
+      ...(input.webhooks_block_private_targets !== undefined && {
+        webhooks_block_private_targets: input.webhooks_block_private_targets ? 1 : 0,
       }),
       updated_at: ctx.clock.now(),
     });

@@ -89,7 +89,11 @@ export const shiftsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         operationId: 'addShiftCashMovement',
         tags,
         summary: 'Record a pay-in or a pay-out',
-        description: `${OWN_OR_MANAGE} A closed shift: 409 \`${service.SHIFT_CLOSED}\`.`,
+        description:
+          `${OWN_OR_MANAGE} A closed shift: 409 \`${service.SHIFT_CLOSED}\`. A pay-out larger than the ` +
+          `expected cash: 400 \`${service.PAY_OUT_EXCEEDS_CASH} (<expected>)\`, unless sent with ` +
+          '`force: true` by a user with shifts.manage (else 403); a forced pay-out is audited and listed on ' +
+          'the Z report.',
         params: IdParams,
         body: CashMovementBody,
         response: {

@@ -27,6 +27,13 @@ export const CashMovementBody = Type.Object(
       pattern: '\\S',
       example: 'Ice from the shop next door',
     }),
+    force: Type.Optional(
+      Type.Boolean({
+        description:
+          'Record a pay-out larger than the expected cash anyway (needs shifts.manage); it is marked as ' +
+          'forced and listed on the Z report. Default false',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -65,6 +72,7 @@ export const CashMovementView = Type.Object({
   id: Uuid(),
   amount: Type.Number({ description: 'Positive: pay-in; negative: pay-out' }),
   reason: Type.String(),
+  forced: Type.Boolean({ description: 'A pay-out beyond the expected cash that a manager forced' }),
   created_by: Uuid(),
   created_at: Instant,
 });
@@ -112,6 +120,9 @@ export const ShiftReport = Type.Object({
     description: 'Tips of the shift’s payments, by the waiter of each order',
   }),
   lightning_sats: Type.Integer({ description: 'Sats received by the shift’s Lightning payments' }),
+  forced_pay_outs: Type.Array(CashMovementView, {
+    description: 'Pay-outs beyond the expected cash that a manager forced, oldest first',
+  }),
   expected_cash: Type.Number(),
   counted_cash: Type.Union([Type.Number(), Type.Null()]),
   difference: Type.Union([Type.Number(), Type.Null()]),

@@ -23,6 +23,7 @@ import type {
 export const SHIFT_ALREADY_OPEN = 'A shift is already open';
 export const OPEN_A_SHIFT_FIRST = 'Open a shift first';
 export const SHIFT_CLOSED = 'The shift is closed';
+export const PAY_OUT_EXCEEDS_CASH = 'Pay-out exceeds the cash expected in the drawer';
 
 export async function openShift(
   ctx: AppContext,
@@ -99,15 +100,41 @@ export async function addCashMovement(
   await shiftOfCaller(ctx.db, principal, shiftId);
   const id = newId();
   await ctx.db.transaction().execute(async (trx) => {
-    await lockOpen(trx, shiftId);
+    // Under the shift's lock: cash payments and refunds wait for it, so the drawer cannot change
+    // between counting it and taking the pay-out from it.
+    const shift = await lockOpen(trx, shiftId);
+    const expectedCents = await expectedCashCents(trx, shift);
+    const isBeyondDrawer = amountCents < 0 && expectedCents + amountCents < 0;
+    if (isBeyondDrawer) {
+      if (!body.force) {
+        throw new BadRequestError(`${PAY_OUT_EXCEEDS_CASH} (${fromCents(expectedCents).toFixed(2)})`);
+      }
+      authorize(principal, 'shifts.manage');
+    }
+    const now = ctx.clock.now();
     await repo.insertMovement(trx, {
       id,
       shift_id: shiftId,
       amount_cents: amountCents,
       reason: body.reason,
       created_by: principal.id,
-      created_at: ctx.clock.now(),
+      created_at: now,
+      is_forced: isBeyondDrawer ? 1 : 0,
     });
+    if (isBeyondDrawer) {
+      await recordAudit(trx, {
+        at: now,
+        actor: principal,
+        action: 'shift.pay_out_forced',
+        target: { type: 'shift', id: shiftId },
+        before: { expected_cash: fromCents(expectedCents) },
+        after: {
+          pay_out: fromCents(-amountCents),
+          reason: body.reason,
+          expected_cash: fromCents(expectedCents + amountCents),
+        },
+      });
+    }
   });
   return id;
 }
@@ -198,6 +225,7 @@ export async function shiftReport(
       tips: fromCents(Number(row.tips_cents)),
     })),
     lightning_sats: sum(methods.filter((row) => row.method === 'lightning').map((row) => row.sats)),
+    forced_pay_outs: view.cash_movements.filter((movement) => movement.forced),
     expected_cash: view.expected_cash,
     counted_cash: view.counted_cash,
     difference: view.difference,
@@ -243,6 +271,17 @@ async function mustFind(db: Db, id: string): Promise<repo.ShiftRow> {
   return shift;
 }
 
+function toMovementView(movement: repo.MovementRow): ShiftView['cash_movements'][number] {
+  return {
+    id: movement.id,
+    amount: fromCents(Number(movement.amount_cents)),
+    reason: movement.reason,
+    forced: Number(movement.is_forced) === 1,
+    created_by: movement.created_by,
+    created_at: toIsoUtc(Number(movement.created_at)),
+  };
+}
+
 async function viewOf(db: Db, shift: repo.ShiftRow): Promise<ShiftView> {
   const isClosed = shift.closed_at !== null;
   const [movements, expectedCents] = await Promise.all([
@@ -259,13 +298,7 @@ async function viewOf(db: Db, shift: repo.ShiftRow): Promise<ShiftView> {
     opened_at: toIsoUtc(Number(shift.opened_at)),
     closed_at: toIsoUtcOrNull(shift.closed_at),
     closed_by: shift.closed_by,
-    cash_movements: movements.map((movement) => ({
-      id: movement.id,
-      amount: fromCents(Number(movement.amount_cents)),
-      reason: movement.reason,
-      created_by: movement.created_by,
-      created_at: toIsoUtc(Number(movement.created_at)),
-    })),
+    cash_movements: movements.map(toMovementView),
     expected_cash: fromCents(expectedCents),
     counted_cash: countedCents === null ? null : fromCents(countedCents),
     difference: countedCents === null ? null : fromCents(countedCents - expectedCents),

@@ -74,16 +74,60 @@ export async function findBilledDishIds(db: Db, orderId: string): Promise<Set<st
 }
 
 const orderBilledChange = prepared(
-  (db, { orderId, cents, now }: { orderId: string; cents: number; now: number }) =>
+  (
+    db,
+    {
+      orderId,
+      cents,
+      discountCents,
+      now,
+    }: { orderId: string; cents: number; discountCents: number; now: number },
+  ) =>
     db
       .updateTable('orders')
-      .set({ billed_cents: sql`billed_cents + ${cents}`, updated_at: now })
+      .set({
+        billed_cents: sql`billed_cents + ${cents}`,
+        discount_cents: sql`discount_cents + ${discountCents}`,
+        updated_at: now,
+      })
       .where('id', '=', orderId),
 );
 
-/** Adds to (or, negative, takes from) the order's billed sum; the order row is already locked. */
-export async function addToOrderBilled(db: Db, orderId: string, cents: number, now: number): Promise<void> {
-  await orderBilledChange.run(db, { orderId, cents, now });
+/**
+ * Adds a bill's subtotal and discount to (or, negative, takes them from) the order's billed and
+ * discounted sums; the order row is already locked.
+ */
+export async function addToOrderBilled(
+  db: Db,
+  orderId: string,
+  change: { subtotalCents: number; discountCents: number },
+  now: number,
+): Promise<void> {
+  await orderBilledChange.run(db, {
+    orderId,
+    cents: change.subtotalCents,
+    discountCents: change.discountCents,
+    now,
+  });
+}
+
+const payableInvoice = prepared((db, { ticketId, now }: { ticketId: string; now: number }) =>
+  db
+    .selectFrom('payments')
+    .select('id')
+    .where('ticket_id', '=', ticketId)
+    .where('method', '=', 'lightning')
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .limit(1),
+);
+
+/**
+ * Whether a Lightning invoice of the bill can still be paid: pending and not past its expiry, or a
+ * reservation whose invoice the node is making right now (no expiry yet).
+ */
+export async function hasPayableInvoice(db: Db, ticketId: string, now: number): Promise<boolean> {
+  return (await payableInvoice.first(db, { ticketId, now })) !== undefined;
 }
 
 /** The bills of an order that are not cancelled. */

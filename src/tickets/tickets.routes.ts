@@ -101,10 +101,12 @@ export const ticketsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         tags,
         summary: 'Cancel a bill',
         description:
-          'Only while nothing is paid on it (else 400 `Ticket has payments: refund them first`); its dishes ' +
-          'and amount become billable again.',
+          'Only while nothing is paid on it (else 400 `Ticket has payments: refund them first`) and no ' +
+          'Lightning invoice of it can still be paid (else 409 `Ticket has a pending Lightning invoice: wait ' +
+          'until it is paid or expires`: the node cannot withdraw an invoice); its dishes and amount become ' +
+          'billable again.',
         params: IdParams,
-        response: { 200: MessageReply, ...errors(400, 401, 404) },
+        response: { 200: MessageReply, ...errors(400, 401, 404, 409) },
       },
     },
     async (request) => {

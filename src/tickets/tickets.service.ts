@@ -2,7 +2,7 @@ import { recordAudit } from '../audit/record-audit';
 import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
-import { BadRequestError, NotFoundError } from '../core/errors';
+import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
@@ -18,6 +18,7 @@ import * as tickets from './tickets.repo';
 import { TICKET_STATUS, type TicketBody, type TicketsQuery, type TicketView } from './tickets.schemas';
 
 export const NOTHING_LEFT_TO_BILL = 'Nothing left to bill';
+export const INVOICE_PENDING = 'Ticket has a pending Lightning invoice: wait until it is paid or expires';
 const EXCEEDS_UNBILLED = 'Amount exceeds the unbilled balance';
 
 /**
@@ -76,7 +77,7 @@ export async function createTicket(
       canceled_at: null,
     });
     await tickets.insertTicketDishes(trx, id, dishIds);
-    await tickets.addToOrderBilled(trx, orderId, subtotalCents, now);
+    await tickets.addToOrderBilled(trx, orderId, { subtotalCents, discountCents: discount }, now);
     if (isPaid) await refreshSalesFacts(trx, orderId);
     const view = await viewOf(trx, id);
     await recordEvent(trx, { type: 'ticket.created', data: view, at: now });
@@ -143,15 +144,27 @@ export async function cancelTicket(ctx: AppContext, id: string): Promise<void> {
   });
 }
 
-/** Cancels a bill whose order the caller has locked; the orders service uses it when an order goes. */
+/**
+ * Cancels a bill whose order the caller has locked; the orders service uses it when an order goes.
+ * Refused (409) while one of its Lightning invoices can still be paid: phoenixd cannot withdraw an
+ * invoice, so the customer could pay a bill that no longer exists. The lock on the order is the one
+ * an invoice is reserved under, so none can appear between this check and the cancel. A payment for
+ * an invoice that had expired but still reached the node (paid at its last instant) settles onto the
+ * cancelled bill, which then shows a negative balance and is listed in the open balances for a refund.
+ */
 export async function cancelLockedTicket(trx: Db, ticket: tickets.TicketRow, now: number): Promise<void> {
+  if (await tickets.hasPayableInvoice(trx, ticket.id, now)) throw new ConflictError(INVOICE_PENDING);
   await tickets.updateTicket(trx, ticket.id, {
     status: TICKET_STATUS.canceled,
     canceled_at: now,
     updated_at: now,
   });
   await tickets.releaseTicketDishes(trx, ticket.id);
-  await tickets.addToOrderBilled(trx, ticket.order_id, -Number(ticket.subtotal_cents), now);
+  const released = {
+    subtotalCents: -Number(ticket.subtotal_cents),
+    discountCents: -Number(ticket.discount_cents),
+  };
+  await tickets.addToOrderBilled(trx, ticket.order_id, released, now);
   // A Paid bill whose payments were all refunded can be cancelled: it leaves the reports.
   if (Number(ticket.status) === TICKET_STATUS.paid) await refreshSalesFacts(trx, ticket.order_id);
   await recordEvent(trx, { type: 'ticket.canceled', data: await viewOf(trx, ticket.id), at: now });

@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import { isForeignKeyViolation } from '../core/db/locks';
 import { newId } from '../core/ids';
 import { eventsAfter, latestPosition, type StoredEvent } from '../events/events.repo';
+import { loadSettings } from '../settings/settings.service';
 import * as deliveries from './deliveries.repo';
 import type { AttemptOutcome, WebhookTransport } from './webhook-sender';
 import * as webhooks from './webhooks.repo';
@@ -95,10 +96,19 @@ function deliveryBody(event: StoredEvent): string {
 /** Sends every due delivery, webhooks in parallel, each webhook's deliveries in event order. */
 export async function sendDueDeliveries(ctx: AppContext, transport: WebhookTransport): Promise<void> {
   const webhookIds = await deliveries.webhooksWithUnfinishedDeliveries(ctx.db);
-  await Promise.all(webhookIds.map((webhookId) => drainWebhook(ctx, transport, webhookId)));
+  if (webhookIds.length === 0) return;
+  const { webhooksBlockPrivateTargets } = await loadSettings(ctx.db);
+  await Promise.all(
+    webhookIds.map((webhookId) => drainWebhook(ctx, transport, webhookId, webhooksBlockPrivateTargets)),
+  );
 }
 
-async function drainWebhook(ctx: AppContext, transport: WebhookTransport, webhookId: string): Promise<void> {
+async function drainWebhook(
+  ctx: AppContext,
+  transport: WebhookTransport,
+  webhookId: string,
+  blockPrivateTargets: boolean,
+): Promise<void> {
   for (let sent = 0; sent < MAX_DELIVERIES_PER_RUN; sent += 1) {
     const head = await deliveries.findQueueHead(ctx.db, webhookId);
     const now = ctx.clock.now();
@@ -116,6 +126,7 @@ async function drainWebhook(ctx: AppContext, transport: WebhookTransport, webhoo
       eventId: Number(head.event_position),
       body: head.body,
       unixSeconds: Math.floor(now / 1000),
+      blockPrivateTargets,
     });
     const state = await recordAttempt(
       ctx,

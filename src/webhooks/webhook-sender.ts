@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { CONNECTION_FAILED, isPrivateTarget, maskUrl, PRIVATE_TARGET } from './webhook-targets';
 
 /** A receiver that has not answered in this time counts as down (contract-live.md). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -23,6 +24,8 @@ export type DeliveryRequest = {
   eventId: number;
   body: string;
   unixSeconds: number;
+  /** `webhooks_block_private_targets`: the URL's name is resolved and refused when it is private. */
+  blockPrivateTargets: boolean;
 };
 /** What one attempt came to: a 2xx status is a delivery, anything else (or no answer) a failure. */
 export type AttemptOutcome = { statusCode: number | null; error: string | null; durationMs: number };
@@ -32,6 +35,12 @@ export type WebhookTransport = (request: DeliveryRequest) => Promise<AttemptOutc
 export const httpWebhookTransport: WebhookTransport = async (request) => {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
+  // Checked at each attempt, after resolving the name: a name can start pointing inside at any time.
+  // fetch resolves it again, so a name that changes between the two lookups could still slip through;
+  // the window is one DNS answer wide.
+  if (request.blockPrivateTargets && (await isPrivateTarget(request.url))) {
+    return { statusCode: null, error: PRIVATE_TARGET, durationMs: elapsed() };
+  }
   try {
     const response = await fetch(request.url, {
       method: 'POST',
@@ -57,16 +66,18 @@ function statusError(response: Response): string | null {
   if (response.status >= 200 && response.status < 300) return null;
   if (response.status >= 300 && response.status < 400) {
     const location = response.headers.get('location');
-    return `Redirect not followed (HTTP ${response.status}${location ? ` to ${location.slice(0, 500)}` : ''})`;
+    return `Redirect not followed (HTTP ${response.status}${location ? ` to ${maskUrl(location).slice(0, 500)}` : ''})`;
   }
   return `HTTP ${response.status}`;
 }
 
+/**
+ * Every network failure reads the same: the deliveries log must not tell a refused port from a reset
+ * or an unknown host, or a webhook becomes a scanner of the restaurant's network.
+ */
 function transportError(error: unknown): string {
   if (error instanceof DOMException && error.name === 'TimeoutError') {
     return `No answer within ${DELIVERY_TIMEOUT_MS / 1000} s`;
   }
-  // fetch reports every network failure as "fetch failed"; the cause says which (ECONNREFUSED…).
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  return (cause instanceof Error ? cause.message : String(cause)).slice(0, 500);
+  return CONNECTION_FAILED;
 }

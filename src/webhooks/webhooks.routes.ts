@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
 import { listOrNoContent } from '../core/replies';
 import { errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';
+import { PRIVATE_TARGET } from './webhook-targets';
 import {
   CreatedWebhookView,
   DeliveriesQuery,
@@ -69,7 +70,10 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         summary: 'Add a webhook',
         description:
           'Events recorded from now on whose type is in `events` (or every event for `*`) are delivered ' +
-          `to \`url\`. A URL that is not http or https: 400 \`${service.URL_NOT_HTTP}\`. The answer holds ` +
+          `to \`url\`. A URL that is not http or https: 400 \`${service.URL_NOT_HTTP}\`; with the setting ` +
+          '`webhooks_block_private_targets` on, a URL at (or resolving to) a loopback, link-local or private ' +
+          `address: 400 \`${PRIVATE_TARGET}\`. Views show the URL with its credentials (user-info, ` +
+          '`token`/`key`/`secret`/`signature`… query values) as `***`. The answer holds ' +
           `the signing \`secret\`, shown only here. ${DELIVERY_FORMAT}`,
         body: WebhookBody,
         response: { 201: CreatedWebhookView, ...errors(400, 401, 403) },
@@ -89,7 +93,8 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         summary: 'Change a webhook',
         description:
           'Replaces `url`, `events` and `description`; the secret stays. Deliveries already queued go to ' +
-          'the new URL; the new `events` apply to events recorded from now on.',
+          'the new URL; the new `events` apply to events recorded from now on. The masked URL of the views, ' +
+          'sent back unchanged, keeps the stored URL with its credentials.',
         params: IdParams,
         body: WebhookBody,
         response: { 200: WebhookView, ...errors(400, 401, 403, 404) },

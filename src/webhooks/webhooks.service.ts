@@ -7,8 +7,10 @@ import { totalFromLastPage } from '../core/paging';
 import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
 import { latestPosition } from '../events/events.repo';
 import { authorize, type Permission } from '../roles/permissions';
+import { loadSettings } from '../settings/settings.service';
 import * as deliveries from './deliveries.repo';
 import { newWebhookSecret } from './webhook-sender';
+import { isPrivateTarget, maskUrl, PRIVATE_TARGET } from './webhook-targets';
 import * as webhooks from './webhooks.repo';
 import type {
   CreatedWebhookView,
@@ -39,13 +41,14 @@ export async function getWebhook(ctx: AppContext, principal: Principal, id: stri
  * A new webhook starts at the latest event: it gets what happens from now on, not the whole outbox.
  * Its secret is in this answer only.
  */
-export function createWebhook(
+export async function createWebhook(
   ctx: AppContext,
   principal: Principal,
   input: WebhookBody,
 ): Promise<CreatedWebhookView> {
   authorize(principal, WEBHOOKS_PERMISSION);
   const fields = webhookFields(input);
+  await assertAllowedTarget(ctx, fields.url);
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     const row = {
@@ -69,8 +72,11 @@ export function createWebhook(
   });
 }
 
-/** Replaces URL, events and description; deliveries already made keep going to the new URL. */
-export function updateWebhook(
+/**
+ * Replaces URL, events and description; deliveries already made keep going to the new URL. The
+ * masked URL the views show, sent back as it is, keeps the stored one with its credentials.
+ */
+export async function updateWebhook(
   ctx: AppContext,
   principal: Principal,
   id: string,
@@ -78,11 +84,15 @@ export function updateWebhook(
 ): Promise<WebhookView> {
   authorize(principal, WEBHOOKS_PERMISSION);
   const fields = webhookFields(input);
+  const stored = await webhooks.findWebhook(ctx.db, id);
+  if (!stored) throw new NotFoundError();
+  const url = fields.url === maskUrl(stored.url) ? stored.url : fields.url;
+  await assertAllowedTarget(ctx, url);
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     const existing = await webhooks.findWebhook(trx, id);
     if (!existing) throw new NotFoundError();
-    const changes = { ...fields, updated_at: now };
+    const changes = { ...fields, url, updated_at: now };
     await webhooks.updateWebhook(trx, id, changes);
     const view = toWebhookView({ ...existing, ...changes });
     await recordAudit(trx, {
@@ -166,6 +176,12 @@ function webhookFields(input: WebhookBody) {
   };
 }
 
+/** With `webhooks_block_private_targets` on, a URL at a private address is refused when saved. */
+async function assertAllowedTarget(ctx: AppContext, url: string): Promise<void> {
+  if (!(await loadSettings(ctx.db)).webhooksBlockPrivateTargets) return;
+  if (await isPrivateTarget(url)) throw new BadRequestError(PRIVATE_TARGET);
+}
+
 function httpUrl(text: string): string {
   const trimmed = text.trim();
   if (!URL.canParse(trimmed)) throw new BadRequestError(URL_NOT_HTTP);
@@ -177,7 +193,7 @@ function httpUrl(text: string): string {
 function toWebhookView(row: webhooks.WebhookRow): WebhookView {
   return {
     id: row.id,
-    url: row.url,
+    url: maskUrl(row.url),
     events: JSON.parse(row.events) as string[],
     description: row.description,
     created_at: toIsoUtc(Number(row.created_at)),

@@ -24,6 +24,7 @@ export async function buildWalletTestApp(
     env?: Record<string, string>;
     rateSource?: RateSource;
     startJobs?: boolean;
+    logStream?: NodeJS.WritableStream;
   } = {},
 ): Promise<TestApp & { simulator: PhoenixdSimulator }> {
   const simulator = await PhoenixdSimulator.start({ webhookSecret: WEBHOOK_SECRET, ...options.simulator });
@@ -39,6 +40,7 @@ export async function buildWalletTestApp(
     },
     ...(options.rateSource && { rateSource: options.rateSource }),
     ...(options.startJobs !== undefined && { startJobs: options.startJobs }),
+    ...(options.logStream && { logStream: options.logStream }),
   });
   return { ...testApp, simulator };
 }

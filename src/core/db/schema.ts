@@ -104,6 +104,8 @@ export type Database = {
     total_cents: number;
     /** Sum of the subtotals of the order's live bills; never above total_cents. */
     billed_cents: Generated<number>;
+    /** Sum of the discounts of the order's live bills; never above billed_cents. */
+    discount_cents: Generated<number>;
     /** Settled payments minus refunds over the order's bills, tips excluded. */
     paid_cents: Generated<number>;
     is_deleted: Generated<number>;
@@ -252,6 +254,8 @@ export type Database = {
     reason: string;
     created_by: string;
     created_at: number;
+    /** 1: a pay-out beyond the expected cash that a manager forced. */
+    is_forced: Generated<number>;
   };
   roles: {
     id: string;
@@ -277,6 +281,8 @@ export type Database = {
     timezone: string;
     base_currency: string;
     require_shift_for_cash: number;
+    /** 1: webhooks may not target loopback, link-local or private addresses. */
+    webhooks_block_private_targets: Generated<number>;
     updated_at: number;
   };
   /** The outbox of the live stream: written in the transaction of each change. */

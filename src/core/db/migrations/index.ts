@@ -21,6 +21,9 @@ import * as audit from './0014_audit';
 import * as reportIndexes from './0015_report_indexes';
 import * as salesFacts from './0016_sales_facts';
 import * as webhooks from './0017_webhooks';
+import * as orderDiscounts from './0018_order_discounts';
+import * as forcedPayOuts from './0019_forced_pay_outs';
+import * as webhookPrivateTargets from './0020_webhook_private_targets';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -42,6 +45,9 @@ export const migrationProvider: MigrationProvider = {
       '0015_report_indexes': reportIndexes,
       '0016_sales_facts': salesFacts,
       '0017_webhooks': webhooks,
+      '0018_order_discounts': orderDiscounts,
+      '0019_forced_pay_outs': forcedPayOuts,
+      '0020_webhook_private_targets': webhookPrivateTargets,
     };
   },
 };
