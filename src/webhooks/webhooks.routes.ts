@@ -15,7 +15,6 @@ import {
 import * as service from './webhooks.service';
 
 const tags = ['Webhooks'];
-const config = { permission: service.WEBHOOKS_PERMISSION };
 
 const DELIVERY_FORMAT =
   'Each matching event is POSTed to the URL as JSON `{"id","type","at","data"}`: `id` is the event ' +
@@ -31,7 +30,6 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.get(
     '/webhooks',
     {
-      config,
       schema: {
         operationId: 'listWebhooks',
         tags,
@@ -46,7 +44,6 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.get(
     '/webhooks/:id',
     {
-      config,
       schema: {
         operationId: 'getWebhook',
         tags,
@@ -62,7 +59,6 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.post(
     '/webhooks',
     {
-      config,
       schema: {
         operationId: 'createWebhook',
         tags,
@@ -82,7 +78,6 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.put(
     '/webhooks/:id',
     {
-      config,
       schema: {
         operationId: 'updateWebhook',
         tags,
@@ -101,7 +96,6 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.delete(
     '/webhooks/:id',
     {
-      config,
       schema: {
         operationId: 'deleteWebhook',
         tags,
@@ -120,7 +114,6 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.get(
     '/webhooks/:id/deliveries',
     {
-      config,
       schema: {
         operationId: 'listWebhookDeliveries',
         tags,
@@ -144,7 +137,6 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.post(
     '/webhooks/:id/deliveries/:deliveryId/retry',
     {
-      config,
       schema: {
         operationId: 'retryWebhookDelivery',
         tags,

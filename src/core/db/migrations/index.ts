@@ -15,6 +15,7 @@ import * as audit from './0014_audit';
 import * as reportIndexes from './0015_report_indexes';
 import * as salesFacts from './0016_sales_facts';
 import * as webhooks from './0017_webhooks';
+import * as priceOverride from './0018_price_override';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -36,6 +37,7 @@ export const migrationProvider: MigrationProvider = {
       '0015_report_indexes': reportIndexes,
       '0016_sales_facts': salesFacts,
       '0017_webhooks': webhooks,
+      '0018_price_override': priceOverride,
     };
   },
 };
