@@ -90,10 +90,9 @@ describeEachDatabase('permissions that depend on the request', (target) => {
       { dish_id: dish.id, price_at_order: 0 },
     ]);
     assert.equal(added.statusCode, 201, added.body);
-    const [firstId] = (await manager('GET', `/orders/${orderId}/dishes`))
-      .json()
-      .map((row: { id: string }) => row.id);
     const [addedId] = added.json().ids as string[];
+    const orderDishes = (await manager('GET', `/orders/${orderId}/dishes`)).json() as { id: string }[];
+    const firstId = orderDishes.find((row) => row.id !== addedId)?.id;
     const updated = await manager('PUT', `/orders/${orderId}/dishes/${addedId}`, { price_at_order: 6 });
     assert.equal(updated.statusCode, 200, updated.body);
     assert.equal((await manager('GET', `/orders/${orderId}`)).json().total, 16);
