@@ -90,7 +90,9 @@ describeEachDatabase('access control', (target) => {
     }
   });
 
-  it('answers 403 Unauthorized API access to staff on every route needing a permission staff lacks', async (t) => {
+  // This checks that the document tells the truth about the guard, not that the permissions are right:
+  // both come from one table. What each role may do is written by hand in permissions.test.ts.
+  it('answers 403 to staff on every route whose OpenAPI description names a permission staff lacks', async (t) => {
     const { app, db } = await buildTestApp(t, target);
     const { cookies } = await loggedInUser(app, db, 'staff');
     const staff = await db

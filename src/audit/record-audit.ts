@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   'role.deleted',
   'ticket.discounted',
   'dish.voided',
+  'dish.price_overridden',
   'order.cancelled',
   'order.deleted',
   'payment.refunded',

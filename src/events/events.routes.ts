@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { findPrincipal } from '../auth/sessions.repo';
 import type { AppContext } from '../context';
-import { principalOf } from '../core/auth-guard';
+import { type Principal, principalOf } from '../core/auth-guard';
 import { BadRequestError } from '../core/errors';
 import { errors } from '../core/schemas';
+import { authorizeAction, mayDo } from '../roles/request-permissions';
 import { EventFanOut } from './event-fanout';
 import { EventStream, streamStart } from './event-stream';
 
@@ -39,6 +40,21 @@ function positionFrom(header: string | string[] | undefined, query: number | und
   return Number(value);
 }
 
+/**
+ * The topics asked for, or by default every topic the caller may see. Payments (amounts, tips,
+ * refunds) are for the roles that take them: asking for them without that permission is refused.
+ */
+function topicsFor(principal: Principal, asked: string | undefined): Set<string> {
+  if (asked === undefined) {
+    return new Set(
+      STREAM_TOPICS.filter((topic) => topic !== 'payments' || mayDo(principal, 'streamPayments')),
+    );
+  }
+  const topics = new Set(asked.split(','));
+  if (topics.has('payments')) authorizeAction(principal, 'streamPayments');
+  return topics;
+}
+
 /** The live stream (contract-live.md): Server-Sent Events, `id` = position, `event` = type. */
 export const eventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const open = new Set<EventStream>();
@@ -62,21 +78,22 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         description:
           'Each event has `id` = its position, `event` = its type and `data` = the stored JSON. Send ' +
           'Last-Event-ID (or last_event_id) to replay after a position; `event: reset` means events ' +
-          'were pruned since, reload. A comment line arrives at least every 15 s.',
+          'were pruned since, reload. A comment line arrives at least every 15 s. The `payments` topic needs ' +
+          'the `payments.take` permission: asked for without it, 403; by default it is left out.',
         querystring: EventsQuery,
         response: {
           200: {
             description: 'An endless text/event-stream',
             content: { 'text/event-stream': { schema: Type.String() } },
           },
-          ...errors(400, 401),
+          ...errors(400, 401, 403),
         },
       },
     },
     async (request, reply) => {
       const principal = principalOf(request);
       const from = positionFrom(request.headers['last-event-id'], request.query.last_event_id);
-      const topics = new Set(request.query.topics?.split(',') ?? STREAM_TOPICS);
+      const topics = topicsFor(principal, request.query.topics);
       const start = await streamStart(ctx.db, from);
       reply.hijack();
       const stream = new EventStream(

@@ -13,7 +13,7 @@ import type { OrderRow } from '../orders/orders.repo';
 import * as orders from '../orders/orders.repo';
 import { enqueueKitchenChits } from '../printing/kitchen-chits';
 import { refreshSalesFacts } from '../reports/sales-facts';
-import { authorize } from '../roles/permissions';
+import { authorizeAction } from '../roles/request-permissions';
 import { findBilledDishIds } from '../tickets/tickets.repo';
 import * as kitchen from './kitchen.repo';
 import type { DishStatusBody, KitchenQueueItem } from './kitchen.schemas';
@@ -66,7 +66,7 @@ export function moveDishStatus(
   input: DishStatusBody,
 ): Promise<void> {
   // Advancing a dish is the kitchen's job (the route asks kitchen.advance); taking its price off the bill is not.
-  if (input.status === 'voided') authorize(principal, 'dishes.void');
+  if (input.status === 'voided') authorizeAction(principal, 'voidDish');
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     const order = await orders.lockLiveOrder(trx, orderId);

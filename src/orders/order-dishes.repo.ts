@@ -22,6 +22,27 @@ export function findLiveDishPrices(
   return liveDishPrices.all(db, { dishIds });
 }
 
+/** What an order dish is charged, and its dish's menu price (null once the dish left the menu). */
+export function findOrderDishPrice(
+  db: Db,
+  orderId: string,
+  id: string,
+): Promise<{ dish_id: string; price_at_order_cents: number; menu_price_cents: number | null } | undefined> {
+  return db
+    .selectFrom('order_dishes')
+    .leftJoin('dishes', (join) =>
+      join.onRef('dishes.id', '=', 'order_dishes.dish_id').on('dishes.is_deleted', '=', 0),
+    )
+    .select([
+      'order_dishes.dish_id',
+      'order_dishes.price_at_order_cents',
+      'dishes.price_cents as menu_price_cents',
+    ])
+    .where('order_dishes.id', '=', id)
+    .where('order_dishes.order_id', '=', orderId)
+    .executeTakeFirst();
+}
+
 const newOrderDishes = prepared((db, { rows }: { rows: Insertable<Database['order_dishes']>[] }) =>
   db.insertInto('order_dishes').values(rows),
 );

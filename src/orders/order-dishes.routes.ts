@@ -7,6 +7,7 @@ import { listOrNoContent } from '../core/replies';
 import { errors, IdParams, MessageReply, NoContent, Uuid } from '../core/schemas';
 import * as service from './order-dishes.service';
 import { DishEntries, OrderDishUpdateBody, OrderDishView } from './orders.schemas';
+import { PRICE_OVERRIDE_NOTE } from './price-overrides';
 
 const tags = ['Orders'];
 const OrderDishParams = Type.Object({
@@ -37,7 +38,7 @@ export const orderDishesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         tags,
         operationId: 'addOrderDishes',
         summary: 'Add dishes to an order',
-        description: `\`price_at_order\` defaults to the dish's current price. ${TOTAL_NOTE}`,
+        description: `\`price_at_order\` defaults to the dish's current price. ${PRICE_OVERRIDE_NOTE} ${TOTAL_NOTE}`,
         headers: IdempotencyHeaders,
         params: IdParams,
         body: DishEntries,
@@ -50,6 +51,7 @@ export const orderDishesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     async (request, reply) => {
       const { ids } = await service.addDishes(
         ctx,
+        principalOf(request),
         request.params.id,
         request.body,
         idempotencyClaimOf(ctx, request),
@@ -65,14 +67,20 @@ export const orderDishesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         tags,
         operationId: 'updateOrderDish',
         summary: 'Update one dish of an order',
-        description: TOTAL_NOTE,
+        description: `${PRICE_OVERRIDE_NOTE} Keeping the price the dish has is no override. ${TOTAL_NOTE}`,
         params: OrderDishParams,
         body: OrderDishUpdateBody,
         response: { 200: MessageReply, ...errors(400, 401, 404) },
       },
     },
     async (request) => {
-      await service.updateOrderDish(ctx, request.params.id, request.params.dishId, request.body);
+      await service.updateOrderDish(
+        ctx,
+        principalOf(request),
+        request.params.id,
+        request.params.dishId,
+        request.body,
+      );
       return { message: 'Dish updated successfully' };
     },
   );

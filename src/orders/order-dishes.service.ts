@@ -1,4 +1,4 @@
-import { recordAudit } from '../audit/record-audit';
+import { type AuditEntry, recordAudit } from '../audit/record-audit';
 import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
@@ -14,6 +14,7 @@ import { assertDishesCanChange } from './order-status';
 import { toOrderDishView } from './order-views';
 import * as orders from './orders.repo';
 import type { DishEntry, OrderDishUpdateBody, OrderDishView } from './orders.schemas';
+import { authorizeOverrides, overrideAudit, type PriceOverride } from './price-overrides';
 
 const DISH_ON_BILL = 'Dish is on a bill';
 
@@ -21,12 +22,13 @@ const DISH_ON_BILL = 'Dish is on a bill';
  * Every change takes the order's row lock first, then writes, then stores the new sum as the total,
  * all in one transaction: two tablets adding dishes at once are serialised on the order, so
  * neither computes a sum that misses the other's dish. Bills take the same lock, so a dish cannot
- * be billed and removed at once, and the total never falls below what the live bills claim.
+ * be billed and removed at once, and the total never falls below what the live bills claim. The
+ * audit entries a change gathers are written last, as the audit chain's lock asks.
  */
 function changeDishes<T>(
   ctx: AppContext,
   orderId: string,
-  change: (trx: Db, now: number) => Promise<T>,
+  change: (trx: Db, now: number, audits: AuditEntry[]) => Promise<T>,
   claim?: IdempotencyClaim,
 ): Promise<T> {
   const now = ctx.clock.now();
@@ -34,7 +36,8 @@ function changeDishes<T>(
     const order = await orders.lockLiveOrder(trx, orderId);
     if (!order) throw new NotFoundError();
     assertDishesCanChange(order.status);
-    const result = await change(trx, now);
+    const audits: AuditEntry[] = [];
+    const result = await change(trx, now, audits);
     // Only an order with bills can fall below them; the check on the order row stands behind this.
     const billedCents = Number(order.billed_cents);
     if (billedCents > 0 && (await dishes.sumOfDishes(trx, orderId)) < billedCents) {
@@ -44,6 +47,7 @@ function changeDishes<T>(
     // A bill split by amount is shared over the order's dishes, whatever they are now.
     if (billedCents > 0) await refreshSalesFacts(trx, orderId);
     await recordDishesChanged(trx, await dishes.findLiveOrderWithDishes(trx, orderId), now);
+    for (const entry of audits) await recordAudit(trx, entry);
     return result;
   });
 }
@@ -56,21 +60,25 @@ export async function listOrderDishes(ctx: AppContext, orderId: string): Promise
 
 export async function addDishes(
   ctx: AppContext,
+  principal: Principal,
   orderId: string,
   entries: DishEntry[],
   claim: IdempotencyClaim | undefined,
 ): Promise<{ ids: string[] }> {
   // Reading the menu before the transaction keeps the order's lock short; the foreign key still
   // guarantees the dish exists when the row is written.
-  const priced = await priceDishEntries(ctx.db, entries);
+  const { dishes: priced, overrides } = await priceDishEntries(ctx.db, entries);
+  authorizeOverrides(principal, overrides);
   return changeDishes(
     ctx,
     orderId,
-    async (trx, now) => {
+    async (trx, now, audits) => {
       await dishes.insertOrderDishes(
         trx,
         priced.map((dish) => ({ ...dish, order_id: orderId, created_at: now })),
       );
+      const audit = overrideAudit(principal, orderId, overrides, now);
+      if (audit) audits.push(audit);
       return { ids: priced.map((dish) => dish.id) };
     },
     claim,
@@ -79,11 +87,17 @@ export async function addDishes(
 
 export function updateOrderDish(
   ctx: AppContext,
+  principal: Principal,
   orderId: string,
   orderDishId: string,
   input: OrderDishUpdateBody,
 ): Promise<void> {
-  return changeDishes(ctx, orderId, async (trx) => {
+  return changeDishes(ctx, orderId, async (trx, now, audits) => {
+    const override =
+      input.price_at_order === undefined
+        ? undefined
+        : await repricing(trx, orderId, orderDishId, input.price_at_order);
+    authorizeOverrides(principal, override ? [override] : []);
     if (input.price_at_order !== undefined && (await isBilled(trx, orderId, orderDishId))) {
       const current = (await dishes.findLiveOrderWithDishes(trx, orderId))?.dishes.find(
         (dish) => dish.id === orderDishId,
@@ -92,6 +106,8 @@ export function updateOrderDish(
       if (current?.price_at_order_cents !== toCents(input.price_at_order))
         throw new BadRequestError(DISH_ON_BILL);
     }
+    const audit = override && overrideAudit(principal, orderId, [override], now);
+    if (audit) audits.push(audit);
     const changes = {
       ...(input.price_at_order !== undefined && { price_at_order_cents: toCents(input.price_at_order) }),
       ...(input.notes !== undefined && { notes: input.notes }),
@@ -106,21 +122,47 @@ export function removeOrderDish(
   orderId: string,
   orderDishId: string,
 ): Promise<void> {
-  return changeDishes(ctx, orderId, async (trx, now) => {
+  return changeDishes(ctx, orderId, async (trx, now, audits) => {
     if (await isBilled(trx, orderId, orderDishId)) throw new BadRequestError(DISH_ON_BILL);
     const removed = await kitchenDishes(trx, orderId, (dish) => dish.id === orderDishId);
     if (!(await dishes.deleteOrderDish(trx, orderId, orderDishId))) throw new NotFoundError();
-    await auditRemovedKitchenDishes(trx, principal, orderId, removed, now);
+    const audit = removedKitchenDishesAudit(principal, orderId, removed, now);
+    if (audit) audits.push(audit);
   });
 }
 
 export function removeAllOrderDishes(ctx: AppContext, principal: Principal, orderId: string): Promise<void> {
-  return changeDishes(ctx, orderId, async (trx, now) => {
+  return changeDishes(ctx, orderId, async (trx, now, audits) => {
     if ((await findBilledDishIds(trx, orderId)).size > 0) throw new BadRequestError(DISH_ON_BILL);
     const removed = await kitchenDishes(trx, orderId, () => true);
     await dishes.deleteAllOrderDishes(trx, orderId);
-    await auditRemovedKitchenDishes(trx, principal, orderId, removed, now);
+    const audit = removedKitchenDishesAudit(principal, orderId, removed, now);
+    if (audit) audits.push(audit);
   });
+}
+
+/**
+ * The override a new price of an order dish would be: none when it keeps the price the dish has
+ * (a client re-sending the dish) or goes back to the menu's. An unknown dish is the update's 404.
+ */
+async function repricing(
+  trx: Db,
+  orderId: string,
+  orderDishId: string,
+  price: number,
+): Promise<PriceOverride | undefined> {
+  const current = await dishes.findOrderDishPrice(trx, orderId, orderDishId);
+  if (!current) return undefined;
+  const priceCents = toCents(price);
+  const menuPriceCents = current.menu_price_cents === null ? null : Number(current.menu_price_cents);
+  if (priceCents === Number(current.price_at_order_cents) || priceCents === menuPriceCents) return undefined;
+  return {
+    orderDishId,
+    dishId: current.dish_id,
+    menuPriceCents,
+    previousCents: Number(current.price_at_order_cents),
+    priceCents,
+  };
 }
 
 /**
@@ -138,22 +180,21 @@ async function kitchenDishes(
     .map(toOrderDishView);
 }
 
-async function auditRemovedKitchenDishes(
-  trx: Db,
+function removedKitchenDishesAudit(
   principal: Principal,
   orderId: string,
   removed: OrderDishView[],
   now: number,
-): Promise<void> {
-  if (removed.length === 0) return;
-  await recordAudit(trx, {
+): AuditEntry | undefined {
+  if (removed.length === 0) return undefined;
+  return {
     at: now,
     actor: principal,
     action: 'dish.voided',
     target: { type: 'order', id: orderId },
     before: { dishes: removed },
     after: null,
-  });
+  };
 }
 
 async function isBilled(trx: Db, orderId: string, orderDishId: string): Promise<boolean> {

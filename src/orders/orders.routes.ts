@@ -17,12 +17,17 @@ import {
   OrderWithDishesBody,
 } from './orders.schemas';
 import * as service from './orders.service';
+import { PRICE_OVERRIDE_NOTE } from './price-overrides';
 
 const tags = ['Orders'];
 const ORDER_RULES =
   "`user_id` defaults to the caller and `waiter` to that user's name; `status` defaults to pending; " +
   '`total` is ignored (always the sum of the dishes). An active order on a table marks the table ' +
   'occupied; a table holds one active order at a time (else 400).';
+
+/** The permissions that depend on the body: src/roles/request-permissions.ts. */
+const CANCEL_NOTE =
+  'Cancelling needs `orders.cancel`, and `tickets.cancel` when the order has pending bills (cancelled with it).';
 
 export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
@@ -100,7 +105,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         tags,
         operationId: 'createOrderWithDishes',
         summary: 'Open an order with its dishes',
-        description: `All or nothing, in one transaction. ${ORDER_RULES}`,
+        description: `All or nothing, in one transaction. ${ORDER_RULES} ${PRICE_OVERRIDE_NOTE}`,
         headers: IdempotencyHeaders,
         body: OrderWithDishesBody,
         response: { 201: IdMessageReply, ...errors(400, 401) },
@@ -126,7 +131,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
           'Omitted fields keep their values; `total` is ignored. Status moves pending → preparing → ready → ' +
           'completed, or any non-final state → cancelled; sending the current status changes nothing. ' +
           'Completing or cancelling frees the table; changing `table_id` of an active order moves it. ' +
-          'Cancelling while a Lightning invoice of one of its bills can still be paid: 409.',
+          `${CANCEL_NOTE} Cancelling while a Lightning invoice of one of its bills can still be paid: 409.`,
         params: IdParams,
         body: OrderUpdateBody,
         response: { 200: MessageReply, ...errors(400, 401, 404, 409) },
@@ -166,6 +171,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         summary: 'Delete an order',
         description:
           'Logical delete: the order leaves every list, filter and sales total, and its table is freed. ' +
+          'Its pending bills are cancelled with it, which needs `tickets.cancel` too. ' +
           'While a Lightning invoice of one of its bills can still be paid: 409.',
         params: IdParams,
         response: { 200: MessageReply, ...errors(400, 401, 404, 409) },

@@ -9,6 +9,7 @@ import { newId } from '../core/ids';
 import { fromCents } from '../core/money';
 import { refreshSalesFacts } from '../reports/sales-facts';
 import { authorize } from '../roles/permissions';
+import { authorizeAction } from '../roles/request-permissions';
 import { recordTableEvent } from '../tables/table-events';
 import { cancelBillsOfOrder } from '../tickets/tickets.service';
 import * as dishes from './order-dishes.repo';
@@ -19,6 +20,7 @@ import * as tables from './order-tables.repo';
 import { orderBalanceCents, toOrderDishView, toOrderView } from './order-views';
 import * as orders from './orders.repo';
 import type { CompleteOrderView, DishEntry, OrderBody, OrderView } from './orders.schemas';
+import { authorizeOverrides, overrideAudit } from './price-overrides';
 
 /**
  * Creates an order, with its dishes when given, in one transaction. An active order on a table
@@ -34,7 +36,8 @@ export async function createOrder(
   const userId = order.user_id ?? principal.id;
   // The caller is a live user (the auth guard looked it up), so only another user needs a lookup.
   const user = userId === principal.id ? principal : await findOrderUser(ctx.db, userId);
-  const pricedDishes = await priceDishEntries(ctx.db, input.dishes);
+  const { dishes: pricedDishes, overrides } = await priceDishEntries(ctx.db, input.dishes);
+  authorizeOverrides(principal, overrides);
   const now = ctx.clock.now();
   const id = newId();
   const status = order.status ?? 'pending';
@@ -60,6 +63,8 @@ export async function createOrder(
       );
       await recordOrderEvent(trx, 'order.created', row, now);
       if (tableId && isActive(status)) await seatOrder(trx, tableId, id, now);
+      const audit = overrideAudit(principal, id, overrides, now);
+      if (audit) await recordAudit(trx, audit);
       return { id };
     }),
   );
@@ -80,8 +85,10 @@ export async function updateOrder(
       const status = input.status ?? current.status;
       assertTransition(current.status, status);
       const isCancelling = status === 'cancelled' && current.status !== 'cancelled';
+      // Cancelling through the status is DELETE's permission, not the edit's (issue 28).
+      if (isCancelling) authorizeAction(principal, 'cancelOrder');
       const before = isCancelling ? await orderWithDishesView(trx, id) : undefined;
-      if (isCancelling) await cancelBillsOfOrder(trx, id, now);
+      if (isCancelling) await cancelBillsOfOrder(trx, principal, id, now);
       const nextTableId = input.table_id === undefined ? current.table_id : input.table_id;
       const isMovingTable = nextTableId !== current.table_id;
       await tables.lockTables(trx, [current.table_id, nextTableId]);
@@ -152,7 +159,7 @@ export async function deleteOrder(ctx: AppContext, principal: Principal, id: str
     const current = await orders.lockLiveOrder(trx, id);
     if (!current) throw new NotFoundError();
     const before = await orderWithDishesView(trx, id);
-    await cancelBillsOfOrder(trx, id, now);
+    await cancelBillsOfOrder(trx, principal, id, now);
     await tables.lockTables(trx, [current.table_id]);
     const deleted = await orders.softDeleteOrder(trx, id, now);
     await recordOrderEvent(trx, 'order.deleted', deleted, now);

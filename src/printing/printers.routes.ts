@@ -9,7 +9,6 @@ import { PrinterBody, PrinterView, PrintJobPageReply, PrintJobsQuery } from './p
 import * as service from './printers.service';
 
 const tags = ['Printers'];
-const config = { permission: service.PRINTERS_PERMISSION };
 const conflict = (message: string) =>
   Type.Object({ message: Type.String({ example: message }) }, { description: 'Conflict' });
 
@@ -17,7 +16,6 @@ export const printersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.get(
     '/printers',
     {
-      config,
       schema: {
         operationId: 'listPrinters',
         tags,
@@ -32,7 +30,6 @@ export const printersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.get(
     '/printers/:id',
     {
-      config,
       schema: {
         operationId: 'getPrinter',
         tags,
@@ -47,7 +44,6 @@ export const printersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.post(
     '/printers',
     {
-      config,
       schema: {
         operationId: 'createPrinter',
         tags,
@@ -79,7 +75,6 @@ export const printersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.put(
     '/printers/:id',
     {
-      config,
       schema: {
         operationId: 'updatePrinter',
         tags,
@@ -103,7 +98,6 @@ export const printersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.delete(
     '/printers/:id',
     {
-      config,
       schema: {
         operationId: 'deletePrinter',
         tags,
@@ -122,7 +116,6 @@ export const printersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.get(
     '/printers/:id/jobs',
     {
-      config,
       schema: {
         operationId: 'listPrinterJobs',
         tags,

@@ -6,23 +6,21 @@ import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempote
 import { newId } from '../core/ids';
 import { totalFromLastPage } from '../core/paging';
 import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
-import { authorize, type Permission } from '../roles/permissions';
+import { authorize } from '../roles/permissions';
 import * as jobs from './print-jobs.repo';
 import * as printers from './printers.repo';
 import type { PrinterBody, PrinterView, PrintJobsQuery, PrintJobView } from './printers.schemas';
 
 export const PRINTER_NAME_TAKEN = 'A printer with this name already exists';
 export const STATION_NEEDS_KITCHEN = 'Only kitchen printers have a station';
-/** The contract puts printers with the business settings. */
-export const PRINTERS_PERMISSION: Permission = 'settings.write';
 
 export async function listPrinters(ctx: AppContext, principal: Principal): Promise<PrinterView[]> {
-  authorize(principal, PRINTERS_PERMISSION);
+  authorize(principal, 'printers.manage');
   return (await printers.listPrinters(ctx.db)).map(toPrinterView);
 }
 
 export async function getPrinter(ctx: AppContext, principal: Principal, id: string): Promise<PrinterView> {
-  authorize(principal, PRINTERS_PERMISSION);
+  authorize(principal, 'printers.manage');
   const row = await printers.findPrinter(ctx.db, id);
   if (!row) throw new NotFoundError();
   return toPrinterView(row);
@@ -34,7 +32,7 @@ export function createPrinter(
   input: PrinterBody,
   claim: IdempotencyClaim | undefined,
 ): Promise<string> {
-  authorize(principal, PRINTERS_PERMISSION);
+  authorize(principal, 'printers.manage');
   const fields = printerFields(input);
   const id = newId();
   const now = ctx.clock.now();
@@ -52,7 +50,7 @@ export async function updatePrinter(
   id: string,
   input: PrinterBody,
 ): Promise<void> {
-  authorize(principal, PRINTERS_PERMISSION);
+  authorize(principal, 'printers.manage');
   const fields = printerFields(input);
   const isFound = await refuseTakenName(() =>
     printers.updatePrinter(ctx.db, id, { ...fields, updated_at: ctx.clock.now() }),
@@ -62,7 +60,7 @@ export async function updatePrinter(
 
 /** Its queue goes with it: jobs for a printer that no longer exists have nowhere to go. */
 export async function deletePrinter(ctx: AppContext, principal: Principal, id: string): Promise<void> {
-  authorize(principal, PRINTERS_PERMISSION);
+  authorize(principal, 'printers.manage');
   if (!(await printers.deletePrinter(ctx.db, id))) throw new NotFoundError();
 }
 
@@ -72,7 +70,7 @@ export async function listPrinterJobs(
   printerId: string,
   query: PrintJobsQuery,
 ): Promise<{ items: PrintJobView[]; totalCount: number }> {
-  authorize(principal, PRINTERS_PERMISSION);
+  authorize(principal, 'printers.manage');
   if (!(await printers.findPrinter(ctx.db, printerId))) throw new NotFoundError();
   const rows = await jobs.listPrinterJobs(ctx.db, printerId, query);
   const totalCount =

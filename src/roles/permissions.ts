@@ -7,6 +7,7 @@ export const PERMISSIONS = {
   'floor.write': 'Create, edit and delete spaces and tables',
   'orders.write': 'Open orders, edit them and add or change their dishes',
   'orders.cancel': 'Cancel or delete orders',
+  'orders.price_override': "Charge a dish at a price other than the menu's",
   'dishes.void': 'Remove dishes from an order',
   'kitchen.advance': 'Move dishes through the kitchen statuses',
   'tickets.write': 'Split orders into bills',

@@ -1,13 +1,6 @@
-import type { Principal } from '../core/auth-guard';
 import { BadRequestError } from '../core/errors';
 import { toCents } from '../core/money';
-import { authorize } from '../roles/permissions';
 import type { Discount } from './tickets.schemas';
-
-/** A discount is its own permission: a waiter may split a bill (`tickets.write`) but not discount it. */
-export function assertMayDiscount(principal: Principal): void {
-  authorize(principal, 'tickets.discount');
-}
 
 /** The discount in cents; a percentage rounds to the nearest cent. */
 export function discountCents(subtotalCents: number, discount: Discount): number {

@@ -12,7 +12,8 @@ import { findLiveOrderWithDishes } from '../orders/order-dishes.repo';
 import * as orders from '../orders/orders.repo';
 import { refreshSalesFacts } from '../reports/sales-facts';
 import { authorize } from '../roles/permissions';
-import { assertMayDiscount, discountCents } from './discounts';
+import { authorizeAction } from '../roles/request-permissions';
+import { discountCents } from './discounts';
 import { toTicketView } from './ticket-views';
 import * as tickets from './tickets.repo';
 import { TICKET_STATUS, type TicketBody, type TicketsQuery, type TicketView } from './tickets.schemas';
@@ -34,7 +35,7 @@ export async function createTicket(
   claim: IdempotencyClaim | undefined,
 ): Promise<{ id: string }> {
   authorize(principal, 'tickets.write');
-  if (input.discount) assertMayDiscount(principal);
+  if (input.discount) authorizeAction(principal, 'discountBill');
   if (input.order_dish_ids && input.amount !== undefined) {
     throw new BadRequestError('Send either order_dish_ids or amount, not both');
   }
@@ -172,10 +173,17 @@ export async function cancelLockedTicket(trx: Db, ticket: tickets.TicketRow, now
 
 /**
  * Before an order is cancelled or deleted: refused while one of its bills is paid or has money on
- * it; its pending bills are cancelled with it. The caller holds the order's lock.
+ * it; its pending bills are cancelled with it, which is cancelling bills: the caller's role must
+ * allow that too. The caller holds the order's lock.
  */
-export async function cancelBillsOfOrder(trx: Db, orderId: string, now: number): Promise<void> {
+export async function cancelBillsOfOrder(
+  trx: Db,
+  principal: Principal,
+  orderId: string,
+  now: number,
+): Promise<void> {
   const live = await tickets.findLiveTicketsOfOrder(trx, orderId);
+  if (live.length > 0) authorizeAction(principal, 'cancelBillsWithOrder');
   if (live.some((ticket) => Number(ticket.status) === TICKET_STATUS.paid || Number(ticket.paid_cents) > 0)) {
     throw new BadRequestError('Order has paid bills: refund and cancel them first');
   }

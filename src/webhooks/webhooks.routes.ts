@@ -16,7 +16,6 @@ import {
 import * as service from './webhooks.service';
 
 const tags = ['Webhooks'];
-const config = { permission: service.WEBHOOKS_PERMISSION };
 
 const DELIVERY_FORMAT =
   'Each matching event is POSTed to the URL as JSON `{"id","type","at","data"}`: `id` is the event ' +
@@ -32,7 +31,6 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.get(
     '/webhooks',
     {
-      config,
       schema: {
         operationId: 'listWebhooks',
         tags,
@@ -47,7 +45,6 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.get(
     '/webhooks/:id',
     {
-      config,
       schema: {
         operationId: 'getWebhook',
         tags,
@@ -63,7 +60,6 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.post(
     '/webhooks',
     {
-      config,
       schema: {
         operationId: 'createWebhook',
         tags,
@@ -86,7 +82,6 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.put(
     '/webhooks/:id',
     {
-      config,
       schema: {
         operationId: 'updateWebhook',
         tags,
@@ -106,7 +101,6 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.delete(
     '/webhooks/:id',
     {
-      config,
       schema: {
         operationId: 'deleteWebhook',
         tags,
@@ -125,7 +119,6 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.get(
     '/webhooks/:id/deliveries',
     {
-      config,
       schema: {
         operationId: 'listWebhookDeliveries',
         tags,
@@ -149,7 +142,6 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.post(
     '/webhooks/:id/deliveries/:deliveryId/retry',
     {
-      config,
       schema: {
         operationId: 'retryWebhookDelivery',
         tags,

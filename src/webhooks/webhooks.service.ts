@@ -6,7 +6,7 @@ import { newId } from '../core/ids';
 import { totalFromLastPage } from '../core/paging';
 import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
 import { latestPosition } from '../events/events.repo';
-import { authorize, type Permission } from '../roles/permissions';
+import { authorize } from '../roles/permissions';
 import { loadSettings } from '../settings/settings.service';
 import * as deliveries from './deliveries.repo';
 import { newWebhookSecret } from './webhook-sender';
@@ -21,17 +21,16 @@ import type {
   WebhookView,
 } from './webhooks.schemas';
 
-export const WEBHOOKS_PERMISSION: Permission = 'webhooks.manage';
 export const URL_NOT_HTTP = 'The URL must be an absolute http or https URL';
 export const DELIVERY_BEING_SENT = 'The delivery is being sent right now';
 
 export async function listWebhooks(ctx: AppContext, principal: Principal): Promise<WebhookView[]> {
-  authorize(principal, WEBHOOKS_PERMISSION);
+  authorize(principal, 'webhooks.manage');
   return (await webhooks.listWebhooks(ctx.db)).map(toWebhookView);
 }
 
 export async function getWebhook(ctx: AppContext, principal: Principal, id: string): Promise<WebhookView> {
-  authorize(principal, WEBHOOKS_PERMISSION);
+  authorize(principal, 'webhooks.manage');
   const row = await webhooks.findWebhook(ctx.db, id);
   if (!row) throw new NotFoundError();
   return toWebhookView(row);
@@ -46,7 +45,7 @@ export async function createWebhook(
   principal: Principal,
   input: WebhookBody,
 ): Promise<CreatedWebhookView> {
-  authorize(principal, WEBHOOKS_PERMISSION);
+  authorize(principal, 'webhooks.manage');
   const fields = webhookFields(input);
   await assertAllowedTarget(ctx, fields.url);
   const now = ctx.clock.now();
@@ -82,7 +81,7 @@ export async function updateWebhook(
   id: string,
   input: WebhookBody,
 ): Promise<WebhookView> {
-  authorize(principal, WEBHOOKS_PERMISSION);
+  authorize(principal, 'webhooks.manage');
   const fields = webhookFields(input);
   const stored = await webhooks.findWebhook(ctx.db, id);
   if (!stored) throw new NotFoundError();
@@ -109,7 +108,7 @@ export async function updateWebhook(
 
 /** Its deliveries go with it: nothing more is sent to that URL. */
 export async function deleteWebhook(ctx: AppContext, principal: Principal, id: string): Promise<void> {
-  authorize(principal, WEBHOOKS_PERMISSION);
+  authorize(principal, 'webhooks.manage');
   await ctx.db.transaction().execute(async (trx) => {
     const existing = await webhooks.findWebhook(trx, id);
     if (!existing || !(await webhooks.deleteWebhook(trx, id))) throw new NotFoundError();
@@ -129,7 +128,7 @@ export async function listDeliveries(
   webhookId: string,
   query: DeliveriesQuery,
 ): Promise<{ items: DeliveryView[]; totalCount: number }> {
-  authorize(principal, WEBHOOKS_PERMISSION);
+  authorize(principal, 'webhooks.manage');
   if (!(await webhooks.findWebhook(ctx.db, webhookId))) throw new NotFoundError();
   const rows = await deliveries.listDeliveries(ctx.db, webhookId, query);
   const attempts = new Map<string, deliveries.DeliveryAttemptRow[]>();
@@ -160,7 +159,7 @@ export async function retryDelivery(
   webhookId: string,
   deliveryId: string,
 ): Promise<void> {
-  authorize(principal, WEBHOOKS_PERMISSION);
+  authorize(principal, 'webhooks.manage');
   const delivery = await deliveries.findDelivery(ctx.db, webhookId, deliveryId);
   if (!delivery) throw new NotFoundError();
   if (!(await deliveries.requeueDelivery(ctx.db, deliveryId, ctx.clock.now()))) {

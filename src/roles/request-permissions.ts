@@ -1,0 +1,40 @@
+import type { Principal } from '../core/auth-guard';
+import { authorize, type Permission } from './permissions';
+
+/**
+ * Permissions that depend on what a request asks, not only on the route it calls: the one place
+ * they are listed, and the one function that checks them. The route's own permission
+ * (ROUTE_PERMISSIONS) is checked by the guard before the body is read; these are checked by the
+ * service that knows what the body means, as soon as it knows (some answers need the stored order:
+ * cancelling an order already cancelled cancels nothing, and a price equal to the menu's overrides
+ * nothing). A refusal is the guard's: 403 `{"message":"Unauthorized API access"}`, nothing changed.
+ *
+ * | action               | route and body                                                        | when                                        |
+ * |----------------------|-----------------------------------------------------------------------|---------------------------------------------|
+ * | cancelOrder          | `PUT /orders/{id}` `{"status":"cancelled"}`                           | the order was not cancelled yet             |
+ * | cancelBillsWithOrder | that PUT, and `DELETE /orders/{id}`                                   | the order has pending bills, cancelled with it |
+ * | voidDish             | `PUT /orders/{id}/dishes/{dishId}/status` `{"status":"voided"}`       | always                                      |
+ * | overridePrice        | `price_at_order` on `POST /orders/with-dishes`, `POST /orders/{id}/dishes`, `PUT /orders/{id}/dishes/{dishId}` | it differs from the dish's menu price (and, on an update, from the price the dish already has) |
+ * | discountBill         | `POST /orders/{id}/tickets` with a `discount`                         | always                                      |
+ * | streamPayments       | `GET /events` with the `payments` topic                               | asked for; left out of the default topics otherwise |
+ */
+export const REQUEST_PERMISSIONS = {
+  cancelOrder: 'orders.cancel',
+  cancelBillsWithOrder: 'tickets.cancel',
+  voidDish: 'dishes.void',
+  overridePrice: 'orders.price_override',
+  discountBill: 'tickets.discount',
+  streamPayments: 'payments.take',
+} as const satisfies Record<string, Permission>;
+
+export type RequestAction = keyof typeof REQUEST_PERMISSIONS;
+
+/** Throws 403 unless the caller's role may do what the request asks. */
+export function authorizeAction(principal: Principal, action: RequestAction): void {
+  authorize(principal, REQUEST_PERMISSIONS[action]);
+}
+
+/** Whether the caller may: for what is left out quietly (a default) rather than refused. */
+export function mayDo(principal: Principal, action: RequestAction): boolean {
+  return principal.permissions.has(REQUEST_PERMISSIONS[action]);
+}
