@@ -11,7 +11,12 @@ describeEachDatabase('text holding NUL (\\u0000)', (target) => {
     const test = await buildTestApp(t, target);
     const { cookies } = await loggedInUser(test.app, test.db, 'admin');
     const before = await databaseDigest(test.db);
-    const requests: { method: 'POST' | 'PUT' | 'GET'; url: string; payload?: unknown; field: string }[] = [
+    const requests: {
+      method: 'POST' | 'PUT' | 'GET';
+      url: string;
+      payload?: Record<string, unknown>;
+      field: string;
+    }[] = [
       { method: 'POST', url: '/auth/login', payload: { name: `ana${NUL}`, pin: '1234' }, field: 'name' },
       { method: 'POST', url: '/spaces', payload: { name: `${NUL}Terrace` }, field: 'name' },
       { method: 'POST', url: '/users', payload: { name: `bo${NUL}b`, pin: '1234' }, field: 'name' },
