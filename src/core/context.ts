@@ -1,3 +1,4 @@
+import { prepareAuditChain } from '../audit/audit-chain';
 import type { Config } from '../config';
 import { EventFeed } from '../events/event-feed';
 import type { LightningNode } from '../lightning/lightning.types';
@@ -37,6 +38,7 @@ export async function createContext(
 ): Promise<AppContext> {
   const secrets = await loadSecrets(database.db, { jwtSecret: config.jwtSecret, pinKey: config.pinKey });
   await ensureSettings({ db: database.db, config, clock });
+  await prepareAuditChain(database.db, secrets.auditKey);
   return Object.freeze({
     config,
     db: database.db,
