@@ -38,7 +38,7 @@ describeEachDatabase('CSV exports', (target) => {
         "'+1+2,1,1,10,0,0,10,0",
         "'-2+3,1,1,10,0,0,10,0",
         "'@SUM(A1),1,1,10,0,0,10,0",
-          'Soup - of the day,1,1,10,0,0,10,0',
+        'Soup - of the day,1,1,10,0,0,10,0',
       ].sort(),
     );
   });
