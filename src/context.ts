@@ -1,3 +1,4 @@
+import { prepareAuditChain } from './audit/audit-chain';
 import type { Config } from './config';
 import type { Clock } from './core/clock';
 import type { DatabaseHandle, Db, DialectName } from './core/db/database';
@@ -38,6 +39,7 @@ export async function createContext(
 ): Promise<AppContext> {
   const secrets = await loadSecrets(database.db, { jwtSecret: config.jwtSecret, pinKey: config.pinKey });
   await ensureSettings({ db: database.db, config, clock });
+  await prepareAuditChain(database.db, secrets.auditKey);
   return Object.freeze({
     config,
     db: database.db,

@@ -53,7 +53,7 @@ describe('database that cannot write [sqlite file]', () => {
     assert.equal((await db.selectFrom('users').selectAll().execute()).length, 0);
   });
 
-  it('answers a write to a full database with 500, logs why, and /health reports it', async (t) => {
+  it('answers a write to a full database with 507 Storage is full, logs why, and /health reports it', async (t) => {
     const { app, db, clock, logs, health } = await setUp(t, sqliteFile);
     const { call, dish } = await diningRoom(app, db);
     assert.deepEqual(await health(), { statusCode: 200, body: { status: 'ok', database: 'ok' } });
@@ -62,7 +62,8 @@ describe('database that cannot write [sqlite file]', () => {
     await sql.raw(`pragma max_page_count = ${rows[0]?.page_count}`).execute(db);
     const dishes = Array.from({ length: 200 }, () => ({ dish_id: dish.id, notes: 'n'.repeat(500) }));
     const response = await call('POST', '/orders/with-dishes', { order: {}, dishes });
-    assert.equal(response.statusCode, 500);
+    assert.equal(response.statusCode, 507);
+    assert.deepEqual(response.json(), { message: 'Storage is full' });
     assert.match(logs.text(), /database or disk is full/);
     assert.equal((await db.selectFrom('orders').selectAll().execute()).length, 0);
 
@@ -122,5 +123,21 @@ describe('database that cannot write [postgres]', { skip: !postgres }, () => {
     assert.equal(readOnlyHealth.statusCode, 503);
     assert.deepEqual(readOnlyHealth.json(), { status: 'unavailable', database: 'read-only' });
     assert.equal((await health()).statusCode, 200);
+  });
+
+  it('answers a write that finds the disk full (SQLSTATE 53100) with 507 Storage is full and logs why', async (t) => {
+    const { app, db, logs } = await setUp(t, postgres as DatabaseTarget);
+    // PostgreSQL's own error for a full disk, as the server raises it when a file cannot grow.
+    await sql`create function refuse_for_full_disk() returns trigger language plpgsql as $$
+      begin raise exception 'could not extend file: No space left on device' using errcode = 'disk_full'; end $$`.execute(
+      db,
+    );
+    await sql`create trigger users_disk_full before insert on users
+      for each row execute function refuse_for_full_disk()`.execute(db);
+    const response = await app.inject({ method: 'POST', url: '/initial-setup', payload: setUpBody });
+    assert.equal(response.statusCode, 507);
+    assert.deepEqual(response.json(), { message: 'Storage is full' });
+    assert.match(logs.text(), /No space left on device/);
+    assert.equal((await db.selectFrom('users').selectAll().execute()).length, 0);
   });
 });

@@ -144,6 +144,11 @@ describeEachDatabase('initial setup', (target) => {
     const stored = openDatabase(`sqlite:${path}`);
     t.after(() => stored.close());
     const secrets = await stored.db.selectFrom('app_settings').select('name').execute();
-    assert.deepEqual(secrets.map((row) => row.name).sort(), ['initial_setup', 'jwt_secret', 'pin_key']);
+    assert.deepEqual(secrets.map((row) => row.name).sort(), [
+      'audit_head',
+      'initial_setup',
+      'jwt_secret',
+      'pin_key',
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import { isPostgres } from '../core/db/database';
 import type { Database } from '../core/db/schema';
+import type { AuditHead } from './audit-hash';
 
 export type AuditRow = Database['audit_log'];
 
@@ -27,6 +28,58 @@ export async function lastEntry(db: Db): Promise<{ seq: number; hash: string } |
 
 export async function insertEntry(db: Db, row: AuditRow): Promise<void> {
   await db.insertInto('audit_log').values(row).execute();
+}
+
+/** Where the signed head of the chain is kept: a row of its own, outside the entries it anchors. */
+const HEAD_SETTING = 'audit_head';
+
+/** Whether a head is stored at all, readable or not. */
+export async function hasHead(db: Db): Promise<boolean> {
+  const row = await db
+    .selectFrom('app_settings')
+    .select('name')
+    .where('name', '=', HEAD_SETTING)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The signed head; undefined when there is none, or when what is stored is not one. */
+export async function readHead(db: Db): Promise<AuditHead | undefined> {
+  const row = await db
+    .selectFrom('app_settings')
+    .select('value')
+    .where('name', '=', HEAD_SETTING)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  try {
+    const head = JSON.parse(row.value) as Partial<AuditHead>;
+    const isHead =
+      Number.isSafeInteger(head.seq) && typeof head.hash === 'string' && typeof head.mac === 'string';
+    return isHead ? (head as AuditHead) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function writeHead(db: Db, head: AuditHead): Promise<void> {
+  const value = JSON.stringify(head);
+  await db
+    .insertInto('app_settings')
+    .values({ name: HEAD_SETTING, value })
+    .onConflict((conflict) => conflict.column('name').doUpdateSet({ value }))
+    .execute();
+}
+
+export async function setEntryHashes(
+  db: Db,
+  seq: number,
+  hashes: { prev_hash: string; hash: string },
+): Promise<void> {
+  await db.updateTable('audit_log').set(hashes).where('seq', '=', seq).execute();
+}
+
+export async function entryAt(db: Db, seq: number): Promise<{ hash: string } | undefined> {
+  return db.selectFrom('audit_log').select('hash').where('seq', '=', seq).executeTakeFirst();
 }
 
 export type AuditFilter = {

@@ -49,14 +49,21 @@ export const AuditVerifyReply = Type.Union([
   }),
   Type.Object({
     ok: Type.Literal(false),
-    broken_at: Type.Object(
+    broken_at: Type.Union(
+      [
+        Type.Object({
+          id: Uuid(),
+          seq: Type.Integer(),
+          at: Type.Integer(),
+          action: Type.String(),
+        }),
+        Type.Null(),
+      ],
       {
-        id: Uuid(),
-        seq: Type.Integer(),
-        at: Type.Integer(),
-        action: Type.String(),
+        description:
+          'The first entry whose chain does not hold; for deleted newest entries, the last one left ' +
+          '(null when none is left)',
       },
-      { description: 'The first entry whose chain does not hold' },
     ),
     reason: Type.String({ example: 'The entry does not match its hash: it was changed' }),
   }),

@@ -1,7 +1,8 @@
 import type { Db } from '../core/db/database';
 import { newId } from '../core/ids';
-import { insertEntry, lastEntry, lockChain } from './audit.repo';
-import { entryHash, GENESIS_HASH } from './audit-hash';
+import { insertEntry, lastEntry, lockChain, writeHead } from './audit.repo';
+import { entryHash, GENESIS_HASH, signHead } from './audit-hash';
+import { auditKeyOf } from './audit-key';
 
 /**
  * The sensitive actions the log records (contract-operations.md, Audit log). `shift.closed` is for
@@ -55,10 +56,12 @@ export type AuditEntry = {
 
 /**
  * Appends one entry to the chain inside the caller's transaction, so it exists exactly when the
- * change commits. Call it last in the transaction: on PostgreSQL it holds the chain's lock until
- * commit, and taking other locks after it could deadlock with a writer waiting for this one.
+ * change commits, and moves the signed head to it in the same transaction, so the newest entries
+ * cannot be deleted unnoticed. Call it last in the transaction: on PostgreSQL it holds the chain's
+ * lock until commit, and taking other locks after it could deadlock with a writer waiting for this one.
  */
 export async function recordAudit(trx: Db, entry: AuditEntry): Promise<void> {
+  const key = auditKeyOf(trx);
   await lockChain(trx);
   const previous = await lastEntry(trx);
   const row = {
@@ -74,5 +77,7 @@ export async function recordAudit(trx: Db, entry: AuditEntry): Promise<void> {
     after: entry.after === undefined ? null : JSON.stringify(entry.after),
     prev_hash: previous?.hash ?? GENESIS_HASH,
   };
-  await insertEntry(trx, { ...row, hash: entryHash(row) });
+  const hash = entryHash(key, row);
+  await insertEntry(trx, { ...row, hash });
+  await writeHead(trx, signHead(key, { seq: row.seq, hash }));
 }

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { isStorageFull } from './db/failures';
 import { AppError, TooManyRequestsError, UnauthorizedError } from './errors';
 import { describeValidationErrors } from './validation';
 
@@ -21,6 +22,8 @@ function sendAppError(reply: FastifyReply, error: AppError): FastifyReply {
 
 /** What a client sees of any 5xx; the cause goes to the log. */
 export const INTERNAL_ERROR_BODY = Object.freeze({ message: 'Internal server error' });
+/** A write refused for want of space (SQLite's file or disk, PostgreSQL's disk_full): 507 Insufficient Storage. */
+const STORAGE_FULL_BODY = Object.freeze({ message: 'Storage is full' });
 
 /** The one place where failures become HTTP answers. 5xx causes go to the log, never to the client. */
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -49,6 +52,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
 
     request.log.error({ err: error }, 'request failed');
+    // Nothing was written and a retry will fail alike until someone frees space: say so, not "internal".
+    if (isStorageFull(error)) return reply.code(507).send(STORAGE_FULL_BODY);
     return reply.code(500).send(INTERNAL_ERROR_BODY);
   });
 }

@@ -24,6 +24,10 @@ export const Money = (options: { description?: string } = {}) =>
     ...options,
   });
 
+/** A positive amount of money (a bill, a payment, a refund): an amount of nothing is a mistake. */
+export const PositiveMoney = (options: { description?: string } = {}) =>
+  Type.Number({ minimum: 0.01, maximum: MAX_AMOUNT, multipleOf: 0.01, [CENTS_KEYWORD]: true, ...options });
+
 /**
  * Whether a JSON number, as parsed, is a whole number of cents: the double nearest to a two-decimal
  * value (19.99, 0.1, 1e-2), which writing it back with two decimals reproduces exactly. Exact for every

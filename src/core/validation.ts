@@ -1,4 +1,4 @@
-import Ajv, { type ErrorObject, type Options } from 'ajv';
+import Ajv, { type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import type { SchemaValidateFunction } from 'ajv/dist/types';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
@@ -34,8 +34,47 @@ function makeAjv(options: Options): Ajv {
 const bodyAjv = makeAjv({ coerceTypes: false, removeAdditional: false });
 const textAjv = makeAjv({ coerceTypes: 'array', removeAdditional: true });
 
+/** The answer to any text holding `\u0000`, in the usual Validation failed details. */
+export const NUL_MESSAGE = 'must not contain NUL characters';
+
+/** Where in `value` (a JSON pointer, as ajv names places) a string or key first holds NUL; undefined when none. */
+function nulPathOf(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const itemPath = `${path}/${key}`;
+    if (key.includes('\u0000')) return itemPath;
+    const found = nulPathOf(item, itemPath);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Every schema of every route (body, query, path, headers) also refuses NUL in any string: PostgreSQL
+ * cannot store it in text (it answered 500) and SQLite would keep a name that displays cut short.
+ * Checked here, once, rather than by a pattern in each of the many string schemas.
+ */
+function refusingNul(validate: ValidateFunction): ValidateFunction {
+  const checked = ((data: unknown) => {
+    if (!validate(data)) {
+      checked.errors = validate.errors;
+      return false;
+    }
+    const instancePath = nulPathOf(data, '');
+    checked.errors =
+      instancePath === undefined
+        ? null
+        : [{ instancePath, schemaPath: '#', keyword: 'nul', params: {}, message: NUL_MESSAGE }];
+    return checked.errors === null;
+  }) as ValidateFunction;
+  return checked;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+  refusingNul((httpPart === 'body' ? bodyAjv : textAjv).compile(schema)) as ReturnType<
+    FastifySchemaCompiler<object>
+  >;
 
 export type ValidationDetail = { field: string; message: string };
 

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
 import { eventsAfter, type StoredEvent } from './events.repo';
@@ -90,7 +91,10 @@ export class EventFanOut {
   /**
    * Joins a subscriber whose cursor is at least `cursor` (the caller checks, in the same tick, so no
    * read can run in between). With nobody subscribed the fan-out does not follow the feed, so the
-   * first subscriber brings it its position and a read catches what committed meanwhile.
+   * first subscriber brings it its position and a read catches what committed meanwhile. That
+   * position is one the outbox gave (`streamStart` clamps a client's Last-Event-ID to the newest
+   * event), never one a client made up: past the newest event, it would leave every later stream
+   * replaying towards it. A later subscriber's cursor never moves it.
    */
   join(subscriber: FanOutSubscriber): void {
     const isFirst = this.subscribers.size === 0;
@@ -161,6 +165,8 @@ export class EventFanOut {
       for (const subscriber of this.subscribers) subscriber.deliver(batch);
       this.position = batch.lastPosition ?? this.position;
       if (rows.length < READ_BATCH) return;
+      // A first subscriber far behind makes this a long replay; on SQLite the reads answer at once.
+      await nextTurn();
     }
   }
 }

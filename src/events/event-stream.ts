@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AppContext } from '../context';
 import type { Principal, PrincipalLookup } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
@@ -14,18 +15,26 @@ export const SESSION_CHECK_MS = 2000;
  */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
-/** Where a stream begins, and whether events it asked for were pruned (the client must reload). */
-export type StreamStart = { position: number; pruned: boolean };
+/** Where a stream begins, and whether the client must reload (`event: reset`) before following it. */
+export type StreamStart = { position: number; reset: boolean };
 
 /**
  * Read before the response begins, so a database failure is an ordinary error answer, and so every
  * event committed after the client sees `: connected` reaches it.
+ *
+ * A position ahead of the newest event was never given by this outbox (a client of a database since
+ * restored or replaced, or a forged header): what the client holds cannot be trusted and nothing
+ * after it exists, so the stream starts from the newest event with `event: reset` (contract-live.md:
+ * reset means reload). It must not start there: the first stream's position becomes the fan-out's,
+ * and every later stream would replay towards a position no event reaches.
  */
 export async function streamStart(db: Db, from: number | undefined): Promise<StreamStart> {
+  const latest = await latestPosition(db);
   // Without a position the client wants what happens from now on.
-  if (from === undefined) return { position: await latestPosition(db), pruned: false };
+  if (from === undefined) return { position: latest, reset: false };
+  if (from > latest) return { position: latest, reset: true };
   const oldest = await oldestPosition(db);
-  return { position: from, pruned: oldest !== undefined && oldest > from + 1 };
+  return { position: from, reset: oldest !== undefined && oldest > from + 1 };
 }
 
 /**
@@ -68,7 +77,7 @@ export class EventStream implements FanOutSubscriber {
     this.res.write(': connected\n\n');
     this.timers.push(setInterval(() => this.res.write(': heartbeat\n\n'), this.ctx.config.eventsHeartbeatMs));
     this.timers.push(setInterval(() => this.checkSession(), SESSION_CHECK_MS));
-    if (this.start.pruned) this.res.write('event: reset\ndata: {}\n\n');
+    if (this.start.reset) this.res.write('event: reset\ndata: {}\n\n');
     await this.catchUp().catch(() => this.close());
   }
 
@@ -96,7 +105,11 @@ export class EventStream implements FanOutSubscriber {
 
   /**
    * Reads the outbox on its own until it reaches the fan-out's position, then joins it; the check and
-   * the join happen in one tick, so no shared read can slip in between.
+   * the join happen in one tick, so no shared read can slip in between. A read that finds nothing
+   * more has reached the end of the outbox: positions only grow, so whatever the fan-out reads next
+   * comes after it, and it joins (else a fan-out past the last stored event, its rows pruned, kept it
+   * reading forever). Each round waits for the next turn of the event loop: on SQLite the reads
+   * answer synchronously, and a loop of them would otherwise starve every other request.
    */
   private async catchUp(): Promise<void> {
     while (!this.closed) {
@@ -104,8 +117,16 @@ export class EventStream implements FanOutSubscriber {
         this.fanOut.join(this);
         return;
       }
+      const fanOutAt = this.fanOut.cursor;
       const rows = await eventsAfter(this.ctx.db, this.position, READ_BATCH);
+      if (this.closed) return;
+      // Unless the fan-out read meanwhile (PostgreSQL): rows numbered after this read began would be missed.
+      if (rows.length === 0 && this.fanOut.cursor === fanOutAt) {
+        this.fanOut.join(this);
+        return;
+      }
       this.deliver(new EventBatch(rows));
+      await nextTurn();
     }
   }
 

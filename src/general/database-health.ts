@@ -1,6 +1,7 @@
 import { statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { AppContext } from '../context';
+import { isStorageFull } from '../core/db/failures';
 import * as repo from './general.repo';
 
 export type DatabaseState = 'ok' | 'unreachable' | 'read-only' | 'full' | 'unwritable';
@@ -11,12 +12,11 @@ const PROBE_INTERVAL_MS = 5000;
 const MIN_FREE_BYTES = 16 * 1024 * 1024;
 
 const READ_ONLY_CODES = new Set(['SQLITE_READONLY', '25006']);
-const FULL_CODES = new Set(['SQLITE_FULL', '53100']);
 
 function stateOfFailure(error: unknown): DatabaseState {
   const code = String((error as { code?: unknown })?.code ?? '');
   if (READ_ONLY_CODES.has(code) || code.startsWith('SQLITE_READONLY_')) return 'read-only';
-  if (FULL_CODES.has(code)) return 'full';
+  if (isStorageFull(error)) return 'full';
   // SQLite errors mean the file answered; anything else (refused, reset, timed out) did not.
   return code.startsWith('SQLITE_') ? 'unwritable' : 'unreachable';
 }

@@ -1,6 +1,6 @@
-import { stringify } from 'csv-stringify/sync';
 import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import { toCsv } from '../core/csv';
 import { BadRequestError } from '../core/errors';
 import { fromCents } from '../core/money';
 import { dayNumberToDate, localDaysToRange, toIsoUtc, toIsoUtcOrNull, zoneOffsets } from '../core/time';
@@ -52,7 +52,7 @@ function keyOf(key: string, groupBy: repo.SalesGrouping): string {
 const CSV_COLUMNS = ['key', 'orders', 'items', 'gross', 'discounts', 'refunds', 'net', 'tips'] as const;
 
 export function salesCsv(rows: SalesRow[]): string {
-  return stringify(rows, { header: true, columns: [...CSV_COLUMNS] });
+  return toCsv(rows, CSV_COLUMNS);
 }
 
 export async function openBalances(ctx: AppContext, principal: Principal): Promise<OpenBalances> {

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { MAX_AMOUNT } from '../core/money';
+import { CENTS_KEYWORD, MAX_AMOUNT, PositiveMoney } from '../core/money';
 import { UnixMsQuery, Uuid } from '../core/schemas';
 import { Page } from '../orders/orders.schemas';
 
@@ -11,9 +11,8 @@ export const TicketStatusSchema = Type.Union([Type.Literal(1), Type.Literal(2), 
   description: '1 Pending, 2 Paid, 3 Canceled',
 });
 
-/** A positive amount of money: a bill or a payment of nothing is a mistake. */
-export const PositiveMoney = (options: { description?: string } = {}) =>
-  Type.Number({ minimum: 0.01, maximum: MAX_AMOUNT, multipleOf: 0.01, ...options });
+// Where the payment and refund schemas have always imported it from.
+export { PositiveMoney };
 
 export const Discount = Type.Object(
   {
@@ -22,6 +21,7 @@ export const Discount = Type.Object(
       minimum: 0.01,
       maximum: MAX_AMOUNT,
       multipleOf: 0.01,
+      [CENTS_KEYWORD]: true,
       description: 'A percentage of the subtotal (at most 100) or an amount of money (at most the subtotal)',
     }),
     reason: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),

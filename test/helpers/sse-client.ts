@@ -24,10 +24,13 @@ export async function openStream(
       const chunk = await reader?.read().catch(() => ({ done: true, value: undefined }));
       if (!chunk || chunk.done) break;
       buffer += chunk.value;
+      // Frames are cut from a moving start and the rest kept once per chunk: slicing the buffer after
+      // every frame copied a replay's chunk hundreds of times, slowing the test's own event loop.
+      let start = 0;
       let end = buffer.indexOf('\n\n');
       while (end >= 0) {
         const frame: Frame = {};
-        for (const line of buffer.slice(0, end).split('\n')) {
+        for (const line of buffer.slice(start, end).split('\n')) {
           if (line.startsWith(':')) frame.comment = line.slice(1).trim();
           else {
             const [field, ...rest] = line.split(': ');
@@ -35,9 +38,10 @@ export async function openStream(
           }
         }
         frames.push(frame);
-        buffer = buffer.slice(end + 2);
-        end = buffer.indexOf('\n\n');
+        start = end + 2;
+        end = buffer.indexOf('\n\n', start);
       }
+      buffer = buffer.slice(start);
       notify();
     }
     ended = true;
