@@ -34,8 +34,40 @@ function makeAjv(options: Options): Ajv {
 const bodyAjv = makeAjv({ coerceTypes: false, removeAdditional: false });
 const textAjv = makeAjv({ coerceTypes: 'array', removeAdditional: true });
 
+type Validate = ReturnType<FastifySchemaCompiler<object>>;
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+  (httpPart === 'body' ? compileBody(schema) : textAjv.compile(schema)) as Validate;
+
+type ObjectSchema = { properties?: Record<string, { readOnly?: boolean }>; required?: string[] };
+
+/**
+ * A body's `readOnly` fields (see roundTripBody in core/schemas.ts) are what a client sends back from a
+ * GET: they are removed, whatever their value, and the rest is validated as if they had never been
+ * sent; so the handler never sees them and `minProperties` still counts only the writable fields.
+ */
+function compileBody(schema: ObjectSchema): Validate {
+  const readOnlyNames = Object.entries(schema.properties ?? {})
+    .filter(([, property]) => property.readOnly === true)
+    .map(([name]) => name);
+  if (readOnlyNames.length === 0) return bodyAjv.compile(schema) as Validate;
+  const validate = bodyAjv.compile({
+    ...schema,
+    properties: Object.fromEntries(
+      Object.entries(schema.properties ?? {}).filter(([name]) => !readOnlyNames.includes(name)),
+    ),
+  });
+  const validateWritable = (body: unknown) => {
+    if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+      for (const name of readOnlyNames) delete (body as Record<string, unknown>)[name];
+    }
+    const isValid = validate(body);
+    validateWritable.errors = validate.errors;
+    return isValid;
+  };
+  validateWritable.errors = null as typeof validate.errors;
+  return validateWritable as Validate;
+}
 
 export type ValidationDetail = { field: string; message: string };
 

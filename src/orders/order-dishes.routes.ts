@@ -4,7 +4,7 @@ import { principalOf } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
-import { errors, IdParams, MessageReply, NoContent, Uuid } from '../core/schemas';
+import { errors, IdParams, MessageReply, NoContent, roundTripBody, Uuid } from '../core/schemas';
 import * as service from './order-dishes.service';
 import { DishEntries, OrderDishUpdateBody, OrderDishView } from './orders.schemas';
 
@@ -67,7 +67,7 @@ export const orderDishesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         summary: 'Update one dish of an order',
         description: TOTAL_NOTE,
         params: OrderDishParams,
-        body: OrderDishUpdateBody,
+        body: roundTripBody(OrderDishView, OrderDishUpdateBody),
         response: { 200: MessageReply, ...errors(400, 401, 404) },
       },
     },

@@ -4,7 +4,7 @@ import { principalOf } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { Money } from '../core/money';
-import { errors, IdMessageReply, IdParams, MessageReply, NoContent } from '../core/schemas';
+import { errors, IdMessageReply, IdParams, MessageReply, NoContent, roundTripBody } from '../core/schemas';
 import { sendOrderPage } from './order-page';
 import * as queries from './order-queries.service';
 import {
@@ -127,7 +127,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
           'completed, or any non-final state → cancelled; sending the current status changes nothing. ' +
           'Completing or cancelling frees the table; changing `table_id` of an active order moves it.',
         params: IdParams,
-        body: OrderUpdateBody,
+        body: roundTripBody(OrderView, OrderUpdateBody),
         response: { 200: MessageReply, ...errors(400, 401, 404) },
       },
     },

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { principalOf } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { listOrNoContent } from '../core/replies';
-import { errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';
+import { errors, IdMessageReply, IdParams, NoContent, roundTripBody } from '../core/schemas';
 import {
   CreatedWebhookView,
   DeliveriesQuery,
@@ -91,7 +91,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
           'Replaces `url`, `events` and `description`; the secret stays. Deliveries already queued go to ' +
           'the new URL; the new `events` apply to events recorded from now on.',
         params: IdParams,
-        body: WebhookBody,
+        body: roundTripBody(WebhookView, WebhookBody),
         response: { 200: WebhookView, ...errors(400, 401, 403, 404) },
       },
     },
