@@ -321,5 +321,22 @@ describeEachDatabase('round trips', (target) => {
     assert.equal(settings.statusCode, 200, settings.body);
     const stored = (await call('GET', '/settings')).json();
     assert.deepEqual([stored.address, stored.tax_id, stored.phone, stored.receipt_footer], ['', '', '', '']);
+
+    const order = await insertOrder(db);
+    const [dishId] = (
+      await call('POST', `/orders/${order.id}/dishes`, [{ dish_id: (await insertDish(db)).id }])
+    ).json().ids;
+    const unexplainedVoid = await call('PUT', `/orders/${order.id}/dishes/${dishId}/status`, {
+      status: 'voided',
+      reason: null,
+    });
+    assert.equal(unexplainedVoid.statusCode, 400);
+    assert.deepEqual(unexplainedVoid.json(), { message: 'A reason is required to void a dish' });
+
+    const shift = await call('POST', '/shifts', { opening_cash: 100 });
+    assert.equal(shift.statusCode, 201, shift.body);
+    const closed = await call('POST', `/shifts/${shift.json().id}/close`, { counted_cash: 100, notes: null });
+    assert.equal(closed.statusCode, 200, closed.body);
+    assert.equal(closed.json().notes, null);
   });
 });
