@@ -64,8 +64,11 @@ export async function createCategory(
   }
 }
 
-/** The body's type identifies the category (as the query does elsewhere); it never changes type. */
-/** `typeInQuery`: the type may come with the URL instead of the body; both must then agree. */
+/**
+ * The type identifies the category (it never changes type): from the body, or from the query as in the
+ * other category routes, so a client can send the `{id, name}` it read back to the URL it read it from.
+ * When both name one, they must agree.
+ */
 export async function updateCategory(
   ctx: AppContext,
   id: string,
