@@ -13,6 +13,7 @@ import { type Clock, systemClock } from './core/clock';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './core/db/database';
 import { INTERNAL_ERROR_BODY, registerErrorHandling } from './core/error-handler';
 import { Jobs } from './core/jobs';
+import { acceptEmptyJsonBodies } from './core/json-body';
 import { loggerOptions } from './core/logging';
 import { registerOpenApi } from './core/openapi';
 import { refuseUnknownHosts, registerSecurity } from './core/security';
@@ -174,6 +175,7 @@ function createServer(config: Config, logStream: NodeJS.WritableStream | undefin
 async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<void> {
   refuseUnknownHosts(app, ctx.config);
   app.setValidatorCompiler(validatorCompiler);
+  acceptEmptyJsonBodies(app);
   registerErrorHandling(app);
   await app.register(cookie);
   await registerSecurity(app, ctx.config);

@@ -252,6 +252,28 @@ describeEachDatabase('categories', (target) => {
     assert.deepEqual(await allRows(db, 'categories'), before);
   });
 
+  it('takes the type of an update from the query, as GET has it, when the body has none', async (t) => {
+    const { db, request } = await setup(t);
+    const category = await insertCategory(db, { name: 'Soup', type: 'dish' });
+    const url = `/categories/${category.id}?type=dish`;
+    const read = (await request('GET', url)).json();
+    const response = await request('PUT', url, { ...read, name: 'Soups' });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.deepEqual((await request('GET', url)).json(), { ...read, name: 'Soups' });
+
+    const before = await allRows(db, 'categories');
+    for (const [query, body] of [
+      ['?type=ingredient', { name: 'Stews', type: 'dish' }],
+      ['?type=drink', { name: 'Stews' }],
+      ['?type=drink', { name: 'Stews', type: 'dish' }],
+    ] as const) {
+      const refused = await request('PUT', `/categories/${category.id}${query}`, body);
+      assert.equal(refused.statusCode, 400, `${query} ${JSON.stringify(body)}`);
+      assert.deepEqual(refused.json(), MALFORMED_ID_TYPE);
+    }
+    assert.deepEqual(await allRows(db, 'categories'), before);
+  });
+
   it('answers an update of a missing, deleted or other-type category with its 404 message', async (t) => {
     const { db, request } = await setup(t);
     const deleted = await insertCategory(db, { type: 'dish', isDeleted: true });

@@ -30,6 +30,37 @@ describeEachDatabase('HTTP behaviour', (target) => {
     assert.equal((await create(undefined, 'Native app')).statusCode, 201);
   });
 
+  it('logs a refused write origin once, naming POS_CORS_ORIGINS', async (t) => {
+    const logs = captureLogs();
+    const { app, db } = await buildTestApp(t, target, { env: { LOG_LEVEL: 'warn' }, logStream: logs.stream });
+    const { cookies } = await loggedInUser(app, db, 'admin');
+    const write = (origin: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/spaces',
+        headers: { cookie: cookies, origin },
+        payload: { name: 'Bar' },
+      });
+
+    for (const origin of [
+      'http://pos-client.lan:8080',
+      'http://pos-client.lan:8080',
+      'https://other.example',
+    ]) {
+      assert.equal((await write(origin)).statusCode, 403);
+    }
+    const refusals = logs
+      .text()
+      .split('\n')
+      .filter((line) => line.includes('POS_CORS_ORIGINS'))
+      .map((line) => JSON.parse(line));
+    assert.deepEqual(
+      refusals.map((line) => line.origin),
+      ['http://pos-client.lan:8080', 'https://other.example'],
+    );
+    assert.match(refusals[0].msg, /http:\/\/pos-client\.lan:8080.*POS_CORS_ORIGINS/);
+  });
+
   it('answers CORS preflights with credentials only for configured origins', async (t) => {
     const { app } = await buildTestApp(t, target, { env: { POS_CORS_ORIGINS: 'https://till.example' } });
     const preflight = (origin: string) =>

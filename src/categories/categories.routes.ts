@@ -3,8 +3,23 @@ import { Type } from 'typebox';
 import type { AppContext } from '../context';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
-import { authErrors, BareText, errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';
-import { CategoryBody, CategoryMessage, CategoryTypeQuery, CategoryView } from './categories.schemas';
+import {
+  authErrors,
+  BareText,
+  errors,
+  IdMessageReply,
+  IdParams,
+  NoContent,
+  roundTripBody,
+} from '../core/schemas';
+import {
+  CategoryBody,
+  CategoryMessage,
+  CategoryTypeQuery,
+  CategoryUpdateBody,
+  CategoryUpdateQuery,
+  CategoryView,
+} from './categories.schemas';
 import * as service from './categories.service';
 import { CATEGORY_MESSAGES as MESSAGES } from './categories.service';
 import { createFailure, idOrTypeQueryFailure, updateFailure } from './categories.validation';
@@ -93,13 +108,15 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         operationId: 'updateCategory',
         summary: 'Rename a category or move it to another station',
         description:
-          'The body `type` identifies the category together with the id; a category never changes type. ' +
+          'The `type`, in the body or the query (both: the same), identifies the category together with ' +
+          'the id; a category never changes type. ' +
           'A malformed id or a missing or unknown `type`: 400 `Missing or malformed ID/type`. A missing or ' +
           'blank name, or a name already taken in that type: 400 `Failed to update category`. A `station` ' +
           'on a category that is not a dish category: 400 `Only dish categories have a station`. No live ' +
           'category with that id and type: 404 `Category with ID: <id> not found`.',
         params: IdParams,
-        body: CategoryBody,
+        querystring: CategoryUpdateQuery,
+        body: roundTripBody(CategoryView, CategoryUpdateBody),
         response: {
           200: IdMessageReply,
           400: CategoryMessage(
@@ -113,7 +130,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       },
     },
     async (request) => {
-      await service.updateCategory(ctx, request.params.id, request.body);
+      await service.updateCategory(ctx, request.params.id, request.body, request.query.type);
       return { id: request.params.id, message: 'Category updated successfully' };
     },
   );

@@ -36,6 +36,18 @@ export const CategoryBody = Type.Object(
 );
 export type CategoryBody = Static<typeof CategoryBody>;
 
+/**
+ * An update may name the type in the query, as the reads and the delete do, instead of the body: a
+ * client then sends the `{id, name}` it read back to the URL it read it from.
+ */
+export const CategoryUpdateBody = Type.Object(
+  { ...CategoryBody.properties, type: Type.Optional(CategoryTypeSchema) },
+  { additionalProperties: false, example: { name: 'Desserts', type: 'dish', station: 'kitchen' } },
+);
+export type CategoryUpdateBody = Static<typeof CategoryUpdateBody>;
+export const CategoryUpdateQuery = Type.Object({ type: Type.Optional(CategoryTypeSchema) });
+export type CategoryUpdateQuery = Static<typeof CategoryUpdateQuery>;
+
 export const CategoryView = Type.Object(
   {
     id: Uuid(),

@@ -4,7 +4,7 @@ import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import * as categories from './categories.repo';
-import type { CategoryBody, CategoryType, CategoryView } from './categories.schemas';
+import type { CategoryBody, CategoryType, CategoryUpdateBody, CategoryView } from './categories.schemas';
 
 export const CATEGORY_MESSAGES = {
   malformedType: 'Missing or malformed type',
@@ -21,8 +21,8 @@ function toCategoryView(row: categories.CategoryRow): CategoryView {
   return { id: row.id, name: row.name, ...(row.type === 'dish' && { station: row.station }) };
 }
 
-function assertStationFits(input: CategoryBody): void {
-  if (input.station !== undefined && input.type !== 'dish') {
+function assertStationFits(input: { station?: string | undefined }, type: CategoryType): void {
+  if (input.station !== undefined && type !== 'dish') {
     throw new BadRequestError(CATEGORY_MESSAGES.stationOfDishesOnly);
   }
 }
@@ -43,7 +43,7 @@ export async function createCategory(
   input: CategoryBody,
   claim: IdempotencyClaim | undefined,
 ): Promise<string> {
-  assertStationFits(input);
+  assertStationFits(input, input.type);
   const id = newId();
   const now = ctx.clock.now();
   try {
@@ -64,12 +64,25 @@ export async function createCategory(
   }
 }
 
-/** The body's type identifies the category (as the query does elsewhere); it never changes type. */
-export async function updateCategory(ctx: AppContext, id: string, input: CategoryBody): Promise<void> {
-  assertStationFits(input);
+/**
+ * The type identifies the category (it never changes type): from the body, or from the query as in the
+ * other category routes, so a client can send the `{id, name}` it read back to the URL it read it from.
+ * When both name one, they must agree.
+ */
+export async function updateCategory(
+  ctx: AppContext,
+  id: string,
+  input: CategoryUpdateBody,
+  typeInQuery: CategoryType | undefined,
+): Promise<void> {
+  const type = input.type ?? typeInQuery;
+  if (type === undefined || (typeInQuery !== undefined && type !== typeInQuery)) {
+    throw new BadRequestError(CATEGORY_MESSAGES.malformedIdOrType);
+  }
+  assertStationFits(input, type);
   let isFound: boolean;
   try {
-    isFound = await categories.updateCategory(ctx.db, id, input.type, {
+    isFound = await categories.updateCategory(ctx.db, id, type, {
       name: input.name.trim(),
       ...(input.station !== undefined && { station: input.station }),
       updated_at: ctx.clock.now(),

@@ -1,4 +1,4 @@
-import { type Static, type TSchema, Type } from 'typebox';
+import { type Static, type TObject, type TSchema, Type } from 'typebox';
 
 export const Uuid = (options: { description?: string } = {}) =>
   Type.String({ format: 'uuid', example: '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e', ...options });
@@ -30,6 +30,27 @@ export const BareText = (example: string) => Type.String({ example, description:
 /** The texts a `message` can hold, for its description: `A` or `B`. */
 export const messageChoices = (messages: readonly string[]) =>
   messages.map((message) => `\`${message}\``).join(' or ');
+
+/**
+ * The body of a PUT that takes back what the resource's GET answered: clients edit a record by sending
+ * the object they read. Fields of `writable` are applied as before; every other field of `view` is
+ * accepted as `readOnly` (the document says so), whatever its value, and removed before validation and
+ * the handler (core/validation.ts), so the handler's type is `writable`'s. A field no view has is still
+ * refused by name.
+ */
+export function roundTripBody<Writable extends TObject>(view: TObject, writable: Writable): Writable {
+  const readOnly = Object.fromEntries(
+    Object.entries(view.properties)
+      .filter(([name]) => !(name in writable.properties))
+      .map(([name, schema]) => [name, Type.Optional({ ...schema, readOnly: true })]),
+  );
+  const { type: _type, required: _required, properties, ...options } = writable;
+  return Type.Object({ ...readOnly, ...properties }, options) as unknown as Writable;
+}
+
+/** An optional free-text field that a client may send as `null` for "none", as views show no text. */
+export const OptionalText = <Text extends TSchema>(text: Text, description?: string) =>
+  Type.Optional(Type.Union([text, Type.Null()], description === undefined ? {} : { description }));
 
 /** A 204 has no body; declared so the OpenAPI document lists it. */
 export const NoContent = Type.Null({ description: 'No content' });

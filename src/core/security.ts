@@ -71,13 +71,32 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
 
   // Browsers always send Origin on cross-site writes; a write from a page we do not trust is refused
   // before it can ride on the user's cookies.
+  const reportedOrigins = new Set<string>();
   app.addHook('onRequest', (request, _reply, done) => {
     if (SAFE_METHODS.has(request.method)) return done();
     const origin = request.headers.origin;
     // No Origin: not a browser (a tablet app, curl, phoenixd's webhook), so no ambient cookies to abuse.
     if (origin === undefined || isSameOrigin(request, origin) || allowedOrigins.has(origin)) return done();
+    reportRefusedOrigin(request, origin, reportedOrigins);
     done(new ForbiddenError('Origin not allowed'));
   });
+}
+
+/** Most origins the log names; past it, refusals are not reported (a flood of forged origins stays quiet). */
+const MAX_REPORTED_ORIGINS = 100;
+
+/**
+ * Reads are allowed from anywhere but writes are not, so a client served from another origin (or behind
+ * a proxy that forwards the browser's Origin) half-works; the operator learns why from one log line per
+ * origin, not one per request.
+ */
+function reportRefusedOrigin(request: FastifyRequest, origin: string, reported: Set<string>): void {
+  if (reported.has(origin) || reported.size >= MAX_REPORTED_ORIGINS) return;
+  reported.add(origin);
+  request.log.warn(
+    { origin },
+    `write refused from origin ${JSON.stringify(origin)}: add it to POS_CORS_ORIGINS if that client is trusted`,
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import Ajv, { type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import Ajv, { type ErrorObject, type Options } from 'ajv';
 import type { SchemaValidateFunction } from 'ajv/dist/types';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
@@ -50,12 +50,14 @@ function nulPathOf(value: unknown, path: string): string | undefined {
   return undefined;
 }
 
+type Validate = ReturnType<FastifySchemaCompiler<object>>;
+
 /**
  * Every schema of every route (body, query, path, headers) also refuses NUL in any string: PostgreSQL
  * cannot store it in text (it answered 500) and SQLite would keep a name that displays cut short.
  * Checked here, once, rather than by a pattern in each of the many string schemas.
  */
-function refusingNul(validate: ValidateFunction): ValidateFunction {
+function refusingNul(validate: Validate): Validate {
   const checked = ((data: unknown) => {
     if (!validate(data)) {
       checked.errors = validate.errors;
@@ -67,14 +69,42 @@ function refusingNul(validate: ValidateFunction): ValidateFunction {
         ? null
         : [{ instancePath, schemaPath: '#', keyword: 'nul', params: {}, message: NUL_MESSAGE }];
     return checked.errors === null;
-  }) as ValidateFunction;
+  }) as Validate;
   return checked;
 }
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  refusingNul((httpPart === 'body' ? bodyAjv : textAjv).compile(schema)) as ReturnType<
-    FastifySchemaCompiler<object>
-  >;
+  refusingNul(httpPart === 'body' ? compileBody(schema) : textAjv.compile(schema)) as Validate;
+
+type ObjectSchema = { properties?: Record<string, { readOnly?: boolean }>; required?: string[] };
+
+/**
+ * A body's `readOnly` fields (see roundTripBody in core/schemas.ts) are what a client sends back from a
+ * GET: they are removed, whatever their value, and the rest is validated as if they had never been
+ * sent; so the handler never sees them and `minProperties` still counts only the writable fields.
+ */
+function compileBody(schema: ObjectSchema): Validate {
+  const readOnlyNames = Object.entries(schema.properties ?? {})
+    .filter(([, property]) => property.readOnly === true)
+    .map(([name]) => name);
+  if (readOnlyNames.length === 0) return bodyAjv.compile(schema) as Validate;
+  const validate = bodyAjv.compile({
+    ...schema,
+    properties: Object.fromEntries(
+      Object.entries(schema.properties ?? {}).filter(([name]) => !readOnlyNames.includes(name)),
+    ),
+  });
+  const validateWritable = (body: unknown) => {
+    if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+      for (const name of readOnlyNames) delete (body as Record<string, unknown>)[name];
+    }
+    const isValid = validate(body);
+    validateWritable.errors = validate.errors;
+    return isValid;
+  };
+  validateWritable.errors = null as typeof validate.errors;
+  return validateWritable as Validate;
+}
 
 export type ValidationDetail = { field: string; message: string };
 

@@ -1,13 +1,14 @@
 import { type Static, Type } from 'typebox';
 import { Station } from '../categories/categories.schemas';
-import { Uuid } from '../core/schemas';
+import { OptionalText, Uuid } from '../core/schemas';
 import { DishStatusSchema } from '../orders/orders.schemas';
 
 export const DishStatusBody = Type.Object(
   {
     status: DishStatusSchema,
-    reason: Type.Optional(
-      Type.String({ maxLength: 500, example: 'Guest changed their mind', description: 'Required to void' }),
+    reason: OptionalText(
+      Type.String({ maxLength: 500, example: 'Guest changed their mind' }),
+      'Required to void; null or omitted: none',
     ),
   },
   { additionalProperties: false },

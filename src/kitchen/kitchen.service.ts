@@ -117,7 +117,7 @@ async function assertMayVoid(
   trx: Db,
   order: OrderRow,
   dish: OrderDishDetail,
-  reason: string | undefined,
+  reason: string | null | undefined,
 ): Promise<void> {
   if (!reason?.trim()) throw new BadRequestError('A reason is required to void a dish');
   if ((await findBilledDishIds(trx, order.id)).has(dish.id)) throw new BadRequestError('Dish is on a bill');

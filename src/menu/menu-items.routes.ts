@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { type Static, type TSchema, Type } from 'typebox';
+import { type Static, type TObject, Type } from 'typebox';
 import type { CategoryType } from '../categories/categories.schemas';
 import type { AppContext } from '../context';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
-import { authErrors, errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';
+import { authErrors, errors, IdMessageReply, IdParams, NoContent, roundTripBody } from '../core/schemas';
 import type { MenuItemService } from './menu-items.service';
 
-export type MenuItemResource<Body extends TSchema, View extends TSchema> = {
+export type MenuItemResource<Body extends TObject, View extends TObject> = {
   path: `/${string}`;
   tag: 'Dishes' | 'Ingredients' | 'Products';
   /** `Dish`, as in `Dish added successfully`. */
@@ -21,7 +21,7 @@ export type MenuItemResource<Body extends TSchema, View extends TSchema> = {
 };
 
 /** The five routes dishes, ingredients and products share: list, get, create, update, logical delete. */
-export function registerMenuItemRoutes<Body extends TSchema, View extends TSchema>(
+export function registerMenuItemRoutes<Body extends TObject, View extends TObject>(
   // Typed per route below: the TypeBox provider cannot infer through this function's type parameters,
   // so bodies (validated against `resource.Body` before the handler runs) are cast to its static type.
   app: FastifyInstance,
@@ -95,7 +95,7 @@ export function registerMenuItemRoutes<Body extends TSchema, View extends TSchem
         summary: `Update a ${lowerNoun}`,
         description: `Replaces every field. ${writeRules} A missing or deleted ${lowerNoun}: 404.`,
         params: IdParams,
-        body: resource.Body,
+        body: roundTripBody(resource.View, resource.Body),
         response: { 200: IdMessage(`${noun} updated successfully`), ...errors(400, 401, 403, 404) },
       },
     },

@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
-import { errors, IdParams, MessageReply, NoContent, Uuid } from '../core/schemas';
+import { errors, IdParams, MessageReply, NoContent, roundTripBody, Uuid } from '../core/schemas';
 import * as service from './order-dishes.service';
 import { DishEntries, OrderDishUpdateBody, OrderDishView } from './orders.schemas';
 import { PRICE_OVERRIDE_NOTE } from './price-overrides';
@@ -69,7 +69,7 @@ export const orderDishesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         summary: 'Update one dish of an order',
         description: `${PRICE_OVERRIDE_NOTE} Keeping the price the dish has is no override. ${TOTAL_NOTE}`,
         params: OrderDishParams,
-        body: OrderDishUpdateBody,
+        body: roundTripBody(OrderDishView, OrderDishUpdateBody),
         response: { 200: MessageReply, ...errors(400, 401, 404) },
       },
     },

@@ -110,7 +110,7 @@ export function updateOrderDish(
     if (audit) audits.push(audit);
     const changes = {
       ...(input.price_at_order !== undefined && { price_at_order_cents: toCents(input.price_at_order) }),
-      ...(input.notes !== undefined && { notes: input.notes }),
+      ...(input.notes !== undefined && { notes: input.notes ?? '' }),
     };
     if (!(await dishes.updateOrderDish(trx, orderId, orderDishId, changes))) throw new NotFoundError();
   });

@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { Money } from '../core/money';
-import { errors, IdMessageReply, IdParams, MessageReply, NoContent } from '../core/schemas';
+import { errors, IdMessageReply, IdParams, MessageReply, NoContent, roundTripBody } from '../core/schemas';
 import { sendOrderPage } from './order-page';
 import * as queries from './order-queries.service';
 import {
@@ -133,7 +133,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
           'Completing or cancelling frees the table; changing `table_id` of an active order moves it. ' +
           `${CANCEL_NOTE} Cancelling while a Lightning invoice of one of its bills can still be paid: 409.`,
         params: IdParams,
-        body: OrderUpdateBody,
+        body: roundTripBody(OrderView, OrderUpdateBody),
         response: { 200: MessageReply, ...errors(400, 401, 404, 409) },
       },
     },

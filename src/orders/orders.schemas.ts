@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Money } from '../core/money';
-import { MAX_OFFSET, UnixMsQuery, Uuid } from '../core/schemas';
+import { MAX_OFFSET, OptionalText, UnixMsQuery, Uuid } from '../core/schemas';
 
 export const ORDER_STATUSES = ['pending', 'preparing', 'ready', 'completed', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -61,7 +61,7 @@ export const DishEntry = Type.Object(
   {
     dish_id: Uuid({ description: 'A live dish of the menu' }),
     price_at_order: Type.Optional(Money({ description: "Defaults to the dish's current price" })),
-    notes: Type.Optional(Notes),
+    notes: OptionalText(Notes, 'null or omitted: none'),
   },
   { additionalProperties: false },
 );
@@ -79,7 +79,7 @@ export const OrderWithDishesBody = Type.Object(
 export type OrderWithDishesBody = Static<typeof OrderWithDishesBody>;
 
 export const OrderDishUpdateBody = Type.Object(
-  { price_at_order: Type.Optional(Money()), notes: Type.Optional(Notes) },
+  { price_at_order: Type.Optional(Money()), notes: OptionalText(Notes, 'null or empty: none') },
   { additionalProperties: false, minProperties: 1 },
 );
 export type OrderDishUpdateBody = Static<typeof OrderDishUpdateBody>;

@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
-import { errors, IdMessageReply, IdParams, MessageReply, NoContent } from '../core/schemas';
+import { errors, IdMessageReply, IdParams, MessageReply, NoContent, roundTripBody } from '../core/schemas';
 import * as lightningBills from './lightning-bills.service';
 import * as methods from './payment-methods.service';
 import {
@@ -204,7 +204,7 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         summary: 'Rename or (de)activate a payment method',
         description: 'An inactive method takes no new payments; its past payments stay as they are.',
         params: IdParams,
-        body: PaymentMethodUpdateBody,
+        body: roundTripBody(PaymentMethodView, PaymentMethodUpdateBody),
         response: { 200: MessageReply, ...errors(400, 401, 403, 404) },
       },
     },

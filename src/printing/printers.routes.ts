@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
-import { errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';
+import { errors, IdMessageReply, IdParams, NoContent, roundTripBody } from '../core/schemas';
 import { PrinterBody, PrinterView, PrintJobPageReply, PrintJobsQuery } from './printers.schemas';
 import * as service from './printers.service';
 
@@ -81,7 +81,7 @@ export const printersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         summary: 'Change a printer',
         description: 'Replaces every field; jobs already queued keep the bytes they were made with.',
         params: IdParams,
-        body: PrinterBody,
+        body: roundTripBody(PrinterView, PrinterBody),
         response: {
           200: IdMessageReply,
           ...errors(400, 401, 403, 404),

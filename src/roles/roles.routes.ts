@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
-import { authErrors, errors, IdMessageReply, IdParams } from '../core/schemas';
+import { authErrors, errors, IdMessageReply, IdParams, roundTripBody } from '../core/schemas';
 import { PermissionView, RoleBody, RoleView } from './roles.schemas';
 import * as service from './roles.service';
 
@@ -84,7 +84,7 @@ export const rolesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
           `The admin role: 400 \`${service.ADMIN_ROLE_FIXED}\`; renaming a seeded role: 400 ` +
           `\`${service.SEEDED_ROLE_NAME_FIXED}\`.`,
         params: IdParams,
-        body: RoleBody,
+        body: roundTripBody(RoleView, RoleBody),
         response: { 200: RoleView, ...errors(400, 401, 403, 404) },
       },
     },

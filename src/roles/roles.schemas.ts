@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Uuid } from '../core/schemas';
+import { OptionalText, Uuid } from '../core/schemas';
 import { RoleName } from '../users/users.schemas';
 import { PERMISSION_NAMES, type Permission } from './permissions';
 
@@ -32,7 +32,7 @@ export type RoleView = Static<typeof RoleView>;
 export const RoleBody = Type.Object(
   {
     name: RoleName,
-    description: Type.Optional(Type.String({ maxLength: 500, example: 'Runs the bar' })),
+    description: OptionalText(Type.String({ maxLength: 500, example: 'Runs the bar' }), 'null: none'),
     permissions: Type.Array(PermissionName, { maxItems: PERMISSION_NAMES.length, uniqueItems: true }),
   },
   { additionalProperties: false },

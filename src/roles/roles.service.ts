@@ -102,7 +102,8 @@ export async function updateRole(
       if (isSeeded && input.name !== existing.name) throw new BadRequestError(SEEDED_ROLE_NAME_FIXED);
       const changes = {
         name: input.name,
-        description: input.description ?? existing.description,
+        // Omitted keeps the description; null clears it.
+        description: input.description === undefined ? existing.description : (input.description ?? ''),
         permissions: JSON.stringify(input.permissions),
         updated_at: ctx.clock.now(),
       };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
-import { authErrors, errors } from '../core/schemas';
+import { authErrors, errors, roundTripBody } from '../core/schemas';
 import { SettingsView, UpdateSettingsBody } from './settings.schemas';
 import * as service from './settings.service';
 
@@ -30,7 +30,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         description:
           'Only the fields sent change. Changing `base_currency` while any bill is pending: 409 ' +
           `\`{"message":"${service.CURRENCY_CHANGE_REFUSED}"}\`.`,
-        body: UpdateSettingsBody,
+        body: roundTripBody(SettingsView, UpdateSettingsBody),
         response: { 200: SettingsView, ...errors(400, 401, 403, 409) },
       },
     },

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { CENTS_KEYWORD } from '../core/money';
+import { OptionalText } from '../core/schemas';
 
 const Text = (maxLength: number, example: string) => Type.String({ maxLength, example });
 
@@ -43,13 +44,24 @@ const settingsProperties = {
 export const SettingsView = Type.Object(settingsProperties);
 export type SettingsView = Static<typeof SettingsView>;
 
+/** The texts a receipt may leave out: null (or empty) means none. */
+const CLEARABLE_TEXTS = ['address', 'tax_id', 'phone', 'receipt_footer'] as const;
+type ClearableText = (typeof CLEARABLE_TEXTS)[number];
+
 /** Every field is optional: the ones sent change, the others stay. */
 export const UpdateSettingsBody = Type.Object(
   Object.fromEntries(
-    Object.entries(settingsProperties).map(([name, schema]) => [name, Type.Optional(schema)]),
+    Object.entries(settingsProperties).map(([name, schema]) => [
+      name,
+      (CLEARABLE_TEXTS as readonly string[]).includes(name)
+        ? OptionalText(schema, 'null or empty: none')
+        : Type.Optional(schema),
+    ]),
   ) as {
-    [K in keyof typeof settingsProperties]: ReturnType<typeof Type.Optional<(typeof settingsProperties)[K]>>;
-  },
+    [K in Exclude<keyof typeof settingsProperties, ClearableText>]: ReturnType<
+      typeof Type.Optional<(typeof settingsProperties)[K]>
+    >;
+  } & { [K in ClearableText]: ReturnType<typeof OptionalText<(typeof settingsProperties)[K]>> },
   { additionalProperties: false, minProperties: 1 },
 );
 export type UpdateSettingsBody = Static<typeof UpdateSettingsBody>;

@@ -95,10 +95,10 @@ export async function updateSettings(
     if (changesCurrency && (await repo.hasPendingBill(trx))) throw new ConflictError(CURRENCY_CHANGE_REFUSED);
     await repo.updateSettings(trx, {
       ...(input.business_name !== undefined && { business_name: input.business_name }),
-      ...(input.address !== undefined && { address: input.address }),
-      ...(input.tax_id !== undefined && { tax_id: input.tax_id }),
-      ...(input.phone !== undefined && { phone: input.phone }),
-      ...(input.receipt_footer !== undefined && { receipt_footer: input.receipt_footer }),
+      ...(input.address !== undefined && { address: input.address ?? '' }),
+      ...(input.tax_id !== undefined && { tax_id: input.tax_id ?? '' }),
+      ...(input.phone !== undefined && { phone: input.phone ?? '' }),
+      ...(input.receipt_footer !== undefined && { receipt_footer: input.receipt_footer ?? '' }),
       ...(input.tax_rate !== undefined && { tax_rate_bp: toCents(input.tax_rate) }),
       ...(input.prices_include_tax !== undefined && { prices_include_tax: input.prices_include_tax ? 1 : 0 }),
       ...(input.timezone !== undefined && { timezone: input.timezone }),

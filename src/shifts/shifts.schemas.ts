@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { CENTS_KEYWORD, MAX_AMOUNT, Money } from '../core/money';
-import { UnixMsQuery, Uuid } from '../core/schemas';
+import { OptionalText, UnixMsQuery, Uuid } from '../core/schemas';
 import { Page } from '../orders/orders.schemas';
 
 const Instant = Type.String({ format: 'date-time', example: '2026-11-22T18:00:00.000Z' });
@@ -42,7 +42,7 @@ export type CashMovementBody = Static<typeof CashMovementBody>;
 export const CloseShiftBody = Type.Object(
   {
     counted_cash: Money({ description: 'The cash counted in the drawer at close' }),
-    notes: Type.Optional(Type.String({ maxLength: 1000 })),
+    notes: OptionalText(Type.String({ maxLength: 1000 }), 'null or omitted: none'),
   },
   { additionalProperties: false },
 );

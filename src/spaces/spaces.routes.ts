@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../context';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
-import { authErrors, errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';
+import { authErrors, errors, IdMessageReply, IdParams, NoContent, roundTripBody } from '../core/schemas';
 import { SpaceBody, SpaceView } from './spaces.schemas';
 import * as service from './spaces.service';
 
@@ -67,7 +67,7 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         operationId: 'updateSpace',
         summary: 'Rename a space',
         params: IdParams,
-        body: SpaceBody,
+        body: roundTripBody(SpaceView, SpaceBody),
         response: { 200: idMessage('Space updated successfully'), ...errors(400, 401, 403, 404) },
       },
     },

@@ -3,7 +3,15 @@ import { Type } from 'typebox';
 import type { AppContext } from '../context';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
-import { authErrors, errors, IdMessageReply, IdParams, messageChoices, NoContent } from '../core/schemas';
+import {
+  authErrors,
+  errors,
+  IdMessageReply,
+  IdParams,
+  messageChoices,
+  NoContent,
+  roundTripBody,
+} from '../core/schemas';
 import { CreateTableBody, TableView, UpdateTableBody } from './tables.schemas';
 import * as service from './tables.service';
 import { TABLE_MESSAGES } from './tables.service';
@@ -114,7 +122,7 @@ export const tablesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
           `(400 \`${TABLE_MESSAGES.mustStayOccupied}\`) and so is another \`order_id\` ` +
           `(400 \`${TABLE_MESSAGES.orderIsFixed}\`): end the order instead.`,
         params: IdParams,
-        body: UpdateTableBody,
+        body: roundTripBody(TableView, UpdateTableBody),
         response: {
           200: idMessage('Table updated successfully'),
           400: refusal(

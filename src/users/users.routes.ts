@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
-import { authErrors, errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';
+import { authErrors, errors, IdMessageReply, IdParams, NoContent, roundTripBody } from '../core/schemas';
 import { CreateUserBody, CurrentUserView, UpdateUserBody, UserView } from './users.schemas';
 import * as service from './users.service';
 
@@ -85,7 +85,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
           'ignoring case, Unicode form and surrounding spaces. A new PIN or role logs the user out of every ' +
           'session (an admin editing their own account keeps the current one).',
         params: IdParams,
-        body: UpdateUserBody,
+        body: roundTripBody(UserView, UpdateUserBody),
         response: { 200: IdMessageReply, ...errors(400, 401, 403, 404) },
       },
     },

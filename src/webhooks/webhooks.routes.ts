@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
 import { listOrNoContent } from '../core/replies';
-import { errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';
+import { errors, IdMessageReply, IdParams, NoContent, roundTripBody } from '../core/schemas';
 import { PRIVATE_TARGET } from './webhook-targets';
 import {
   CreatedWebhookView,
@@ -91,7 +91,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
           'the new URL; the new `events` apply to events recorded from now on. The masked URL of the views, ' +
           'sent back unchanged, keeps the stored URL with its credentials.',
         params: IdParams,
-        body: WebhookBody,
+        body: roundTripBody(WebhookView, WebhookBody),
         response: { 200: WebhookView, ...errors(400, 401, 403, 404) },
       },
     },
