@@ -162,10 +162,20 @@ function createServer(config: Config, logStream: NodeJS.WritableStream | undefin
   return Fastify({
     ...loggerOptions(config, logStream),
     bodyLimit: 256 * 1024,
+    // Behind the restaurant's TLS proxy: request.ip, request.protocol and request.host then come from
+    // its X-Forwarded-* headers, but only when the connection is from a proxy the operator named.
+    trustProxy: trustedProxies(config),
     // Requests that arrive while closing are still served (with Connection: close); Fastify's
     // default 503 would keep a busy keep-alive connection, and so the shutdown, going forever.
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
+}
+
+/** Fastify's forms; a hop count as the function Fastify itself makes of one (its types omit numbers). */
+function trustedProxies(config: Config): boolean | string | ((address: string, hop: number) => boolean) {
+  const { trustProxy } = config;
+  if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
+  return trustProxy === false ? false : trustProxy.join(',');
 }
 
 async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -20,12 +20,25 @@ const CORS_REQUEST_HEADERS = ['Content-Type', 'Idempotency-Key', 'Last-Event-ID'
  */
 export function refuseUnknownHosts(app: FastifyInstance, config: Config): void {
   const knownNames = new Set(['localhost', ...config.allowedHosts]);
+  const loggedNames = new Set<string>();
   app.addHook('onRequest', (request, _reply, done) => {
     const host = request.headers.host;
     if (host === undefined || isKnownHost(host, knownNames)) return done();
+    // Once per name, so the operator who just put a proxy in front learns what to set, and a
+    // scanner trying many names cannot flood the log (nor grow this set without end).
+    const name = host.toLowerCase().slice(0, 253);
+    if (!loggedNames.has(name) && loggedNames.size < MAX_LOGGED_UNKNOWN_HOSTS) {
+      loggedNames.add(name);
+      request.log.warn(
+        { host: name },
+        `421 for requests addressed to "${name}": if this server is reached by that name, add it to POS_ALLOWED_HOSTS`,
+      );
+    }
     done(new MisdirectedRequestError());
   });
 }
+
+const MAX_LOGGED_UNKNOWN_HOSTS = 100;
 
 function isKnownHost(host: string, knownNames: ReadonlySet<string>): boolean {
   if (host.startsWith('[')) {
