@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { auditRoutes } from './audit/audit.routes';
 import { authRoutes } from './auth/auth.routes';
 import { findPrincipal } from './auth/sessions.repo';
+import { registerScheduledBackups } from './backups/scheduled-backups';
 import { categoriesRoutes } from './categories/categories.routes';
 import type { Config } from './config';
 import { authGuard } from './core/auth-guard';
@@ -124,6 +125,7 @@ function registerJobs(app: FastifyInstance, ctx: AppContext, isStarted: boolean)
   jobs.register(PRINT_JOBS, PRINT_JOBS_INTERVAL_MS, () => sendDuePrintJobs(ctx, printerTransport));
   jobs.register(PRUNE_PRINT_JOBS, PRUNE_PRINT_JOBS_INTERVAL_MS, () => pruneFinishedPrintJobs(ctx));
   registerEventJobs(jobs, ctx);
+  registerScheduledBackups(jobs, ctx.config, app.log);
   jobs.register(WEBHOOK_DELIVERIES, WEBHOOK_DELIVERIES_INTERVAL_MS, () =>
     deliverWebhooks(ctx, httpWebhookTransport),
   );
