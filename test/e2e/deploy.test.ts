@@ -134,7 +134,7 @@ describe('compose.yaml', () => {
       assert.ok(name in pos.environment, name);
     }
     assert.match(pos.environment.POS_ALLOWED_HOSTS, /^\$\{POS_ALLOWED_HOSTS:\?/);
-    assert.equal(pos.environment.POS_TRUST_PROXY, '${POS_TRUST_PROXY:-1}');
+    assert.equal(pos.environment.POS_TRUST_PROXY, `\${POS_TRUST_PROXY:-1}`);
     assert.ok(postgres.volumes.includes('./backups:/backups'), 'pg_dump writes into ./backups');
   });
 
@@ -144,7 +144,7 @@ describe('compose.yaml', () => {
     assert.match(caddy.image, /^caddy:2/);
     assert.ok(caddy.ports.includes('443:443'));
     assert.ok(caddy.volumes.includes('./deploy/Caddyfile:/etc/caddy/Caddyfile:ro'));
-    assert.equal(caddy.environment.POS_PUBLIC_NAME, '${POS_ALLOWED_HOSTS:?set POS_ALLOWED_HOSTS in .env}');
+    assert.equal(caddy.environment.POS_PUBLIC_NAME, `\${POS_ALLOWED_HOSTS:?set POS_ALLOWED_HOSTS in .env}`);
     const caddyfile = read('deploy/Caddyfile');
     assert.match(caddyfile, /^\{\$POS_PUBLIC_NAME\} \{\n\ttls internal\n\treverse_proxy pos:9154\n\}$/m);
   });
