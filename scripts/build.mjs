@@ -47,7 +47,13 @@ function mtimeOf(path) {
 }
 
 export async function build() {
-  return [...(await buildServer()), ...(await buildWeb())];
+  try {
+    return [...(await buildServer()), ...(await buildWeb())];
+  } finally {
+    // esbuild keeps a service process for later builds; `npm start` builds once, then serves for
+    // days, so the service would sit beside the server for nothing.
+    (await import('esbuild')).stop();
+  }
 }
 
 async function buildServer() {
