@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { exitCodeOf, startServerProcess } from '../helpers/server-process';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -113,5 +114,18 @@ describe('npm start after a build', () => {
     });
     const esbuild = descendantsOf(server.serverPid).filter(({ command }) => /esbuild/.test(command));
     assert.deepEqual(esbuild, []);
+  });
+
+  it('wrote a brotli and a gzip file beside each text file of the web app', () => {
+    const web = join(root, 'dist', 'web');
+    const html = readFileSync(join(web, 'index.html'));
+    assert.deepEqual(brotliDecompressSync(readFileSync(join(web, 'index.html.br'))), html);
+    assert.deepEqual(gunzipSync(readFileSync(join(web, 'index.html.gz'))), html);
+    const scripts = readdirSync(join(web, 'assets')).filter((file) => file.endsWith('.js'));
+    assert.ok(scripts.length > 0);
+    for (const file of scripts) {
+      for (const suffix of ['.br', '.gz'])
+        assert.ok(existsSync(join(web, 'assets', file + suffix)), file + suffix);
+    }
   });
 });
