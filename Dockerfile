@@ -1,7 +1,10 @@
 # syntax=docker/dockerfile:1
 # Restaurant POS: build once, run the compiled server with plain node as an unprivileged user.
 #   docker build -t restaurant-pos .
-#   docker run -p 9154:9154 -v pos-data:/data restaurant-pos
+#   docker run -d -p 127.0.0.1:9154:9154 -v pos-data:/data \
+#     -e POS_JWT_SECRET -e POS_PIN_KEY -e POS_ALLOWED_HOSTS -e POS_TRUST_PROXY=1 restaurant-pos
+# (the keys from your environment, each 32+ random characters: openssl rand -base64 48; only this
+# machine reaches the port, a TLS proxy serves the network; README, "Running on the restaurant's network")
 # The supported line (README, "Set-up").
 ARG NODE_VERSION=22
 

@@ -6,6 +6,7 @@ import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFil
 import { readdir } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const entryPoints = {
@@ -47,7 +48,13 @@ function mtimeOf(path) {
 }
 
 export async function build() {
-  return [...(await buildServer()), ...(await buildWeb())];
+  try {
+    return [...(await buildServer()), ...(await buildWeb())];
+  } finally {
+    // esbuild keeps a service process for later builds; `npm start` builds once, then serves for
+    // days, so the service would sit beside the server for nothing.
+    (await import('esbuild')).stop();
+  }
 }
 
 async function buildServer() {
@@ -110,18 +117,49 @@ export async function buildWeb() {
     write: false,
   });
   cpSync(join(root, 'web', 'public'), webOutdir, { recursive: true });
-  const files = [
+  writeAtomically(
+    withCompressed(
+      publicFiles.map((file) => ({
+        path: join(webOutdir, file),
+        contents: readFileSync(join(webOutdir, file)),
+      })),
+    ).filter((file) => file.path.endsWith('.br') || file.path.endsWith('.gz')),
+  );
+  const files = withCompressed([
     ...app.outputFiles,
     { path: join(webOutdir, 'service-worker.js'), contents: worker.outputFiles[0].contents },
     // Written last: its presence is what isStale() and the server take as "the app is built".
     { path: join(webOutdir, 'index.html'), contents: Buffer.from(html) },
-  ];
+  ]);
   const written = writeAtomically(files);
   // Files of earlier builds go once the new index.html no longer names them.
   for (const file of await readdir(join(webOutdir, 'assets'))) {
-    if (!assets.includes(`assets/${file}`)) rmSync(join(webOutdir, 'assets', file), { force: true });
+    const original = file.replace(/\.(br|gz)$/, '');
+    if (!assets.includes(`assets/${original}`)) rmSync(join(webOutdir, 'assets', file), { force: true });
   }
   return written;
+}
+
+const COMPRESSIBLE = /\.(js|css|html|svg|json|webmanifest|txt)$/;
+
+/**
+ * Each text file with its brotli and gzip versions beside it, made once here at the highest levels
+ * instead of at every request: the server sends the one the browser accepts (@fastify/static's
+ * preCompressed). Each compressed file comes before its original, so index.html, written last,
+ * still marks a complete build.
+ */
+function withCompressed(files) {
+  return files.flatMap((file) => {
+    if (!COMPRESSIBLE.test(file.path)) return [file];
+    const brotli = brotliCompressSync(file.contents, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: file.contents.length,
+      },
+    });
+    const gzip = gzipSync(file.contents, { level: constants.Z_BEST_COMPRESSION });
+    return [{ path: `${file.path}.br`, contents: brotli }, { path: `${file.path}.gz`, contents: gzip }, file];
+  });
 }
 
 /**

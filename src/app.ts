@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { auditRoutes } from './audit/audit.routes';
 import { authRoutes } from './auth/auth.routes';
 import { findPrincipal } from './auth/sessions.repo';
+import { registerScheduledBackups } from './backups/scheduled-backups';
 import { categoriesRoutes } from './categories/categories.routes';
 import type { Config } from './config';
 import { type AppContext, createContext } from './context';
@@ -128,6 +129,7 @@ function registerJobs(app: FastifyInstance, ctx: AppContext, isStarted: boolean)
   jobs.register(PRINT_JOBS, PRINT_JOBS_INTERVAL_MS, () => sendDuePrintJobs(ctx, printerTransport));
   jobs.register(PRUNE_PRINT_JOBS, PRUNE_PRINT_JOBS_INTERVAL_MS, () => pruneFinishedPrintJobs(ctx));
   registerEventJobs(jobs, ctx);
+  registerScheduledBackups(jobs, ctx.config, app.log);
   jobs.register(WEBHOOK_DELIVERIES, WEBHOOK_DELIVERIES_INTERVAL_MS, () =>
     deliverWebhooks(ctx, httpWebhookTransport),
   );
@@ -166,10 +168,20 @@ function createServer(config: Config, logStream: NodeJS.WritableStream | undefin
   return Fastify({
     ...loggerOptions(config, logStream),
     bodyLimit: 256 * 1024,
+    // Behind the restaurant's TLS proxy: request.ip, request.protocol and request.host then come from
+    // its X-Forwarded-* headers, but only when the connection is from a proxy the operator named.
+    trustProxy: trustedProxies(config),
     // Requests that arrive while closing are still served (with Connection: close); Fastify's
     // default 503 would keep a busy keep-alive connection, and so the shutdown, going forever.
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
+}
+
+/** Fastify's forms; a hop count as the function Fastify itself makes of one (its types omit numbers). */
+function trustedProxies(config: Config): boolean | string | ((address: string, hop: number) => boolean) {
+  const { trustProxy } = config;
+  if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
+  return trustProxy === false ? false : trustProxy.join(',');
 }
 
 async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { isValidTimeZone } from './core/time';
 
 export const CURRENCY_CODES = ['MXN', 'USD', 'BTC'] as const;
@@ -38,7 +40,15 @@ export type Config = Readonly<{
   corsOrigins: readonly string[];
   /** Host names, besides localhost and IP literals, that requests may address (DNS rebinding). */
   allowedHosts: readonly string[];
+  /**
+   * Fastify's `trustProxy`: false (trust nobody), a hop count, or the proxies' addresses and CIDRs.
+   * From a trusted proxy the client address comes from X-Forwarded-For, so failure budgets count
+   * per tablet instead of per proxy.
+   */
+  trustProxy: false | number | readonly string[];
   cookieSecure: boolean;
+  /** Scheduled SQLite backups: off unless both a folder and an interval are given. */
+  backups: Readonly<{ dir: string | undefined; everyMs: number | undefined; keep: number }>;
   phoenixd: Readonly<{
     url: string;
     password: string | undefined;
@@ -64,6 +74,20 @@ export class ConfigError extends Error {
 export const LOG_FORMATS = ['json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
+/**
+ * Secrets that may come from a file instead (`<NAME>_FILE`, as Docker secrets and systemd credentials
+ * provide them), so they need not sit in the environment of every process that can read it.
+ */
+const FILE_VARIABLES = [
+  'DATABASE_URL',
+  'POS_JWT_SECRET',
+  'POS_PIN_KEY',
+  'POS_ADMIN_PIN',
+  'POS_ADMIN_WALLET_PASSWORD',
+  'PHOENIXD_PASSWORD',
+  'PHOENIXD_WEBHOOK_SECRET',
+] as const;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const PIN_PATTERN = /^\d{4,12}$/;
 const HOST_NAME_PATTERN =
@@ -72,8 +96,9 @@ const HOST_NAME_PATTERN =
 /** Reads the environment once; every bad value is reported together so an operator fixes them in one go. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
+  const fromFiles = readSecretFiles(env, problems);
   const read = (name: string) => {
-    const value = env[name]?.trim();
+    const value = (fromFiles.get(name) ?? env[name])?.trim();
     return value === '' ? undefined : value;
   };
 
@@ -131,6 +156,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`POS_ALLOWED_HOSTS entry "${host}" is not a host name (no scheme, no port)`);
     }
   }
+
+  const trustProxy = parseTrustProxy(read('POS_TRUST_PROXY'), problems);
+  const backups = parseBackups(read, databaseUrl, problems);
 
   const isProduction = env.NODE_ENV === 'production';
   const cookieSecureRaw = read('POS_COOKIE_SECURE');
@@ -195,7 +223,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     businessName: read('POS_BUSINESS_NAME') ?? 'Restaurant',
     corsOrigins: Object.freeze(corsOrigins),
     allowedHosts: Object.freeze(allowedHosts),
+    trustProxy: Array.isArray(trustProxy) ? Object.freeze(trustProxy) : trustProxy,
     cookieSecure,
+    backups: Object.freeze(backups),
     phoenixd: Object.freeze({
       url: phoenixdUrl.replace(/\/$/, ''),
       password: read('PHOENIXD_PASSWORD'),
@@ -208,4 +238,79 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: logFormat as LogFormat,
     isProduction,
   });
+}
+
+function readSecretFiles(env: NodeJS.ProcessEnv, problems: string[]): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const name of FILE_VARIABLES) {
+    const path = env[`${name}_FILE`]?.trim();
+    if (!path) continue;
+    if (env[name]?.trim()) {
+      problems.push(`${name} and ${name}_FILE are both set: keep one`);
+      continue;
+    }
+    try {
+      // A file written by `echo` ends with a newline that is no part of the secret.
+      values.set(name, readFileSync(path, 'utf8').replace(/\r?\n$/, ''));
+    } catch (error) {
+      problems.push(`${name}_FILE ${path} cannot be read (${(error as NodeJS.ErrnoException).code})`);
+    }
+  }
+  return values;
+}
+
+const TRUST_PROXY_PROBLEM =
+  'POS_TRUST_PROXY must be a hop count (1) or comma-separated proxy addresses or CIDRs (127.0.0.1, 10.0.0.0/8)';
+
+function parseTrustProxy(raw: string | undefined, problems: string[]): false | number | string[] {
+  if (raw === undefined) return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops >= 1 && hops <= 10) return hops;
+    problems.push(TRUST_PROXY_PROBLEM);
+    return false;
+  }
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (entries.length === 0 || !entries.every(isAddressOrCidr)) problems.push(TRUST_PROXY_PROBLEM);
+  return entries;
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+const DURATION_UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+function parseBackups(
+  read: (name: string) => string | undefined,
+  databaseUrl: string,
+  problems: string[],
+): Config['backups'] {
+  const dir = read('POS_BACKUP_DIR');
+  const every = read('POS_BACKUP_EVERY');
+  const keep = Number(read('POS_BACKUP_KEEP') ?? 14);
+  if (!Number.isInteger(keep) || keep < 1 || keep > 10_000)
+    problems.push('POS_BACKUP_KEEP must be an integer from 1 to 10000');
+  let everyMs: number | undefined;
+  if (every !== undefined) {
+    const match = /^(\d{1,4})(m|h|d)$/.exec(every);
+    everyMs = match ? Number(match[1]) * (DURATION_UNITS_MS[match[2] as string] as number) : undefined;
+    if (everyMs === undefined || everyMs < 60_000) {
+      problems.push('POS_BACKUP_EVERY must be a duration such as 30m, 6h or 1d');
+    }
+    if (dir === undefined) problems.push('POS_BACKUP_EVERY needs POS_BACKUP_DIR, the folder backups go to');
+    if (!databaseUrl.startsWith('sqlite:') || databaseUrl === 'sqlite::memory:') {
+      problems.push(
+        'POS_BACKUP_EVERY backs up a SQLite file; back up PostgreSQL with pg_dump (docs/operations.md)',
+      );
+    }
+  }
+  return { dir, everyMs, keep };
 }

@@ -7,6 +7,7 @@ import {
   describeListenFailure,
   startupSummary,
 } from './core/startup';
+import { probeLightningNode } from './lightning/node-probe';
 
 /**
  * A start that cannot proceed prints one line naming the cause and exits 1: an operator needs the
@@ -40,7 +41,12 @@ async function main(): Promise<void> {
     await app.close().catch(() => {});
     fail(describeListenFailure(error, config), error, config);
   }
-  const summary = startupSummary(config, { address: app.server.address(), hasAdmin: app.hadAdminAtStart });
+  const lightning = await probeLightningNode(config.phoenixd);
+  const summary = startupSummary(config, {
+    address: app.server.address(),
+    hasAdmin: app.hadAdminAtStart,
+    lightning,
+  });
   console.log(summary.join('\n'));
 }
 

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it, type TestContext } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config';
 
 describe('configuration', () => {
@@ -113,5 +116,110 @@ describe('configuration', () => {
     for (const env of withoutPublicSource) {
       assert.deepEqual(problemsOf(env), ['POS_RATE_SOURCE_URL needs POS_RATE_SOURCE coingecko or coinbase']);
     }
+  });
+
+  describe('POS_TRUST_PROXY', () => {
+    it('trusts nobody when unset, a hop count, or a list of addresses and CIDRs', () => {
+      assert.equal(loadConfig({}).trustProxy, false);
+      assert.equal(loadConfig({ POS_TRUST_PROXY: '1' }).trustProxy, 1);
+      assert.deepEqual(loadConfig({ POS_TRUST_PROXY: ' 127.0.0.1, 10.0.0.0/8 ,::1,fd00::/8' }).trustProxy, [
+        '127.0.0.1',
+        '10.0.0.0/8',
+        '::1',
+        'fd00::/8',
+      ]);
+    });
+
+    it('refuses trusting everyone, names and malformed ranges', () => {
+      for (const value of ['true', '0', '11', 'caddy', '10.0.0.0/33', '::1/129', '127.0.0.1/8/1', ',']) {
+        assert.throws(
+          () => loadConfig({ POS_TRUST_PROXY: value }),
+          /POS_TRUST_PROXY must be a hop count/,
+          value,
+        );
+      }
+    });
+  });
+
+  describe('scheduled backups', () => {
+    it('are off by default and keep 14', () => {
+      assert.deepEqual(loadConfig({}).backups, { dir: undefined, everyMs: undefined, keep: 14 });
+    });
+
+    it('read the folder, the interval and how many to keep', () => {
+      const config = loadConfig({ POS_BACKUP_DIR: '/backups', POS_BACKUP_EVERY: '6h', POS_BACKUP_KEEP: '3' });
+      assert.deepEqual(config.backups, { dir: '/backups', everyMs: 6 * 3_600_000, keep: 3 });
+      assert.equal(loadConfig({ POS_BACKUP_DIR: '/b', POS_BACKUP_EVERY: '30m' }).backups.everyMs, 1_800_000);
+      assert.equal(loadConfig({ POS_BACKUP_DIR: '/b', POS_BACKUP_EVERY: '1d' }).backups.everyMs, 86_400_000);
+    });
+
+    it('refuse a bad interval, an interval without a folder, a bad count and PostgreSQL', () => {
+      assert.throws(
+        () => loadConfig({ POS_BACKUP_DIR: '/b', POS_BACKUP_EVERY: '6 hours' }),
+        /POS_BACKUP_EVERY must be/,
+      );
+      assert.throws(
+        () => loadConfig({ POS_BACKUP_DIR: '/b', POS_BACKUP_EVERY: '10s' }),
+        /POS_BACKUP_EVERY must be/,
+      );
+      assert.throws(() => loadConfig({ POS_BACKUP_EVERY: '6h' }), /POS_BACKUP_EVERY needs POS_BACKUP_DIR/);
+      assert.throws(() => loadConfig({ POS_BACKUP_KEEP: '0' }), /POS_BACKUP_KEEP must be/);
+      assert.throws(
+        () => loadConfig({ DATABASE_URL: 'postgres://x/y', POS_BACKUP_DIR: '/b', POS_BACKUP_EVERY: '6h' }),
+        /back up PostgreSQL with pg_dump/,
+      );
+    });
+  });
+
+  describe('secrets from files', () => {
+    function secretFile(t: TestContext, content: string): string {
+      const folder = mkdtempSync(join(tmpdir(), 'pos-config-'));
+      t.after(() => rmSync(folder, { recursive: true, force: true }));
+      const path = join(folder, 'secret');
+      writeFileSync(path, content, { mode: 0o600 });
+      return path;
+    }
+
+    it('reads every secret from its _FILE variable, without the trailing newline', (t) => {
+      const jwt = 'j'.repeat(40);
+      const config = loadConfig({
+        POS_JWT_SECRET_FILE: secretFile(t, `${jwt}\n`),
+        POS_PIN_KEY_FILE: secretFile(t, 'k'.repeat(40)),
+        PHOENIXD_PASSWORD_FILE: secretFile(t, 'node-password\n'),
+        PHOENIXD_WEBHOOK_SECRET_FILE: secretFile(t, 'hook-secret\n'),
+        POS_ADMIN_NAME: 'Owner',
+        POS_ADMIN_PIN_FILE: secretFile(t, '123456\n'),
+        POS_ADMIN_WALLET_PASSWORD_FILE: secretFile(t, 'wallet pass\n'),
+        DATABASE_URL_FILE: secretFile(t, 'postgres://pos:pw@db/pos\n'),
+      });
+      assert.equal(config.jwtSecret, jwt);
+      assert.equal(config.pinKey, 'k'.repeat(40));
+      assert.equal(config.phoenixd.password, 'node-password');
+      assert.equal(config.phoenixd.webhookSecret, 'hook-secret');
+      assert.deepEqual(config.adminBootstrap, {
+        name: 'Owner',
+        pin: '123456',
+        walletPassword: 'wallet pass',
+      });
+      assert.equal(config.databaseUrl, 'postgres://pos:pw@db/pos');
+    });
+
+    it('validates a secret from a file like one from the environment', (t) => {
+      assert.throws(
+        () => loadConfig({ POS_JWT_SECRET_FILE: secretFile(t, 'short\n') }),
+        /POS_JWT_SECRET must be at least 32 characters/,
+      );
+    });
+
+    it('refuses a file it cannot read and a secret given both ways', (t) => {
+      assert.throws(
+        () => loadConfig({ POS_PIN_KEY_FILE: '/nonexistent/pin-key' }),
+        /POS_PIN_KEY_FILE \/nonexistent\/pin-key cannot be read \(ENOENT\)/,
+      );
+      assert.throws(
+        () => loadConfig({ PHOENIXD_PASSWORD: 'a', PHOENIXD_PASSWORD_FILE: secretFile(t, 'b') }),
+        /PHOENIXD_PASSWORD and PHOENIXD_PASSWORD_FILE are both set: keep one/,
+      );
+    });
   });
 });

@@ -76,6 +76,24 @@ describeEachDatabase('HTTP behaviour', (target) => {
     assert.equal(refused.headers['access-control-allow-origin'], undefined);
   });
 
+  it('logs a 421 once per host name, naming POS_ALLOWED_HOSTS', async (t) => {
+    const logs = captureLogs();
+    const { app } = await buildTestApp(t, target, { env: { LOG_LEVEL: 'info' }, logStream: logs.stream });
+    for (const host of ['pos.restaurant.lan', 'POS.restaurant.lan', 'pos.restaurant.lan', 'other.lan:443']) {
+      const response = await app.inject({ method: 'GET', url: '/health/live', headers: { host } });
+      assert.equal(response.statusCode, 421, host);
+    }
+    const warnings = logs
+      .text()
+      .split('\n')
+      .filter((line) => line.includes('POS_ALLOWED_HOSTS'))
+      .map((line) => JSON.parse(line).msg);
+    assert.deepEqual(warnings, [
+      '421 for requests addressed to "pos.restaurant.lan": if this server is reached by that name, add it to POS_ALLOWED_HOSTS',
+      '421 for requests addressed to "other.lan": if this server is reached by that name, add it to POS_ALLOWED_HOSTS',
+    ]);
+  });
+
   it('refuses requests addressed to a host name it does not know (DNS rebinding), before anything else', async (t) => {
     const { app, db } = await buildTestApp(t, target, {
       env: { POS_ALLOWED_HOSTS: 'pos.example, Till.Lan' },

@@ -15,7 +15,7 @@ describeEachDatabase('demo seed (npm run seed)', (target) => {
     assert.equal(seed.code, 0, seed.stderr);
     assert.match(seed.stdout, /^Demo restaurant created: 7 dishes, 6 tables, 3 orders of today\.$/m);
 
-    const printedUsers = [...seed.stdout.matchAll(/^ {2}(admin|staff) {2}(.+) {2}PIN (\d+)$/gm)];
+    const printedUsers = [...seed.stdout.matchAll(/^ {2}(admin|waiter) +(.+) {2}PIN (\d+)$/gm)];
     assert.equal(printedUsers.length, 3);
     let adminCookies = '';
     for (const [, role, name, pin] of printedUsers) {

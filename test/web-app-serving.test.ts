@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { webAppRoutes } from '../src/web/web.routes';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
@@ -53,6 +54,51 @@ describe('the web app at /app', () => {
     const worker = await app.inject({ method: 'GET', url: '/app/service-worker.js' });
     assert.equal(worker.statusCode, 200);
     assert.equal(worker.headers['cache-control'], 'no-cache');
+  });
+
+  it('sends the brotli or gzip file the build made, as the browser accepts, with the same caching', async (t) => {
+    const root = builtFolder(t);
+    const script = 'console.log("the till");'.repeat(50);
+    const html = '<!doctype html><title>POS</title>'.padEnd(2000, ' ');
+    for (const [file, content] of [
+      ['assets/app-ABC123.js', script],
+      ['index.html', html],
+      ['service-worker.js', script],
+    ] as const) {
+      writeFileSync(join(root, file), content);
+      writeFileSync(join(root, `${file}.br`), brotliCompressSync(content));
+      writeFileSync(join(root, `${file}.gz`), gzipSync(content));
+    }
+    const app = await serving(t, root);
+    const get = (url: string, acceptEncoding?: string) =>
+      app.inject({
+        method: 'GET',
+        url,
+        headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {},
+      });
+
+    const brotli = await get('/app/assets/app-ABC123.js', 'gzip, deflate, br');
+    assert.equal(brotli.statusCode, 200);
+    assert.equal(brotli.headers['content-encoding'], 'br');
+    assert.match(brotli.headers.vary as string, /accept-encoding/i);
+    assert.match(brotli.headers['content-type'] as string, /javascript/);
+    assert.equal(brotli.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.equal(brotliDecompressSync(brotli.rawPayload).toString(), script);
+
+    const gzip = await get('/app/assets/app-ABC123.js', 'gzip');
+    assert.equal(gzip.headers['content-encoding'], 'gzip');
+    assert.equal(gunzipSync(gzip.rawPayload).toString(), script);
+
+    const identity = await get('/app/assets/app-ABC123.js');
+    assert.equal(identity.headers['content-encoding'], undefined);
+    assert.equal(identity.body, script);
+
+    for (const url of ['/app/', '/app/floor', '/app/service-worker.js']) {
+      const page = await get(url, 'br');
+      assert.equal(page.headers['content-encoding'], 'br', url);
+      assert.equal(page.headers['cache-control'], 'no-cache', url);
+      assert.ok(brotliDecompressSync(page.rawPayload).length > 0);
+    }
   });
 
   it('answers 404 for a missing file and never serves outside its folder', async (t) => {

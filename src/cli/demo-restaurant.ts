@@ -70,7 +70,7 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
   const staff: UserView[] = [];
   for (const user of DEMO_STAFF)
     staff.push(
-      await createUser(ctx, { ...user, role: 'staff' }, undefined, {
+      await createUser(ctx, { ...user, role: 'waiter' }, undefined, {
         actor: COMMAND_LINE_ACTOR,
         action: 'cli.user_created',
       }),
@@ -127,7 +127,7 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
   return {
     users: [
       { name: admin.name, role: 'admin', pin: DEMO_ADMIN.pin },
-      ...DEMO_STAFF.map((user) => ({ name: user.name, role: 'staff', pin: user.pin })),
+      ...DEMO_STAFF.map((user) => ({ name: user.name, role: 'waiter', pin: user.pin })),
     ],
     dishes: dishIds.length,
     tables: tableIds.length,

@@ -3,6 +3,8 @@ import { ConfigError, loadConfig } from '../config';
 import { createContext } from '../context';
 import { systemClock } from '../core/clock';
 import { migrateToLatest, openDatabase } from '../core/db/database';
+import { DEFAULT_ROLE } from '../roles/permissions';
+import { backupCommand, restoreCommand } from './backup-commands';
 import {
   configCommand,
   createUserCommand,
@@ -16,7 +18,12 @@ import {
 const HELP = `Administration of the restaurant POS: npm run pos -- <command> [options]
 
 Commands:
-  create-user --name <name> [--role staff|admin]   create a user (role staff by default)
+  create-user --name <name> [--role <role>]        create a user; roles: waiter, cashier, kitchen,
+                                                   manager, admin, staff (the default), or one of yours
+  backup --to <file>                               copy the live SQLite database (the server may keep
+                                                   running), check the copy, print where it is
+  restore --from <file>                            put a backup in place of the SQLite database; refused
+                                                   while a server has it open; keeps the replaced file
   reset-pin --name <name>                          give a user a new PIN; ends all of their sessions
   set-wallet-password --name <name>                set or reset an admin's wallet password
   config                                           show the effective configuration, secrets masked
@@ -33,7 +40,13 @@ Exit codes: 0 done, 1 refused or failed (the reason on one line), 2 wrong usage.
 
 class UsageError extends Error {}
 
-type Options = { name?: string | undefined; role?: string | undefined; pin?: string | undefined };
+type Options = {
+  name?: string | undefined;
+  role?: string | undefined;
+  pin?: string | undefined;
+  to?: string | undefined;
+  from?: string | undefined;
+};
 
 function parse(argv: string[]): { command: string | undefined; options: Options; help: boolean } {
   try {
@@ -44,6 +57,8 @@ function parse(argv: string[]): { command: string | undefined; options: Options;
         name: { type: 'string' },
         role: { type: 'string' },
         pin: { type: 'string' },
+        to: { type: 'string' },
+        from: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -60,9 +75,10 @@ function requiredName(options: Options): string {
   return options.name;
 }
 
-function roleOf(options: Options): 'admin' | 'staff' {
-  const role = options.role ?? 'staff';
-  if (role !== 'admin' && role !== 'staff') throw new UsageError('--role must be admin or staff');
+/** Any role's name: the users service refuses one that does not exist, as `POST /users` does. */
+function roleOf(options: Options): string {
+  const role = options.role?.trim() ?? DEFAULT_ROLE;
+  if (role === '') throw new UsageError('--role needs a role name');
   return role;
 }
 
@@ -78,6 +94,14 @@ async function run(argv: string[]): Promise<string> {
     );
   }
   if (command === 'config') return configCommand(loadConfig());
+  if (command === 'backup') {
+    if (options.to === undefined) throw new UsageError('--to <file> is required');
+    return backupCommand(loadConfig(), options.to);
+  }
+  if (command === 'restore') {
+    if (options.from === undefined) throw new UsageError('--from <file> is required');
+    return restoreCommand(loadConfig(), options.from);
+  }
   if (command !== 'migrate' && !DATA_COMMANDS.has(command))
     throw new UsageError(`Unknown command "${command}"`);
   const name = command === 'migrate' ? '' : requiredName(options);

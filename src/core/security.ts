@@ -20,11 +20,30 @@ const CORS_REQUEST_HEADERS = ['Content-Type', 'Idempotency-Key', 'Last-Event-ID'
  */
 export function refuseUnknownHosts(app: FastifyInstance, config: Config): void {
   const knownNames = new Set(['localhost', ...config.allowedHosts]);
+  const loggedNames = new Set<string>();
   app.addHook('onRequest', (request, _reply, done) => {
     const host = request.headers.host;
     if (host === undefined || isKnownHost(host, knownNames)) return done();
+    // Once per name, so the operator who just put a proxy in front learns what to set, and a
+    // scanner trying many names cannot flood the log (nor grow this set without end).
+    const name = nameOf(host).toLowerCase().slice(0, 253);
+    if (!loggedNames.has(name) && loggedNames.size < MAX_LOGGED_UNKNOWN_HOSTS) {
+      loggedNames.add(name);
+      request.log.warn(
+        { host: name },
+        `421 for requests addressed to "${name}": if this server is reached by that name, add it to POS_ALLOWED_HOSTS`,
+      );
+    }
     done(new MisdirectedRequestError());
   });
+}
+
+const MAX_LOGGED_UNKNOWN_HOSTS = 100;
+
+/** The Host header without its port (not for IPv6 literals, which isKnownHost handles first). */
+function nameOf(host: string): string {
+  const colon = host.lastIndexOf(':');
+  return colon === -1 ? host : host.slice(0, colon);
 }
 
 function isKnownHost(host: string, knownNames: ReadonlySet<string>): boolean {
@@ -32,8 +51,7 @@ function isKnownHost(host: string, knownNames: ReadonlySet<string>): boolean {
     const end = host.indexOf(']');
     return end > 0 && isIPv6(host.slice(1, end));
   }
-  const colon = host.lastIndexOf(':');
-  const name = colon === -1 ? host : host.slice(0, colon);
+  const name = nameOf(host);
   if (isIPv4(name)) return true;
   const lowerName = name.toLowerCase();
   return knownNames.has(lowerName.endsWith('.') ? lowerName.slice(0, -1) : lowerName);

@@ -70,7 +70,18 @@ function errorParts(error: unknown): { code: string | undefined; message: string
   return { code, message };
 }
 
-export type StartupFacts = { address: AddressInfo | string | null; hasAdmin: boolean };
+/** What the Lightning probe found (lightning/node-probe.ts); core only prints it. */
+export type LightningFact =
+  | { state: 'not-configured' }
+  | { state: 'answers'; nodeId: string; channels: number }
+  | { state: 'refused' }
+  | { state: 'unreachable'; reason: string };
+
+export type StartupFacts = {
+  address: AddressInfo | string | null;
+  hasAdmin: boolean;
+  lightning?: LightningFact;
+};
 
 /** The few lines an operator reads after `npm start`: where, on what, and what to do next. */
 export function startupSummary(config: Config, facts: StartupFacts): string[] {
@@ -84,14 +95,47 @@ export function startupSummary(config: Config, facts: StartupFacts): string[] {
       ? '  admin:     set up'
       : `  admin:     none yet: POST ${url}/initial-setup {"name","pin","wallet_password"}, or set POS_ADMIN_NAME and POS_ADMIN_PIN`,
   );
-  lines.push(
-    config.phoenixd.password === undefined
-      ? '  lightning: not configured (set PHOENIXD_PASSWORD; wallet routes answer 503 until then)'
-      : `  lightning: phoenixd at ${config.phoenixd.url}`,
-  );
+  lines.push(`  lightning: ${describeLightning(config, facts.lightning)}`);
+  lines.push(`  hosts:     ${describeHosts(config)}`);
+  lines.push(`  proxy:     ${describeTrustProxy(config)}`);
   lines.push(`  web app:   ${url}/app/`);
   lines.push(`  API docs:  ${url}/swagger`);
   return lines;
+}
+
+function describeLightning(config: Config, fact: LightningFact | undefined): string {
+  const node = `phoenixd at ${config.phoenixd.url}`;
+  switch (fact?.state ?? (config.phoenixd.password === undefined ? 'not-configured' : undefined)) {
+    case 'not-configured':
+      return 'not configured (set PHOENIXD_PASSWORD; wallet routes answer 503 until then)';
+    case 'answers': {
+      const { nodeId, channels } = fact as Extract<LightningFact, { state: 'answers' }>;
+      const webhook =
+        config.phoenixd.webhookSecret === undefined
+          ? '; no PHOENIXD_WEBHOOK_SECRET: payments settle by the sweep only'
+          : '';
+      return `${node} answers (node ${nodeId.slice(0, 16)}…, ${channels} channel${channels === 1 ? '' : 's'})${webhook}`;
+    }
+    case 'refused':
+      return `${node} refused the password: set PHOENIXD_PASSWORD to http-password from ~/.phoenix/phoenix.conf`;
+    case 'unreachable':
+      return `${node} does not answer (${(fact as { reason: string }).reason}); wallet routes answer 503 until it does`;
+    default:
+      return node;
+  }
+}
+
+function describeHosts(config: Config): string {
+  const names = ['localhost', ...config.allowedHosts].join(', ');
+  return `${names} and IP addresses (others get 421; add names to POS_ALLOWED_HOSTS)`;
+}
+
+function describeTrustProxy(config: Config): string {
+  const { trustProxy } = config;
+  if (trustProxy === false) return 'none trusted (POS_TRUST_PROXY unset: X-Forwarded-For is ignored)';
+  if (typeof trustProxy === 'number')
+    return `X-Forwarded-For trusted for ${trustProxy} hop${trustProxy === 1 ? '' : 's'}`;
+  return `X-Forwarded-For trusted from ${trustProxy.join(', ')}`;
 }
 
 function listeningUrl(config: Config, address: AddressInfo | string | null): string {

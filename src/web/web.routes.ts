@@ -23,7 +23,9 @@ const HASHED_ASSET = /^assets\//;
  */
 export const webAppRoutes: FastifyPluginAsync<{ root?: string }> = async (app, options) => {
   const root = options.root ?? builtWebAppFolder();
-  await app.register(fastifyStatic, { root, serve: false });
+  // `npm run build` writes a .br and a .gz beside each text file; the one the browser accepts is sent
+  // (with Content-Encoding and Vary), so nothing is compressed per request.
+  await app.register(fastifyStatic, { root, serve: false, preCompressed: true });
   const hidden = { schema: { hide: true }, config: { public: true } };
 
   app.get('/app', hidden, (_request, reply) => reply.redirect('/app/'));

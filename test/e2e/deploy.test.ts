@@ -61,6 +61,15 @@ describe('Dockerfile', () => {
     assert.deepEqual(find('STOPSIGNAL'), [{ keyword: 'STOPSIGNAL', argument: 'SIGTERM' }]);
   });
 
+  it('shows a run that passes the keys and binds 127.0.0.1 only', () => {
+    const header = read('Dockerfile')
+      .split('\n')
+      .filter((line) => line.startsWith('#'))
+      .join('\n');
+    assert.match(header, /docker run .*-p 127\.0\.0\.1:9154:9154/);
+    assert.match(header, /-e POS_JWT_SECRET -e POS_PIN_KEY/);
+  });
+
   it('keeps node_modules, data and databases out of the build context', () => {
     const ignored = read('.dockerignore').split('\n');
     for (const entry of ['node_modules', 'dist', 'data', '*.db', '.git'])
@@ -90,7 +99,7 @@ describe('compose.yaml', () => {
       pos.environment.DATABASE_URL,
       `postgres://${postgres.environment.POSTGRES_USER}:\${POSTGRES_PASSWORD}@postgres:5432/${postgres.environment.POSTGRES_DB}`,
     );
-    assert.deepEqual(Object.keys(compose.volumes), ['postgres-data']);
+    assert.deepEqual(Object.keys(compose.volumes), ['postgres-data', 'caddy-data', 'caddy-config']);
   });
 
   it('requires the secrets from outside the database and checks readiness through /health', () => {
@@ -108,6 +117,45 @@ describe('compose.yaml', () => {
       assert.match(documented, new RegExp(`\`${name}\``), name);
   });
 
+  it('passes every variable a restaurant needs, the proxy settings together', () => {
+    for (const name of [
+      'POS_RATE_SOURCE',
+      'POS_BUSINESS_NAME',
+      'POS_ALLOWED_HOSTS',
+      'POS_TRUST_PROXY',
+      'POS_ADMIN_NAME',
+      'POS_ADMIN_PIN',
+      'POS_ADMIN_WALLET_PASSWORD',
+      'LOG_FORMAT',
+      'LOG_LEVEL',
+      'PHOENIXD_PASSWORD',
+      'PHOENIXD_WEBHOOK_SECRET',
+    ]) {
+      assert.ok(name in pos.environment, name);
+    }
+    assert.match(pos.environment.POS_ALLOWED_HOSTS, /^\$\{POS_ALLOWED_HOSTS:\?/);
+    assert.equal(pos.environment.POS_TRUST_PROXY, `\${POS_TRUST_PROXY:-1}`);
+    assert.ok(postgres.volumes.includes('./backups:/backups'), 'pg_dump writes into ./backups');
+  });
+
+  it('serves HTTPS on the LAN through Caddy with tls internal under the tls profile', () => {
+    const caddy = compose.services?.caddy;
+    assert.deepEqual(caddy.profiles, ['tls']);
+    assert.match(caddy.image, /^caddy:2/);
+    assert.ok(caddy.ports.includes('443:443'));
+    assert.ok(caddy.volumes.includes('./deploy/Caddyfile:/etc/caddy/Caddyfile:ro'));
+    assert.equal(caddy.environment.POS_PUBLIC_NAME, `\${POS_ALLOWED_HOSTS:?set POS_ALLOWED_HOSTS in .env}`);
+    const caddyfile = read('deploy/Caddyfile');
+    assert.match(caddyfile, /^\{\$POS_PUBLIC_NAME\} \{\n\ttls internal\n\treverse_proxy pos:9154\n\}$/m);
+  });
+
+  it('keeps .env and backups out of git and of the image', () => {
+    for (const file of ['.gitignore', '.dockerignore']) {
+      const ignored = read(file).split('\n');
+      assert.ok(ignored.includes('.env'), `${file}: .env`);
+    }
+  });
+
   it('is a valid Compose file for docker compose', async (t) => {
     if (!isCommandAvailable('docker', ['compose', 'version'])) {
       t.skip('no `docker compose` here: checked by parsing only');
@@ -118,6 +166,7 @@ describe('compose.yaml', () => {
       POSTGRES_PASSWORD: 'p',
       POS_JWT_SECRET: 'j'.repeat(32),
       POS_PIN_KEY: 'k'.repeat(32),
+      POS_ALLOWED_HOSTS: 'pos.restaurant.lan',
     };
     await run('docker', ['compose', '--file', join(root, 'compose.yaml'), 'config', '--quiet'], { env });
   });

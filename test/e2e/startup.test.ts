@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { databaseTargets } from '../helpers/database';
 import { exitCodeOf, runUntilExit, type ServerProcess, startServerProcess } from '../helpers/server-process';
+import { PhoenixdSimulator } from '../phoenixd-sim/simulator';
 
 function temporaryFolder(t: TestContext): string {
   const folder = mkdtempSync(join(tmpdir(), 'pos-startup-'));
@@ -107,6 +108,8 @@ describe('start-up summary', () => {
         `  database:  SQLite ${path}`,
         `  admin:     none yet: POST http://127.0.0.1:${port}/initial-setup {"name","pin","wallet_password"}, or set POS_ADMIN_NAME and POS_ADMIN_PIN`,
         '  lightning: not configured (set PHOENIXD_PASSWORD; wallet routes answer 503 until then)',
+        '  hosts:     localhost and IP addresses (others get 421; add names to POS_ALLOWED_HOSTS)',
+        '  proxy:     none trusted (POS_TRUST_PROXY unset: X-Forwarded-For is ignored)',
         `  web app:   http://127.0.0.1:${port}/app/`,
         `  API docs:  http://127.0.0.1:${port}/swagger`,
         '',
@@ -135,9 +138,70 @@ describe('start-up summary', () => {
       assert.match(output, /^ {2}database: {2}PostgreSQL postgres:\/\/postgres:\*\*\*@127\.0\.0\.1/m);
       assert.doesNotMatch(output, /hunter2|node-password/);
       assert.match(output, /^ {2}admin: {5}set up$/m);
-      assert.match(output, /^ {2}lightning: phoenixd at http:\/\/127\.0\.0\.1:9740$/m);
+      assert.match(output, /^ {2}lightning: phoenixd at http:\/\/127\.0\.0\.1:9740 /m);
     });
   }
+
+  it('lists the allowed host names and the trusted proxies', async (t) => {
+    const server = await startServerProcess({
+      DATABASE_URL: `sqlite:${join(temporaryFolder(t), 'pos.db')}`,
+      POS_ALLOWED_HOSTS: 'pos.restaurant.lan,till.lan',
+      POS_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8',
+    });
+    t.after(() => stop(server));
+    const output = server.output();
+    assert.match(output, /^ {2}hosts: {5}localhost, pos\.restaurant\.lan, till\.lan and IP addresses/m);
+    assert.match(output, /^ {2}proxy: {5}X-Forwarded-For trusted from 127\.0\.0\.1, 10\.0\.0\.0\/8$/m);
+  });
+});
+
+describe('Lightning node probe at start-up', () => {
+  async function summaryWith(t: TestContext, simulator: PhoenixdSimulator, password: string) {
+    const server = await startServerProcess({
+      DATABASE_URL: `sqlite:${join(temporaryFolder(t), 'pos.db')}`,
+      PHOENIXD_URL: simulator.url,
+      PHOENIXD_PASSWORD: password,
+    });
+    t.after(() => stop(server));
+    return /^ {2}lightning: (.*)$/m.exec(server.output())?.[1];
+  }
+
+  async function startSimulator(t: TestContext): Promise<PhoenixdSimulator> {
+    const simulator = await PhoenixdSimulator.start();
+    t.after(() => simulator.stop());
+    return simulator;
+  }
+
+  it('says the node answers, with its id and channels', async (t) => {
+    const simulator = await startSimulator(t);
+    const line = await summaryWith(t, simulator, simulator.password);
+    assert.match(
+      line ?? '',
+      new RegExp(`^phoenixd at ${simulator.url} answers \\(node [0-9a-f]{16}…, \\d+ channels?\\)`),
+    );
+    assert.match(line ?? '', /no PHOENIXD_WEBHOOK_SECRET/);
+  });
+
+  it('says the password was refused, and where the right one is', async (t) => {
+    const simulator = await startSimulator(t);
+    const line = await summaryWith(t, simulator, 'not-the-password');
+    assert.equal(
+      line,
+      `phoenixd at ${simulator.url} refused the password: set PHOENIXD_PASSWORD to http-password from ~/.phoenix/phoenix.conf`,
+    );
+  });
+
+  it('says the node does not answer, and the server still starts', async (t) => {
+    const simulator = await startSimulator(t);
+    simulator.setMode({ kind: 'down' });
+    const line = await summaryWith(t, simulator, simulator.password);
+    assert.match(
+      line ?? '',
+      new RegExp(
+        `^phoenixd at ${simulator.url} does not answer \\(.+\\); wallet routes answer 503 until it does$`,
+      ),
+    );
+  });
 });
 
 describe('SQLite file permissions', () => {

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { exitCodeOf, startServerProcess } from '../helpers/server-process';
+
+const root = join(import.meta.dirname, '..', '..');
+
+/** Every process descended from `pid`, from /proc (Linux). */
+function descendantsOf(pid: number): { pid: number; command: string }[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(parent, [...(parents.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const found: { pid: number; command: string }[] = [];
+  const visit = (parent: number) => {
+    for (const child of parents.get(parent) ?? []) {
+      let command = '';
+      try {
+        command = readFileSync(`/proc/${child}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      } catch {}
+      found.push({ pid: child, command });
+      visit(child);
+    }
+  };
+  visit(pid);
+  return found;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `npm run <script>` until it prints `ready`, then SIGTERM to npm alone: nothing it started may outlive it. */
+async function endsWithItsChildren(
+  script: string,
+  ready: RegExp,
+  env: Record<string, string>,
+): Promise<void> {
+  const child = spawn('npm', ['run', script], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
+  const deadline = Date.now() + 60_000;
+  while (!ready.test(output)) {
+    assert.ok(child.exitCode === null, `npm run ${script} exited:\n${output}`);
+    assert.ok(Date.now() < deadline, `npm run ${script} never got ready:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const started = descendantsOf(child.pid as number);
+  assert.ok(started.length > 0 || child.exitCode === null);
+  child.kill('SIGTERM');
+  await exitCodeOf(child);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const survivors = started.filter(({ pid }) => isAlive(pid));
+  for (const { pid } of survivors) process.kill(pid, 'SIGKILL');
+  assert.deepEqual(survivors, [], `npm run ${script} left processes behind`);
+}
+
+describe('npm scripts end with their children on SIGTERM', () => {
+  it('phoenixd-sim', () =>
+    endsWithItsChildren('phoenixd-sim', /Start the POS server with/, { SIM_PORT: '0' }));
+  it('price-sim', () => endsWithItsChildren('price-sim', /price simulator on/, { PRICE_SIM_PORT: '0' }));
+  it('dev', () =>
+    endsWithItsChildren('dev', /API docs:/, {
+      PORT: '0',
+      DATABASE_URL: 'sqlite::memory:',
+      LOG_LEVEL: 'warn',
+    }));
+});
+
+describe('price-sim --help', () => {
+  it('prints its help, PRICE_SIM_PORT included, and exits', () => {
+    const result = spawnSync('npm', ['run', '--silent', 'price-sim', '--', '--help'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /^npm run price-sim/);
+    assert.match(result.stdout, /PRICE_SIM_PORT +port it listens on/);
+  });
+});
+
+describe('npm start after a build', () => {
+  it('leaves no esbuild service running beside the server', async (t) => {
+    // A source newer than dist/ makes start.mjs build before it serves.
+    spawnSync('touch', [join(root, 'src', 'server.ts')]);
+    const server = await startServerProcess({ DATABASE_URL: 'sqlite::memory:' });
+    t.after(async () => {
+      server.child.kill('SIGTERM');
+      await exitCodeOf(server.child);
+    });
+    const esbuild = descendantsOf(server.serverPid).filter(({ command }) => /esbuild/.test(command));
+    assert.deepEqual(esbuild, []);
+  });
+
+  it('wrote a brotli and a gzip file beside each text file of the web app', () => {
+    const web = join(root, 'dist', 'web');
+    const html = readFileSync(join(web, 'index.html'));
+    assert.deepEqual(brotliDecompressSync(readFileSync(join(web, 'index.html.br'))), html);
+    assert.deepEqual(gunzipSync(readFileSync(join(web, 'index.html.gz'))), html);
+    const scripts = readdirSync(join(web, 'assets')).filter((file) => file.endsWith('.js'));
+    assert.ok(scripts.length > 0);
+    for (const file of scripts) {
+      for (const suffix of ['.br', '.gz'])
+        assert.ok(existsSync(join(web, 'assets', file + suffix)), file + suffix);
+    }
+  });
+});
