@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, messageOf, type Ok, ok } from '../../api/client';
+import { api, keyHeader, messageOf, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
@@ -55,9 +55,10 @@ export default function KitchenScreen() {
     setMoving((current) => new Set(current).add(dish.id));
     setDishes((current) => current && applyMoves(current, moves.current, Date.now()));
     try {
-      await ok(
+      await writeOnce((key) =>
         api.PUT('/orders/{id}/dishes/{dishId}/status', {
           params: { path: { id: dish.order_id, dishId: dish.id } },
+          headers: keyHeader(key),
           body: { status: next },
         }),
       );
