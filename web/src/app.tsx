@@ -67,12 +67,22 @@ function Connecting() {
   );
 }
 
-/** The first screen after login: the kitchen's own screen for kitchen staff, the floor for the rest. */
+/**
+ * Each role's own screen: the cooks' kitchen, the cashier's till; waiters, managers and admins land on
+ * the floor, where a service is watched (the manager's screens are one tap away in the navigation).
+ */
+const HOME_OF_ROLE: Record<string, string> = {
+  kitchen: '/app/kitchen',
+  cook: '/app/kitchen',
+  cashier: '/app/till',
+};
+
+/** The first screen after login: the role's own screen, the floor for the rest. */
 function Home() {
   const user = useStore(currentUser);
   const { route } = useLocation();
   useEffect(() => {
-    route(user?.role === 'kitchen' ? '/app/kitchen' : '/app/floor', true);
+    route((user && HOME_OF_ROLE[user.role]) ?? '/app/floor', true);
   }, [user, route]);
   return null;
 }

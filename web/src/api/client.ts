@@ -131,24 +131,41 @@ export async function ok<T>(call: Promise<Outcome<T>>): Promise<T> {
 const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
 const LONGEST_RETRY_DELAY_MS = 10_000;
 
+/** How many writes are waiting for the server's answer: the offline banner says so while it is away. */
+export const pendingWrites = createStore(0);
+
 /**
- * A creating request that must not be lost (an order a waiter entered, a payment): sent with an
- * Idempotency-Key and sent again with the same key, for as long as the screen is open, while the
- * server cannot be reached or fails (5xx). A retry after a lost answer gets the first answer back,
- * never a second record. A refusal (4xx) is final.
+ * A write that must not be lost (an order a waiter entered, a send to the kitchen, a status change, a
+ * payment): one Idempotency-Key per user action, and the same request sent again with that key, for as
+ * long as the app is open, while the server cannot be reached or fails (5xx). Routes that honour the
+ * key give the first answer back to a retry after a lost answer, never a second record; the others
+ * are writes that change nothing when repeated. A refusal (4xx) is final. Every write of the app goes
+ * through here, so the promise of the offline banner holds for all of them.
  */
-export async function createOnce<T>(send: (idempotencyKey: string) => Promise<Outcome<T>>): Promise<T> {
+export async function writeOnce<T>(send: (idempotencyKey: string) => Promise<Outcome<T>>): Promise<T> {
   const key = randomKey();
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const outcome = await send(key);
-      if (outcome.response.status < 500) return ok(Promise.resolve(outcome));
-    } catch {
-      // Unreachable: serverReachable already says so to the user; keep the entry and try again.
+  pendingWrites.set(pendingWrites.get() + 1);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const outcome = await send(key);
+        if (outcome.response.status < 500) return await ok(Promise.resolve(outcome));
+      } catch (failure) {
+        if (failure instanceof ApiError) throw failure;
+        // Unreachable: serverReachable already says so to the user; keep the write and try again.
+      }
+      await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt] ?? LONGEST_RETRY_DELAY_MS));
     }
-    await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt] ?? LONGEST_RETRY_DELAY_MS));
+  } finally {
+    pendingWrites.set(pendingWrites.get() - 1);
   }
 }
+
+/** The name the creating screens use; the same queue as every other write. */
+export const createOnce = writeOnce;
+
+/** The header that carries a write's key, for routes whose OpenAPI parameters do not list it. */
+export const keyHeader = (idempotencyKey: string) => ({ 'Idempotency-Key': idempotencyKey });
 
 /** crypto.randomUUID exists only in secure contexts, and a restaurant's box is often plain HTTP on the LAN. */
 function randomKey(): string {

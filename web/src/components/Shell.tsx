@@ -1,12 +1,21 @@
 import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
-import { serverReachable } from '../api/client';
-import { LANGUAGES, language, type Strings, useStrings } from '../core/i18n';
+import { pendingWrites, serverReachable } from '../api/client';
+import { format, LANGUAGES, language, type Strings, useStrings } from '../core/i18n';
 import { currentUser, logOut } from '../core/session';
 import { useStore } from '../core/store';
 
 const strings: Strings<
-  'floor' | 'kitchen' | 'till' | 'manager' | 'logOut' | 'language' | 'offline' | 'navigation' | 'signedInAs'
+  | 'floor'
+  | 'kitchen'
+  | 'till'
+  | 'manager'
+  | 'logOut'
+  | 'language'
+  | 'offline'
+  | 'waiting'
+  | 'navigation'
+  | 'signedInAs'
 > = {
   en: {
     floor: 'Floor',
@@ -16,6 +25,7 @@ const strings: Strings<
     logOut: 'Log out',
     language: 'Language',
     offline: 'The server cannot be reached. Changes are kept and sent again when it is back.',
+    waiting: 'Changes waiting: {n}',
     navigation: 'Screens',
     signedInAs: 'Signed in as',
   },
@@ -27,6 +37,7 @@ const strings: Strings<
     logOut: 'Salir',
     language: 'Idioma',
     offline: 'No se puede contactar con el servidor. Los cambios se guardan y se reenvían al volver.',
+    waiting: 'Cambios en espera: {n}',
     navigation: 'Pantallas',
     signedInAs: 'Sesión de',
   },
@@ -39,6 +50,7 @@ export function Shell({ children }: { children: ComponentChildren }) {
   const t = useStrings(strings);
   const user = useStore(currentUser);
   const reachable = useStore(serverReachable);
+  const waiting = useStore(pendingWrites);
   const { path } = useLocation();
   const links = [
     { href: '/app/floor', label: t.floor },
@@ -76,6 +88,7 @@ export function Shell({ children }: { children: ComponentChildren }) {
       {!reachable && (
         <div class="banner-offline" role="alert">
           {t.offline}
+          {waiting > 0 && ` ${format(t.waiting, { n: waiting })}`}
         </div>
       )}
       <main id="main">{children}</main>

@@ -1,80 +1,26 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { ApiError, api, createOnce, type Ok, ok } from '../../api/client';
+import { ApiError, api, createOnce, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
-import { format, type Strings, useStrings } from '../../core/i18n';
-import { useMoney } from '../../core/money';
+import { format, useStrings } from '../../core/i18n';
+import { isOccupied, type OpenOrder, type Order, openOrderOf, type Space, type Table } from './floor-model';
+import { strings } from './strings';
+import { TableTile } from './TableTile';
 
-type Space = Ok<'/spaces', 'get'>[number];
-type Table = Ok<'/tables', 'get'>[number];
-type Order = Ok<'/orders/{id}', 'get'>;
-
-const strings: Strings<
-  | 'title'
-  | 'table'
-  | 'free'
-  | 'occupied'
-  | 'reserved'
-  | 'loading'
-  | 'noTables'
-  | 'otherTables'
-  | 'opening'
-  | 'unreachable'
-  | 'forbidden'
-  | 'summary'
-> = {
-  en: {
-    title: 'Floor',
-    table: 'Table',
-    free: 'Free',
-    occupied: 'Occupied',
-    reserved: 'Reserved',
-    loading: 'Loading the floor…',
-    noTables: 'No tables yet. A manager adds spaces and tables.',
-    otherTables: 'Other tables',
-    opening: 'Opening table {table}…',
-    unreachable: 'The server cannot be reached.',
-    forbidden: 'Your role may not open orders. Ask a manager.',
-    summary: '{free} free, {occupied} occupied',
-  },
-  es: {
-    title: 'Sala',
-    table: 'Mesa',
-    free: 'Libre',
-    occupied: 'Ocupada',
-    reserved: 'Reservada',
-    loading: 'Cargando la sala…',
-    noTables: 'Aún no hay mesas. Un gerente añade espacios y mesas.',
-    otherTables: 'Otras mesas',
-    opening: 'Abriendo la mesa {table}…',
-    unreachable: 'No se puede contactar con el servidor.',
-    forbidden: 'Tu rol no permite abrir comandas. Pide ayuda a un gerente.',
-    summary: '{free} libres, {occupied} ocupadas',
-  },
-};
-
-/** The API speaks money as decimal numbers; the app formats integer cents. */
-const cents = (amount: number) => Math.round(amount * 100);
 const ACTIVE_STATUSES = ['pending', 'preparing', 'ready'] as const;
-
-/**
- * A table is occupied while an active order (pending, preparing or ready) holds it: the server sets
- * `status` occupied and `order_id` when the order opens, and available with a null `order_id` when
- * the order is completed, cancelled or deleted. The floor shows exactly that.
- */
-function isOccupied(table: Table): boolean {
-  return table.status === 'occupied' && table.order_id !== null;
-}
+/** The tiles' "seated for" counts minutes: a render every half minute keeps it right. */
+const TICK_MS = 30_000;
 
 /** The spaces of the restaurant and their tables, live: tap a table to open or take its order. */
 export default function FloorScreen() {
   const t = useStrings(strings);
-  const money = useMoney();
   const { route } = useLocation();
   const [spaces, setSpaces] = useState<Space[]>();
   const [tables, setTables] = useState<Table[]>([]);
-  const [totals, setTotals] = useState<Record<string, number>>({});
+  const [orders, setOrders] = useState<Record<string, OpenOrder>>({});
+  const [ready, setReady] = useState<Record<string, number>>({});
+  const [now, setNow] = useState(Date.now);
   const [error, setError] = useState<string>();
   const [opening, setOpening] = useState<string>();
   const loadId = useRef(0);
@@ -84,31 +30,40 @@ export default function FloorScreen() {
     else setError(t.unreachable);
   };
 
-  /** The totals of the open orders: one request per active status rather than one per table. */
-  const loadTotals = async () => {
+  /** The open orders: one request per active status rather than one per table. */
+  const loadOrders = async () => {
     const pages = await Promise.all(
       ACTIVE_STATUSES.map((status) =>
         ok(api.GET('/orders', { params: { query: { status, limit: 1000, offset: 0 } } })),
       ),
     );
-    const next: Record<string, number> = {};
-    for (const order of pages.flatMap((page) => page ?? [])) next[order.id] = cents(order.total);
+    const next: Record<string, OpenOrder> = {};
+    for (const order of pages.flatMap((page) => page ?? [])) next[order.id] = openOrderOf(order);
     return next;
+  };
+
+  /** Plates ready at the pass, by order: every station's queue in one request. */
+  const loadReady = async () => {
+    const queue = await ok(api.GET('/kitchen/queue', { params: { query: { limit: 500 } } })).catch(() => []);
+    const next: Record<string, number> = {};
+    for (const dish of queue ?? [])
+      if (dish.status === 'ready') next[dish.order_id] = (next[dish.order_id] ?? 0) + 1;
+    setReady(next);
   };
 
   const load = async () => {
     const id = ++loadId.current;
     try {
-      const [spaceList, tableList, orderTotals] = await Promise.all([
+      const [spaceList, tableList, openOrders] = await Promise.all([
         ok(api.GET('/spaces')),
         ok(api.GET('/tables')),
-        loadTotals().catch(() => ({})),
+        loadOrders().catch(() => ({})),
       ]);
       const list = tableList ?? [];
       if (id !== loadId.current) return;
       setSpaces(spaceList ?? []);
       setTables(sortTables(list));
-      setTotals(orderTotals);
+      setOrders(openOrders);
       setError(undefined);
     } catch (failure) {
       if (id === loadId.current) showError(failure);
@@ -117,9 +72,13 @@ export default function FloorScreen() {
 
   useEffect(() => {
     void load();
+    void loadReady();
+    const timer = setInterval(() => setNow(Date.now()), TICK_MS);
+    return () => clearInterval(timer);
   }, []);
 
   const onEvent = (event: LiveEvent) => {
+    if (event.type.startsWith('dish.') || event.type === 'order.dishes_changed') void loadReady();
     if (event.type.startsWith('table.')) {
       const table = event.data as Table;
       setTables((list) => {
@@ -129,7 +88,7 @@ export default function FloorScreen() {
       if (isOccupied(table) && table.order_id) {
         const orderId = table.order_id;
         void ok(api.GET('/orders/{id}', { params: { path: { id: orderId } } }))
-          .then((order) => setTotals((all) => ({ ...all, [order.id]: cents(order.total) })))
+          .then((order) => setOrders((all) => ({ ...all, [order.id]: openOrderOf(order) })))
           .catch(() => undefined);
       }
       return;
@@ -140,9 +99,12 @@ export default function FloorScreen() {
         : event.type.startsWith('order.')
           ? (event.data as Order)
           : undefined;
-    if (order) setTotals((all) => ({ ...all, [order.id]: cents(order.total) }));
+    if (order) setOrders((all) => ({ ...all, [order.id]: openOrderOf(order) }));
   };
-  useLiveEvents(['tables', 'orders'], onEvent, () => void load());
+  useLiveEvents(['tables', 'orders', 'kitchen'], onEvent, () => {
+    void load();
+    void loadReady();
+  });
 
   const openTable = async (table: Table) => {
     if (opening) return;
@@ -190,41 +152,18 @@ export default function FloorScreen() {
         <section key={section.id} class="floor-space" aria-labelledby={`space-${section.id}`}>
           <h2 id={`space-${section.id}`}>{section.name}</h2>
           <ul class="grid floor-tables">
-            {section.tables.map((table) => {
-              const occupied = isOccupied(table);
-              const total = table.order_id ? totals[table.order_id] : undefined;
-              const state = occupied ? 'occupied' : table.status === 'reserved' ? 'reserved' : 'free';
-              return (
-                <li key={table.id}>
-                  <button
-                    type="button"
-                    class={`tile floor-table ${state}`}
-                    data-table={table.name}
-                    data-status={state}
-                    disabled={opening !== undefined}
-                    onClick={() => void openTable(table)}
-                  >
-                    <span class="floor-table-name">
-                      <span class="visually-hidden">{t.table} </span>
-                      {table.name}
-                    </span>{' '}
-                    <span class="floor-table-state">
-                      <span
-                        class={`badge ${occupied ? 'warn' : table.status === 'reserved' ? 'danger' : 'ok'}`}
-                      >
-                        {occupied ? t.occupied : table.status === 'reserved' ? t.reserved : t.free}
-                      </span>
-                      {occupied && total !== undefined && (
-                        <>
-                          {' '}
-                          <span class="floor-table-total num">{money(total)}</span>
-                        </>
-                      )}
-                    </span>
-                  </button>
-                </li>
-              );
-            })}
+            {section.tables.map((table) => (
+              <li key={table.id}>
+                <TableTile
+                  table={table}
+                  order={table.order_id ? orders[table.order_id] : undefined}
+                  ready={table.order_id ? (ready[table.order_id] ?? 0) : 0}
+                  now={now}
+                  disabled={opening !== undefined}
+                  onOpen={() => void openTable(table)}
+                />
+              </li>
+            ))}
           </ul>
         </section>
       ))}

@@ -1,16 +1,15 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, messageOf, type Ok, ok } from '../../api/client';
+import { api, keyHeader, messageOf, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
-import { useLiveEvents } from '../../core/events';
+import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
+import { applyMoves, clock, type Move, type Shown, useNow, useQueueLoader } from './kitchen-queue';
 import { strings } from './strings';
+import { VoidAlerts, type VoidNotice } from './VoidAlerts';
 
-type QueueItem = Ok<'/kitchen/queue', 'get'>[number];
-/** A dish as loaded, with the moment it was loaded, so its waiting time counts up locally. */
-type Shown = QueueItem & { loadedAt: number };
-/** A tap not yet confirmed by a list loaded after the server took it. */
-type Move = { status: Shown['status']; doneAt?: number };
+/** What the live stream says of a voided plate (the order dish as the API shows it). */
+type VoidedDish = { id: string; status: string; dish_name: string; void_reason: string | null };
 
 const DEFAULT_STATION = 'kitchen';
 /** Past this, a dish is late: shown in red and labelled so. */
@@ -29,6 +28,7 @@ export default function KitchenScreen() {
   const [moving, setMoving] = useState<Set<string>>(new Set());
   const moves = useRef(new Map<string, Move>());
   const reload = useQueueLoader(station, moves, setDishes, setError, t.unreachable);
+  const [voids, setVoids] = useState<VoidNotice[]>([]);
 
   useEffect(() => {
     void ok(api.GET('/categories', { params: { query: { type: 'dish' } } }))
@@ -44,7 +44,19 @@ export default function KitchenScreen() {
     setDishes(undefined);
     reload();
   }, [reload]);
-  useLiveEvents(['kitchen', 'orders'], reload, reload);
+  const onEvent = (event: LiveEvent) => {
+    const moved = event.type === 'dish.status_changed' ? (event.data as VoidedDish | undefined) : undefined;
+    const voided = moved?.status === 'voided' ? moved : undefined;
+    // Only a plate this station had in hand: one voided before it was sent was never started.
+    const shown = voided && dishes?.find((dish) => dish.id === voided.id);
+    if (voided && shown) {
+      const where = shown.table_name === null ? t.counter : format(t.table, { name: shown.table_name });
+      const notice = { id: voided.id, dish: voided.dish_name, where, reason: voided.void_reason };
+      setVoids((list) => [...list.filter((other) => other.id !== voided.id), notice]);
+    }
+    reload();
+  };
+  useLiveEvents(['kitchen', 'orders'], onEvent, reload);
 
   const advance = async (dish: Shown) => {
     const next = NEXT_STATUS[dish.status as keyof typeof NEXT_STATUS];
@@ -55,9 +67,10 @@ export default function KitchenScreen() {
     setMoving((current) => new Set(current).add(dish.id));
     setDishes((current) => current && applyMoves(current, moves.current, Date.now()));
     try {
-      await ok(
+      await writeOnce((key) =>
         api.PUT('/orders/{id}/dishes/{dishId}/status', {
           params: { path: { id: dish.order_id, dishId: dish.id } },
+          headers: keyHeader(key),
           body: { status: next },
         }),
       );
@@ -99,6 +112,10 @@ export default function KitchenScreen() {
         </nav>
       </div>
       <Alert message={error} />
+      <VoidAlerts
+        notices={voids}
+        onDismiss={(id) => setVoids((list) => list.filter((notice) => notice.id !== id))}
+      />
       {dishes?.length === 0 && <p class="notice">{t.empty}</p>}
       <ul class="kitchen-queue" aria-label={t.queue}>
         {dishes?.map((dish) => (
@@ -175,88 +192,4 @@ function DishCard({
       )}
     </li>
   );
-}
-
-/** 75 → "1:15"; an hour and more → "1:02:03". */
-function clock(totalSeconds: number): string {
-  const hours = Math.floor(totalSeconds / 3600);
-  const minutes = Math.floor((totalSeconds % 3600) / 60);
-  const seconds = String(totalSeconds % 60).padStart(2, '0');
-  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
-}
-
-/** The current time, updated every second while the screen is shown. */
-function useNow(): number {
-  const [now, setNow] = useState(Date.now);
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
-
-/**
- * Loads the station's queue; calls while a load is under way make one more load after it, so a burst
- * of events costs two requests and the last state always wins.
- */
-function useQueueLoader(
-  station: string,
-  moves: { current: Map<string, Move> },
-  setDishes: (dishes: Shown[]) => void,
-  setError: (error: string | undefined) => void,
-  unreachable: string,
-): () => void {
-  const state = useRef({ running: false, again: false, station });
-  state.current.station = station;
-  return useCallback(() => {
-    const loader = state.current;
-    if (loader.running) {
-      loader.again = true;
-      return;
-    }
-    loader.running = true;
-    const run = async (): Promise<void> => {
-      const asked = loader.station;
-      const startedAt = Date.now();
-      try {
-        const items = await ok(
-          api.GET('/kitchen/queue', { params: { query: { station: asked, limit: 200 } } }),
-        );
-        if (asked === loader.station) {
-          const loadedAt = Date.now();
-          setDishes(
-            applyMoves(
-              (items ?? []).map((item) => ({ ...item, loadedAt })),
-              moves.current,
-              startedAt,
-            ),
-          );
-          setError(undefined);
-        }
-      } catch (failure) {
-        setError(messageOf(failure, unreachable));
-      }
-      if (loader.again || asked !== loader.station) {
-        loader.again = false;
-        return run();
-      }
-      loader.running = false;
-    };
-    void run();
-  }, [station, moves, setDishes, setError, unreachable]);
-}
-
-/**
- * Taps win over a list the server answered before it took them (the list asked for before the move
- * committed); a list asked for after the move confirmed it, and the tap is forgotten.
- */
-function applyMoves(dishes: Shown[], moves: Map<string, Move>, loadStartedAt: number): Shown[] {
-  const shown: Shown[] = [];
-  for (const dish of dishes) {
-    const move = moves.get(dish.id);
-    if (move?.doneAt !== undefined && loadStartedAt > move.doneAt) moves.delete(dish.id);
-    const status = moves.get(dish.id)?.status ?? dish.status;
-    if (status !== 'served') shown.push(status === dish.status ? dish : { ...dish, status });
-  }
-  return shown;
 }

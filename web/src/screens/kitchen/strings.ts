@@ -21,9 +21,13 @@ export const strings: Strings<
   | 'served'
   | 'unreachable'
   | 'queue'
+  | 'voided'
+  | 'dismiss'
 > = {
   en: {
     title: 'Kitchen: {station}',
+    voided: 'Voided: {dish}, {where}. Do not make it.',
+    dismiss: 'Got it',
     station: 'Station',
     stations: 'Stations',
     kitchen: 'Kitchen',
@@ -45,6 +49,8 @@ export const strings: Strings<
     queue: 'Dishes waiting',
   },
   es: {
+    voided: 'Anulado: {dish}, {where}. No lo prepares.',
+    dismiss: 'Entendido',
     title: 'Cocina: {station}',
     station: 'Puesto',
     stations: 'Puestos',

@@ -11,6 +11,7 @@ const strings: Strings<
   | 'pin'
   | 'logIn'
   | 'back'
+  | 'deleteDigit'
   | 'setupTitle'
   | 'setupIntro'
   | 'name'
@@ -27,6 +28,7 @@ const strings: Strings<
     pin: 'PIN',
     logIn: 'Log in',
     back: 'Back',
+    deleteDigit: 'Delete the last digit',
     setupTitle: 'Set up the restaurant',
     setupIntro: 'Create the first administrator. You will use this name and PIN to log in.',
     name: 'Name',
@@ -43,6 +45,7 @@ const strings: Strings<
     pin: 'PIN',
     logIn: 'Entrar',
     back: 'Volver',
+    deleteDigit: 'Borrar el último dígito',
     setupTitle: 'Configurar el restaurante',
     setupIntro: 'Crea el primer administrador. Entrarás con este nombre y PIN.',
     name: 'Nombre',
@@ -161,6 +164,15 @@ function PinForm({ name, onBack }: { name: string; onBack: () => void }) {
             {digit}
           </button>
         ))}
+        <button
+          type="button"
+          class="key"
+          aria-label={t.deleteDigit}
+          disabled={pin.length === 0}
+          onClick={() => setPin((value) => value.slice(0, -1))}
+        >
+          ⌫
+        </button>
       </div>
       <Alert message={error} />
       <div class="actions">

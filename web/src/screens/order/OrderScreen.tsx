@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
-import { ApiError, api, createOnce, type Ok, ok } from '../../api/client';
+import { ApiError, api, keyHeader, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, type Strings, useStrings } from '../../core/i18n';
@@ -29,6 +29,7 @@ type Keys =
   | 'added'
   | 'send'
   | 'sentCount'
+  | 'sending'
   | 'nothingToSend'
   | 'remove'
   | 'serve'
@@ -58,6 +59,7 @@ const strings: Strings<Keys> = {
     added: '{dish} added',
     send: 'Send to kitchen',
     sentCount: 'Sent to the kitchen: {n}',
+    sending: 'Sending to the kitchen… (kept and sent again while the server is away)',
     nothingToSend: 'Every dish is already in the kitchen.',
     remove: 'Remove',
     serve: 'Mark served',
@@ -91,6 +93,7 @@ const strings: Strings<Keys> = {
     added: '{dish} añadido',
     send: 'Enviar a cocina',
     sentCount: 'Enviados a cocina: {n}',
+    sending: 'Enviando a cocina… (se guarda y se reenvía mientras el servidor no responde)',
     nothingToSend: 'Todos los platos ya están en cocina.',
     remove: 'Quitar',
     serve: 'Marcar servido',
@@ -155,6 +158,8 @@ export default function OrderScreen() {
       if (id !== loadId.current) return;
       setOrder(complete.order);
       setDishes(complete.dishes);
+      // The server answers again: an "unreachable" from a load while it was away is stale now.
+      setError((shown) => (shown === t.unreachable ? undefined : shown));
       return complete.order;
     } catch (failure) {
       if (id === loadId.current) showError(failure);
@@ -241,7 +246,7 @@ export default function OrderScreen() {
     setNote('');
     setNotice(format(t.adding, { dish: dish.name }));
     void change(async () => {
-      await createOnce((key) =>
+      await writeOnce((key) =>
         api.POST('/orders/{id}/dishes', {
           params: { path: { id: orderId }, header: { 'idempotency-key': key } },
           body: [{ dish_id: dish.id, ...(notes && { notes }) }],
@@ -251,25 +256,33 @@ export default function OrderScreen() {
     });
   };
 
-  const send = () =>
-    change(async () => {
-      const reply = await ok(api.POST('/orders/{id}/send', { params: { path: { id: orderId } } }));
+  const send = () => {
+    setNotice(t.sending);
+    return change(async () => {
+      const reply = await writeOnce((key) =>
+        api.POST('/orders/{id}/send', { params: { path: { id: orderId } }, headers: keyHeader(key) }),
+      );
       return reply.sent > 0 ? format(t.sentCount, { n: reply.sent }) : t.nothingToSend;
     });
+  };
 
   const remove = (dish: OrderDish) =>
     change(async () => {
-      await ok(
-        api.DELETE('/orders/{id}/dishes/{dishId}', { params: { path: { id: orderId, dishId: dish.id } } }),
+      await writeOnce((key) =>
+        api.DELETE('/orders/{id}/dishes/{dishId}', {
+          params: { path: { id: orderId, dishId: dish.id } },
+          headers: keyHeader(key),
+        }),
       );
       return undefined;
     });
 
   const serve = (dish: OrderDish) =>
     change(async () => {
-      await ok(
+      await writeOnce((key) =>
         api.PUT('/orders/{id}/dishes/{dishId}/status', {
           params: { path: { id: orderId, dishId: dish.id } },
+          headers: keyHeader(key),
           body: { status: 'served' },
         }),
       );

@@ -1,4 +1,4 @@
-import { api, ok } from '../../api/client';
+import { api, keyHeader, writeOnce } from '../../api/client';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { toCents } from './cents';
@@ -28,7 +28,9 @@ export function Bills({
 
   const cancel = async (id: string) => {
     try {
-      await ok(api.POST('/tickets/{id}/cancel', { params: { path: { id } } }));
+      await writeOnce((key) =>
+        api.POST('/tickets/{id}/cancel', { params: { path: { id } }, headers: keyHeader(key) }),
+      );
       onChanged();
     } catch (failure) {
       onError(failure);

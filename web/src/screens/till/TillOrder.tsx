@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, messageOf, ok } from '../../api/client';
+import { api, keyHeader, messageOf, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
@@ -73,7 +73,9 @@ export function TillOrder({ orderId }: { orderId: string }) {
   // Paid in full: completing the order frees its table on every floor screen.
   const closeOrder = async () => {
     try {
-      await ok(api.POST('/orders/{id}/close', { params: { path: { id: orderId } } }));
+      await writeOnce((key) =>
+        api.POST('/orders/{id}/close', { params: { path: { id: orderId } }, headers: keyHeader(key) }),
+      );
       setNotice(t.orderClosed);
       await load();
     } catch (failure) {

@@ -1,0 +1,75 @@
+import { format, useStrings } from '../../core/i18n';
+import { useMoney } from '../../core/money';
+import { isOccupied, type OpenOrder, sinceLabel, type Table } from './floor-model';
+import { strings } from './strings';
+
+/**
+ * One table of the floor: free, reserved or occupied; an occupied one says who serves it, since when,
+ * for how many guests (when the order says), its total, and how many plates wait ready at the pass.
+ */
+export function TableTile({
+  table,
+  order,
+  ready,
+  now,
+  disabled,
+  onOpen,
+}: {
+  table: Table;
+  order: OpenOrder | undefined;
+  ready: number;
+  now: number;
+  disabled: boolean;
+  onOpen: () => void;
+}) {
+  const t = useStrings(strings);
+  const money = useMoney();
+  const occupied = isOccupied(table);
+  const state = occupied ? 'occupied' : table.status === 'reserved' ? 'reserved' : 'free';
+  return (
+    <button
+      type="button"
+      class={`tile floor-table ${state}`}
+      data-table={table.name}
+      data-status={state}
+      disabled={disabled}
+      onClick={onOpen}
+    >
+      <span class="floor-table-name">
+        <span class="visually-hidden">{t.table} </span>
+        {table.name}
+      </span>{' '}
+      <span class="floor-table-state">
+        <span class={`badge ${occupied ? 'warn' : table.status === 'reserved' ? 'danger' : 'ok'}`}>
+          {occupied ? t.occupied : table.status === 'reserved' ? t.reserved : t.free}
+        </span>
+        {occupied && ready > 0 && (
+          <>
+            {' '}
+            <span class="badge ok floor-table-ready">{format(t.ready, { n: ready })}</span>
+          </>
+        )}
+        {occupied && order && (
+          <>
+            {' '}
+            <span class="floor-table-total num">{money(order.total)}</span>
+          </>
+        )}
+      </span>
+      {occupied && order && (
+        <span class="floor-table-meta">
+          <span>{format(t.waiter, { name: order.waiter })}</span>{' '}
+          <span class="num">
+            {format(t.seated, { time: sinceLabel(Math.max(0, Math.floor((now - order.seatedAt) / 60_000))) })}
+          </span>
+          {order.guests !== undefined && (
+            <>
+              {' '}
+              <span>{format(t.guests, { n: order.guests })}</span>
+            </>
+          )}
+        </span>
+      )}
+    </button>
+  );
+}

@@ -1,0 +1,40 @@
+import type { Ok } from '../../api/client';
+
+export type Space = Ok<'/spaces', 'get'>[number];
+export type Table = Ok<'/tables', 'get'>[number];
+export type Order = Ok<'/orders/{id}', 'get'>;
+
+/** What a table's tile shows of its open order. */
+export type OpenOrder = {
+  /** Integer cents: the app formats cents, the API speaks decimal numbers. */
+  total: number;
+  waiter: string;
+  seatedAt: number;
+  /** Only when the order carries a guest count; orders need not. */
+  guests?: number;
+};
+
+export function openOrderOf(order: Order): OpenOrder {
+  const guests = (order as Order & { guests?: unknown }).guests;
+  return {
+    total: Math.round(order.total * 100),
+    waiter: order.waiter,
+    seatedAt: Date.parse(order.created_at),
+    ...(typeof guests === 'number' && guests > 0 && { guests }),
+  };
+}
+
+/**
+ * A table is occupied while an active order (pending, preparing or ready) holds it: the server sets
+ * `status` occupied and `order_id` when the order opens, and available with a null `order_id` when
+ * the order is completed, cancelled or deleted. The floor shows exactly that.
+ */
+export function isOccupied(table: Table): boolean {
+  return table.status === 'occupied' && table.order_id !== null;
+}
+
+/** 7 → "7 min", 65 → "1 h 05": how long a table has been seated, at a glance. */
+export function sinceLabel(minutes: number): string {
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')}`;
+}
