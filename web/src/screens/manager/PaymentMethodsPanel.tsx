@@ -63,7 +63,7 @@ export function PaymentMethodsPanel() {
           <thead>
             <tr>
               <th scope="col">{t.name}</th>
-              <th scope="col">{t.code}</th>
+              <th scope="col">{t.codeColumn}</th>
               <th scope="col">{t.active}</th>
             </tr>
           </thead>

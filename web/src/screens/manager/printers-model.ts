@@ -53,6 +53,7 @@ export const printerStrings: Strings<
   | 'methods'
   | 'noMethods'
   | 'code'
+  | 'codeColumn'
   | 'active'
   | 'addMethod'
   | 'activate'
@@ -85,6 +86,7 @@ export const printerStrings: Strings<
     methods: 'Payment methods',
     noMethods: 'No payment methods yet.',
     code: 'Code (lowercase letters, digits, - and _)',
+    codeColumn: 'Code',
     active: 'Active',
     addMethod: 'Add payment method',
     activate: 'Activate',
@@ -117,6 +119,7 @@ export const printerStrings: Strings<
     methods: 'Formas de pago',
     noMethods: 'Aún no hay formas de pago.',
     code: 'Código (minúsculas, dígitos, - y _)',
+    codeColumn: 'Código',
     active: 'Activa',
     addMethod: 'Añadir forma de pago',
     activate: 'Activar',
