@@ -4,8 +4,15 @@ import { Alert } from '../../components/Alert';
 import { format, useStrings } from '../../core/i18n';
 import { PaymentMethodsPanel } from './PaymentMethodsPanel';
 import { PrintJobsPanel } from './PrintJobsPanel';
-import { EMPTY_PRINTER, type Printer, type PrinterForm, printerBody, printerStrings } from './printers-model';
-import { Field, useCommonStrings, useFailureMessage, useLoaded } from './shared';
+import {
+  EMPTY_PRINTER,
+  type Printer,
+  type PrinterForm,
+  printerBody,
+  printerStrings,
+  WIDTHS,
+} from './printers-model';
+import { DeleteButton, Field, useCommonStrings, useFailureMessage, useLoaded } from './shared';
 
 /** The restaurant's printers (the receipt printer at the till, the kitchen's) with their jobs, and its payment methods. */
 export function PrintersSection() {
@@ -48,7 +55,8 @@ export function PrintersSection() {
   };
   const edit = (printer: Printer) => {
     setEditing(printer);
-    setForm({ ...printer, port: String(printer.port), station: printer.station ?? '' });
+    const { name, host, role, width } = printer;
+    setForm({ name, host, role, width, port: String(printer.port), station: printer.station ?? '' });
   };
   const remove = (printer: Printer) =>
     void run(async () => {
@@ -90,10 +98,7 @@ export function PrintersSection() {
                       {common.edit}
                       <span class="visually-hidden"> {printer.name}</span>
                     </button>
-                    <button type="button" class="danger" disabled={busy} onClick={() => remove(printer)}>
-                      {common.delete}
-                      <span class="visually-hidden"> {printer.name}</span>
-                    </button>
+                    <DeleteButton target={printer.name} disabled={busy} onConfirm={() => remove(printer)} />
                   </td>
                 </tr>
               ))}
@@ -137,6 +142,21 @@ export function PrintersSection() {
               >
                 <option value="receipt">{t.role_receipt}</option>
                 <option value="kitchen">{t.role_kitchen}</option>
+              </select>
+            </Field>
+            <Field id="printer-width" label={t.width}>
+              <select
+                id="printer-width"
+                value={String(form.width)}
+                onChange={(e) =>
+                  set('width', WIDTHS.find((width) => String(width) === e.currentTarget.value) ?? 48)
+                }
+              >
+                {WIDTHS.map((width) => (
+                  <option key={width} value={String(width)}>
+                    {width}
+                  </option>
+                ))}
               </select>
             </Field>
             {form.role === 'kitchen' && (

@@ -2,7 +2,6 @@ import type { Ok } from '../../api/client';
 import type { Strings } from '../../core/i18n';
 
 export type Printer = NonNullable<Ok<'/printers', 'get'>>[number];
-export type PrintJob = NonNullable<Ok<'/printers/{id}/jobs', 'get'>>[number];
 export type PaymentMethod = NonNullable<Ok<'/payment-methods', 'get'>>[number];
 
 /** The printer form: the fields a manager types, as typed (the port stays text until sent). */
@@ -12,10 +11,22 @@ export type PrinterForm = {
   port: string;
   role: 'receipt' | 'kitchen';
   station: string;
+  width: Printer['width'];
 };
-export const EMPTY_PRINTER: PrinterForm = { name: '', host: '', port: '9100', role: 'receipt', station: '' };
+export const EMPTY_PRINTER: PrinterForm = {
+  name: '',
+  host: '',
+  port: '9100',
+  role: 'receipt',
+  station: '',
+  width: 48,
+};
+export const WIDTHS: Printer['width'][] = [48, 42, 32];
 
-/** The body of POST and PUT /printers: a station only for a kitchen printer. */
+/**
+ * The body of POST and PUT /printers: PUT replaces every field, so the width goes too; a station only
+ * for a kitchen printer.
+ */
 export function printerBody(form: PrinterForm) {
   return {
     name: form.name.trim(),
@@ -23,6 +34,7 @@ export function printerBody(form: PrinterForm) {
     port: Number(form.port),
     role: form.role,
     station: form.role === 'kitchen' && form.station.trim() ? form.station.trim() : null,
+    width: form.width,
   };
 }
 
@@ -34,6 +46,7 @@ export const printerStrings: Strings<
   | 'port'
   | 'role'
   | 'station'
+  | 'width'
   | 'role_receipt'
   | 'role_kitchen'
   | 'addPrinter'
@@ -67,6 +80,7 @@ export const printerStrings: Strings<
     port: 'Port',
     role: 'Prints',
     station: 'Kitchen station (empty: every station)',
+    width: 'Characters per line (32: 58 mm paper; 42 or 48: 80 mm)',
     role_receipt: 'Receipts',
     role_kitchen: 'Kitchen chits',
     addPrinter: 'Add printer',
@@ -100,6 +114,7 @@ export const printerStrings: Strings<
     port: 'Puerto',
     role: 'Imprime',
     station: 'Estación de cocina (vacío: todas)',
+    width: 'Caracteres por línea (32: papel de 58 mm; 42 o 48: 80 mm)',
     role_receipt: 'Recibos',
     role_kitchen: 'Comandas de cocina',
     addPrinter: 'Añadir impresora',
