@@ -64,7 +64,7 @@ function isSection(name: string): name is Section {
   return Object.hasOwn(SECTIONS, name);
 }
 
-/** The manager's screens: menu, floor, staff and roles, settings, the day's sales, the shifts and onboarding tablets. */
+/** The manager's screens: menu, floor, staff and roles, settings, the day's sales, the shifts, onboarding tablets, printers and payment methods. */
 export default function ManagerScreen() {
   const t = useStrings(strings);
   const user = useStore(currentUser);
