@@ -181,6 +181,7 @@ describe('receipt layout', () => {
         'Bill 3f1c2a7e',
         'Date 2026-11-22 12:00',
         'Waiter Ana',
+        '      *** GUEST CHECK ***',
         '--------------------------------',
         '1 x Share of the order     50.00',
         '--------------------------------',

@@ -144,6 +144,11 @@ describeEachDatabase('receipts', (target) => {
         printed.includes(`Balance due${' '.repeat(width - 16)}60.00`),
         'an unpaid bill says what is owed',
       );
+      assert.equal(
+        printed.filter((line) => line.trim() === '*** GUEST CHECK ***').length,
+        1,
+        'and is marked as the guest check, not a receipt',
+      );
     }
     const byDefault = (await call('GET', `/tickets/${ticketId}/receipt`)).body.split('\n');
     assert.equal(

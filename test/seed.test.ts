@@ -54,8 +54,18 @@ describeEachDatabase('demo seed (npm run seed)', (target) => {
         Math.round(dishes.reduce((sum, dish) => sum + dish.price_at_order * 100, 0)) / 100,
       );
     }
+    const settings = (await get('/settings')).json();
+    assert.equal(settings.business_name, 'La Esquina');
+    assert.equal(settings.tax_rate, 16);
+    assert.equal(settings.prices_include_tax, true);
+    assert.equal(settings.timezone, 'America/Mexico_City');
+    assert.equal(settings.base_currency, 'MXN');
+
+    // The restaurant's day, in Mexico City: at 23:30 there it is already the next day in UTC.
     const completed = orderList.find((order) => order.status === 'completed');
-    const today = completed?.created_at.slice(0, 10);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico_City' }).format(
+      new Date(completed?.created_at ?? 0),
+    );
     assert.deepEqual((await get(`/orders/total-sales/${today}`)).json(), {
       date: today,
       total_sales: 125,

@@ -9,6 +9,7 @@ import type { DishEntry, OrderStatus } from '../orders/orders.schemas';
 import { createOrder } from '../orders/orders.service';
 import { grantedPermissions, parsePermissions } from '../roles/permissions';
 import { findRoleByName } from '../roles/roles.repo';
+import { updateSettings } from '../settings/settings.service';
 import { completeInitialSetup, isInitialized } from '../setup/setup.service';
 import { createSpace, listSpaces } from '../spaces/spaces.service';
 import { createTable } from '../tables/tables.service';
@@ -36,6 +37,15 @@ const MENU: Record<string, [name: string, price: number][]> = {
     ['Café de olla', 40],
   ],
 };
+
+/** A Mexico City restaurant: IVA of 16 % included in menu prices, days counted in local time. */
+export const DEMO_SETTINGS = {
+  business_name: 'La Esquina',
+  tax_rate: 16,
+  prices_include_tax: true,
+  timezone: 'America/Mexico_City',
+  base_currency: 'MXN',
+} as const;
 
 const FLOOR: Record<string, string[]> = {
   Salón: ['S1', 'S2', 'S3', 'S4'],
@@ -67,6 +77,8 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
   }
 
   const admin = await completeInitialSetup(ctx, DEMO_ADMIN);
+  // Before any order, so today's orders fall on the restaurant's local day.
+  await updateSettings(ctx, await asPrincipal(ctx, admin), DEMO_SETTINGS);
   const staff: UserView[] = [];
   for (const user of DEMO_STAFF)
     staff.push(

@@ -64,6 +64,9 @@ function header(receipt: Receipt, width: number): string[] {
     ...(receipt.tableName === null ? [] : wrap(`Table ${receipt.tableName}`, width)),
     ...wrap(`Waiter ${receipt.waiter}`, width),
     ...(receipt.status === 'canceled' ? centered('*** CANCELLED ***', width) : []),
+    // A pending bill's receipt is the check a waiter brings to the table before payment: marked so
+    // nobody takes it for proof of payment.
+    ...(receipt.status === 'pending' ? centered('*** GUEST CHECK ***', width) : []),
   ];
 }
 

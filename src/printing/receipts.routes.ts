@@ -20,7 +20,8 @@ export const receiptsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         description:
           'Business header, table, waiter, date in the restaurant’s time zone, the dishes grouped by dish and ' +
           'price, subtotal, discount, total, tax share, payments (sats and rate for Lightning), tip, change ' +
-          'and footer, in lines of `width` characters (default 48). `format=escpos`: the same lines as ' +
+          'and footer, in lines of `width` characters (default 48). A pending bill’s is the guest check brought ' +
+          'to the table before payment: marked `*** GUEST CHECK ***`, with the balance due. `format=escpos`: the same lines as ' +
           'ESC/POS bytes for a thermal printer.',
         params: IdParams,
         querystring: ReceiptQuery,

@@ -4,6 +4,7 @@ import { currentUser } from '../../core/session';
 import { useStore } from '../../core/store';
 import { FloorSection } from './FloorSection';
 import { MenuSection } from './MenuSection';
+import { PrintersSection } from './PrintersSection';
 import { SalesSection } from './SalesSection';
 import { SettingsSection } from './SettingsSection';
 import { ShiftsSection } from './ShiftsSection';
@@ -18,6 +19,7 @@ const SECTIONS = {
   sales: SalesSection,
   shifts: ShiftsSection,
   tablets: TabletsSection,
+  printers: PrintersSection,
 };
 type Section = keyof typeof SECTIONS;
 
@@ -32,6 +34,7 @@ const strings: Strings<Section | 'sections' | 'notAllowed' | 'unknown' | 'manage
     sales: "Today's sales",
     shifts: 'Shifts and Z report',
     tablets: 'Tablets',
+    printers: 'Printers and payment methods',
     notAllowed: 'Only a manager or an administrator can open this screen.',
     unknown: 'There is no such section.',
     adminOnly: 'Only an administrator manages staff and roles.',
@@ -46,6 +49,7 @@ const strings: Strings<Section | 'sections' | 'notAllowed' | 'unknown' | 'manage
     sales: 'Ventas de hoy',
     shifts: 'Turnos e informe Z',
     tablets: 'Tabletas',
+    printers: 'Impresoras y formas de pago',
     notAllowed: 'Solo un gerente o un administrador puede abrir esta pantalla.',
     unknown: 'No existe esa sección.',
     adminOnly: 'Solo un administrador gestiona el personal y los roles.',
@@ -60,7 +64,7 @@ function isSection(name: string): name is Section {
   return Object.hasOwn(SECTIONS, name);
 }
 
-/** The manager's screens: menu, floor, staff and roles, settings, the day's sales, the shifts and onboarding tablets. */
+/** The manager's screens: menu, floor, staff and roles, settings, the day's sales, the shifts, onboarding tablets, printers and payment methods. */
 export default function ManagerScreen() {
   const t = useStrings(strings);
   const user = useStore(currentUser);

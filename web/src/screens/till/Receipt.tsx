@@ -4,6 +4,7 @@ import { Alert } from '../../components/Alert';
 import { format, useStrings } from '../../core/i18n';
 import { useCan } from '../../core/session';
 import { checkoutStrings } from './checkout-strings';
+import { printStrings } from './print-strings';
 import { strings } from './strings';
 
 /** The server's answer to a print when the restaurant has no receipt printer. */
@@ -12,12 +13,15 @@ const NO_RECEIPT_PRINTER = 'No receipt printer is set up';
 const RECEIPT_WIDTH = 42;
 
 /**
- * Reprinting a bill's receipt: on the receipt printer when there is one (`POST /tickets/{id}/print`),
- * otherwise the text receipt shown on screen and offered as a file to download.
+ * Printing a bill's receipt, or a pending bill's guest check (the server marks it so), and reprinting
+ * it: on the receipt printer when there is one (`POST /tickets/{id}/print`), otherwise the text shown
+ * on screen and offered as a file to download.
  */
-export function Receipt({ ticketId, name }: { ticketId: string; name: string }) {
+export function Receipt({ ticketId, name, guest }: { ticketId: string; name: string; guest: boolean }) {
   const t = useStrings(checkoutStrings);
+  const p = useStrings(printStrings);
   const common = useStrings(strings);
+  const [printed, setPrinted] = useState(false);
   const canPrint = useCan('receipts.print');
   const [text, setText] = useState<string>();
   const [notice, setNotice] = useState<string>();
@@ -64,7 +68,8 @@ export function Receipt({ ticketId, name }: { ticketId: string; name: string }) 
           }),
         );
         setText(undefined);
-        setNotice(t.receiptQueued);
+        setPrinted(true);
+        setNotice(guest ? p.guestCheckQueued : t.receiptQueued);
       } catch (failure) {
         if (failure instanceof ApiError && failure.message === NO_RECEIPT_PRINTER) await show(t.noPrinter);
         else throw failure;
@@ -73,15 +78,15 @@ export function Receipt({ ticketId, name }: { ticketId: string; name: string }) 
 
   return (
     <section class="card stack receipt" aria-labelledby="receipt-title">
-      <h2 id="receipt-title">{format(t.receiptOf, { name })}</h2>
+      <h2 id="receipt-title">{format(guest ? p.guestCheckOf : t.receiptOf, { name })}</h2>
       <div class="row">
         {canPrint && (
           <button type="button" class="primary" disabled={busy} onClick={() => void print()}>
-            {t.printReceipt}
+            {printed ? p.reprint : guest ? p.printGuestCheck : t.printReceipt}
           </button>
         )}
         <button type="button" disabled={busy} onClick={() => void run(() => show())}>
-          {t.showReceipt}
+          {guest ? p.showGuestCheck : t.showReceipt}
         </button>
       </div>
       <Alert message={error} />

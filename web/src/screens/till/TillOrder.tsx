@@ -196,8 +196,13 @@ export function TillOrder({ orderId }: { orderId: string }) {
           {payingTicket && payingTicket.status !== TICKET_CANCELED && (
             <BillPayments key={payingTicket.id} ticket={payingTicket} name={payingName} />
           )}
-          {payingTicket?.status === TICKET_PAID && (
-            <Receipt key={payingTicket.id} ticketId={payingTicket.id} name={payingName} />
+          {payingTicket && payingTicket.status !== TICKET_CANCELED && (
+            <Receipt
+              key={`${payingTicket.id}-${payingTicket.status}`}
+              ticketId={payingTicket.id}
+              name={payingName}
+              guest={payingTicket.status !== TICKET_PAID}
+            />
           )}
         </div>
       </div>

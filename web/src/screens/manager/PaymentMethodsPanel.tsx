@@ -1,0 +1,121 @@
+import { useState } from 'preact/hooks';
+import { api, createOnce, ok } from '../../api/client';
+import { Alert } from '../../components/Alert';
+import { useStrings } from '../../core/i18n';
+import { type PaymentMethod, printerStrings } from './printers-model';
+import { Field, useFailureMessage, useLoaded } from './shared';
+
+/**
+ * The payment methods the till offers: added with a code, (de)activated. The API deletes none, since
+ * past payments name them; an inactive method takes no new payments.
+ */
+export function PaymentMethodsPanel() {
+  const t = useStrings(printerStrings);
+  const failureMessage = useFailureMessage();
+  const methods = useLoaded(async () => (await ok(api.GET('/payment-methods'))) ?? []);
+  const [code, setCode] = useState('');
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  const run = async (action: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await action();
+      await methods.reload();
+    } catch (failure) {
+      setError(failureMessage(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const add = (event: Event) => {
+    event.preventDefault();
+    void run(async () => {
+      await createOnce((key) =>
+        api.POST('/payment-methods', {
+          params: { header: { 'idempotency-key': key } },
+          body: { code: code.trim(), name: name.trim() },
+        }),
+      );
+      setCode('');
+      setName('');
+    });
+  };
+  const toggle = (method: PaymentMethod) =>
+    void run(() =>
+      ok(
+        api.PUT('/payment-methods/{id}', {
+          params: { path: { id: method.id } },
+          body: { is_active: !method.is_active },
+        }),
+      ),
+    );
+
+  return (
+    <section class="card stack" aria-labelledby="payment-methods-title">
+      <h2 id="payment-methods-title">{t.methods}</h2>
+      <Alert message={methods.error ?? error} />
+      {methods.data?.length === 0 && <p class="muted">{t.noMethods}</p>}
+      {methods.data && methods.data.length > 0 && (
+        <table aria-label={t.methods}>
+          <thead>
+            <tr>
+              <th scope="col">{t.name}</th>
+              <th scope="col">{t.codeColumn}</th>
+              <th scope="col">{t.active}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {methods.data.map((method) => (
+              <tr key={method.id}>
+                <td>{method.name}</td>
+                <td>{method.code}</td>
+                <td>
+                  <button
+                    type="button"
+                    disabled={busy}
+                    aria-pressed={method.is_active}
+                    onClick={() => toggle(method)}
+                  >
+                    {method.is_active ? t.deactivate : t.activate}
+                    <span class="visually-hidden"> {method.name}</span>
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <form class="stack" aria-label={t.addMethod} onSubmit={add}>
+        <div class="fields">
+          <Field id="method-code" label={t.code}>
+            <input
+              id="method-code"
+              required
+              maxLength={32}
+              pattern="[a-z][a-z0-9_\-]*"
+              value={code}
+              onInput={(e) => setCode(e.currentTarget.value)}
+            />
+          </Field>
+          <Field id="method-name" label={t.name}>
+            <input
+              id="method-name"
+              required
+              maxLength={100}
+              value={name}
+              onInput={(e) => setName(e.currentTarget.value)}
+            />
+          </Field>
+        </div>
+        <div class="row">
+          <button type="submit" class="primary" disabled={busy}>
+            {t.addMethod}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

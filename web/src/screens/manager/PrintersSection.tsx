@@ -1,0 +1,201 @@
+import { useState } from 'preact/hooks';
+import { api, createOnce, ok } from '../../api/client';
+import { Alert } from '../../components/Alert';
+import { format, useStrings } from '../../core/i18n';
+import { PaymentMethodsPanel } from './PaymentMethodsPanel';
+import { PrintJobsPanel } from './PrintJobsPanel';
+import {
+  EMPTY_PRINTER,
+  type Printer,
+  type PrinterForm,
+  printerBody,
+  printerStrings,
+  WIDTHS,
+} from './printers-model';
+import { DeleteButton, Field, useCommonStrings, useFailureMessage, useLoaded } from './shared';
+
+/** The restaurant's printers (the receipt printer at the till, the kitchen's) with their jobs, and its payment methods. */
+export function PrintersSection() {
+  const t = useStrings(printerStrings);
+  const common = useCommonStrings();
+  const failureMessage = useFailureMessage();
+  const printers = useLoaded(async () => (await ok(api.GET('/printers'))) ?? []);
+  const [form, setForm] = useState<PrinterForm>(EMPTY_PRINTER);
+  const [editing, setEditing] = useState<Printer>();
+  const [watching, setWatching] = useState<Printer>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const set = <K extends keyof PrinterForm>(key: K, value: PrinterForm[K]) =>
+    setForm({ ...form, [key]: value });
+
+  const run = async (action: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await action();
+      await printers.reload();
+    } catch (failure) {
+      setError(failureMessage(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void run(async () => {
+      const body = printerBody(form);
+      if (editing) await ok(api.PUT('/printers/{id}', { params: { path: { id: editing.id } }, body }));
+      else
+        await createOnce((key) =>
+          api.POST('/printers', { params: { header: { 'idempotency-key': key } }, body }),
+        );
+      setForm(EMPTY_PRINTER);
+      setEditing(undefined);
+    });
+  };
+  const edit = (printer: Printer) => {
+    setEditing(printer);
+    const { name, host, role, width } = printer;
+    setForm({ name, host, role, width, port: String(printer.port), station: printer.station ?? '' });
+  };
+  const remove = (printer: Printer) =>
+    void run(async () => {
+      await ok(api.DELETE('/printers/{id}', { params: { path: { id: printer.id } } }));
+      if (watching?.id === printer.id) setWatching(undefined);
+    });
+
+  return (
+    <div class="manager-sections">
+      <section class="card stack" aria-labelledby="printers-title">
+        <h2 id="printers-title">{t.printers}</h2>
+        <Alert message={printers.error ?? error} />
+        {printers.data?.length === 0 && <p class="muted">{t.noPrinters}</p>}
+        {printers.data && printers.data.length > 0 && (
+          <table aria-label={t.printers}>
+            <thead>
+              <tr>
+                <th scope="col">{t.name}</th>
+                <th scope="col">{t.role}</th>
+                <th scope="col">{t.host}</th>
+                <th scope="col">{common.actions}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {printers.data.map((printer) => (
+                <tr key={printer.id}>
+                  <td>{printer.name}</td>
+                  <td>
+                    {printer.role === 'receipt' ? t.role_receipt : t.role_kitchen}
+                    {printer.station ? ` · ${printer.station}` : ''}
+                  </td>
+                  <td>{`${printer.host}:${printer.port}`}</td>
+                  <td class="row">
+                    <button type="button" disabled={busy} onClick={() => setWatching(printer)}>
+                      {t.jobs}
+                      <span class="visually-hidden"> {printer.name}</span>
+                    </button>
+                    <button type="button" disabled={busy} onClick={() => edit(printer)}>
+                      {common.edit}
+                      <span class="visually-hidden"> {printer.name}</span>
+                    </button>
+                    <DeleteButton target={printer.name} disabled={busy} onConfirm={() => remove(printer)} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <form class="stack" aria-label={editing ? t.editPrinter : t.addPrinter} onSubmit={submit}>
+          <div class="fields">
+            <Field id="printer-name" label={t.name}>
+              <input
+                id="printer-name"
+                required
+                maxLength={100}
+                value={form.name}
+                onInput={(e) => set('name', e.currentTarget.value)}
+              />
+            </Field>
+            <Field id="printer-host" label={t.host}>
+              <input
+                id="printer-host"
+                required
+                maxLength={253}
+                value={form.host}
+                onInput={(e) => set('host', e.currentTarget.value)}
+              />
+            </Field>
+            <Field id="printer-port" label={t.port}>
+              <input
+                id="printer-port"
+                required
+                inputMode="numeric"
+                value={form.port}
+                onInput={(e) => set('port', e.currentTarget.value)}
+              />
+            </Field>
+            <Field id="printer-role" label={t.role}>
+              <select
+                id="printer-role"
+                value={form.role}
+                onChange={(e) => set('role', e.currentTarget.value === 'kitchen' ? 'kitchen' : 'receipt')}
+              >
+                <option value="receipt">{t.role_receipt}</option>
+                <option value="kitchen">{t.role_kitchen}</option>
+              </select>
+            </Field>
+            <Field id="printer-width" label={t.width}>
+              <select
+                id="printer-width"
+                value={String(form.width)}
+                onChange={(e) =>
+                  set('width', WIDTHS.find((width) => String(width) === e.currentTarget.value) ?? 48)
+                }
+              >
+                {WIDTHS.map((width) => (
+                  <option key={width} value={String(width)}>
+                    {width}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            {form.role === 'kitchen' && (
+              <Field id="printer-station" label={t.station}>
+                <input
+                  id="printer-station"
+                  maxLength={50}
+                  value={form.station}
+                  onInput={(e) => set('station', e.currentTarget.value)}
+                />
+              </Field>
+            )}
+          </div>
+          <div class="row">
+            <button type="submit" class="primary" disabled={busy}>
+              {editing ? t.editPrinter : t.addPrinter}
+            </button>
+            {editing && (
+              <button
+                type="button"
+                onClick={() => {
+                  setEditing(undefined);
+                  setForm(EMPTY_PRINTER);
+                }}
+              >
+                {common.cancel}
+              </button>
+            )}
+          </div>
+        </form>
+      </section>
+      {watching && (
+        <PrintJobsPanel
+          key={watching.id}
+          printer={watching}
+          title={format(t.jobsOf, { name: watching.name })}
+        />
+      )}
+      <PaymentMethodsPanel />
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+import type { Strings } from '../../core/i18n';
+
+/** Strings of the guest check and the reprint: apart from the checkout's, for a pending bill. */
+export const printStrings: Strings<
+  'guestCheckOf' | 'printGuestCheck' | 'showGuestCheck' | 'guestCheckQueued' | 'reprint'
+> = {
+  en: {
+    guestCheckOf: 'Guest check of {name}',
+    printGuestCheck: 'Print the guest check',
+    showGuestCheck: 'Show the guest check',
+    guestCheckQueued: 'The guest check is on its way to the printer.',
+    reprint: 'Reprint',
+  },
+  es: {
+    guestCheckOf: 'Cuenta de {name}',
+    printGuestCheck: 'Imprimir la cuenta',
+    showGuestCheck: 'Ver la cuenta',
+    guestCheckQueued: 'La cuenta va camino de la impresora.',
+    reprint: 'Reimprimir',
+  },
+};
