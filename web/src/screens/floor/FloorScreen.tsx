@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { ApiError, api, createOnce, type Ok, ok } from '../../api/client';
+import { ApiError, api, createOnce, messageOf, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, type Strings, useStrings } from '../../core/i18n';
@@ -80,7 +80,7 @@ export default function FloorScreen() {
   const loadId = useRef(0);
 
   const showError = (failure: unknown) => {
-    if (failure instanceof ApiError) setError(failure.status === 403 ? t.forbidden : failure.message);
+    if (failure instanceof ApiError) setError(failure.status === 403 ? t.forbidden : messageOf(failure, ''));
     else setError(t.unreachable);
   };
 

@@ -1,9 +1,8 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
-import { format, language, type Strings, useStrings } from '../../core/i18n';
+import { format, type Strings, useLocale, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
-import { useStore } from '../../core/store';
 import {
   amountOf,
   centsOf,
@@ -167,7 +166,7 @@ async function loadShifts() {
 }
 
 function useDateTime(): (iso: string | null) => string {
-  const formatter = new Intl.DateTimeFormat(useStore(language), { dateStyle: 'short', timeStyle: 'short' });
+  const formatter = new Intl.DateTimeFormat(useLocale(), { dateStyle: 'short', timeStyle: 'short' });
   return (iso) => (iso ? formatter.format(new Date(iso)) : '');
 }
 

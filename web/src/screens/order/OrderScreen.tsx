@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
-import { ApiError, api, createOnce, type Ok, ok } from '../../api/client';
+import { ApiError, api, createOnce, messageOf, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, type Strings, useStrings } from '../../core/i18n';
@@ -144,7 +144,7 @@ export default function OrderScreen() {
 
   const showError = (failure: unknown) => {
     setNotice(undefined);
-    if (failure instanceof ApiError) setError(failure.status === 403 ? t.forbidden : failure.message);
+    if (failure instanceof ApiError) setError(failure.status === 403 ? t.forbidden : messageOf(failure, ''));
     else setError(t.unreachable);
   };
 
