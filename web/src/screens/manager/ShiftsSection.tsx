@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
-import { format, type Strings, useLocale, useStrings } from '../../core/i18n';
+import { format, language, type Strings, useLocale, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
+import { translateServerText } from '../../core/server-text';
 import {
   amountOf,
   centsOf,
@@ -390,7 +391,9 @@ async function loadReport(shiftId: string): Promise<Report> {
     ok(api.GET('/shifts/{id}/report', { params: { path: { id: shiftId } } })),
     ok(api.GET('/payment-methods')),
   ]);
-  const names = new Map((methods ?? []).map((method) => [method.code, method.name]));
+  const names = new Map(
+    (methods ?? []).map((method) => [method.code, translateServerText(method.name, language.get())]),
+  );
   return {
     ...report,
     payments_by_method: report.payments_by_method.map((row) => ({
