@@ -292,7 +292,7 @@ function RolesCard({
         ]}
         busy={removal.busy}
         actionsOf={(role) => ({
-          target: role.name,
+          target: serverText(role.name),
           ...(role.name !== 'admin' && { onEdit: () => edit(role) }),
           ...(!role.is_seeded && { onDelete: () => void remove(role) }),
         })}

@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { login } from '../../helpers/auth';
+import { databaseTargets } from '../../helpers/database';
+import { insertSpace, insertTable, insertUser } from '../../helpers/factories';
+import { callerFor } from '../../helpers/orders-factories';
+import { launchBrowser, saveScreenshot, skipWithoutChromium, startPlainWebServer } from './browser';
+import { englishTable, untranslated } from './spanish-strings';
+
+// The screens are the same whatever the database.
+const [target] = databaseTargets as [(typeof databaseTargets)[number]];
+
+const WEB_SOURCE = join(import.meta.dirname, '..', '..', '..', 'web', 'src');
+
+/** What a person sees or hears: the text lines, and the names, hints and titles on elements. */
+function visibleTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const texts = document.body.innerText.split(/[\n\t]/);
+    for (const element of document.querySelectorAll('[aria-label], [placeholder], [title], [alt]')) {
+      for (const attribute of ['aria-label', 'placeholder', 'title', 'alt']) {
+        const value = element.getAttribute(attribute);
+        if (value) texts.push(value);
+      }
+    }
+    return texts;
+  });
+}
+
+/** Lets a screen load its data (the app keeps live streams open, so there is no network idle). */
+async function settle(page: Page): Promise<void> {
+  await page.locator('h1').first().waitFor();
+  await page.waitForTimeout(700);
+}
+
+describe('web app in Spanish (es-MX)', { skip: skipWithoutChromium }, () => {
+  it('shows no string of the English tables on any screen an admin can reach', async (t) => {
+    const { app, db, baseUrl } = await startPlainWebServer(t, target);
+    const admin = await insertUser(db, { role: 'admin', name: 'Olga', pin: '2468' });
+    const call = callerFor(app, await login(app, admin.name, admin.pin));
+    const create = async (url: string, body: unknown) => {
+      const response = await call('POST', url, body);
+      assert.equal(response.statusCode, 201, response.body);
+      return response.json().id as string;
+    };
+    // A service under way: a table with an order sent to the kitchen, one bill partly paid, a shift.
+    const space = await insertSpace(db, { name: 'Terraza' });
+    const table = await insertTable(db, { name: '5', spaceId: space.id });
+    await insertTable(db, { name: '6', spaceId: space.id });
+    const tacos = await create('/categories', { name: 'Tacos', type: 'dish' });
+    const pastor = await create('/dishes', { name: 'Tacos al pastor', price: 125.5, category_id: tacos });
+    const sopa = await create('/dishes', { name: 'Sopa de tortilla', price: 85, category_id: tacos });
+    await create('/shifts', { opening_cash: 500 });
+    const orderId = await create('/orders/with-dishes', {
+      order: { table_id: table.id },
+      dishes: [{ dish_id: pastor }, { dish_id: sopa }],
+    });
+    const billId = await create(`/orders/${orderId}/tickets`, { amount: 100 });
+    await create(`/tickets/${billId}/payments`, { method: 'card', amount: 50 });
+
+    const browser = await launchBrowser(t);
+    // The browser speaks Mexican Spanish: the app must follow it without anyone picking.
+    const context = await browser.newContext({
+      baseURL: baseUrl,
+      viewport: { width: 1024, height: 768 },
+      locale: 'es-MX',
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const table_ = englishTable(WEB_SOURCE);
+    const failures: string[] = [];
+    const check = async (screen: string) => {
+      await settle(page);
+      const found = untranslated(await visibleTexts(page), table_);
+      if (found.length > 0)
+        failures.push(`${screen}: ${found.map((text) => JSON.stringify(text)).join(', ')}`);
+      await saveScreenshot(page, `spanish-${screen}`);
+    };
+
+    await page.goto('/app/');
+    await page.getByRole('button', { name: 'Olga', exact: true }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'es-MX');
+    await check('login');
+    await page.getByRole('button', { name: 'Olga', exact: true }).click();
+    await page.getByLabel('PIN').fill('2468');
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByRole('navigation', { name: 'Pantallas' }).waitFor();
+
+    const screens = page.getByRole('navigation', { name: 'Pantallas' });
+    await screens.getByRole('link', { name: 'Sala' }).click();
+    await check('floor');
+    await page.getByRole('button', { name: /5/ }).first().click();
+    await page.waitForURL(/\/app\/orders\//);
+    await check('order');
+    await screens.getByRole('link', { name: 'Cocina' }).click();
+    await check('kitchen');
+    await screens.getByRole('link', { name: 'Caja' }).click();
+    await check('till');
+    await page.goto(`/app/till/${orderId}`);
+    await check('till-order');
+    await screens.getByRole('link', { name: 'Gerencia' }).click();
+    const sections = page.getByRole('navigation', { name: 'Secciones de gerencia' }).getByRole('link');
+    for (const href of await sections.evaluateAll((links) =>
+      links.map((link) => link.getAttribute('href')),
+    )) {
+      await page.locator(`nav.manager-nav a[href="${href}"]`).click();
+      await check(`manager-${href?.split('/').pop()}`);
+    }
+
+    assert.deepEqual(failures, [], `untranslated strings:\n${failures.join('\n')}`);
+  });
+});
