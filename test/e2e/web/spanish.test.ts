@@ -15,17 +15,16 @@ const [target] = databaseTargets as [(typeof databaseTargets)[number]];
 const WEB_SOURCE = join(import.meta.dirname, '..', '..', '..', 'web', 'src');
 
 /** What a person sees or hears: the text lines, and the names, hints and titles on elements. */
-function visibleTexts(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const texts = document.body.innerText.split(/[\n\t]/);
-    for (const element of document.querySelectorAll('[aria-label], [placeholder], [title], [alt]')) {
-      for (const attribute of ['aria-label', 'placeholder', 'title', 'alt']) {
-        const value = element.getAttribute(attribute);
-        if (value) texts.push(value);
-      }
-    }
-    return texts;
-  });
+async function visibleTexts(page: Page): Promise<string[]> {
+  const lines = (await page.locator('body').innerText()).split(/[\n\t]/);
+  const attributes = await page
+    .locator('[aria-label], [placeholder], [title], [alt]')
+    .evaluateAll((elements) =>
+      elements.flatMap((element) =>
+        ['aria-label', 'placeholder', 'title', 'alt'].flatMap((name) => element.getAttribute(name) ?? []),
+      ),
+    );
+  return [...lines, ...attributes];
 }
 
 /** Lets a screen load its data (the app keeps live streams open, so there is no network idle). */
@@ -80,7 +79,7 @@ describe('web app in Spanish (es-MX)', { skip: skipWithoutChromium }, () => {
 
     await page.goto('/app/');
     await page.getByRole('button', { name: 'Olga', exact: true }).waitFor();
-    assert.equal(await page.evaluate(() => document.documentElement.lang), 'es-MX');
+    assert.equal(await page.locator('html').getAttribute('lang'), 'es-MX');
     await check('login');
     await page.getByRole('button', { name: 'Olga', exact: true }).click();
     await page.getByLabel('PIN').fill('2468');

@@ -15,6 +15,8 @@ const SPANISH: Record<string, string> = {
   waiter: 'Mesero',
   kitchen: 'Cocina',
   staff: 'Personal',
+  // Stations ('kitchen' above is both a role and the default station)
+  bar: 'Barra',
   'Everything, including users, roles and settings': 'Todo, incluidos usuarios, roles y ajustes',
   'Runs the floor and the money: everything but users, roles, the wallet and webhooks':
     'Lleva el salón y el dinero: todo menos usuarios, roles, la billetera y los webhooks',

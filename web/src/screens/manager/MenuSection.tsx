@@ -3,6 +3,7 @@ import { api, createOnce, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type Strings, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
+import { useServerText } from '../../core/server-text';
 import {
   amountOf,
   centsOf,
@@ -130,6 +131,7 @@ function StationOptions() {
 
 function CategoriesCard({ categories, reload }: { categories: Category[]; reload: () => Promise<void> }) {
   const t = useStrings(strings);
+  const serverText = useServerText();
   const { editing, edit, close, saved } = useEditing<Category>(reload);
   const removal = useRemoval(reload);
   const remove = (category: Category) =>
@@ -152,7 +154,7 @@ function CategoriesCard({ categories, reload }: { categories: Category[]; reload
           records={categories}
           columns={[
             { header: t.name, cell: (category) => category.name },
-            { header: t.station, cell: (category) => category.station },
+            { header: t.station, cell: (category) => category.station && serverText(category.station) },
           ]}
           busy={removal.busy}
           actionsOf={(category) => ({
