@@ -52,8 +52,8 @@ const strings: Strings<
     tips: 'Propinas',
     byMethod: 'Por forma de pago',
     method: 'Forma de pago',
-    byDish: 'Por plato',
-    dish: 'Plato',
+    byDish: 'Por platillo',
+    dish: 'Platillo',
     none: 'No se cobró ninguna cuenta este día.',
   },
 };
