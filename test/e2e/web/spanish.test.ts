@@ -98,6 +98,20 @@ describe('web app in Spanish (es-MX)', { skip: skipWithoutChromium }, () => {
     await check('till');
     await page.goto(`/app/till/${orderId}`);
     await check('till-order');
+    // The till's panels: pay a bill (each method, the charge button names it in Spanish), its payments.
+    await page.getByRole('button', { name: 'Cobrar Cuenta 1' }).first().click();
+    await page.getByRole('button', { name: 'Tarjeta', exact: true }).click();
+    await page.getByRole('button', { name: /^Cobrar \$50\.00 con Tarjeta$/ }).waitFor();
+    await check('till-pay-card');
+    await page.getByRole('button', { name: 'Efectivo', exact: true }).click();
+    await check('till-pay-cash');
+    await page.getByRole('heading', { name: 'Pagos de Cuenta 1' }).waitFor();
+    await check('till-payments');
+    // Money in the restaurant's currency, Mexican style: $210.50 for the order.
+    assert.match(await page.locator('body').innerText(), /\$210\.50/);
+    // A refusal of the server, shown in Spanish: the order still has a balance to pay.
+    const refused = await call('POST', `/orders/${orderId}/close`, {});
+    assert.equal(refused.json().message, 'Cannot close an order with a balance due');
     await screens.getByRole('link', { name: 'Gerencia' }).click();
     const sections = page.getByRole('navigation', { name: 'Secciones de gerencia' }).getByRole('link');
     for (const href of await sections.evaluateAll((links) =>
@@ -106,6 +120,13 @@ describe('web app in Spanish (es-MX)', { skip: skipWithoutChromium }, () => {
       await page.locator(`nav.manager-nav a[href="${href}"]`).click();
       await check(`manager-${href?.split('/').pop()}`);
     }
+    // The manager's panels: a role's form with the permissions, a shift's Z report.
+    await page.locator('nav.manager-nav a[href="/app/manager/staff"]').click();
+    await page.getByRole('button', { name: 'Editar Mesero' }).click();
+    await check('manager-staff-edit-role');
+    await page.locator('nav.manager-nav a[href="/app/manager/shifts"]').click();
+    await page.getByRole('button', { name: 'Reporte' }).first().click();
+    await check('manager-z-report');
 
     assert.deepEqual(failures, [], `untranslated strings:\n${failures.join('\n')}`);
   });

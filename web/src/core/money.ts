@@ -16,14 +16,18 @@ export async function loadBaseCurrency(): Promise<void> {
 }
 
 /**
- * Integer cents in `currency`, in the language's locale: 125550 MXN → "$1,255.50" in both (es-MX and
- * en-US write pesos alike), 125550 USD → "USD 1,255.50" in es-MX. Without a currency yet, the bare
- * amount with two decimals. Satoshis are grouped in the same locale (LightningPay).
+ * Integer cents in `currency`, in the language's locale: 125550 MXN → "$1,255.50" in es-MX and in
+ * en-US alike. The narrow symbol, because the app only ever shows the restaurant's own currency: a
+ * Mexican till reads "$", not "MX$" (en-US) or "MXN"; likewise "€" or "$" for euros or dollars.
+ * Without a currency yet, the bare amount with two decimals. Satoshis are grouped in the same locale
+ * (LightningPay).
  */
 export function moneyFormatter(lang: Language, currency: string | null): (cents: number) => string {
   const formatter = new Intl.NumberFormat(
     LOCALES[lang],
-    currency ? { style: 'currency', currency } : { minimumFractionDigits: 2, maximumFractionDigits: 2 },
+    currency
+      ? { style: 'currency', currency, currencyDisplay: 'narrowSymbol' }
+      : { minimumFractionDigits: 2, maximumFractionDigits: 2 },
   );
   return (cents: number) => formatter.format(cents / 100);
 }
