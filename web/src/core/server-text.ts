@@ -29,7 +29,7 @@ const SPANISH: Record<string, string> = {
   // Permissions (GET /permissions)
   'Create, edit and delete categories, dishes, ingredients and products':
     'Crear, editar y eliminar categorías, platillos, ingredientes y productos',
-  'Create, edit and delete spaces and tables': 'Crear, editar y eliminar áreas y mesas',
+  'Create, edit and delete spaces and tables': 'Crear, editar y eliminar espacios y mesas',
   'Open orders, edit them and add or change their dishes':
     'Abrir órdenes, editarlas y agregar o cambiar sus platillos',
   'Cancel or delete orders': 'Cancelar o eliminar órdenes',
@@ -78,7 +78,7 @@ const SPANISH: Record<string, string> = {
     'No se puede cambiar el estado: la mesa tiene una orden activa.',
   'Cannot delete category - it may be in use or not found':
     'No se puede eliminar la categoría: puede estar en uso o no existir.',
-  'Cannot delete space - it has tables': 'No se puede eliminar el área: tiene mesas.',
+  'Cannot delete space - it has tables': 'No se puede eliminar el espacio: tiene mesas.',
   'Cannot delete table - it has an active order': 'No se puede eliminar la mesa: tiene una orden activa.',
   'Cannot remove the last admin': 'No se puede quitar al último administrador.',
   'A printer with this name already exists': 'Ya existe una impresora con ese nombre.',
@@ -130,7 +130,7 @@ const SPANISH: Record<string, string> = {
     'La zona horaria debe ser una zona IANA, como America/Mexico_City.',
   'from must not be after to': 'La fecha inicial no puede ser posterior a la final.',
   'start_date must not be after end_date': 'La fecha inicial no puede ser posterior a la final.',
-  'space_id must name an existing space': 'El área no existe.',
+  'space_id must name an existing space': 'El espacio no existe.',
   'Wallet authentication required': 'Se necesita la contraseña de la billetera.',
   'The current wallet password is required to change it':
     'Se necesita la contraseña actual de la billetera para cambiarla.',
