@@ -92,6 +92,8 @@ describe('web app in Spanish (es-MX)', { skip: skipWithoutChromium }, () => {
     await page.getByRole('button', { name: /5/ }).first().click();
     await page.waitForURL(/\/app\/orders\//);
     await check('order');
+    await page.getByRole('button', { name: /^Enviar a cocina/ }).click();
+    await page.getByText('Enviados a cocina: 2').waitFor();
     await screens.getByRole('link', { name: 'Cocina' }).click();
     await check('kitchen');
     await screens.getByRole('link', { name: 'Caja' }).click();

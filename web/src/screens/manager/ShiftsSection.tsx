@@ -115,7 +115,7 @@ const strings: Strings<
     openShift: 'Abrir un turno',
     openingCash: 'Efectivo inicial',
     open: 'Abrir turno',
-    openedBy: 'Abierto por {name} a las {time}',
+    openedBy: 'Abierto por {name}: {time}',
     expectedCash: 'Efectivo esperado',
     countedCash: 'Efectivo contado',
     notes: 'Notas',
