@@ -199,7 +199,7 @@ describe('web app: floor and order taking', { skip: skipWithoutChromium }, () =>
 
     // Spanish: the same screens, every word translated.
     await page.getByLabel('Language').selectOption('es');
-    await page.getByRole('heading', { level: 2, name: 'Platos pedidos' }).waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Platillos pedidos' }).waitFor();
     await page
       .locator('.dish-status')
       .filter({ hasText: /: Servido$/ })
