@@ -27,6 +27,13 @@ async function visibleTexts(page: Page): Promise<string[]> {
   return [...lines, ...attributes];
 }
 
+async function logIn(page: Page, name: string, pin: string): Promise<void> {
+  await page.getByRole('button', { name, exact: true }).click();
+  await page.getByLabel('PIN').fill(pin);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.getByRole('navigation', { name: 'Pantallas' }).waitFor();
+}
+
 /** Lets a screen load its data (the app keeps live streams open, so there is no network idle). */
 async function settle(page: Page): Promise<void> {
   await page.locator('h1').first().waitFor();
@@ -37,6 +44,8 @@ describe('web app in Spanish (es-MX)', { skip: skipWithoutChromium }, () => {
   it('shows no string of the English tables on any screen an admin can reach', async (t) => {
     const { app, db, baseUrl } = await startPlainWebServer(t, target);
     const admin = await insertUser(db, { role: 'admin', name: 'Olga', pin: '2468' });
+    await insertUser(db, { role: 'cashier', name: 'Lucía', pin: '1357' });
+    await insertUser(db, { role: 'kitchen', name: 'Chuy', pin: '9753' });
     const call = callerFor(app, await login(app, admin.name, admin.pin));
     const create = async (url: string, body: unknown) => {
       const response = await call('POST', url, body);
@@ -81,10 +90,7 @@ describe('web app in Spanish (es-MX)', { skip: skipWithoutChromium }, () => {
     await page.getByRole('button', { name: 'Olga', exact: true }).waitFor();
     assert.equal(await page.locator('html').getAttribute('lang'), 'es-MX');
     await check('login');
-    await page.getByRole('button', { name: 'Olga', exact: true }).click();
-    await page.getByLabel('PIN').fill('2468');
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.getByRole('navigation', { name: 'Pantallas' }).waitFor();
+    await logIn(page, 'Olga', '2468');
 
     const screens = page.getByRole('navigation', { name: 'Pantallas' });
     await screens.getByRole('link', { name: 'Sala' }).click();
@@ -135,6 +141,15 @@ describe('web app in Spanish (es-MX)', { skip: skipWithoutChromium }, () => {
       .first()
       .click();
     await check('manager-z-report');
+
+    // The cashier's till without a shift of her own, and the cook's landing screen.
+    await page.getByRole('button', { name: 'Salir' }).click();
+    await logIn(page, 'Lucía', '1357');
+    await screens.getByRole('link', { name: 'Caja' }).click();
+    await check('cashier-till');
+    await page.getByRole('button', { name: 'Salir' }).click();
+    await logIn(page, 'Chuy', '9753');
+    await check('cook-landing');
 
     assert.deepEqual(failures, [], `untranslated strings:\n${failures.join('\n')}`);
   });
