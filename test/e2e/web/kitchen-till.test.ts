@@ -272,7 +272,8 @@ describe('web app: kitchen and till', { skip: skipWithoutChromium }, () => {
     await page.getByRole('button', { name: 'Efectivo', exact: true }).click();
     const due = Number((await page.getByLabel('Efectivo recibido').inputValue()).replace(',', '.'));
     await page.getByLabel('Efectivo recibido').fill('20');
-    await page.getByText(`Cambio: ${(20 - due).toFixed(2).replace('.', ',')}`).waitFor();
+    // Mexican Spanish writes money as in the United States (issue 29): $11.75, not 11,75 €.
+    await page.getByText(`Cambio: $${(20 - due).toFixed(2)}`).waitFor();
     await page.getByRole('button', { name: 'Cobrar en efectivo' }).click();
     await page.getByText('Este pedido está pagado por completo.').waitFor();
     await assertAccessible(page, 'till in Spanish');

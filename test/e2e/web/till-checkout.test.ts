@@ -237,9 +237,9 @@ describe('web app: the till, complete', { skip: skipWithoutChromium }, () => {
 
     // The same in Spanish, tips and amounts included.
     await page.getByLabel('Language').selectOption('es');
-    await page.getByRole('button', { name: 'Pagos y recibo de Cuenta 1' }).click();
+    await page.getByRole('button', { name: 'Pagos y ticket de Cuenta 1' }).click();
     await page.getByRole('heading', { name: 'Pagos de Cuenta 1' }).waitFor();
-    await page.getByRole('heading', { name: 'Recibo de Cuenta 1' }).waitFor();
+    await page.getByRole('heading', { name: 'Ticket de Cuenta 1' }).waitFor();
     await page.getByRole('columnheader', { name: 'Propina' }).waitFor();
     await assertAccessible(page, 'till for a waiter, in Spanish');
     await saveScreenshot(page, 'till-waiter-paid-bill-es');

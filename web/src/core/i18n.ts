@@ -3,20 +3,37 @@ import { createStore, useStore } from './store';
 export const LANGUAGES = ['en', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
+/**
+ * The locale each language formats numbers, money and dates in. The Spanish is Mexico's (the
+ * wording says mesero, cuenta, platillo), so its numbers are too: $1,255.50, not 1.255,50 $.
+ */
+export const LOCALES: Record<Language, string> = { en: 'en-US', es: 'es-MX' };
+
 const STORAGE_KEY = 'pos.language';
 
+/** A language the user picked wins; otherwise the browser's: es, es-MX, es-419, es-ES… all read es-MX. */
 function initialLanguage(): Language {
   const saved = localStorage.getItem(STORAGE_KEY);
   if (saved === 'en' || saved === 'es') return saved;
-  return navigator.language.toLowerCase().startsWith('es') ? 'es' : 'en';
+  const preferred = navigator.languages?.length ? navigator.languages : [navigator.language];
+  for (const tag of preferred) {
+    const primary = tag.toLowerCase().split('-')[0];
+    if (primary === 'es' || primary === 'en') return primary;
+  }
+  return 'en';
 }
 
 export const language = createStore<Language>(initialLanguage());
 language.subscribe((value) => {
   localStorage.setItem(STORAGE_KEY, value);
-  document.documentElement.lang = value;
+  document.documentElement.lang = LOCALES[value];
 });
-document.documentElement.lang = language.get();
+document.documentElement.lang = LOCALES[language.get()];
+
+/** The locale of the chosen language, for Intl formatters. */
+export function useLocale(): string {
+  return LOCALES[useStore(language)];
+}
 
 /**
  * Each screen keeps its own strings beside it, English and Spanish with the same keys (the type

@@ -1,10 +1,13 @@
 import { useMemo } from 'preact/hooks';
 import { api, ok } from '../api/client';
-import { language } from './i18n';
+import { type Language, LOCALES, language } from './i18n';
 import { createStore, useStore } from './store';
 
-/** The restaurant's base currency (ISO code), loaded after login. */
-export const baseCurrency = createStore('EUR');
+/**
+ * The restaurant's base currency (ISO code), loaded after login. Null until then: no currency is
+ * assumed, so a screen never shows euros for a restaurant in pesos.
+ */
+export const baseCurrency = createStore<string | null>(null);
 
 export async function loadBaseCurrency(): Promise<void> {
   const [base, currencies] = await Promise.all([ok(api.GET('/base-currency')), ok(api.GET('/currencies'))]);
@@ -12,13 +15,27 @@ export async function loadBaseCurrency(): Promise<void> {
   if (code) baseCurrency.set(code);
 }
 
-/** Formats integer cents in the base currency and the chosen language: 1250 → "€12.50" / "12,50 €". */
+/**
+ * Integer cents in `currency`, in the language's locale: 125550 MXN → "$1,255.50" in es-MX and in
+ * en-US alike. The narrow symbol, because the app only ever shows the restaurant's own currency: a
+ * Mexican till reads "$", not "MX$" (en-US) or "MXN"; likewise "€" or "$" for euros or dollars.
+ * Without a currency yet, the bare amount with two decimals. Satoshis are grouped in the same locale
+ * (LightningPay).
+ */
+export function moneyFormatter(lang: Language, currency: string | null): (cents: number) => string {
+  const formatter = new Intl.NumberFormat(
+    LOCALES[lang],
+    currency
+      ? { style: 'currency', currency, currencyDisplay: 'narrowSymbol' }
+      : { minimumFractionDigits: 2, maximumFractionDigits: 2 },
+  );
+  return (cents: number) => formatter.format(cents / 100);
+}
+
+/** Formats integer cents in the base currency and the chosen language. */
 export function useMoney(): (cents: number) => string {
   const lang = useStore(language);
   const currency = useStore(baseCurrency);
   // Built once per language and currency, not on every render of every screen that shows money.
-  return useMemo(() => {
-    const formatter = new Intl.NumberFormat(lang, { style: 'currency', currency });
-    return (cents: number) => formatter.format(cents / 100);
-  }, [lang, currency]);
+  return useMemo(() => moneyFormatter(lang, currency), [lang, currency]);
 }

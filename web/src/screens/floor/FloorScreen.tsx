@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { ApiError, api, createOnce, ok } from '../../api/client';
+import { ApiError, api, createOnce, messageOf, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
@@ -26,7 +26,7 @@ export default function FloorScreen() {
   const loadId = useRef(0);
 
   const showError = (failure: unknown) => {
-    if (failure instanceof ApiError) setError(failure.status === 403 ? t.forbidden : failure.message);
+    if (failure instanceof ApiError) setError(failure.status === 403 ? t.forbidden : messageOf(failure, ''));
     else setError(t.unreachable);
   };
 

@@ -43,7 +43,7 @@ export const strings: Strings<
     occupied: 'Ocupada',
     reserved: 'Reservada',
     loading: 'Cargando la sala…',
-    noTables: 'Aún no hay mesas. Un gerente añade espacios y mesas.',
+    noTables: 'Aún no hay mesas. Un gerente agrega espacios y mesas.',
     otherTables: 'Otras mesas',
     opening: 'Abriendo la mesa {table}…',
     unreachable: 'No se puede contactar con el servidor.',

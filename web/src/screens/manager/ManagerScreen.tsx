@@ -47,7 +47,7 @@ const strings: Strings<Section | 'sections' | 'notAllowed' | 'unknown' | 'manage
     staff: 'Personal y roles',
     settings: 'Ajustes',
     sales: 'Ventas de hoy',
-    shifts: 'Turnos e informe Z',
+    shifts: 'Turnos y corte de caja',
     tablets: 'Tabletas',
     printers: 'Impresoras y formas de pago',
     notAllowed: 'Solo un gerente o un administrador puede abrir esta pantalla.',

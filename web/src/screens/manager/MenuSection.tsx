@@ -3,6 +3,7 @@ import { api, createOnce, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type Strings, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
+import { useServerText } from '../../core/server-text';
 import {
   amountOf,
   centsOf,
@@ -64,21 +65,21 @@ const strings: Strings<
     name: 'Name',
   },
   es: {
-    categories: 'Categorías de platos',
+    categories: 'Categorías de platillos',
     newCategory: 'Nueva categoría',
     editCategory: 'Editar categoría',
     categoryName: 'Nombre de la categoría',
     station: 'Estación',
-    addCategory: 'Añadir categoría',
+    addCategory: 'Agregar categoría',
     noCategories: 'Aún no hay categorías.',
-    dishes: 'Platos',
-    newDish: 'Nuevo plato',
-    editDish: 'Editar plato',
-    dishName: 'Nombre del plato',
+    dishes: 'Platillos',
+    newDish: 'Nuevo platillo',
+    editDish: 'Editar platillo',
+    dishName: 'Nombre del platillo',
     price: 'Precio',
     category: 'Categoría',
-    addDish: 'Añadir plato',
-    noDishes: 'Aún no hay platos.',
+    addDish: 'Agregar platillo',
+    noDishes: 'Aún no hay platillos.',
     badPrice: 'Escribe un precio como 12.50.',
     chooseCategory: 'Crea primero una categoría.',
     name: 'Nombre',
@@ -130,6 +131,7 @@ function StationOptions() {
 
 function CategoriesCard({ categories, reload }: { categories: Category[]; reload: () => Promise<void> }) {
   const t = useStrings(strings);
+  const serverText = useServerText();
   const { editing, edit, close, saved } = useEditing<Category>(reload);
   const removal = useRemoval(reload);
   const remove = (category: Category) =>
@@ -152,7 +154,7 @@ function CategoriesCard({ categories, reload }: { categories: Category[]; reload
           records={categories}
           columns={[
             { header: t.name, cell: (category) => category.name },
-            { header: t.station, cell: (category) => category.station },
+            { header: t.station, cell: (category) => category.station && serverText(category.station) },
           ]}
           busy={removal.busy}
           actionsOf={(category) => ({

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
-import { type Strings, useStrings } from '../../core/i18n';
+import { language, type Strings, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
+import { translateServerText } from '../../core/server-text';
 import { centsOf, Field, Figure, TableScroll, todayIn, useLoaded, useReloadOnPayments } from './shared';
 
 type Row = Ok<'/reports/sales', 'get'>[number];
@@ -51,8 +52,8 @@ const strings: Strings<
     tips: 'Propinas',
     byMethod: 'Por forma de pago',
     method: 'Forma de pago',
-    byDish: 'Por plato',
-    dish: 'Plato',
+    byDish: 'Por platillo',
+    dish: 'Platillo',
     none: 'No se cobró ninguna cuenta este día.',
   },
 };
@@ -70,7 +71,9 @@ async function loadDay(day: string | undefined) {
     report('dish'),
     ok(api.GET('/payment-methods')),
   ]);
-  const methodName = new Map((paymentMethods ?? []).map((method) => [method.code, method.name]));
+  const methodName = new Map(
+    (paymentMethods ?? []).map((method) => [method.code, translateServerText(method.name, language.get())]),
+  );
   return {
     date,
     totals: days[0],

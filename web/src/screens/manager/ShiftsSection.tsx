@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
-import { format, language, type Strings, useStrings } from '../../core/i18n';
+import { format, language, type Strings, useLocale, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
-import { useStore } from '../../core/store';
+import { translateServerText } from '../../core/server-text';
 import {
   amountOf,
   centsOf,
@@ -115,12 +115,12 @@ const strings: Strings<
     openShift: 'Abrir un turno',
     openingCash: 'Efectivo inicial',
     open: 'Abrir turno',
-    openedBy: 'Abierto por {name} a las {time}',
+    openedBy: 'Abierto por {name}: {time}',
     expectedCash: 'Efectivo esperado',
     countedCash: 'Efectivo contado',
     notes: 'Notas',
     close: 'Cerrar turno',
-    badAmount: 'Escribe un importe como 250.00.',
+    badAmount: 'Escribe un monto como 250.00.',
     history: 'Turnos anteriores',
     noHistory: 'Aún no hay turnos.',
     opened: 'Apertura',
@@ -130,9 +130,9 @@ const strings: Strings<
     statusOpen: 'abierto',
     statusClosed: 'cerrado',
     difference: 'Diferencia',
-    report: 'Informe',
-    viewReport: 'Informe Z',
-    zReport: 'Informe Z: {name}, {time}',
+    report: 'Reporte',
+    viewReport: 'Corte de caja (Z)',
+    zReport: 'Corte de caja: {name}, {time}',
     orders: 'Pedidos',
     bills: 'Cuentas',
     gross: 'Ventas brutas',
@@ -146,7 +146,7 @@ const strings: Strings<
     byMethod: 'Cobros por forma de pago',
     method: 'Forma de pago',
     payments: 'Cobros',
-    amount: 'Importe',
+    amount: 'Monto',
     tips: 'Propinas',
     tipsByWaiter: 'Propinas por mesero',
     waiter: 'Mesero',
@@ -167,7 +167,7 @@ async function loadShifts() {
 }
 
 function useDateTime(): (iso: string | null) => string {
-  const formatter = new Intl.DateTimeFormat(useStore(language), { dateStyle: 'short', timeStyle: 'short' });
+  const formatter = new Intl.DateTimeFormat(useLocale(), { dateStyle: 'short', timeStyle: 'short' });
   return (iso) => (iso ? formatter.format(new Date(iso)) : '');
 }
 
@@ -391,7 +391,9 @@ async function loadReport(shiftId: string): Promise<Report> {
     ok(api.GET('/shifts/{id}/report', { params: { path: { id: shiftId } } })),
     ok(api.GET('/payment-methods')),
   ]);
-  const names = new Map((methods ?? []).map((method) => [method.code, method.name]));
+  const names = new Map(
+    (methods ?? []).map((method) => [method.code, translateServerText(method.name, language.get())]),
+  );
   return {
     ...report,
     payments_by_method: report.payments_by_method.map((row) => ({

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, type Body, createOnce, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type Strings, useStrings } from '../../core/i18n';
+import { useServerText } from '../../core/server-text';
 import {
   Check,
   Field,
@@ -76,7 +77,7 @@ const strings: Strings<
     pinHelp: 'De 4 a 12 dígitos. No se vuelve a mostrar.',
     pinEditHelp: 'Déjalo vacío para conservar el PIN. Un nombre nuevo necesita PIN.',
     role: 'Rol',
-    addUser: 'Añadir empleado',
+    addUser: 'Agregar empleado',
     noUsers: 'Aún no hay personal.',
     roles: 'Roles',
     newRole: 'Nuevo rol',
@@ -84,8 +85,8 @@ const strings: Strings<
     roleName: 'Nombre del rol',
     description: 'Descripción',
     permissions: 'Permisos',
-    addRole: 'Añadir rol',
-    seeded: 'de serie',
+    addRole: 'Agregar rol',
+    seeded: 'predefinido',
     permissionCount: 'Permisos',
     all: 'todos',
   },
@@ -115,6 +116,7 @@ export function StaffSection() {
 
 function UsersCard({ users, roles, reload }: { users: User[]; roles: Role[]; reload: () => Promise<void> }) {
   const t = useStrings(strings);
+  const serverText = useServerText();
   const { editing, edit, close, saved } = useEditing<User>(reload);
   const removal = useRemoval(reload);
   const remove = (user: User) =>
@@ -130,7 +132,7 @@ function UsersCard({ users, roles, reload }: { users: User[]; roles: Role[]; rel
           records={users}
           columns={[
             { header: t.name, cell: (user) => user.name },
-            { header: t.role, cell: (user) => user.role },
+            { header: t.role, cell: (user) => serverText(user.role) },
           ]}
           busy={removal.busy}
           actionsOf={(user) => ({
@@ -162,6 +164,7 @@ function UserForm({
   onCancel?: () => void;
 }) {
   const t = useStrings(strings);
+  const serverText = useServerText();
   const common = useCommonStrings();
   const [name, setName] = useState(user?.name ?? '');
   const [pin, setPin] = useState('');
@@ -238,7 +241,7 @@ function UserForm({
           >
             {roleNames.map((each) => (
               <option key={each} value={each}>
-                {each}
+                {serverText(each)}
               </option>
             ))}
           </select>
@@ -260,6 +263,7 @@ function RolesCard({
   reload: () => Promise<void>;
 }) {
   const t = useStrings(strings);
+  const serverText = useServerText();
   const { editing, edit, close, saved } = useEditing<Role>(reload);
   const removal = useRemoval(reload);
   const remove = (role: Role) =>
@@ -275,11 +279,11 @@ function RolesCard({
             header: t.name,
             cell: (role) => (
               <>
-                {role.name} {role.is_seeded && <span class="badge warn">{t.seeded}</span>}
+                {serverText(role.name)} {role.is_seeded && <span class="badge warn">{t.seeded}</span>}
               </>
             ),
           },
-          { header: t.description, cell: (role) => role.description, class: 'hide-narrow' },
+          { header: t.description, cell: (role) => serverText(role.description), class: 'hide-narrow' },
           {
             header: t.permissionCount,
             cell: (role) => (role.name === 'admin' ? t.all : role.permissions.length),
@@ -288,7 +292,7 @@ function RolesCard({
         ]}
         busy={removal.busy}
         actionsOf={(role) => ({
-          target: role.name,
+          target: serverText(role.name),
           ...(role.name !== 'admin' && { onEdit: () => edit(role) }),
           ...(!role.is_seeded && { onDelete: () => void remove(role) }),
         })}
@@ -321,6 +325,7 @@ function RoleForm({
   onCancel?: () => void;
 }) {
   const t = useStrings(strings);
+  const serverText = useServerText();
   const common = useCommonStrings();
   const [name, setName] = useState(role?.name ?? '');
   const [description, setDescription] = useState(role?.description ?? '');
@@ -393,7 +398,7 @@ function RoleForm({
               checked={chosen.has(permission.name)}
               onChange={(on) => toggle(permission.name, on)}
             >
-              {permission.description} <code>{permission.name}</code>
+              {serverText(permission.description)} <code>{permission.name}</code>
             </Check>
           );
         })}

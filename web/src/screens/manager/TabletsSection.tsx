@@ -21,12 +21,12 @@ const strings: Strings<'title' | 'help' | 'qrAlt' | 'others' | 'loopbackOnly' | 
       'Offline use and secure sign-in need HTTPS: install the proxy’s root certificate on each tablet (see the README).',
   },
   es: {
-    title: 'Abrir el TPV en una tableta',
+    title: 'Abrir el punto de venta en una tableta',
     help: 'Escanea este código con la cámara de la tableta, o escribe la dirección en su navegador, y entra con tu nombre y PIN.',
     qrAlt: 'Código QR de la dirección que abren las tabletas',
     others: 'Otras direcciones de este servidor',
     loopbackOnly:
-      'El servidor solo escucha en esta máquina (HOST=127.0.0.1): las tabletas no llegan a él. Arráncalo con HOST=0.0.0.0, o pon delante el proxy HTTPS y define POS_ALLOWED_HOSTS.',
+      'El servidor solo escucha en esta máquina (HOST=127.0.0.1): las tabletas no llegan a él. Inícialo con HOST=0.0.0.0, o pon delante el proxy HTTPS y define POS_ALLOWED_HOSTS.',
     viaProxy: 'A través del proxy HTTPS, con el nombre definido en POS_ALLOWED_HOSTS.',
     httpsNote:
       'El uso sin conexión y el acceso seguro necesitan HTTPS: instala el certificado raíz del proxy en cada tableta (ver el README).',

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
-import { ApiError, api, keyHeader, type Ok, ok, writeOnce } from '../../api/client';
+import { ApiError, api, keyHeader, messageOf, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, type Strings, useStrings } from '../../core/i18n';
@@ -82,27 +82,27 @@ const strings: Strings<Keys> = {
     table: 'Mesa {table}',
     counter: 'Comanda de barra',
     total: 'Total',
-    menu: 'Carta',
-    ordered: 'Platos pedidos',
-    noDishes: 'Aún no hay platos. Toca un plato de la carta para añadirlo.',
-    emptyMenu: 'La carta aún no tiene platos.',
-    note: 'Nota para el siguiente plato (opcional)',
-    noteHelp: 'Por ejemplo: sin cebolla, muy hecho.',
-    addPrefix: 'Añadir',
-    adding: 'Añadiendo {dish}…',
-    added: '{dish} añadido',
+    menu: 'Menú',
+    ordered: 'Platillos pedidos',
+    noDishes: 'Aún no hay platillos. Toca un platillo del menú para agregarlo.',
+    emptyMenu: 'El menú aún no tiene platillos.',
+    note: 'Nota para el siguiente platillo (opcional)',
+    noteHelp: 'Por ejemplo: sin cebolla, bien cocido.',
+    addPrefix: 'Agregar',
+    adding: 'Agregando {dish}…',
+    added: 'Se agregó {dish}',
     send: 'Enviar a cocina',
     sentCount: 'Enviados a cocina: {n}',
     sending: 'Enviando a cocina… (se guarda y se reenvía mientras el servidor no responde)',
-    nothingToSend: 'Todos los platos ya están en cocina.',
+    nothingToSend: 'Todos los platillos ya están en cocina.',
     remove: 'Quitar',
     serve: 'Marcar servido',
     bill: 'Cuenta',
     loading: 'Cargando la comanda…',
     unreachable: 'No se puede contactar con el servidor.',
     forbidden: 'Tu rol no permite hacer esto. Pide ayuda a un gerente.',
-    deleted: 'Esta comanda se ha eliminado.',
-    closed: 'Esta comanda está cerrada: sus platos no pueden cambiar.',
+    deleted: 'Esta comanda se eliminó.',
+    closed: 'Esta comanda está cerrada: sus platillos no pueden cambiar.',
     status: 'Estado',
     pending: 'Pendiente',
     sent: 'Enviado',
@@ -147,7 +147,7 @@ export default function OrderScreen() {
 
   const showError = (failure: unknown) => {
     setNotice(undefined);
-    if (failure instanceof ApiError) setError(failure.status === 403 ? t.forbidden : failure.message);
+    if (failure instanceof ApiError) setError(failure.status === 403 ? t.forbidden : messageOf(failure, ''));
     else setError(t.unreachable);
   };
 

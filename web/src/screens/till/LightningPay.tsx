@@ -4,9 +4,8 @@ import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, api, messageOf, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import type { LiveEvent } from '../../core/events';
-import { format, language, useStrings } from '../../core/i18n';
+import { format, useLocale, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
-import { useStore } from '../../core/store';
 import { fromCents, toCents } from './cents';
 import { strings } from './strings';
 import { TICKET_PAID, type Ticket } from './till-model';
@@ -36,7 +35,7 @@ export function LightningPay({
 }) {
   const t = useStrings(strings);
   const money = useMoney();
-  const locale = useStore(language);
+  const locale = useLocale();
   const [payment, setPayment] = useState<Payment>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);

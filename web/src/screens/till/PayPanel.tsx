@@ -124,7 +124,10 @@ export function PayPanel({
           tipCents={tipCents}
           label={format(t.charge, {
             amount: money(amountCents + tipCents),
-            method: methods?.find((item) => item.code === method)?.name ?? method,
+            method: (() => {
+              const chosen = methods?.find((item) => item.code === method);
+              return chosen ? labelOf(chosen) : method;
+            })(),
           })}
           onPaid={() => paid()}
           onError={setError}

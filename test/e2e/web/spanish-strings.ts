@@ -1,0 +1,96 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+
+/**
+ * The app's string tables, read from its source: every object literal with an `en` and an `es`
+ * table (the `Strings` of each screen), plus the server texts the client translates
+ * (core/server-text.ts). English values that are also a Spanish value somewhere ("PIN", "Total",
+ * "Lightning") are not evidence of an untranslated screen and are left out.
+ */
+export function englishTable(webSource: string): { exact: Set<string>; patterns: RegExp[] } {
+  const english = new Set<string>();
+  const spanish = new Set<string>();
+  for (const file of sourceFiles(webSource)) {
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if (ts.isObjectLiteralExpression(node)) {
+        const en = tableOf(node, 'en');
+        const es = tableOf(node, 'es');
+        if (en && es) {
+          for (const value of stringValues(en)) english.add(value);
+          for (const value of stringValues(es)) spanish.add(value);
+        }
+      }
+      if (
+        file.endsWith('server-text.ts') &&
+        ts.isVariableDeclaration(node) &&
+        node.name.getText() === 'SPANISH'
+      ) {
+        const table = node.initializer;
+        if (table && ts.isObjectLiteralExpression(table)) {
+          for (const property of table.properties) {
+            if (!ts.isPropertyAssignment(property)) continue;
+            english.add(ts.isStringLiteral(property.name) ? property.name.text : property.name.getText());
+            if (ts.isStringLiteral(property.initializer)) spanish.add(property.initializer.text);
+          }
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  const exact = new Set<string>();
+  const patterns: RegExp[] = [];
+  for (const value of english) {
+    if (spanish.has(value) || value.trim() === '') continue;
+    if (/\{\w+\}/.test(value)) {
+      // "Charge {amount} by {method}" matches "Charge $11.50 by Card"; a template that is only
+      // placeholders and punctuation ("{name}: {count}") says nothing about the language.
+      const words = value.replace(/\{\w+\}/g, '').replace(/[^A-Za-z]/g, '');
+      if (words.length < 3) continue;
+      const escaped = value.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      patterns.push(new RegExp(`^${escaped.join('.+?')}$`));
+    } else {
+      exact.add(value.trim());
+    }
+  }
+  return { exact, patterns };
+}
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return entry.name === 'generated' ? [] : sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+function tableOf(node: ts.ObjectLiteralExpression, key: string): ts.ObjectLiteralExpression | undefined {
+  for (const property of node.properties) {
+    if (ts.isPropertyAssignment(property) && property.name.getText() === key) {
+      return ts.isObjectLiteralExpression(property.initializer) ? property.initializer : undefined;
+    }
+  }
+  return undefined;
+}
+
+function stringValues(table: ts.ObjectLiteralExpression): string[] {
+  return table.properties.flatMap((property) =>
+    ts.isPropertyAssignment(property) &&
+    (ts.isStringLiteral(property.initializer) || ts.isNoSubstitutionTemplateLiteral(property.initializer))
+      ? [property.initializer.text]
+      : [],
+  );
+}
+
+/** Visible text lines whose whole text is an English string of the tables. */
+export function untranslated(texts: string[], table: { exact: Set<string>; patterns: RegExp[] }): string[] {
+  const found = new Set<string>();
+  for (const text of texts) {
+    const line = text.trim();
+    if (line === '') continue;
+    if (table.exact.has(line) || table.patterns.some((pattern) => pattern.test(line))) found.add(line);
+  }
+  return [...found];
+}

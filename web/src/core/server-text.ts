@@ -1,0 +1,156 @@
+import { type Language, language } from './i18n';
+import { useStore } from './store';
+
+/**
+ * Text the server sends that people see, in Mexican Spanish: the seeded roles, their descriptions,
+ * the permissions, the seeded payment methods and the refusals a screen can show (the spec's and
+ * the contracts' `message` strings). A text not in the table, such as a role "Bartender" or a
+ * method "Vales" someone typed, shows as it came.
+ */
+const SPANISH: Record<string, string> = {
+  // Roles
+  admin: 'Administrador',
+  manager: 'Gerente',
+  cashier: 'Cajero',
+  waiter: 'Mesero',
+  kitchen: 'Cocina',
+  staff: 'Personal',
+  // Stations ('kitchen' above is both a role and the default station)
+  bar: 'Barra',
+  'Everything, including users, roles and settings': 'Todo, incluidos usuarios, roles y ajustes',
+  'Runs the floor and the money: everything but users, roles, the wallet and webhooks':
+    'Lleva el salón y el dinero: todo menos usuarios, roles, la billetera y los webhooks',
+  'Takes orders and payments and splits bills': 'Toma órdenes y pagos y divide cuentas',
+  'Takes orders, splits bills and takes payments at the table; no discounts or refunds':
+    'Toma órdenes, divide cuentas y cobra en la mesa; sin descuentos ni reembolsos',
+  'Moves dishes through the kitchen statuses': 'Avanza los platillos por los estados de cocina',
+  'What every signed-in user could do before roles existed':
+    'Lo que podía hacer todo usuario con sesión antes de que existieran los roles',
+  // Permissions (GET /permissions)
+  'Create, edit and delete categories, dishes, ingredients and products':
+    'Crear, editar y eliminar categorías, platillos, ingredientes y productos',
+  'Create, edit and delete spaces and tables': 'Crear, editar y eliminar espacios y mesas',
+  'Open orders, edit them and add or change their dishes':
+    'Abrir órdenes, editarlas y agregar o cambiar sus platillos',
+  'Cancel or delete orders': 'Cancelar o eliminar órdenes',
+  'Remove dishes from an order': 'Quitar platillos de una orden',
+  'Move dishes through the kitchen statuses': 'Avanzar los platillos por los estados de cocina',
+  'Split orders into bills': 'Dividir órdenes en cuentas',
+  'Give a discount on a bill': 'Aplicar un descuento a una cuenta',
+  'Cancel a bill': 'Cancelar una cuenta',
+  'Record payments and request Lightning payments': 'Registrar pagos y solicitar pagos Lightning',
+  'Refund payments': 'Reembolsar pagos',
+  'Create and edit payment methods': 'Crear y editar formas de pago',
+  'List, create, edit and delete users': 'Ver, crear, editar y eliminar usuarios',
+  'Create, edit and delete roles': 'Crear, editar y eliminar roles',
+  'Change the business settings': 'Cambiar los ajustes del negocio',
+  'Open and close their own shift and record cash movements':
+    'Abrir y cerrar su propio turno y registrar movimientos de efectivo',
+  'See and close the shifts of every user': 'Ver y cerrar los turnos de todos los usuarios',
+  'Read sales reports': 'Ver los reportes de ventas',
+  'Read and verify the audit log': 'Ver y verificar la bitácora de auditoría',
+  "Use the restaurant's Lightning wallet": 'Usar la billetera Lightning del restaurante',
+  'Create, edit and delete webhooks': 'Crear, editar y eliminar webhooks',
+  'Create, edit and delete printers': 'Crear, editar y eliminar impresoras',
+  'Print receipts and kitchen chits': 'Imprimir tickets y comandas de cocina',
+  // Seeded payment methods
+  Cash: 'Efectivo',
+  Card: 'Tarjeta',
+  Lightning: 'Lightning',
+  // Refusals
+  'Unauthorized API access': 'No tienes permiso para hacer esto.',
+  Unauthorized: 'No autorizado.',
+  'Not authenticated': 'Tu sesión terminó. Vuelve a entrar.',
+  'Invalid credentials': 'PIN o usuario incorrecto.',
+  'Resource not found': 'No se encontró.',
+  'Missing or invalid parameters': 'Faltan datos o no son válidos.',
+  'Table is not free': 'La mesa no está libre.',
+  'Open a shift first': 'Primero abre un turno.',
+  'Open a shift for your till': 'Abre un turno para tu caja.',
+  'Cash payments and refunds need an open shift':
+    'Los pagos y reembolsos en efectivo necesitan un turno abierto.',
+  'A shift is already open': 'Ya hay un turno abierto.',
+  'The shift is closed': 'El turno está cerrado.',
+  'Cannot close an order with a balance due': 'No se puede cerrar una orden con saldo pendiente.',
+  'Cannot bill a cancelled order': 'No se puede hacer la cuenta de una orden cancelada.',
+  'Cannot bill an order without dishes': 'No se puede hacer la cuenta de una orden sin platillos.',
+  'Cannot change status - the table has an active order':
+    'No se puede cambiar el estado: la mesa tiene una orden activa.',
+  'Cannot delete category - it may be in use or not found':
+    'No se puede eliminar la categoría: puede estar en uso o no existir.',
+  'Cannot delete space - it has tables': 'No se puede eliminar el espacio: tiene mesas.',
+  'Cannot delete table - it has an active order': 'No se puede eliminar la mesa: tiene una orden activa.',
+  'Cannot remove the last admin': 'No se puede quitar al último administrador.',
+  'A printer with this name already exists': 'Ya existe una impresora con ese nombre.',
+  'A product with this SKU already exists': 'Ya existe un producto con ese SKU.',
+  'A role with this name already exists': 'Ya existe un rol con ese nombre.',
+  'A user with this name already exists': 'Ya existe un usuario con ese nombre.',
+  'A seeded role cannot be deleted': 'Un rol predefinido no se puede eliminar.',
+  'A seeded role cannot be renamed': 'Un rol predefinido no se puede renombrar.',
+  'The admin role cannot be edited': 'El rol de administrador no se puede editar.',
+  'A reason is required to void a dish': 'Se necesita un motivo para anular un platillo.',
+  'A new PIN is required to rename a user': 'Se necesita un PIN nuevo para renombrar a un usuario.',
+  'The PIN must be 4 to 12 digits': 'El PIN debe tener de 4 a 12 dígitos.',
+  'The name must be 1 to 100 characters, not blank':
+    'El nombre debe tener de 1 a 100 caracteres y no estar vacío.',
+  'A percent discount is at most 100': 'Un descuento en porcentaje es de 100 como máximo.',
+  'Amount exceeds the balance': 'El monto excede el saldo.',
+  'Amount exceeds the unbilled balance': 'El monto excede el saldo por cobrar.',
+  'Amount exceeds what is left of the payment': 'El monto excede lo que queda del pago.',
+  'Discount exceeds the subtotal': 'El descuento excede el subtotal.',
+  'Dish is on a bill': 'El platillo ya está en una cuenta.',
+  'Nothing left to pay': 'No queda nada por pagar.',
+  'Only cash takes tendered': 'Solo el efectivo lleva monto recibido.',
+  'Only Lightning refunds take an invoice': 'Solo los reembolsos Lightning llevan una solicitud de pago.',
+  'Order has paid bills: refund and cancel them first':
+    'La orden tiene cuentas pagadas: primero reembólsalas y cancélalas.',
+  'Send either order_dish_ids or amount, not both': 'Elige platillos o un monto, no ambos.',
+  'Tendered must cover amount and tip': 'Lo recibido debe cubrir el monto y la propina.',
+  'The order total would fall below its bills: cancel a bill first':
+    'El total de la orden quedaría por debajo de sus cuentas: primero cancela una cuenta.',
+  'Ticket has payments: refund them first': 'La cuenta tiene pagos: primero reembólsalos.',
+  'Ticket is already canceled': 'La cuenta ya está cancelada.',
+  'Ticket is already paid': 'La cuenta ya está pagada.',
+  'Ticket is canceled': 'La cuenta está cancelada.',
+  'Payment already recorded': 'El pago ya está registrado.',
+  'No receipt printer is set up': 'No hay impresora de tickets configurada.',
+  'Printer closed the connection before taking the job':
+    'La impresora cerró la conexión antes de recibir el trabajo.',
+  'Lightning node is not configured': 'El nodo Lightning no está configurado.',
+  'Another Lightning payment of this bill is being created: try again':
+    'Se está creando otro pago Lightning de esta cuenta: inténtalo de nuevo.',
+  'The Lightning payment of this bill is expiring: try again':
+    'El pago Lightning de esta cuenta está por vencer: inténtalo de nuevo.',
+  'An underpaid Lightning payment is not counted and cannot be refunded here':
+    'Un pago Lightning incompleto no cuenta y no se puede reembolsar aquí.',
+  'The base currency cannot change while a bill is pending':
+    'La moneda base no puede cambiar mientras haya una cuenta pendiente.',
+  'The URL must be an absolute http or https URL': 'La URL debe ser absoluta, http o https.',
+  'timezone must be an IANA time zone, such as America/Mexico_City':
+    'La zona horaria debe ser una zona IANA, como America/Mexico_City.',
+  'from must not be after to': 'La fecha inicial no puede ser posterior a la final.',
+  'start_date must not be after end_date': 'La fecha inicial no puede ser posterior a la final.',
+  'space_id must name an existing space': 'El espacio no existe.',
+  'Wallet authentication required': 'Se necesita la contraseña de la billetera.',
+  'The current wallet password is required to change it':
+    'Se necesita la contraseña actual de la billetera para cambiarla.',
+  'The wallet password was changed meanwhile; try again':
+    'La contraseña de la billetera cambió mientras tanto: inténtalo de nuevo.',
+  'Your PIN is required to set a first wallet password':
+    'Se necesita tu PIN para poner la primera contraseña de la billetera.',
+  'Idempotency-Key was already used with a different request': 'Esta operación ya se envió con otros datos.',
+  'Initial setup already completed': 'La configuración inicial ya se hizo.',
+};
+
+const TABLES: Record<Language, Record<string, string>> = { en: {}, es: SPANISH };
+
+/** The server's text in the given language, or as it came when the table does not know it. */
+export function translateServerText(text: string, lang: Language): string {
+  return (Object.hasOwn(TABLES[lang], text) && TABLES[lang][text]) || text;
+}
+
+/** `translateServerText` in the chosen language, for names and descriptions a screen lists. */
+export function useServerText(): (text: string) => string {
+  const lang = useStore(language);
+  return (text: string) => translateServerText(text, lang);
+}
