@@ -241,6 +241,8 @@ describeEachDatabase('authentication', (target) => {
     const user = await insertUser(db, { role: 'admin' });
     const cookies = await login(app, user.name, user.pin);
     const me = await app.inject({ method: 'GET', url: '/users/me', headers: { cookie: cookies } });
-    assert.deepEqual(me.json(), { id: user.id, name: user.name, role: 'admin', is_admin: true });
+    const { permissions, ...identity } = me.json();
+    assert.deepEqual(identity, { id: user.id, name: user.name, role: 'admin', is_admin: true });
+    assert.ok(permissions.includes('roles.manage') && permissions.includes('wallet.use'));
   });
 });

@@ -92,7 +92,7 @@ describe('web app: first start and login', { skip: skipWithoutChromium }, () => 
 
     await page.getByLabel('Language').selectOption('es');
     await page.getByRole('button', { name: 'Salir' }).waitFor();
-    assert.equal(await page.locator('html').getAttribute('lang'), 'es');
+    assert.equal(await page.locator('html').getAttribute('lang'), 'es-MX');
   });
 
   it('opens from its offline shell when the server cannot be reached, says so, and resumes when it is back', async (t) => {
