@@ -32,6 +32,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
 
   getSalesReport: 'reports.read',
   getOpenBalances: 'reports.read',
+  getDayReport: 'reports.read',
 
   listAuditEntries: 'audit.read',
   verifyAuditLog: 'audit.read',
