@@ -3,6 +3,7 @@ import { api, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type Strings, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
+import { DayReport } from './DayReport';
 import { centsOf, Field, Figure, TableScroll, todayIn, useLoaded, useReloadOnPayments } from './shared';
 
 type Row = Ok<'/reports/sales', 'get'>[number];
@@ -115,6 +116,7 @@ export function SalesSection() {
           </dl>
         </section>
       )}
+      {sales.data && <DayReport date={sales.data.date} />}
       {totals && sales.data && (
         <>
           <RowsTable id="sales-methods" title={t.byMethod} keyLabel={t.method} rows={sales.data.methods} />
