@@ -82,7 +82,7 @@ export function DayReport({ date }: { date: string }) {
             <Figure label={t.refundsRecorded} value={money(centsOf(report.refunds_recorded))} />
             <Figure label={t.net} value={money(centsOf(report.net_sales))} strong />
           </dl>
-          <TableScroll label={t.title}>
+          <TableScroll label={t.shift}>
             <table class="list">
               <thead>
                 <tr>
