@@ -21,7 +21,9 @@ type Split =
   | { kind: 'whole' }
   | { kind: 'evenly'; ways: number }
   | { kind: 'amount'; cents: number[] }
-  | { kind: 'dishes' };
+  | { kind: 'dishes' }
+  /** The first plate on a bill of its own, the rest by amount. */
+  | { kind: 'mixed'; cents: number[] };
 type OrderPlan = {
   plates: { dish: number; priceCents: number; voided: boolean }[];
   split: Split;
@@ -44,6 +46,9 @@ const orderArb: fc.Arbitrary<OrderPlan> = fc.record({
       .array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 3 })
       .map((cents): Split => ({ kind: 'amount', cents })),
     fc.constant<Split>({ kind: 'dishes' }),
+    fc
+      .array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 2 })
+      .map((cents): Split => ({ kind: 'mixed', cents })),
   ),
   discountPercent: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 50 })),
   payments: fc.array(
@@ -69,7 +74,7 @@ describeEachDatabase('sales report groupings (property)', (target) => {
   it('every grouping adds up to the day, and every plate of a paid order counts once', async (t) => {
     const { app, db, clock } = await buildTestApp(t, target);
     const categories = [await insertCategory(db), await insertCategory(db)];
-    const dishes: { id: string }[] = [];
+    const dishes: { id: string; name: string }[] = [];
     for (let index = 0; index < 4; index++)
       dishes.push(
         await insertDish(db, { categoryId: (categories[index % 2] as { id: string }).id, priceCents: 1000 }),
@@ -84,6 +89,8 @@ describeEachDatabase('sales report groupings (property)', (target) => {
         const call = callerFor(app, (await loggedInUser(app, db, 'admin')).cookies);
         const waiter = callerFor(app, (await loggedInUser(app, db, 'waiter')).cookies);
         let expectedItems = 0;
+        // What each dish's plates were priced at: its gross by dish can never be more.
+        const pricedCents = new Map<string, number>();
         for (const [orderIndex, plan] of plans.entries()) {
           const creator = orderIndex % 2 === 0 ? call : waiter;
           const order = await ok(creator, 'POST', '/orders/with-dishes', {
@@ -108,7 +115,11 @@ describeEachDatabase('sales report groupings (property)', (target) => {
                 status: 'voided',
                 reason: 'Cold',
               });
-            } else live.push({ id: line.id, priceCents: plate.priceCents });
+            } else {
+              live.push({ id: line.id, priceCents: plate.priceCents });
+              const dishId = (dishes[plate.dish] as { id: string }).id;
+              pricedCents.set(dishId, (pricedCents.get(dishId) ?? 0) + plate.priceCents);
+            }
           }
           const totalCents = live.reduce((sum, plate) => sum + plate.priceCents, 0);
           const discount = (index: number) =>
@@ -120,7 +131,13 @@ describeEachDatabase('sales report groupings (property)', (target) => {
           if (plan.split.kind === 'dishes')
             for (const plate of live)
               bills.push({ body: { order_dish_ids: [plate.id] }, plates: 1, byAmount: false });
-          if (plan.split.kind === 'evenly' || plan.split.kind === 'amount') {
+          let left = totalCents;
+          if (plan.split.kind === 'mixed') {
+            const [first] = live as [{ id: string; priceCents: number }];
+            bills.push({ body: { order_dish_ids: [first.id] }, plates: 1, byAmount: false });
+            left -= first.priceCents;
+          }
+          if (plan.split.kind === 'evenly' || plan.split.kind === 'amount' || plan.split.kind === 'mixed') {
             const ways = plan.split.kind === 'evenly' ? plan.split.ways : 0;
             const shares =
               plan.split.kind === 'evenly'
@@ -130,7 +147,6 @@ describeEachDatabase('sales report groupings (property)', (target) => {
                       : totalCents - Math.floor(totalCents / ways) * (ways - 1),
                   )
                 : plan.split.cents;
-            let left = totalCents;
             for (const share of shares) {
               const cents = Math.min(share, left);
               if (cents <= 0) break;
@@ -199,6 +215,13 @@ describeEachDatabase('sales report groupings (property)', (target) => {
           );
           assert.deepEqual(sums, totals, `group_by=${grouping}`);
           for (const row of rows) assert.ok(row.items >= 0 && row.gross >= 0, `${grouping} ${row.key}`);
+        }
+        for (const row of await read('dish')) {
+          const dish = dishes.find((candidate) => candidate.name === row.key) as { id: string };
+          assert.ok(
+            Math.round(row.gross * 100) <= (pricedCents.get(dish.id) ?? 0),
+            `${row.key} sold ${row.gross}`,
+          );
         }
       }),
       { numRuns: 25 },
