@@ -114,7 +114,7 @@ describeEachDatabase('sales reports', (target) => {
     ) as Record<(typeof GROUPINGS)[number], Row[]>;
 
     assert.deepEqual(byGrouping.day, [
-      { key: '2026-11-22', orders: 2, items: 2, gross: 62, discounts: 3.5, refunds: 5, net: 53.5, tips: 4 },
+      { key: '2026-11-22', orders: 2, items: 5, gross: 62, discounts: 3.5, refunds: 5, net: 53.5, tips: 4 },
       { key: '2026-11-23', orders: 1, items: 1, gross: 25, discounts: 0, refunds: 0, net: 25, tips: 0 },
     ]);
     assert.deepEqual(
@@ -133,13 +133,14 @@ describeEachDatabase('sales reports', (target) => {
         ['cash', 58.5, 0, 1],
       ],
     );
-    // The split-by-amount bills share their 27.00 over the order's dishes by price: tacos 20, soup 7.
+    // The split-by-amount bills share their 27.00 over the order's dishes by price: tacos 20, soup 7;
+    // their three plates count once, with the first of them paid (issue 29).
     assert.deepEqual(
       byGrouping.dish.map((row) => [row.key, row.items, row.gross]),
       [
         ['Beer', 2, 50],
-        ['Soup', 1, 17],
-        ['Taco', 0, 20],
+        ['Soup', 2, 17],
+        ['Taco', 2, 20],
       ],
     );
     assert.deepEqual(
@@ -177,7 +178,7 @@ describeEachDatabase('sales reports', (target) => {
     assert.match(String(csv.headers['content-type']), /^text\/csv/);
     assert.equal(
       csv.body,
-      'key,orders,items,gross,discounts,refunds,net,tips\n2026-11-22,2,2,62,3.5,5,53.5,4\n2026-11-23,1,1,25,0,0,25,0\n',
+      'key,orders,items,gross,discounts,refunds,net,tips\n2026-11-22,2,5,62,3.5,5,53.5,4\n2026-11-23,1,1,25,0,0,25,0\n',
     );
   });
 

@@ -30,6 +30,7 @@ describeEachDatabase('business settings', (target) => {
       base_currency: 'USD',
       require_shift_for_cash: false,
       webhooks_block_private_targets: false,
+      blind_shift_close: false,
     });
   });
 
@@ -74,6 +75,7 @@ describeEachDatabase('business settings', (target) => {
       base_currency: 'USD',
       require_shift_for_cash: true,
       webhooks_block_private_targets: false,
+      blind_shift_close: false,
     };
     assert.deepEqual(changed.json(), expected);
     assert.deepEqual((await staff('GET', '/settings')).json(), expected);

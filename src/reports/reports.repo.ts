@@ -115,3 +115,96 @@ export function overpaidBills(db: Db, limit: number) {
     .limit(limit)
     .execute();
 }
+
+const COUNTED_PAYMENTS = ['settled', 'partially_refunded', 'refunded'] as const;
+
+/** The day's sales as /reports/sales sums them: the bill facts of the bills paid in [from, to). */
+export async function dayBillTotals(db: Db, range: { from: number; to: number }) {
+  const { rows } = await sql<Record<string, unknown>>`select count(*) as bills,
+      count(distinct f.order_id) as orders, coalesce(sum(f.items), 0) as items,
+      coalesce(sum(f.gross), 0) as gross, coalesce(sum(f.discounts), 0) as discounts,
+      coalesce(sum(f.refunds), 0) as refunds, coalesce(sum(f.tips), 0) as tips
+    from sales_facts f
+    where f.kind = 'bill' and f.paid_at >= ${range.from} and f.paid_at < ${range.to}`.execute(db);
+  const row = rows[0] ?? {};
+  return {
+    bills: Number(row.bills ?? 0),
+    orders: Number(row.orders ?? 0),
+    items: Number(row.items ?? 0),
+    grossCents: Number(row.gross ?? 0),
+    discountsCents: Number(row.discounts ?? 0),
+    refundsCents: Number(row.refunds ?? 0),
+    tipsCents: Number(row.tips ?? 0),
+  };
+}
+
+export type DayPaymentRow = {
+  shift_id: string | null;
+  method: string;
+  payments: number;
+  amount_cents: number;
+  tips_cents: number;
+  sats: number;
+};
+
+/** The counted payments settled in [from, to), whatever shift took them (none included), by shift and method. */
+export function dayPayments(db: Db, range: { from: number; to: number }): Promise<DayPaymentRow[]> {
+  return db
+    .selectFrom('payments')
+    .select((eb) => [
+      'shift_id',
+      'method',
+      eb.fn.countAll<number>().as('payments'),
+      eb.fn.sum<number>('amount_cents').as('amount_cents'),
+      eb.fn.sum<number>('tip_cents').as('tips_cents'),
+      eb.fn.coalesce(eb.fn.sum<number>('received_sat'), eb.lit(0)).as('sats'),
+    ])
+    .where('status', 'in', COUNTED_PAYMENTS)
+    .where('settled_at', '>=', range.from)
+    .where('settled_at', '<', range.to)
+    .groupBy(['shift_id', 'method'])
+    .execute();
+}
+
+/** The refunds recorded in [from, to), by the shift they were recorded in (none included). */
+export function dayRefunds(
+  db: Db,
+  range: { from: number; to: number },
+): Promise<{ shift_id: string | null; refunds: number; amount_cents: number }[]> {
+  return db
+    .selectFrom('refunds')
+    .select((eb) => [
+      'shift_id',
+      eb.fn.countAll<number>().as('refunds'),
+      eb.fn.sum<number>('amount_cents').as('amount_cents'),
+    ])
+    .where('created_at', '>=', range.from)
+    .where('created_at', '<', range.to)
+    .groupBy('shift_id')
+    .execute();
+}
+
+/** The shifts opened in [from, to) or named in `ids` (those that took money that day), oldest first. */
+export function dayShifts(db: Db, range: { from: number; to: number }, ids: string[]) {
+  return db
+    .selectFrom('shifts')
+    .innerJoin('users', 'users.id', 'shifts.user_id')
+    .select([
+      'shifts.id',
+      'shifts.user_id',
+      'users.name as user_name',
+      'shifts.opened_at',
+      'shifts.closed_at',
+      'shifts.expected_cash_cents',
+      'shifts.counted_cash_cents',
+    ])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('shifts.opened_at', '>=', range.from), eb('shifts.opened_at', '<', range.to)]),
+        ...(ids.length > 0 ? [eb('shifts.id', 'in', ids)] : []),
+      ]),
+    )
+    .orderBy('shifts.opened_at')
+    .orderBy('shifts.id')
+    .execute();
+}

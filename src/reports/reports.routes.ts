@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
 import { errors } from '../core/schemas';
-import { OpenBalances, SalesQuery, SalesRow } from './reports.schemas';
+import { DayParams, DayReport, OpenBalances, SalesQuery, SalesRow } from './reports.schemas';
 import * as service from './reports.service';
 
 const tags = ['Reports'];
@@ -53,6 +53,24 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       },
     },
     (request) => service.openBalances(ctx, principalOf(request)),
+  );
+
+  app.get(
+    '/reports/day/:date',
+    {
+      schema: {
+        operationId: 'getDayReport',
+        tags,
+        summary: 'Day report: the X/Z of the whole restaurant for a local day',
+        description:
+          'The Z report’s figures over every payment and refund of the day, whatever shift took them: ' +
+          'sales as /reports/sales counts them for that day (same net), payments by method, and one ' +
+          'line per shift plus a line for the money taken or given back outside any shift.',
+        params: DayParams,
+        response: { 200: DayReport, ...errors(400, 401, 403) },
+      },
+    },
+    (request) => service.dayReport(ctx, principalOf(request), request.params.date),
   );
 };
 

@@ -3,13 +3,21 @@ import type { Principal } from '../core/auth-guard';
 import { toCsv } from '../core/csv';
 import { BadRequestError } from '../core/errors';
 import { fromCents } from '../core/money';
-import { dayNumberToDate, localDaysToRange, toIsoUtc, toIsoUtcOrNull, zoneOffsets } from '../core/time';
+import {
+  dayNumberToDate,
+  isCalendarDate,
+  localDaysToRange,
+  toIsoUtc,
+  toIsoUtcOrNull,
+  zoneOffsets,
+} from '../core/time';
 import { orderBalanceCents } from '../orders/order-views';
+import { taxShareCents } from '../printing/receipts.service';
 import { authorize } from '../roles/permissions';
 import { loadSettings } from '../settings/settings.service';
 import { TICKET_STATUS, type TicketStatus } from '../tickets/tickets.schemas';
 import * as repo from './reports.repo';
-import type { OpenBalances, SalesQuery, SalesRow } from './reports.schemas';
+import type { DayReport, OpenBalances, SalesQuery, SalesRow } from './reports.schemas';
 
 const MAX_DAYS = 366;
 const OPEN_BALANCES_LIMIT = 1000;
@@ -85,5 +93,101 @@ export async function openBalances(ctx: AppContext, principal: Principal): Promi
       ),
       paid_at: toIsoUtcOrNull(bill.paid_at),
     })),
+  };
+}
+
+/**
+ * The X/Z of the whole restaurant for one local day: the sales figures of /reports/sales for the day
+ * (so both nets agree), and the money that moved that day, per shift and outside any shift (a card
+ * taken before the till opened, an administrator's refund), so no payment or refund is missing.
+ */
+export async function dayReport(ctx: AppContext, principal: Principal, date: string): Promise<DayReport> {
+  authorize(principal, 'reports.read');
+  if (!isCalendarDate(date)) throw new BadRequestError('date must be a calendar day (YYYY-MM-DD)');
+  const settings = await loadSettings(ctx.db);
+  const range = localDaysToRange(date, date, settings.timeZone);
+  const [sales, payments, refunds] = await Promise.all([
+    repo.dayBillTotals(ctx.db, range),
+    repo.dayPayments(ctx.db, range),
+    repo.dayRefunds(ctx.db, range),
+  ]);
+  const shiftIds = [...new Set([...payments, ...refunds].map((row) => row.shift_id))];
+  const shifts = await repo.dayShifts(
+    ctx.db,
+    range,
+    shiftIds.filter((id): id is string => id !== null),
+  );
+  const netCents = sales.grossCents - sales.discountsCents - sales.refundsCents;
+  const methods = new Map<string, { payments: number; amount: number; tips: number }>();
+  for (const row of payments) {
+    const total = methods.get(row.method) ?? { payments: 0, amount: 0, tips: 0 };
+    total.payments += Number(row.payments);
+    total.amount += Number(row.amount_cents);
+    total.tips += Number(row.tips_cents);
+    methods.set(row.method, total);
+  }
+  const lineOf = (shiftId: string | null) => {
+    const taken = payments.filter((row) => row.shift_id === shiftId);
+    const given = refunds.filter((row) => row.shift_id === shiftId);
+    return {
+      payments: taken.reduce((sum, row) => sum + Number(row.payments), 0),
+      payments_total: fromCents(taken.reduce((sum, row) => sum + Number(row.amount_cents), 0)),
+      tips: fromCents(taken.reduce((sum, row) => sum + Number(row.tips_cents), 0)),
+      refunds: fromCents(given.reduce((sum, row) => sum + Number(row.amount_cents), 0)),
+    };
+  };
+  const lines: DayReport['shifts'] = shifts.map((shift) => {
+    const isClosed = shift.closed_at !== null;
+    const expected = isClosed ? Number(shift.expected_cash_cents) : null;
+    const counted = shift.counted_cash_cents === null ? null : Number(shift.counted_cash_cents);
+    return {
+      shift_id: shift.id,
+      user_id: shift.user_id,
+      user_name: shift.user_name,
+      status: isClosed ? 'closed' : 'open',
+      ...lineOf(shift.id),
+      expected_cash: expected === null ? null : fromCents(expected),
+      counted_cash: counted === null ? null : fromCents(counted),
+      difference: expected === null || counted === null ? null : fromCents(counted - expected),
+    };
+  });
+  if (shiftIds.includes(null)) {
+    lines.push({
+      shift_id: null,
+      user_id: null,
+      user_name: null,
+      status: null,
+      ...lineOf(null),
+      expected_cash: null,
+      counted_cash: null,
+      difference: null,
+    });
+  }
+  const byMethod = [...methods.entries()].sort(([a], [b]) => a.localeCompare(b));
+  return {
+    date,
+    from: toIsoUtc(range.from),
+    to: toIsoUtc(range.to),
+    orders: sales.orders,
+    bills: sales.bills,
+    items: sales.items,
+    gross_sales: fromCents(sales.grossCents),
+    discounts: fromCents(sales.discountsCents),
+    refunds: fromCents(sales.refundsCents),
+    net_sales: fromCents(netCents),
+    tax: fromCents(taxShareCents(netCents, settings.taxRateBasisPoints, settings.pricesIncludeTax)),
+    tips_total: fromCents(sales.tipsCents),
+    payments_by_method: byMethod.map(([method, total]) => ({
+      method,
+      payments: total.payments,
+      amount: fromCents(total.amount),
+      tips: fromCents(total.tips),
+    })),
+    payments_total: fromCents(byMethod.reduce((sum, [, total]) => sum + total.amount, 0)),
+    refunds_recorded: fromCents(refunds.reduce((sum, row) => sum + Number(row.amount_cents), 0)),
+    lightning_sats: payments
+      .filter((row) => row.method === 'lightning')
+      .reduce((sum, row) => sum + Number(row.sats), 0),
+    shifts: lines,
   };
 }

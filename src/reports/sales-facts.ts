@@ -34,19 +34,37 @@ export async function backfillSalesFacts(db: Db): Promise<void> {
 /**
  * Inserts the facts of the Paid bills of the orders that `filter` (on tickets `t`, whole orders)
  * selects, in one statement (the backfill's filter reads the table it fills), in key order so a large
- * backfill appends. A bill's dishes are its live dish links; a bill split by amount names none, so
- * its money is shared over the order's dishes that are not voided (and it adds no items). Every
- * operand of a share is an integer (PostgreSQL's window sums are cast back from numeric), so `/`
- * floors on both engines.
+ * backfill appends. A bill split by dishes is shared over its live dish links and counts them. A bill
+ * split by amount (evenly or not) names no dish: it is shared over the order's pool, the dishes on no
+ * live bill, so a dish is never paid twice (once on its own bill, again as part of an amount share);
+ * the pool's voided dishes share only when nothing else is left in it. The pool's plates are counted
+ * once, on the order's first paid amount bill (by paid_at, id), so every plate of a fully paid order
+ * is counted exactly once whatever the split. Every operand of a share is an integer (PostgreSQL's
+ * window sums are cast back from numeric), so `/` floors on both engines.
  */
 async function insertSalesFacts(db: Db, filter: RawBuilder<unknown>): Promise<void> {
   const orderRows = sql`count(*) over (partition by order_id)`;
-  await sql`with bills as (
+  await sql`with paid as (
       select t.id, t.order_id, o.user_id, t.subtotal_cents as s, t.discount_cents as d, t.tips_cents as tips, t.paid_at,
         cast(coalesce((select sum(p.refunded_cents) from payments p where p.ticket_id = t.id and p.status in ${COUNTED}), 0) as bigint) as r,
-        (select count(*) from ticket_dishes td where td.ticket_id = t.id and td.is_live = 1) as n
+        (select count(*) from ticket_dishes td where td.ticket_id = t.id and td.is_live = 1) as linked
       from tickets t join orders o on o.id = t.order_id
       where t.status = 2 and ${filter}),
+    pool as (
+      select od.id as line, od.order_id, od.dish_id, od.price_at_order_cents as part,
+        case when od.status = 'voided' then 0 else 1 end as plate
+      from order_dishes od
+      where od.order_id in (select order_id from paid)
+        and not exists (select 1 from ticket_dishes td where td.order_dish_id = od.id and td.is_live = 1)),
+    pool_basis as (
+      select pool.*, max(plate) over (partition by order_id) as has_plates from pool),
+    bills as (
+      select paid.*, case
+          when linked > 0 then linked
+          when row_number() over (partition by order_id, linked > 0 order by paid_at, id) = 1
+            then (select count(*) from pool where pool.order_id = paid.order_id and pool.plate = 1)
+          else 0 end as n
+      from paid),
     method_shares as (
       select b.*, p.id as line, p.method, p.amount_cents as part, p.refunded_cents as own_refunds, p.tip_cents as own_tips,
         cast(sum(p.amount_cents) over (partition by b.id order by p.created_at, p.id rows unbounded preceding) as bigint) as cum,
@@ -57,9 +75,9 @@ async function insertSalesFacts(db: Db, filter: RawBuilder<unknown>): Promise<vo
       from bills b join ticket_dishes td on td.ticket_id = b.id and td.is_live = 1
         join order_dishes od on od.id = td.order_dish_id
       union all
-      select b.id, od.id, od.dish_id, od.price_at_order_cents, 0
-      from bills b join order_dishes od on od.order_id = b.order_id and od.status <> 'voided'
-      where b.n = 0),
+      select b.id, pb.line, pb.dish_id, pb.part, case when b.n > 0 then pb.plate else 0 end
+      from bills b join pool_basis pb on pb.order_id = b.order_id
+      where b.linked = 0 and (pb.plate = 1 or pb.has_plates = 0)),
     dish_shares as (
       select b.*, basis.line, basis.dish_id, basis.item, basis.part,
         cast(sum(basis.part) over (partition by basis.bill order by basis.line rows unbounded preceding) as bigint) as cum,

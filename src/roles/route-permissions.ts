@@ -35,6 +35,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   getOpenBalances: 'reports.read',
   // The day's takings are a report too: not for the kitchen (issue 27).
   getTotalSales: 'reports.read',
+  getDayReport: 'reports.read',
 
   listAuditEntries: 'audit.read',
   verifyAuditLog: 'audit.read',

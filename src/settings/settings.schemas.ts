@@ -39,6 +39,12 @@ const settingsProperties = {
       'Webhooks may not target loopback, link-local or private addresses: refused when saved, and at ' +
       'each delivery after the name is resolved (default false)',
   }),
+  blind_shift_close: Type.Boolean({
+    description:
+      'Blind count at shift close: the expected cash of an open shift is hidden from users without ' +
+      'shifts.manage until the shift is closed; the close answer still carries expected and ' +
+      'difference (default false)',
+  }),
 };
 
 export const SettingsView = Type.Object(settingsProperties);

@@ -25,6 +25,7 @@ export type Settings = Readonly<{
   baseCurrency: CurrencyCode;
   requireShiftForCash: boolean;
   webhooksBlockPrivateTargets: boolean;
+  blindShiftClose: boolean;
 }>;
 
 export const CURRENCY_CHANGE_REFUSED = 'The base currency cannot change while a bill is pending';
@@ -52,6 +53,7 @@ function toSettings(row: repo.SettingsRow): Settings {
     baseCurrency: row.base_currency as CurrencyCode,
     requireShiftForCash: Number(row.require_shift_for_cash) === 1,
     webhooksBlockPrivateTargets: Number(row.webhooks_block_private_targets) === 1,
+    blindShiftClose: Number(row.blind_shift_close) === 1,
   };
 }
 
@@ -68,6 +70,7 @@ function toView(settings: Settings): SettingsView {
     base_currency: settings.baseCurrency,
     require_shift_for_cash: settings.requireShiftForCash,
     webhooks_block_private_targets: settings.webhooksBlockPrivateTargets,
+    blind_shift_close: settings.blindShiftClose,
   };
 }
 
@@ -109,6 +112,7 @@ export async function updateSettings(
       ...(input.webhooks_block_private_targets !== undefined && {
         webhooks_block_private_targets: input.webhooks_block_private_targets ? 1 : 0,
       }),
+      ...(input.blind_shift_close !== undefined && { blind_shift_close: input.blind_shift_close ? 1 : 0 }),
       updated_at: ctx.clock.now(),
     });
     const after = toView(await loadSettings(trx));

@@ -87,9 +87,11 @@ export const ShiftView = Type.Object({
   closed_at: Type.Union([Instant, Type.Null()]),
   closed_by: Type.Union([Uuid(), Type.Null()]),
   cash_movements: Type.Array(CashMovementView),
-  expected_cash: Type.Number({
+  expected_cash: Type.Union([Type.Number(), Type.Null()], {
     description:
-      'Opening cash + cash payments (amount + tip) − cash refunds + pay-ins − pay-outs; for an open shift, so far',
+      'Opening cash + cash payments (amount + tip) − cash refunds + pay-ins − pay-outs; for an open shift, so ' +
+      'far. Null while the shift is open and the blind count is on (setting blind_shift_close) for a user ' +
+      'without shifts.manage',
   }),
   counted_cash: Type.Union([Type.Number(), Type.Null()]),
   difference: Type.Union([Type.Number({ description: 'counted − expected' }), Type.Null()]),
@@ -123,7 +125,7 @@ export const ShiftReport = Type.Object({
   forced_pay_outs: Type.Array(CashMovementView, {
     description: 'Pay-outs beyond the expected cash that a manager forced, oldest first',
   }),
-  expected_cash: Type.Number(),
+  expected_cash: Type.Union([Type.Number(), Type.Null()], { description: 'Null when hidden: see ShiftView' }),
   counted_cash: Type.Union([Type.Number(), Type.Null()]),
   difference: Type.Union([Type.Number(), Type.Null()]),
 });

@@ -49,14 +49,14 @@ export async function openShift(
     if (isUniqueViolation(error)) throw new ConflictError(SHIFT_ALREADY_OPEN);
     throw error;
   }
-  return viewOf(ctx.db, await mustFind(ctx.db, id));
+  return viewOf(ctx.db, await mustFind(ctx.db, id), await hidesExpectedCash(ctx.db, principal));
 }
 
 export async function currentShift(ctx: AppContext, principal: Principal): Promise<ShiftView> {
   authorize(principal, 'shifts.use');
   const shift = await repo.findOpenShiftOf(ctx.db, principal.id);
   if (!shift) throw new NotFoundError();
-  return viewOf(ctx.db, shift);
+  return viewOf(ctx.db, shift, await hidesExpectedCash(ctx.db, principal));
 }
 
 /** Newest first; without `shifts.manage` a user sees only their own. */
@@ -82,11 +82,13 @@ export async function listShifts(
     filter.to = Math.min(day.to - 1, query.to ?? day.to - 1);
   }
   const rows = await repo.findShifts(ctx.db, filter, query);
-  return Promise.all(rows.map((row) => viewOf(ctx.db, row)));
+  const isBlind = await hidesExpectedCash(ctx.db, principal);
+  return Promise.all(rows.map((row) => viewOf(ctx.db, row, isBlind)));
 }
 
 export async function getShift(ctx: AppContext, principal: Principal, id: string): Promise<ShiftView> {
-  return viewOf(ctx.db, await shiftOfCaller(ctx.db, principal, id));
+  const shift = await shiftOfCaller(ctx.db, principal, id);
+  return viewOf(ctx.db, shift, await hidesExpectedCash(ctx.db, principal));
 }
 
 export async function addCashMovement(
@@ -107,6 +109,8 @@ export async function addCashMovement(
     const isBeyondDrawer = amountCents < 0 && expectedCents + amountCents < 0;
     if (isBeyondDrawer) {
       if (!body.force) {
+        // A blind count would be worth nothing if a refused pay-out told the figure.
+        if (await hidesExpectedCash(trx, principal)) throw new BadRequestError(PAY_OUT_EXCEEDS_CASH);
         throw new BadRequestError(`${PAY_OUT_EXCEEDS_CASH} (${fromCents(expectedCents).toFixed(2)})`);
       }
       authorize(principal, 'shifts.manage');
@@ -192,8 +196,9 @@ export async function shiftReport(
   shiftId: string,
 ): Promise<ShiftReport> {
   const shift = await shiftOfCaller(ctx.db, principal, shiftId);
+  const isBlind = await hidesExpectedCash(ctx.db, principal);
   const [view, bills, methods, tips, refundsCents, settings] = await Promise.all([
-    viewOf(ctx.db, shift),
+    viewOf(ctx.db, shift, isBlind),
     repo.billsClosedIn(ctx.db, shiftId),
     repo.paymentsByMethod(ctx.db, shiftId),
     repo.tipsByWaiter(ctx.db, shiftId),
@@ -282,7 +287,17 @@ function toMovementView(movement: repo.MovementRow): ShiftView['cash_movements']
   };
 }
 
-async function viewOf(db: Db, shift: repo.ShiftRow): Promise<ShiftView> {
+/**
+ * Under a blind close (setting `blind_shift_close`) the cashier counts her drawer without knowing
+ * what it should hold: an open shift's expected cash is hidden from users without `shifts.manage`.
+ * Once closed, the figures are shown to her as to anyone (the close answers them).
+ */
+async function hidesExpectedCash(db: Db, principal: Principal): Promise<boolean> {
+  if (principal.permissions.has('shifts.manage')) return false;
+  return (await loadSettings(db)).blindShiftClose;
+}
+
+async function viewOf(db: Db, shift: repo.ShiftRow, isBlind = false): Promise<ShiftView> {
   const isClosed = shift.closed_at !== null;
   const [movements, expectedCents] = await Promise.all([
     repo.findMovements(db, shift.id),
@@ -299,7 +314,7 @@ async function viewOf(db: Db, shift: repo.ShiftRow): Promise<ShiftView> {
     closed_at: toIsoUtcOrNull(shift.closed_at),
     closed_by: shift.closed_by,
     cash_movements: movements.map(toMovementView),
-    expected_cash: fromCents(expectedCents),
+    expected_cash: isBlind && !isClosed ? null : fromCents(expectedCents),
     counted_cash: countedCents === null ? null : fromCents(countedCents),
     difference: countedCents === null ? null : fromCents(countedCents - expectedCents),
     notes: shift.notes,

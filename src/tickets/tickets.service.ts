@@ -79,7 +79,8 @@ export async function createTicket(
     });
     await tickets.insertTicketDishes(trx, id, dishIds);
     await tickets.addToOrderBilled(trx, orderId, { subtotalCents, discountCents: discount }, now);
-    if (isPaid) await refreshSalesFacts(trx, orderId);
+    // Even a pending bill moves the facts: its dishes leave the pool an amount-split bill is shared over.
+    await refreshSalesFacts(trx, orderId);
     const view = await viewOf(trx, id);
     await recordEvent(trx, { type: 'ticket.created', data: view, at: now });
     if (isPaid) await recordEvent(trx, { type: 'ticket.paid', data: view, at: now });
@@ -166,8 +167,9 @@ export async function cancelLockedTicket(trx: Db, ticket: tickets.TicketRow, now
     discountCents: -Number(ticket.discount_cents),
   };
   await tickets.addToOrderBilled(trx, ticket.order_id, released, now);
-  // A Paid bill whose payments were all refunded can be cancelled: it leaves the reports.
-  if (Number(ticket.status) === TICKET_STATUS.paid) await refreshSalesFacts(trx, ticket.order_id);
+  // A Paid bill whose payments were all refunded can be cancelled: it leaves the reports; any bill's
+  // dishes go back to the pool an amount-split bill is shared over.
+  await refreshSalesFacts(trx, ticket.order_id);
   await recordEvent(trx, { type: 'ticket.canceled', data: await viewOf(trx, ticket.id), at: now });
 }
 

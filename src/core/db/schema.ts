@@ -283,6 +283,8 @@ export type Database = {
     require_shift_for_cash: number;
     /** 1: webhooks may not target loopback, link-local or private addresses. */
     webhooks_block_private_targets: Generated<number>;
+    /** 1: the expected cash of an open shift is hidden from its cashier until she has counted. */
+    blind_shift_close: Generated<number>;
     updated_at: number;
   };
   /** The outbox of the live stream: written in the transaction of each change. */

@@ -25,6 +25,8 @@ import * as orderDiscounts from './0018_order_discounts';
 import * as forcedPayOuts from './0019_forced_pay_outs';
 import * as webhookPrivateTargets from './0020_webhook_private_targets';
 import * as priceOverride from './0021_price_override';
+import * as salesFactsAmountSplits from './0022_sales_facts_amount_splits';
+import * as blindShiftClose from './0023_blind_shift_close';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -50,6 +52,8 @@ export const migrationProvider: MigrationProvider = {
       '0019_forced_pay_outs': forcedPayOuts,
       '0020_webhook_private_targets': webhookPrivateTargets,
       '0021_price_override': priceOverride,
+      '0022_sales_facts_amount_splits': salesFactsAmountSplits,
+      '0023_blind_shift_close': blindShiftClose,
     };
   },
 };

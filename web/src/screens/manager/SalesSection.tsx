@@ -4,6 +4,7 @@ import { Alert } from '../../components/Alert';
 import { language, type Strings, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { translateServerText } from '../../core/server-text';
+import { DayReport } from './DayReport';
 import { centsOf, Field, Figure, TableScroll, todayIn, useLoaded, useReloadOnPayments } from './shared';
 
 type Row = Ok<'/reports/sales', 'get'>[number];
@@ -118,6 +119,7 @@ export function SalesSection() {
           </dl>
         </section>
       )}
+      {sales.data && <DayReport date={sales.data.date} />}
       {totals && sales.data && (
         <>
           <RowsTable id="sales-methods" title={t.byMethod} keyLabel={t.method} rows={sales.data.methods} />

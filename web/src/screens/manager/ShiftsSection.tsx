@@ -262,7 +262,9 @@ function ShiftCard({
           <p>{format(t.openedBy, { name: shift.user_name, time: dateTime(shift.opened_at) })}</p>
           <dl class="figures">
             <Figure label={t.openingCash} value={money(centsOf(shift.opening_cash))} />
-            <Figure label={t.expectedCash} value={money(centsOf(shift.expected_cash))} strong />
+            {shift.expected_cash !== null && (
+              <Figure label={t.expectedCash} value={money(centsOf(shift.expected_cash))} strong />
+            )}
           </dl>
         </>
       ) : (

@@ -6,8 +6,10 @@ import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { currentUser, useCan } from '../../core/session';
 import { useStore } from '../../core/store';
+import { type Closed, ClosedFigures, CloseShift } from './CloseShift';
 import { toCents } from './cents';
 import { checkoutStrings } from './checkout-strings';
+import { closeShiftStrings } from './close-shift-strings';
 import { strings } from './strings';
 import { useDebounced } from './useDebounced';
 
@@ -29,6 +31,8 @@ function OpenShiftReport() {
   const user = useStore(currentUser);
   const [report, setReport] = useState<Report | null>();
   const [error, setError] = useState<string>();
+  const [closed, setClosed] = useState<Closed>();
+  const closing = useStrings(closeShiftStrings);
 
   const load = useCallback(async () => {
     if (!user) return;
@@ -71,14 +75,19 @@ function OpenShiftReport() {
         [t.tips, money(toCents(report.tips_total))],
         [t.paymentsTotal, money(toCents(report.payments_total))],
         [t.lightningSats, format(common.sats, { sats: report.lightning_sats })],
-        [t.expectedCash, money(toCents(report.expected_cash)), true],
+        [
+          t.expectedCash,
+          report.expected_cash === null ? closing.expectedHidden : money(toCents(report.expected_cash)),
+          true,
+        ],
       ]
     : [];
   return (
     <section class="card stack till-shift" aria-labelledby="till-shift-title">
       <h2 id="till-shift-title">{t.shiftTitle}</h2>
       <Alert message={error} />
-      {report === null && <p class="muted">{t.noShift}</p>}
+      {closed && <ClosedFigures result={closed} money={money} />}
+      {report === null && !closed && <p class="muted">{t.noShift}</p>}
       {report && (
         <dl class="till-shift-figures">
           {figures.map(([label, value, isStrong]) => (
@@ -88,6 +97,16 @@ function OpenShiftReport() {
             </div>
           ))}
         </dl>
+      )}
+      {report && (
+        <CloseShift
+          shiftId={report.shift.id}
+          isBlind={report.expected_cash === null}
+          onClosed={(result) => {
+            setClosed(result);
+            void load();
+          }}
+        />
       )}
     </section>
   );
