@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { PhoenixdSimulator } from '../../phoenixd-sim/simulator';
 
 /**
@@ -15,8 +15,9 @@ function kitchenUrl(station: string): string {
 }
 
 /**
- * On the station's screen (opened unless it is already shown), waits until `count` dishes not yet
- * ready are shown and taps each of them to ready: sent → preparing → ready.
+ * On the station's screen (opened unless it is already shown), waits until `count` plates not yet
+ * ready are shown and taps their lines to ready (sent → preparing → ready); a line of like plates
+ * ("2 × Beer") moves all its plates at once, so it may make more than `count` ready.
  */
 export async function markDishesReady(page: Page, station: string, count: number): Promise<void> {
   const current = new URL(page.url(), 'http://localhost');
@@ -24,22 +25,42 @@ export async function markDishesReady(page: Page, station: string, count: number
     await page.goto(kitchenUrl(station));
   }
   const notReady = page.locator('.kitchen-dish:not([data-status="ready"])');
-  await notReady.nth(count - 1).waitFor({ timeout: APPEAR_MS });
-  const ids = (
-    await notReady.evaluateAll((cards) => cards.map((card) => card.getAttribute('data-id')))
-  ).slice(0, count);
-  for (const id of ids) {
-    const card = page.locator(`.kitchen-dish[data-id="${id}"]`);
-    for (let taps = 0; taps < 2 && (await card.getAttribute('data-status')) !== 'ready'; taps++) {
-      await card.locator('button.dish-advance').click();
-      // The card's button is enabled again once the server answered the tap.
-      await card.locator('button:enabled').waitFor();
+  const platesOf = (lines: typeof notReady) =>
+    lines.evaluateAll((cards) => cards.map((card) => (card.getAttribute('data-ids') ?? '').split(' ')));
+  await page.waitForFunction(
+    (wanted) =>
+      Array.from(document.querySelectorAll('.kitchen-dish:not([data-status="ready"])')).reduce(
+        (plates, card) => plates + (card.getAttribute('data-ids') ?? '').split(' ').length,
+        0,
+      ) >= wanted,
+    count,
+    { timeout: APPEAR_MS },
+  );
+  const lines: string[] = [];
+  let plates = 0;
+  for (const ids of await platesOf(notReady)) {
+    if (plates >= count) break;
+    lines.push(ids[0] as string);
+    plates += ids.length;
+  }
+  for (const id of lines) {
+    const line = lineOf(page, id);
+    for (let taps = 0; taps < 2 && (await line.getAttribute('data-status')) !== 'ready'; taps++) {
+      await line.locator('button.dish-advance').click();
+      // The line's button is enabled again once the server answered the tap for every plate.
+      await line.locator('button:enabled').waitFor();
       const alert = page.getByRole('alert');
       if (await alert.isVisible())
         throw new Error(`The kitchen screen refused: ${await alert.textContent()}`);
     }
-    await page.locator(`.kitchen-dish[data-id="${id}"][data-status="ready"]`).waitFor();
+    await lineOf(page, id, 'ready').waitFor();
   }
+}
+
+/** The kitchen line holding this plate (lines list their plates' ids in `data-ids`). */
+export function lineOf(page: Page, plateId: string, status?: string): Locator {
+  const withStatus = status === undefined ? '' : `[data-status="${status}"]`;
+  return page.locator(`.kitchen-dish[data-ids~="${plateId}"]${withStatus}`);
 }
 
 /**

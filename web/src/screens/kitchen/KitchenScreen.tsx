@@ -4,7 +4,18 @@ import { api, keyHeader, messageOf, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
-import { applyMoves, clock, type Move, type Shown, useNow, useQueueLoader } from './kitchen-queue';
+import {
+  applyMoves,
+  groupByOrder,
+  loadBumped,
+  type Move,
+  type PlateLine,
+  type Shown,
+  saveBumped,
+  useNow,
+  useQueueLoader,
+} from './kitchen-queue';
+import { OrderCard } from './OrderCard';
 import { strings } from './strings';
 import { VoidAlerts, type VoidNotice } from './VoidAlerts';
 
@@ -12,11 +23,12 @@ import { VoidAlerts, type VoidNotice } from './VoidAlerts';
 type VoidedDish = { id: string; status: string; dish_name: string; void_reason: string | null };
 
 const DEFAULT_STATION = 'kitchen';
-/** Past this, a dish is late: shown in red and labelled so. */
-const LATE_AFTER_SECONDS = 10 * 60;
-const NEXT_STATUS = { sent: 'preparing', preparing: 'ready', ready: 'served' } as const;
+const NEXT_STATUS = { sent: 'preparing', preparing: 'ready' } as const;
 
-/** The kitchen or bar screen: the dishes sent to one station, oldest first, advanced with a tap. */
+/**
+ * The kitchen or bar screen: the plates sent to one station as a card per order, oldest first, like
+ * plates on one line advanced together with a tap; ready ones bumped off the screen.
+ */
 export default function KitchenScreen() {
   const t = useStrings(strings);
   const { query, route } = useLocation();
@@ -29,6 +41,9 @@ export default function KitchenScreen() {
   const moves = useRef(new Map<string, Move>());
   const reload = useQueueLoader(station, moves, setDishes, setError, t.unreachable);
   const [voids, setVoids] = useState<VoidNotice[]>([]);
+  const [bumped, setBumped] = useState(() => loadBumped(station));
+
+  useEffect(() => setBumped(loadBumped(station)), [station]);
 
   useEffect(() => {
     void ok(api.GET('/categories', { params: { query: { type: 'dish' } } }))
@@ -58,38 +73,49 @@ export default function KitchenScreen() {
   };
   useLiveEvents(['kitchen', 'orders'], onEvent, reload);
 
-  const advance = async (dish: Shown) => {
-    const next = NEXT_STATUS[dish.status as keyof typeof NEXT_STATUS];
-    const inFlight = moves.current.has(dish.id) && moves.current.get(dish.id)?.doneAt === undefined;
-    if (!next || inFlight) return;
+  /** Moves every plate of the line one step, each with its own key in the write queue. */
+  const advance = async (line: PlateLine) => {
+    const next = NEXT_STATUS[line.status as keyof typeof NEXT_STATUS];
+    const idle = (plate: Shown) =>
+      !moves.current.has(plate.id) || moves.current.get(plate.id)?.doneAt !== undefined;
+    const plates = line.plates.filter(idle);
+    if (!next || plates.length === 0) return;
+    const ids = plates.map((plate) => plate.id);
     // Shown at once, and kept over any list loaded before the server confirmed it.
-    moves.current.set(dish.id, { status: next });
-    setMoving((current) => new Set(current).add(dish.id));
+    for (const id of ids) moves.current.set(id, { status: next });
+    setMoving((current) => new Set([...current, ...ids]));
     setDishes((current) => current && applyMoves(current, moves.current, Date.now()));
-    try {
-      await writeOnce((key) =>
-        api.PUT('/orders/{id}/dishes/{dishId}/status', {
-          params: { path: { id: dish.order_id, dishId: dish.id } },
-          headers: keyHeader(key),
-          body: { status: next },
-        }),
-      );
-      moves.current.set(dish.id, { status: next, doneAt: Date.now() });
-      setError(undefined);
-    } catch (failure) {
-      moves.current.delete(dish.id);
-      setError(messageOf(failure, t.unreachable));
-    }
-    setMoving((current) => {
-      const rest = new Set(current);
-      rest.delete(dish.id);
-      return rest;
+    const results = await Promise.allSettled(
+      plates.map(async (plate) => {
+        await writeOnce((key) =>
+          api.PUT('/orders/{id}/dishes/{dishId}/status', {
+            params: { path: { id: plate.order_id, dishId: plate.id } },
+            headers: keyHeader(key),
+            body: { status: next },
+          }),
+        );
+        moves.current.set(plate.id, { status: next, doneAt: Date.now() });
+      }),
+    );
+    const failed = results.find((result) => result.status === 'rejected');
+    results.forEach((result, index) => {
+      if (result.status === 'rejected') moves.current.delete(ids[index] as string);
     });
+    setError(failed ? messageOf(failed.reason, t.unreachable) : undefined);
+    setMoving((current) => new Set([...current].filter((id) => !ids.includes(id))));
     reload();
+  };
+
+  const bump = (line: PlateLine) => {
+    const next = new Set(bumped);
+    for (const plate of line.plates) next.add(plate.id);
+    setBumped(dishes ? saveBumped(station, next, dishes) : next);
   };
 
   const stationName = (code: string) =>
     code === 'kitchen' ? t.kitchen : code === 'bar' ? t.bar : code.charAt(0).toUpperCase() + code.slice(1);
+
+  const cards = dishes && groupByOrder(dishes, bumped);
 
   return (
     <section class="kitchen">
@@ -116,80 +142,21 @@ export default function KitchenScreen() {
         notices={voids}
         onDismiss={(id) => setVoids((list) => list.filter((notice) => notice.id !== id))}
       />
-      {dishes?.length === 0 && <p class="notice">{t.empty}</p>}
+      {cards?.length === 0 && <p class="notice">{t.empty}</p>}
       <ul class="kitchen-queue" aria-label={t.queue}>
-        {dishes?.map((dish) => (
-          <DishCard
-            key={dish.id}
-            dish={dish}
-            seconds={dish.seconds_waiting + Math.max(0, Math.floor((now - dish.loadedAt) / 1000))}
-            isMoving={moving.has(dish.id)}
-            onAdvance={() => void advance(dish)}
+        {cards?.map((card) => (
+          <OrderCard
+            key={card.order_id}
+            card={card}
+            secondsOf={(plate) =>
+              plate.seconds_waiting + Math.max(0, Math.floor((now - plate.loadedAt) / 1000))
+            }
+            moving={moving}
+            onAdvance={(line) => void advance(line)}
+            onBump={bump}
           />
         ))}
       </ul>
     </section>
-  );
-}
-
-function DishCard({
-  dish,
-  seconds,
-  isMoving,
-  onAdvance,
-}: {
-  dish: Shown;
-  seconds: number;
-  isMoving: boolean;
-  onAdvance: () => void;
-}) {
-  const t = useStrings(strings);
-  const isLate = seconds > LATE_AFTER_SECONDS && dish.status !== 'ready';
-  const statusLabel = dish.status === 'ready' ? t.ready : dish.status === 'preparing' ? t.preparing : t.sent;
-  const badge = dish.status === 'ready' ? 'ok' : dish.status === 'preparing' ? 'warn' : 'new';
-  const where = dish.table_name === null ? t.counter : format(t.table, { name: dish.table_name });
-  const body = (
-    <>
-      <span class="dish-top">
-        <span class="dish-name">{dish.dish_name}</span>
-        <span class={`badge ${badge}`}>{statusLabel}</span>
-      </span>
-      {dish.notes && <span class="dish-notes">{dish.notes}</span>}
-      <span class="dish-meta">
-        <span>{where}</span>
-        <span>{format(t.waiter, { name: dish.waiter })}</span>
-      </span>
-      <span class="dish-time">
-        <span class="num">{format(t.waiting, { time: clock(seconds) })}</span>
-        {isLate && <span class="badge danger">{t.late}</span>}
-      </span>
-      <span class="dish-hint">
-        {dish.status === 'sent'
-          ? t.tapToStart
-          : dish.status === 'preparing'
-            ? t.tapWhenReady
-            : t.waitingForService}
-      </span>
-    </>
-  );
-  return (
-    <li
-      class={`kitchen-dish status-${dish.status}${isLate ? ' late' : ''}`}
-      data-id={dish.id}
-      data-status={dish.status}
-    >
-      {dish.status === 'ready' ? (
-        <div class="dish-advance">{body}</div>
-      ) : (
-        <button type="button" class="dish-advance" disabled={isMoving} onClick={onAdvance}>
-          {body}
-        </button>
-      )}
-      {dish.status === 'ready' && (
-        <button type="button" class="dish-served" disabled={isMoving} onClick={onAdvance}>
-          {format(t.served, { dish: dish.dish_name })}
-        </button>
-      )}
-    </li>
   );
 }

@@ -90,3 +90,70 @@ export function applyMoves(dishes: Shown[], moves: Map<string, Move>, loadStarte
   }
   return shown;
 }
+
+/** Plates of one order alike for the cook (same dish, notes and status): one line "4 × Beer". */
+export type PlateLine = {
+  key: string;
+  dish_name: string;
+  notes: string;
+  status: Shown['status'];
+  plates: Shown[];
+};
+/** One order's card: its table, waiter and lines, in the order the plates were sent. */
+export type OrderCard = { order_id: string; table_name: string | null; waiter: string; lines: PlateLine[] };
+
+/** The queue as cards per order, oldest first, leaving out the plates bumped off this screen. */
+export function groupByOrder(dishes: Shown[], bumped: ReadonlySet<string>): OrderCard[] {
+  const cards = new Map<string, OrderCard>();
+  for (const dish of dishes) {
+    if (bumped.has(dish.id)) continue;
+    let card = cards.get(dish.order_id);
+    if (!card) {
+      card = { order_id: dish.order_id, table_name: dish.table_name, waiter: dish.waiter, lines: [] };
+      cards.set(dish.order_id, card);
+    }
+    const key = JSON.stringify([dish.order_id, dish.dish_name, dish.notes, dish.status]);
+    const line = card.lines.find((other) => other.key === key);
+    if (line) line.plates.push(dish);
+    else
+      card.lines.push({
+        key,
+        dish_name: dish.dish_name,
+        notes: dish.notes,
+        status: dish.status,
+        plates: [dish],
+      });
+  }
+  return [...cards.values()];
+}
+
+/**
+ * The ready plates a cook bumped off this station's screen: kept on this device only (the plates stay
+ * ready for the waiter to serve), so a reload does not bring them back.
+ */
+export function loadBumped(station: string): Set<string> {
+  try {
+    const stored: unknown = JSON.parse(localStorage.getItem(bumpKey(station)) ?? '[]');
+    return new Set(Array.isArray(stored) ? stored.filter((id) => typeof id === 'string') : []);
+  } catch {
+    return new Set();
+  }
+}
+
+/**
+ * Stores the bumped plates still in the queue (served or voided ones are gone from it for good), so
+ * the stored list stays as short as the queue.
+ */
+export function saveBumped(station: string, bumped: ReadonlySet<string>, dishes: Shown[]): Set<string> {
+  const kept = new Set(dishes.filter((dish) => bumped.has(dish.id)).map((dish) => dish.id));
+  try {
+    localStorage.setItem(bumpKey(station), JSON.stringify([...kept]));
+  } catch {
+    // Storage full or refused: the bump still holds until the screen is reloaded.
+  }
+  return kept;
+}
+
+function bumpKey(station: string): string {
+  return `pos.kitchen.bumped.${station}`;
+}

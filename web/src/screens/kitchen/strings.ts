@@ -18,7 +18,8 @@ export const strings: Strings<
   | 'tapToStart'
   | 'tapWhenReady'
   | 'waitingForService'
-  | 'served'
+  | 'order'
+  | 'bump'
   | 'unreachable'
   | 'queue'
   | 'voided'
@@ -43,8 +44,9 @@ export const strings: Strings<
     ready: 'Ready',
     tapToStart: 'Tap to start preparing',
     tapWhenReady: 'Tap when ready',
-    waitingForService: 'Waiting to be served',
-    served: 'Mark {dish} served',
+    waitingForService: 'Waiting for the waiter',
+    order: 'Order {code}',
+    bump: 'Done',
     unreachable: 'The server cannot be reached.',
     queue: 'Dishes waiting',
   },
@@ -67,8 +69,9 @@ export const strings: Strings<
     ready: 'Listo',
     tapToStart: 'Toca para empezar',
     tapWhenReady: 'Toca cuando esté listo',
-    waitingForService: 'Esperando a servirse',
-    served: 'Marcar como servido: {dish}',
+    waitingForService: 'Esperando al mesero',
+    order: 'Comanda {code}',
+    bump: 'Despachado',
     unreachable: 'No se puede contactar con el servidor.',
     queue: 'Platillos en espera',
   },

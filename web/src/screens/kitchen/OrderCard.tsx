@@ -1,0 +1,111 @@
+import { format, useStrings } from '../../core/i18n';
+import { type OrderCard as Card, clock, type PlateLine, type Shown } from './kitchen-queue';
+import { strings } from './strings';
+
+/** Past this, a plate is late: shown in red and labelled so. */
+const LATE_AFTER_SECONDS = 10 * 60;
+
+/** One order's card: the table and order on top, a line per group of like plates below. */
+export function OrderCard({
+  card,
+  secondsOf,
+  moving,
+  onAdvance,
+  onBump,
+}: {
+  card: Card;
+  secondsOf: (plate: Shown) => number;
+  moving: ReadonlySet<string>;
+  onAdvance: (line: PlateLine) => void;
+  onBump: (line: PlateLine) => void;
+}) {
+  const t = useStrings(strings);
+  const where = card.table_name === null ? t.counter : format(t.table, { name: card.table_name });
+  const order = format(t.order, { code: card.order_id.slice(-4).toUpperCase() });
+  return (
+    <li class="kitchen-order" data-order-id={card.order_id}>
+      <h2 class="kitchen-order-head">
+        <span>{where}</span>
+        <span class="kitchen-order-code">{order}</span>
+      </h2>
+      <p class="kitchen-order-waiter">{format(t.waiter, { name: card.waiter })}</p>
+      <ul class="kitchen-lines" aria-label={`${where}, ${order}`}>
+        {card.lines.map((line) => (
+          <Line
+            key={line.key}
+            line={line}
+            seconds={Math.max(...line.plates.map(secondsOf))}
+            isMoving={line.plates.some((plate) => moving.has(plate.id))}
+            onAdvance={() => onAdvance(line)}
+            onBump={() => onBump(line)}
+          />
+        ))}
+      </ul>
+    </li>
+  );
+}
+
+function Line({
+  line,
+  seconds,
+  isMoving,
+  onAdvance,
+  onBump,
+}: {
+  line: PlateLine;
+  seconds: number;
+  isMoving: boolean;
+  onAdvance: () => void;
+  onBump: () => void;
+}) {
+  const t = useStrings(strings);
+  const isReady = line.status === 'ready';
+  const isLate = seconds > LATE_AFTER_SECONDS && !isReady;
+  const statusLabel = isReady ? t.ready : line.status === 'preparing' ? t.preparing : t.sent;
+  const badge = isReady ? 'ok' : line.status === 'preparing' ? 'warn' : 'new';
+  const count = `${line.plates.length} ×`;
+  const body = (
+    <>
+      <span class="dish-top">
+        <span>
+          <span class="dish-count num">{count}</span> <span class="dish-name">{line.dish_name}</span>
+        </span>
+        <span class={`badge ${badge}`}>{statusLabel}</span>
+      </span>
+      {line.notes && <span class="dish-notes">{line.notes}</span>}
+      <span class="dish-time">
+        <span class="num">{format(t.waiting, { time: clock(seconds) })}</span>
+        {isLate && <span class="badge danger">{t.late}</span>}
+      </span>
+      <span class="dish-hint">
+        {line.status === 'sent'
+          ? t.tapToStart
+          : line.status === 'preparing'
+            ? t.tapWhenReady
+            : t.waitingForService}
+      </span>
+    </>
+  );
+  return (
+    <li
+      class={`kitchen-dish status-${line.status}${isLate ? ' late' : ''}`}
+      data-ids={line.plates.map((plate) => plate.id).join(' ')}
+      data-count={line.plates.length}
+      data-status={line.status}
+    >
+      {isReady ? (
+        <div class="dish-advance">{body}</div>
+      ) : (
+        <button type="button" class="dish-advance" disabled={isMoving} onClick={onAdvance}>
+          {body}
+        </button>
+      )}
+      {isReady && (
+        <button type="button" class="dish-bump" onClick={onBump}>
+          {t.bump}
+          <span class="visually-hidden"> {`${count} ${line.dish_name}`}</span>
+        </button>
+      )}
+    </li>
+  );
+}
