@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, createOnce, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { useStrings } from '../../core/i18n';
+import { useServerText } from '../../core/server-text';
 import { type PaymentMethod, printerStrings } from './printers-model';
 import { Field, useFailureMessage, useLoaded } from './shared';
 
@@ -12,6 +13,7 @@ import { Field, useFailureMessage, useLoaded } from './shared';
 export function PaymentMethodsPanel() {
   const t = useStrings(printerStrings);
   const failureMessage = useFailureMessage();
+  const serverText = useServerText();
   const methods = useLoaded(async () => (await ok(api.GET('/payment-methods'))) ?? []);
   const [code, setCode] = useState('');
   const [name, setName] = useState('');
@@ -70,7 +72,7 @@ export function PaymentMethodsPanel() {
           <tbody>
             {methods.data.map((method) => (
               <tr key={method.id}>
-                <td>{method.name}</td>
+                <td>{serverText(method.name)}</td>
                 <td>{method.code}</td>
                 <td>
                   <button
@@ -80,7 +82,7 @@ export function PaymentMethodsPanel() {
                     onClick={() => toggle(method)}
                   >
                     {method.is_active ? t.deactivate : t.activate}
-                    <span class="visually-hidden"> {method.name}</span>
+                    <span class="visually-hidden"> {serverText(method.name)}</span>
                   </button>
                 </td>
               </tr>
