@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, createOnce, type Ok, ok } from '../../api/client';
+import { api, createOnce, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { format, type Strings, useStrings } from '../../core/i18n';
 import {
@@ -134,9 +134,9 @@ function SpaceCard({
   const statusLabel = { available: t.available, occupied: t.occupied, reserved: t.reserved };
 
   const removeSpace = () =>
-    removal.remove(() => ok(api.DELETE('/spaces/{id}', { params: { path: { id: space.id } } })));
+    removal.remove(() => writeOnce(() => api.DELETE('/spaces/{id}', { params: { path: { id: space.id } } })));
   const removeTable = (table: Table) =>
-    removal.remove(() => ok(api.DELETE('/tables/{id}', { params: { path: { id: table.id } } })));
+    removal.remove(() => writeOnce(() => api.DELETE('/tables/{id}', { params: { path: { id: table.id } } })));
   return (
     <section class="card stack" aria-labelledby={titleId}>
       <div class="card-head">
@@ -153,7 +153,9 @@ function SpaceCard({
           label={t.spaceName}
           submitLabel={common.save}
           initial={space.name}
-          save={(name) => ok(api.PUT('/spaces/{id}', { params: { path: { id: space.id } }, body: { name } }))}
+          save={(name) =>
+            writeOnce(() => api.PUT('/spaces/{id}', { params: { path: { id: space.id } }, body: { name } }))
+          }
           onSaved={async () => {
             setRenaming(false);
             await reload();
@@ -190,7 +192,7 @@ function SpaceCard({
           submitLabel={common.save}
           initial={editing.name}
           save={(name) =>
-            ok(
+            writeOnce(() =>
               api.PUT('/tables/{id}', {
                 params: { path: { id: editing.id } },
                 body: { name, space_id: space.id },

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, createOnce, type Ok, ok } from '../../api/client';
+import { api, createOnce, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type Strings, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
@@ -136,7 +136,7 @@ function CategoriesCard({ categories, reload }: { categories: Category[]; reload
   const removal = useRemoval(reload);
   const remove = (category: Category) =>
     removal.remove(() =>
-      ok(
+      writeOnce(() =>
         api.DELETE('/categories/{id}', {
           params: { path: { id: category.id }, query: { type: 'dish' } },
         }),
@@ -197,7 +197,7 @@ function CategoryForm({
     const body = { name: name.trim(), type: 'dish' as const, station: station.trim() || 'kitchen' };
     const done = await action.run(() =>
       category
-        ? ok(api.PUT('/categories/{id}', { params: { path: { id: category.id } }, body }))
+        ? writeOnce(() => api.PUT('/categories/{id}', { params: { path: { id: category.id } }, body }))
         : createOnce((key) =>
             api.POST('/categories', { params: { header: { 'idempotency-key': key } }, body }),
           ),
@@ -253,7 +253,7 @@ function DishesTable({
   const removal = useRemoval(reload);
   const categoryName = (id: string) => categories.find((category) => category.id === id)?.name ?? '';
   const remove = (dish: Dish) =>
-    removal.remove(() => ok(api.DELETE('/dishes/{id}', { params: { path: { id: dish.id } } })));
+    removal.remove(() => writeOnce(() => api.DELETE('/dishes/{id}', { params: { path: { id: dish.id } } })));
   return (
     <>
       {dishes.length === 0 ? (
@@ -318,7 +318,7 @@ function DishForm({
     const body = { name: name.trim(), price: amountOf(cents), category_id: chosenCategory };
     const done = await action.run(() =>
       dish
-        ? ok(api.PUT('/dishes/{id}', { params: { path: { id: dish.id } }, body }))
+        ? writeOnce(() => api.PUT('/dishes/{id}', { params: { path: { id: dish.id } }, body }))
         : createOnce((key) => api.POST('/dishes', { params: { header: { 'idempotency-key': key } }, body })),
     );
     if (!done) return;

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, createOnce, ok } from '../../api/client';
+import { api, createOnce, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { useStrings } from '../../core/i18n';
 import { useServerText } from '../../core/server-text';
@@ -47,7 +47,7 @@ export function PaymentMethodsPanel() {
   };
   const toggle = (method: PaymentMethod) =>
     void run(() =>
-      ok(
+      writeOnce(() =>
         api.PUT('/payment-methods/{id}', {
           params: { path: { id: method.id } },
           body: { is_active: !method.is_active },

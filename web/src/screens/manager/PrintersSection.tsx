@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, createOnce, ok } from '../../api/client';
+import { api, createOnce, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { format, useStrings } from '../../core/i18n';
 import { PaymentMethodsPanel } from './PaymentMethodsPanel';
@@ -44,7 +44,8 @@ export function PrintersSection() {
     event.preventDefault();
     void run(async () => {
       const body = printerBody(form);
-      if (editing) await ok(api.PUT('/printers/{id}', { params: { path: { id: editing.id } }, body }));
+      if (editing)
+        await writeOnce(() => api.PUT('/printers/{id}', { params: { path: { id: editing.id } }, body }));
       else
         await createOnce((key) =>
           api.POST('/printers', { params: { header: { 'idempotency-key': key } }, body }),
@@ -60,7 +61,7 @@ export function PrintersSection() {
   };
   const remove = (printer: Printer) =>
     void run(async () => {
-      await ok(api.DELETE('/printers/{id}', { params: { path: { id: printer.id } } }));
+      await writeOnce(() => api.DELETE('/printers/{id}', { params: { path: { id: printer.id } } }));
       if (watching?.id === printer.id) setWatching(undefined);
     });
 

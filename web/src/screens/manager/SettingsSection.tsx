@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, type Body, type Ok, ok } from '../../api/client';
+import { api, type Body, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type Strings, useStrings } from '../../core/i18n';
 import { loadBaseCurrency } from '../../core/money';
@@ -124,7 +124,7 @@ function SettingsForm({ settings, currencies }: { settings: Settings; currencies
       Object.entries(wanted).filter(([key, value]) => stored[key as keyof Settings] !== value),
     ) as Body<'/settings', 'put'>;
     const done = await action.run(async () => {
-      setStored(await ok(api.PUT('/settings', { body: changes })));
+      setStored(await writeOnce(() => api.PUT('/settings', { body: changes })));
       if (changes.base_currency) await loadBaseCurrency().catch(() => undefined);
     });
     setSaved(done);

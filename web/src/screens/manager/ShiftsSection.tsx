@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ApiError, api, type Ok, ok } from '../../api/client';
+import { ApiError, api, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { format, language, type Strings, useLocale, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
@@ -241,13 +241,13 @@ function ShiftCard({
     setInvalid(undefined);
     const done = await action.run(() =>
       shift
-        ? ok(
+        ? writeOnce(() =>
             api.POST('/shifts/{id}/close', {
               params: { path: { id: shift.id } },
               body: { counted_cash: amountOf(cents), ...(notes.trim() ? { notes: notes.trim() } : {}) },
             }),
           )
-        : ok(api.POST('/shifts', { body: { opening_cash: amountOf(cents) } })),
+        : writeOnce(() => api.POST('/shifts', { body: { opening_cash: amountOf(cents) } })),
     );
     if (!done) return;
     setAmount('');

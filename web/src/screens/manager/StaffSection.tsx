@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, type Body, createOnce, type Ok, ok } from '../../api/client';
+import { api, type Body, createOnce, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type Strings, useStrings } from '../../core/i18n';
 import { useServerText } from '../../core/server-text';
@@ -120,7 +120,7 @@ function UsersCard({ users, roles, reload }: { users: User[]; roles: Role[]; rel
   const { editing, edit, close, saved } = useEditing<User>(reload);
   const removal = useRemoval(reload);
   const remove = (user: User) =>
-    removal.remove(() => ok(api.DELETE('/users/{id}', { params: { path: { id: user.id } } })));
+    removal.remove(() => writeOnce(() => api.DELETE('/users/{id}', { params: { path: { id: user.id } } })));
   return (
     <section class="card stack" aria-labelledby="users-title">
       <h2 id="users-title">{t.staff}</h2>
@@ -179,7 +179,7 @@ function UserForm({
     event.preventDefault();
     const done = await action.run(() =>
       user
-        ? ok(
+        ? writeOnce(() =>
             api.PUT('/users/{id}', {
               params: { path: { id: user.id } },
               body: { name: name.trim(), role: chosenRole, ...(pin ? { pin } : {}) },
@@ -267,7 +267,7 @@ function RolesCard({
   const { editing, edit, close, saved } = useEditing<Role>(reload);
   const removal = useRemoval(reload);
   const remove = (role: Role) =>
-    removal.remove(() => ok(api.DELETE('/roles/{id}', { params: { path: { id: role.id } } })));
+    removal.remove(() => writeOnce(() => api.DELETE('/roles/{id}', { params: { path: { id: role.id } } })));
   return (
     <section class="card stack" aria-labelledby="roles-title">
       <h2 id="roles-title">{t.roles}</h2>
@@ -349,7 +349,7 @@ function RoleForm({
     };
     const done = await action.run(() =>
       role
-        ? ok(api.PUT('/roles/{id}', { params: { path: { id: role.id } }, body }))
+        ? writeOnce(() => api.PUT('/roles/{id}', { params: { path: { id: role.id } }, body }))
         : createOnce((key) => api.POST('/roles', { params: { header: { 'idempotency-key': key } }, body })),
     );
     if (!done) return;

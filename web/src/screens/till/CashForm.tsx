@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, messageOf, ok } from '../../api/client';
+import { ApiError, api, messageOf, ok, writeOnce } from '../../api/client';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { currentUser } from '../../core/session';
@@ -112,7 +112,7 @@ function OpenShift({ onOpened, onError }: { onOpened: () => void; onError: (mess
     if (openingCents === undefined) return;
     setBusy(true);
     try {
-      await ok(api.POST('/shifts', { body: { opening_cash: fromCents(openingCents) } }));
+      await writeOnce(() => api.POST('/shifts', { body: { opening_cash: fromCents(openingCents) } }));
       onOpened();
     } catch (failure) {
       // Opened meanwhile on another till by the same user: the payment can go ahead.

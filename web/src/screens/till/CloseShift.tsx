@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, messageOf, type Ok, ok } from '../../api/client';
+import { api, messageOf, type Ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { useStrings } from '../../core/i18n';
 import { fromCents, parseCents, toCents } from './cents';
@@ -32,7 +32,7 @@ export function CloseShift({
     if (cents === undefined) return setError(t.badAmount);
     setBusy(true);
     try {
-      const closed = await ok(
+      const closed = await writeOnce(() =>
         api.POST('/shifts/{id}/close', {
           params: { path: { id: shiftId } },
           body: { counted_cash: fromCents(cents) },
