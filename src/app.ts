@@ -25,6 +25,7 @@ import { eventsRoutes } from './events/events.routes';
 import { generalRoutes } from './general/general.routes';
 import { kitchenRoutes } from './kitchen/kitchen.routes';
 import { menuRoutes } from './menu/menu.routes';
+import { floorMovesRoutes } from './orders/floor-moves.routes';
 import { orderDishesRoutes } from './orders/order-dishes.routes';
 import { orderFiltersRoutes } from './orders/order-filters.routes';
 import { ordersRoutes } from './orders/orders.routes';
@@ -223,6 +224,7 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     tablesRoutes,
     ordersRoutes,
     orderDishesRoutes,
+    floorMovesRoutes,
     kitchenRoutes,
     orderFiltersRoutes,
     ticketsRoutes,

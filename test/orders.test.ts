@@ -35,6 +35,7 @@ describeEachDatabase('orders', (target) => {
       table_id: table.id,
       waiter: 'Ana',
       status: 'pending',
+      guests: null,
       total: 19.99,
       discount: 0,
       paid: 0,

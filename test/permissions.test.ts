@@ -6,7 +6,7 @@ import { grantedPermissions, isPermission, parsePermissions } from '../src/roles
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
 import { databaseDigest } from './helpers/db-digest';
-import { insertDish, type UserFixture } from './helpers/factories';
+import { insertDish, insertTable, type UserFixture } from './helpers/factories';
 import { type Caller, callerFor } from './helpers/orders-factories';
 
 /**
@@ -29,6 +29,12 @@ const MATRIX: Record<string, readonly [waiter: boolean, cashier: boolean, kitche
   'cancel a bill: POST /tickets/{id}/cancel':           [no,   yes,    no,     yes,    yes],
   'void a plate: DELETE /orders/{id}/dishes/{dishId}':  [no,   no,     no,     yes,    yes],
   'void a plate: PUT …/dishes/{dishId}/status voided':  [no,   no,     no,     yes,    yes],
+  'take back a plate not sent: DELETE …/{dishId}':      [yes,  yes,    no,     yes,    yes],
+  'serve a ready plate: POST …/{dishId}/serve':         [yes,  yes,    no,     yes,    yes],
+  'serve a ready plate: PUT …/{dishId}/status served':  [no,   no,     yes,    yes,    yes],
+  'move a party: POST /orders/{id}/move':               [yes,  yes,    no,     yes,    yes],
+  'merge two orders: POST /orders/{id}/merge':          [yes,  yes,    no,     yes,    yes],
+  'move plates: POST /orders/{id}/dishes/move':         [yes,  yes,    no,     yes,    yes],
   'discount a bill: POST /orders/{id}/tickets':         [no,   no,     no,     yes,    yes],
   'refund a payment: POST /payments/{id}/refund':       [no,   no,     no,     yes,    yes],
   'override a price: POST /orders/{id}/dishes':         [no,   no,     no,     yes,    yes],
@@ -69,6 +75,16 @@ async function sentOrder(admin: Caller, db: Db): Promise<{ orderId: string; dish
   return order;
 }
 
+/** A sent order whose first plate the kitchen has made ready. */
+async function readyOrder(admin: Caller, db: Db): Promise<{ orderId: string; dishIds: string[] }> {
+  const order = await sentOrder(admin, db);
+  const url = `/orders/${order.orderId}/dishes/${order.dishIds[0]}/status`;
+  for (const status of ['preparing', 'ready']) {
+    assert.equal((await admin('PUT', url, { status })).statusCode, 200);
+  }
+  return order;
+}
+
 async function billOf(admin: Caller, orderId: string): Promise<string> {
   const bill = await admin('POST', `/orders/${orderId}/tickets`, {});
   assert.equal(bill.statusCode, 201, bill.body);
@@ -96,6 +112,34 @@ const ACTIONS: Record<keyof typeof MATRIX, Action> = {
     const { orderId, dishIds } = await sentOrder(admin, db);
     const url = `/orders/${orderId}/dishes/${dishIds[0]}/status`;
     return { method: 'PUT', url, body: { status: 'voided', reason: 'Dropped on the floor' }, status: 200 };
+  },
+  'take back a plate not sent: DELETE …/{dishId}': async (admin, db) => {
+    const { orderId, dishIds } = await openOrder(admin, db);
+    return { method: 'DELETE', url: `/orders/${orderId}/dishes/${dishIds[0]}`, status: 200 };
+  },
+  'serve a ready plate: POST …/{dishId}/serve': async (admin, db) => {
+    const { orderId, dishIds } = await readyOrder(admin, db);
+    return { method: 'POST', url: `/orders/${orderId}/dishes/${dishIds[0]}/serve`, status: 200 };
+  },
+  'serve a ready plate: PUT …/{dishId}/status served': async (admin, db) => {
+    const { orderId, dishIds } = await readyOrder(admin, db);
+    const url = `/orders/${orderId}/dishes/${dishIds[0]}/status`;
+    return { method: 'PUT', url, body: { status: 'served' }, status: 200 };
+  },
+  'move a party: POST /orders/{id}/move': async (admin, db) => {
+    const { orderId } = await openOrder(admin, db);
+    const table = await insertTable(db);
+    return { method: 'POST', url: `/orders/${orderId}/move`, body: { table_id: table.id }, status: 200 };
+  },
+  'merge two orders: POST /orders/{id}/merge': async (admin, db) => {
+    const [into, from] = [await openOrder(admin, db), await openOrder(admin, db)];
+    const body = { from_order_id: from.orderId };
+    return { method: 'POST', url: `/orders/${into.orderId}/merge`, body, status: 200 };
+  },
+  'move plates: POST /orders/{id}/dishes/move': async (admin, db) => {
+    const [from, to] = [await openOrder(admin, db), await openOrder(admin, db)];
+    const body = { order_dish_ids: [from.dishIds[0]], to_order_id: to.orderId };
+    return { method: 'POST', url: `/orders/${from.orderId}/dishes/move`, body, status: 200 };
   },
   'discount a bill: POST /orders/{id}/tickets': async (admin, db) => {
     const { orderId } = await openOrder(admin, db);

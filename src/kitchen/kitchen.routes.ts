@@ -57,6 +57,29 @@ export const kitchenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     },
   );
 
+  app.post(
+    '/orders/:id/dishes/:dishId/serve',
+    {
+      schema: {
+        tags,
+        operationId: 'serveOrderDish',
+        summary: 'Mark a ready dish served',
+        description:
+          'ready → served and nothing else: the step of the kitchen flow that the floor takes, so a waiter ' +
+          'needs no `kitchen.advance` for it. The same change and `dish.status_changed` event as ' +
+          'PUT /orders/{id}/dishes/{dishId}/status with `served`; a dish that is not ready: 400.',
+        params: OrderDishParams,
+        response: { 200: MessageReply, ...errors(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      await service.moveDishStatus(ctx, principalOf(request), request.params.id, request.params.dishId, {
+        status: 'served',
+      });
+      return { message: 'Dish status updated' };
+    },
+  );
+
   app.get(
     '/kitchen/queue',
     {

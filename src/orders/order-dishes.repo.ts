@@ -89,6 +89,23 @@ export async function deleteAllOrderDishes(db: Db, orderId: string): Promise<voi
   await removedDishesOfOrder.run(db, { orderId });
 }
 
+/**
+ * Moves these plates (every plate when `ids` is undefined) of one order to another, keeping their
+ * ids, prices and kitchen statuses; the number of rows moved. The caller holds both orders' locks.
+ */
+export async function moveOrderDishes(
+  db: Db,
+  move: { fromOrderId: string; toOrderId: string; ids?: string[] },
+): Promise<number> {
+  let query = db
+    .updateTable('order_dishes')
+    .set({ order_id: move.toOrderId })
+    .where('order_id', '=', move.fromOrderId);
+  if (move.ids !== undefined) query = query.where('id', 'in', move.ids);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** What the order's total would be: the sum of its dishes' prices, voided ones left out, in cents. */
 export async function sumOfDishes(db: Db, orderId: string): Promise<number> {
   const row = await db

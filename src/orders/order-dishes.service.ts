@@ -6,6 +6,7 @@ import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { toCents } from '../core/money';
 import { refreshSalesFacts } from '../reports/sales-facts';
+import { authorizeAction } from '../roles/request-permissions';
 import { findBilledDishIds } from '../tickets/tickets.repo';
 import * as dishes from './order-dishes.repo';
 import { recordDishesChanged } from './order-events';
@@ -123,6 +124,7 @@ export function removeOrderDish(
   orderDishId: string,
 ): Promise<void> {
   return changeDishes(ctx, orderId, async (trx, now, audits) => {
+    await authorizeRemoval(trx, principal, orderId, (dish) => dish.id === orderDishId);
     if (await isBilled(trx, orderId, orderDishId)) throw new BadRequestError(DISH_ON_BILL);
     const removed = await kitchenDishes(trx, orderId, (dish) => dish.id === orderDishId);
     if (!(await dishes.deleteOrderDish(trx, orderId, orderDishId))) throw new NotFoundError();
@@ -133,6 +135,7 @@ export function removeOrderDish(
 
 export function removeAllOrderDishes(ctx: AppContext, principal: Principal, orderId: string): Promise<void> {
   return changeDishes(ctx, orderId, async (trx, now, audits) => {
+    await authorizeRemoval(trx, principal, orderId, () => true);
     if ((await findBilledDishIds(trx, orderId)).size > 0) throw new BadRequestError(DISH_ON_BILL);
     const removed = await kitchenDishes(trx, orderId, () => true);
     await dishes.deleteAllOrderDishes(trx, orderId);
@@ -178,6 +181,22 @@ async function kitchenDishes(
   return (found?.dishes ?? [])
     .filter((dish) => isRemoved(dish) && dish.status !== 'pending' && dish.status !== 'voided')
     .map(toOrderDishView);
+}
+
+/**
+ * A plate not yet sent is a draft anyone who edits the order may take back; removing one the kitchen
+ * has (or had: voided, served) takes food off the order, which is a void (REQUEST_PERMISSIONS).
+ */
+async function authorizeRemoval(
+  trx: Db,
+  principal: Principal,
+  orderId: string,
+  isRemoved: (dish: { id: string }) => boolean,
+): Promise<void> {
+  const found = await dishes.findLiveOrderWithDishes(trx, orderId);
+  if (found?.dishes.some((dish) => isRemoved(dish) && dish.status !== 'pending')) {
+    authorizeAction(principal, 'voidDish');
+  }
 }
 
 function removedKitchenDishesAudit(

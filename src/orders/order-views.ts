@@ -18,6 +18,7 @@ export function toOrderView(row: OrderRow): OrderView {
     table_id: row.table_id,
     waiter: row.waiter,
     status: row.status,
+    guests: row.guests,
     total: fromCents(Number(row.total_cents)),
     discount: fromCents(Number(row.discount_cents)),
     paid: fromCents(Number(row.paid_cents)),

@@ -34,6 +34,7 @@ export const DishStatusSchema = Type.Union(
 const Waiter = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', example: 'Ana' });
 const Notes = Type.String({ maxLength: 500, example: 'No onions' });
 const MAX_DISHES_PER_REQUEST = 200;
+const Guests = Type.Integer({ minimum: 1, maximum: 99, example: 4 });
 
 export const OrderBody = Type.Object(
   {
@@ -45,6 +46,9 @@ export const OrderBody = Type.Object(
       Type.String({ ...Waiter, description: "Defaults to the name of the order's user" }),
     ),
     status: Type.Optional(OrderStatusSchema),
+    guests: Type.Optional(
+      Type.Union([Guests, Type.Null()], { description: 'How many people it serves; null: not asked' }),
+    ),
     total: Type.Optional(Money({ description: 'Ignored: the total is always the sum of the dishes' })),
   },
   { additionalProperties: false },
@@ -90,6 +94,7 @@ export const OrderView = Type.Object({
   table_id: Type.Union([Uuid(), Type.Null()]),
   waiter: Type.String(),
   status: OrderStatusSchema,
+  guests: Type.Union([Guests, Type.Null()], { description: 'How many people it serves; null: not asked' }),
   total: Type.Number({ example: 25.5 }),
   discount: Type.Number({ description: 'Sum of the discounts on its live (not cancelled) bills' }),
   paid: Type.Number({ description: 'Settled payments on its bills minus refunds, tips excluded' }),

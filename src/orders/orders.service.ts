@@ -53,6 +53,7 @@ export async function createOrder(
         table_id: tableId,
         waiter: order.waiter ?? user.name,
         status,
+        guests: order.guests ?? null,
         total_cents: sumCents(pricedDishes),
         created_at: now,
         updated_at: now,
@@ -101,6 +102,7 @@ export async function updateOrder(
         table_id: nextTableId,
         waiter: input.waiter ?? current.waiter,
         status,
+        guests: input.guests === undefined ? current.guests : input.guests,
         updated_at: now,
       });
       // The reports name the order's user as the waiter of its bills.
@@ -175,7 +177,7 @@ export async function deleteOrder(ctx: AppContext, principal: Principal, id: str
 }
 
 /** The order with its dishes as GET /orders/{id}/complete shows them: what an audit entry keeps. */
-async function orderWithDishesView(trx: Db, id: string): Promise<CompleteOrderView | undefined> {
+export async function orderWithDishesView(trx: Db, id: string): Promise<CompleteOrderView | undefined> {
   const found = await dishes.findLiveOrderWithDishes(trx, id);
   return found && { order: toOrderView(found.order), dishes: found.dishes.map(toOrderDishView) };
 }
@@ -210,13 +212,13 @@ export async function calculateTotal(ctx: AppContext, id: string): Promise<{ tot
 }
 
 /** The table shows the order that now holds it; a table that is gone refuses the order. */
-async function seatOrder(trx: Db, tableId: string, orderId: string, now: number): Promise<void> {
+export async function seatOrder(trx: Db, tableId: string, orderId: string, now: number): Promise<void> {
   const table = await tables.occupyTable(trx, tableId, orderId, now);
   if (!table) throw tableNotFound(tableId);
   await recordTableEvent(trx, 'table.updated', table, now);
 }
 
-async function unseatOrder(trx: Db, tableId: string, orderId: string, now: number): Promise<void> {
+export async function unseatOrder(trx: Db, tableId: string, orderId: string, now: number): Promise<void> {
   const table = await tables.freeTable(trx, tableId, orderId, now);
   if (table) await recordTableEvent(trx, 'table.updated', table, now);
 }

@@ -8,6 +8,7 @@ export const PERMISSIONS = {
   'orders.write': 'Open orders, edit them and add or change their dishes',
   'orders.cancel': 'Cancel or delete orders',
   'orders.price_override': "Charge a dish at a price other than the menu's",
+  'orders.move': 'Move a party between tables, merge tables and move plates between orders',
   'dishes.void': 'Remove dishes from an order',
   'kitchen.advance': 'Move dishes through the kitchen statuses',
   'tickets.write': 'Split orders into bills',

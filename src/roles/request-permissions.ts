@@ -14,6 +14,7 @@ import { authorize, type Permission } from './permissions';
  * | cancelOrder          | `PUT /orders/{id}` `{"status":"cancelled"}`                           | the order was not cancelled yet             |
  * | cancelBillsWithOrder | that PUT, and `DELETE /orders/{id}`                                   | the order has pending bills, cancelled with it |
  * | voidDish             | `PUT /orders/{id}/dishes/{dishId}/status` `{"status":"voided"}`       | always                                      |
+ * | voidDish             | `DELETE /orders/{id}/dishes/{dishId}`, `DELETE /orders/{id}/dishes`   | a removed plate was sent to the kitchen (not `pending`) |
  * | overridePrice        | `price_at_order` on `POST /orders/with-dishes`, `POST /orders/{id}/dishes`, `PUT /orders/{id}/dishes/{dishId}` | it differs from the dish's menu price (and, on an update, from the price the dish already has) |
  * | discountBill         | `POST /orders/{id}/tickets` with a `discount`                         | always                                      |
  * | streamPayments       | `GET /events` with the `payments` topic                               | asked for; left out of the default topics otherwise |

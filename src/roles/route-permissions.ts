@@ -68,10 +68,16 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   addOrderDishes: 'orders.write',
   updateOrderDish: 'orders.write',
   deleteOrder: 'orders.cancel',
-  removeOrderDish: 'dishes.void',
-  removeAllOrderDishes: 'dishes.void',
+  // Taking back a plate not yet sent is editing the order; one the kitchen has is a void (voidDish).
+  removeOrderDish: 'orders.write',
+  removeAllOrderDishes: 'orders.write',
   sendOrderToKitchen: 'orders.write',
   moveOrderDishStatus: 'kitchen.advance',
+  // Carrying a ready plate to the table is the floor's step of the kitchen flow (issue 23).
+  serveOrderDish: 'orders.write',
+  moveOrder: 'orders.move',
+  mergeOrders: 'orders.move',
+  moveOrderDishes: 'orders.move',
 
   createTicket: 'tickets.write',
   cancelTicket: 'tickets.cancel',

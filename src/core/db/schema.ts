@@ -101,6 +101,8 @@ export type Database = {
     table_id: string | null;
     waiter: string;
     status: 'pending' | 'preparing' | 'ready' | 'completed' | 'cancelled';
+    /** How many people the order serves, 1–99; null when nobody asked. */
+    guests: Generated<number | null>;
     total_cents: number;
     /** Sum of the subtotals of the order's live bills; never above total_cents. */
     billed_cents: Generated<number>;

@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import fc from 'fast-check';
+import type { Db } from '../src/core/db/database';
+import { buildTestApp, describeEachDatabase } from './helpers/app';
+import { loggedInUser } from './helpers/auth';
+import { insertDish, insertTable } from './helpers/factories';
+import { type Caller, callerFor } from './helpers/orders-factories';
+
+const TABLES = 4;
+const ORDERS = 4;
+
+/**
+ * What a busy floor does to a few tables, in any order: indexes name the run's tables, orders and
+ * plates (taken modulo what exists), so every step is meaningful or a refusal the API must give
+ * cleanly. A refusal is fine; a 5xx or a broken invariant is not.
+ */
+type Step =
+  | { kind: 'open'; table: number | null; pricesCents: number[] }
+  | { kind: 'add'; order: number; priceCents: number }
+  | { kind: 'move'; order: number; table: number }
+  | { kind: 'merge'; into: number; from: number }
+  | { kind: 'movePlates'; from: number; to: number; plates: number[] }
+  | { kind: 'void'; order: number; plate: number }
+  | { kind: 'bill'; order: number; byAmountCents: number | null };
+
+const priceArb = fc.integer({ min: 1, max: 5000 });
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({
+    kind: fc.constant('open' as const),
+    table: fc.option(fc.nat({ max: TABLES - 1 }), { nil: null }),
+    pricesCents: fc.array(priceArb, { minLength: 1, maxLength: 3 }),
+  }),
+  fc.record({ kind: fc.constant('add' as const), order: fc.nat(), priceCents: priceArb }),
+  fc.record({ kind: fc.constant('move' as const), order: fc.nat(), table: fc.nat({ max: TABLES - 1 }) }),
+  fc.record({ kind: fc.constant('merge' as const), into: fc.nat(), from: fc.nat() }),
+  fc.record({
+    kind: fc.constant('movePlates' as const),
+    from: fc.nat(),
+    to: fc.nat(),
+    plates: fc.uniqueArray(fc.nat({ max: 5 }), { minLength: 1, maxLength: 3 }),
+  }),
+  fc.record({ kind: fc.constant('void' as const), order: fc.nat(), plate: fc.nat() }),
+  fc.record({
+    kind: fc.constant('bill' as const),
+    order: fc.nat(),
+    byAmountCents: fc.option(fc.integer({ min: 1, max: 3000 }), { nil: null }),
+  }),
+);
+
+/** Any answer but a server error: the floor's moves refuse with a 400 (or 404), never break. */
+async function send(call: Caller, method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) {
+  const response = await call(method, url, body);
+  assert.ok(response.statusCode < 500 && response.statusCode !== 403, `${method} ${url}: ${response.body}`);
+  return response;
+}
+
+async function platesOf(call: Caller, orderId: string): Promise<{ id: string; status: string }[]> {
+  const response = await call('GET', `/orders/${orderId}/dishes`);
+  return response.statusCode === 200 ? response.json() : [];
+}
+
+/** How many moves of each kind succeeded over all runs, so the property cannot pass on refusals alone. */
+const succeeded = { move: 0, merge: 0, movePlates: 0 };
+
+async function runStep(call: Caller, step: Step, tables: string[], orders: string[], dishId: string) {
+  const pick = <T>(list: T[], index: number) => list[index % list.length] as T;
+  if (step.kind === 'open') {
+    const response = await send(call, 'POST', '/orders/with-dishes', {
+      order: { table_id: step.table === null ? null : pick(tables, step.table) },
+      dishes: step.pricesCents.map((cents) => ({ dish_id: dishId, price_at_order: cents / 100 })),
+    });
+    if (response.statusCode === 201) orders.push(response.json().id);
+    return;
+  }
+  if (orders.length === 0) return;
+  switch (step.kind) {
+    case 'add':
+      await send(call, 'POST', `/orders/${pick(orders, step.order)}/dishes`, [
+        { dish_id: dishId, price_at_order: step.priceCents / 100 },
+      ]);
+      return;
+    case 'move': {
+      const url = `/orders/${pick(orders, step.order)}/move`;
+      const response = await send(call, 'POST', url, { table_id: pick(tables, step.table) });
+      if (response.statusCode === 200) succeeded.move += 1;
+      return;
+    }
+    case 'merge': {
+      const url = `/orders/${pick(orders, step.into)}/merge`;
+      const response = await send(call, 'POST', url, { from_order_id: pick(orders, step.from) });
+      if (response.statusCode === 200) succeeded.merge += 1;
+      return;
+    }
+    case 'movePlates': {
+      const from = pick(orders, step.from);
+      const plates = await platesOf(call, from);
+      if (plates.length === 0) return;
+      const ids = [...new Set(step.plates.map((index) => pick(plates, index).id))];
+      const response = await send(call, 'POST', `/orders/${from}/dishes/move`, {
+        order_dish_ids: ids,
+        to_order_id: pick(orders, step.to),
+      });
+      if (response.statusCode === 200) succeeded.movePlates += 1;
+      return;
+    }
+    case 'void': {
+      const orderId = pick(orders, step.order);
+      const plates = await platesOf(call, orderId);
+      if (plates.length === 0) return;
+      await send(call, 'POST', `/orders/${orderId}/send`);
+      await send(call, 'PUT', `/orders/${orderId}/dishes/${pick(plates, step.plate).id}/status`, {
+        status: 'voided',
+        reason: 'Sent back',
+      });
+      return;
+    }
+    case 'bill':
+      await send(
+        call,
+        'POST',
+        `/orders/${pick(orders, step.order)}/tickets`,
+        step.byAmountCents === null ? {} : { amount: step.byAmountCents / 100 },
+      );
+      return;
+  }
+}
+
+/** Totals are the sum of the live plates; tables and open orders point at each other one to one. */
+async function assertFloorInvariants(db: Db): Promise<void> {
+  const orders = await db.selectFrom('orders').selectAll().where('is_deleted', '=', 0).execute();
+  const plates = await db.selectFrom('order_dishes').selectAll().execute();
+  for (const order of orders) {
+    const live = plates.filter((plate) => plate.order_id === order.id && plate.status !== 'voided');
+    const sum = live.reduce((total, plate) => total + Number(plate.price_at_order_cents), 0);
+    assert.equal(Number(order.total_cents), sum, `total of order ${order.id}`);
+    assert.ok(Number(order.billed_cents) <= Number(order.total_cents), `bills of order ${order.id}`);
+  }
+  const open = orders.filter((order) => ['pending', 'preparing', 'ready'].includes(order.status));
+  const tables = await db.selectFrom('dining_tables').selectAll().where('is_deleted', '=', 0).execute();
+  for (const table of tables) {
+    const seated = open.filter((order) => order.table_id === table.id);
+    if (table.status === 'occupied') {
+      assert.deepEqual(
+        seated.map((order) => order.id),
+        [table.order_id],
+        `occupied table ${table.id}`,
+      );
+    } else {
+      assert.deepEqual(seated, [], `${table.status} table ${table.id} holds no open order`);
+      assert.equal(table.order_id, null);
+    }
+  }
+}
+
+describeEachDatabase('floor moves (property)', (target) => {
+  it('keeps totals and tables consistent through any adds, moves, merges, plate moves, voids and bills', async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const call = callerFor(app, (await loggedInUser(app, db, 'staff')).cookies);
+    const dish = await insertDish(db, { priceCents: 1000 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 15 }), async (steps) => {
+        const tables: string[] = [];
+        // The last table is reserved: a move must refuse it, an order opened there takes it.
+        for (let index = 0; index < TABLES; index++) {
+          tables.push((await insertTable(db, index === TABLES - 1 ? { status: 'reserved' } : {})).id);
+        }
+        const orders: string[] = [];
+        // Two seated parties and a counter order to start from, so most steps have something to move.
+        const opening: Step[] = [0, 1, null].map((table) => ({
+          kind: 'open',
+          table,
+          pricesCents: [1000, 250],
+        }));
+        for (const step of [...opening, ...steps]) {
+          if (orders.length >= ORDERS && step.kind === 'open') continue;
+          await runStep(call, step, tables, orders, dish.id);
+          await assertFloorInvariants(db);
+        }
+      }),
+      { numRuns: 20 },
+    );
+    for (const [kind, count] of Object.entries(succeeded)) assert.ok(count > 0, `no ${kind} succeeded`);
+  });
+});
