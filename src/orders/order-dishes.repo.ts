@@ -123,6 +123,8 @@ const liveOrderWithDishRows = prepared((db, { orderId }: { orderId: string }) =>
       'order_dishes.ready_at',
       'order_dishes.void_reason',
       'order_dishes.voided_at',
+      'order_dishes.seat',
+      'order_dishes.course',
       'dishes.name as dish_name',
       'categories.station',
     ])
@@ -150,6 +152,8 @@ export async function findLiveOrderWithDishes(db: Db, orderId: string): Promise<
     ready_at,
     void_reason,
     voided_at,
+    seat,
+    course,
     dish_name,
     station,
     ...order
@@ -170,6 +174,8 @@ export async function findLiveOrderWithDishes(db: Db, orderId: string): Promise<
             ready_at: nullableMs(row.ready_at),
             void_reason: row.void_reason,
             voided_at: nullableMs(row.voided_at),
+            seat: row.seat === null ? null : Number(row.seat),
+            course: Number(row.course),
             dish_name: row.dish_name as string,
             station: row.station as string,
           },
