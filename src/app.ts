@@ -25,6 +25,7 @@ import { eventsRoutes } from './events/events.routes';
 import { generalRoutes } from './general/general.routes';
 import { kitchenRoutes } from './kitchen/kitchen.routes';
 import { menuRoutes } from './menu/menu.routes';
+import { modifiersRoutes } from './modifiers/modifiers.routes';
 import { floorMovesRoutes } from './orders/floor-moves.routes';
 import { orderDishesRoutes } from './orders/order-dishes.routes';
 import { orderFiltersRoutes } from './orders/order-filters.routes';
@@ -220,6 +221,7 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     settingsRoutes,
     categoriesRoutes,
     menuRoutes,
+    modifiersRoutes,
     spacesRoutes,
     tablesRoutes,
     ordersRoutes,

@@ -28,13 +28,7 @@ describeEachDatabase('empty JSON bodies', (target) => {
   it('answers every POST without a request body the same with or without an empty JSON body', async (t) => {
     const { app, db } = await buildTestApp(t, target);
     const paths = await bodilessPosts(app);
-    for (const named of [
-      '/auth/refresh',
-      '/auth/logout',
-      '/orders/{id}/send',
-      '/orders/{id}/close',
-      '/wallet/logout',
-    ]) {
+    for (const named of ['/auth/refresh', '/auth/logout', '/orders/{id}/close', '/wallet/logout']) {
       assert.ok(paths.includes(named), `${named} is not a bodiless POST of the document`);
     }
     const send = async (path: string, headers: Record<string, string>): Promise<LightMyRequestResponse> => {
@@ -54,6 +48,8 @@ describeEachDatabase('empty JSON bodies', (target) => {
     }
   });
 
+  // `POST /orders/{id}/send` takes an optional `{course}` since issue 23, so it is no longer bodiless in
+  // the document; an empty JSON body must still send every pending plate, as below.
   it('refreshes, sends to the kitchen, closes and logs out with an empty JSON body', async (t) => {
     const { app, db } = await buildTestApp(t, target);
     const { cookies } = await loggedInUser(app, db, 'admin');

@@ -19,6 +19,8 @@ const kinds = [
     type: 'dish',
     body: (categoryId: string, name = 'Flan') => ({ name, price: 40.5, category_id: categoryId }),
     stored: { price_cents: 4050 },
+    // A spec-only body gets the menu's defaults.
+    defaults: { description: '', available: true, modifier_group_ids: [] },
   },
   {
     path: '/ingredients',
@@ -32,6 +34,7 @@ const kinds = [
       unit: 'kg',
     }),
     stored: { quantity: 2.5, unit: 'kg' },
+    defaults: {},
   },
   {
     path: '/products',
@@ -46,6 +49,7 @@ const kinds = [
       category_id: categoryId,
     }),
     stored: { price_cents: 2500, quantity: 24 },
+    defaults: {},
   },
 ] as const;
 
@@ -78,9 +82,9 @@ describeEachDatabase('menu items', (target) => {
 
       const shown = await request('GET', `${kind.path}/${id}`);
       assert.equal(shown.statusCode, 200);
-      assert.deepEqual(shown.json(), { id, ...kind.body(category.id) });
+      assert.deepEqual(shown.json(), { id, ...kind.body(category.id), ...kind.defaults });
       const listed = await request('GET', kind.path);
-      assert.deepEqual(listed.json(), [{ id, ...kind.body(category.id) }]);
+      assert.deepEqual(listed.json(), [{ id, ...kind.body(category.id), ...kind.defaults }]);
     });
 
     it(`lists live ${kind.table} by name and answers 204 when there are none`, async (t) => {

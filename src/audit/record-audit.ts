@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   'ticket.discounted',
   'dish.voided',
   'dish.price_overridden',
+  'dish.availability_changed',
   'order.cancelled',
   'order.deleted',
   'order.moved',

@@ -15,6 +15,7 @@ export type EventType =
   | 'order.deleted'
   | 'order.dishes_changed'
   | 'dish.status_changed'
+  | 'dish.availability_changed'
   | 'table.created'
   | 'table.updated'
   | 'table.deleted';
@@ -33,6 +34,8 @@ const TOPICS: Record<EventType, string> = {
   'order.deleted': 'orders',
   'order.dishes_changed': 'orders',
   'dish.status_changed': 'kitchen',
+  // The kitchen says it and the floor's tablets need it: the stream every screen of service follows.
+  'dish.availability_changed': 'kitchen',
   'table.created': 'tables',
   'table.updated': 'tables',
   'table.deleted': 'tables',

@@ -1,14 +1,20 @@
 import type { Db } from '../core/db/database';
 import type { DishStatus } from '../core/db/schema';
 
-/** Marks every pending dish of the order sent; returns how many moved. */
-export async function sendPendingDishes(db: Db, orderId: string, now: number): Promise<number> {
-  const result = await db
+/** Marks the pending dishes of the order sent, those of one course when given; returns how many moved. */
+export async function sendPendingDishes(
+  db: Db,
+  orderId: string,
+  course: number | undefined,
+  now: number,
+): Promise<number> {
+  let query = db
     .updateTable('order_dishes')
     .set({ status: 'sent', sent_at: now })
     .where('order_id', '=', orderId)
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
+    .where('status', '=', 'pending');
+  if (course !== undefined) query = query.where('course', '=', course);
+  const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
@@ -52,6 +58,8 @@ export type QueueRow = {
   station: string;
   table_name: string | null;
   waiter: string;
+  seat: number | null;
+  course: number;
 };
 
 /** Dishes a kitchen screen shows: sent, preparing or ready, of live orders, oldest first. */
@@ -72,10 +80,17 @@ export async function listQueue(db: Db, station: string | undefined, limit: numb
       'categories.station',
       'dining_tables.name as table_name',
       'orders.waiter',
+      'order_dishes.seat',
+      'order_dishes.course',
     ])
     .where('order_dishes.status', 'in', ['sent', 'preparing', 'ready'])
     .where('orders.is_deleted', '=', 0);
   if (station !== undefined) query = query.where('categories.station', '=', station);
   const rows = await query.orderBy('order_dishes.sent_at').orderBy('order_dishes.id').limit(limit).execute();
-  return rows.map((row) => ({ ...row, sent_at: Number(row.sent_at) }));
+  return rows.map((row) => ({
+    ...row,
+    sent_at: Number(row.sent_at),
+    seat: row.seat === null ? null : Number(row.seat),
+    course: Number(row.course),
+  }));
 }

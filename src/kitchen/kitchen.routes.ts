@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
 import { errors, IdParams, MessageReply, Uuid } from '../core/schemas';
-import { DishStatusBody, KitchenQueueItem, KitchenQueueQuery, SendReply } from './kitchen.schemas';
+import { DishStatusBody, KitchenQueueItem, KitchenQueueQuery, SendBody, SendReply } from './kitchen.schemas';
 import * as service from './kitchen.service';
 
 const tags = ['Kitchen'];
@@ -20,12 +20,20 @@ export const kitchenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         tags,
         operationId: 'sendOrderToKitchen',
         summary: 'Send the pending dishes of an order to the kitchen',
+        description:
+          'Without a body (or with `{}`), every pending plate; with `{course}`, only the pending plates of that ' +
+          'course (hold-and-fire: starters now, mains later). `sent` counts the plates fired.',
         params: IdParams,
+        body: SendBody,
         response: { 200: SendReply, ...errors(400, 401, 404) },
+      },
+      // No body is the same as `{}`: fire every pending plate, as before courses existed.
+      preValidation: async (request) => {
+        request.body ??= {};
       },
     },
     async (request) => {
-      const { sent } = await service.sendOrder(ctx, request.params.id);
+      const { sent } = await service.sendOrder(ctx, request.params.id, request.body.course);
       return { message: 'Dishes sent to kitchen', sent };
     },
   );

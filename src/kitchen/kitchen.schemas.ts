@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Station } from '../categories/categories.schemas';
 import { OptionalText, Uuid } from '../core/schemas';
-import { DishStatusSchema } from '../orders/orders.schemas';
+import { DishStatusSchema, ModifierSnapshot } from '../orders/orders.schemas';
 
 export const DishStatusBody = Type.Object(
   {
@@ -14,6 +14,16 @@ export const DishStatusBody = Type.Object(
   { additionalProperties: false },
 );
 export type DishStatusBody = Static<typeof DishStatusBody>;
+
+export const SendBody = Type.Object(
+  {
+    course: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 9, description: "Fire only this course's pending plates" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SendBody = Static<typeof SendBody>;
 
 export const SendReply = Type.Object({
   message: Type.String({ example: 'Dishes sent to kitchen' }),
@@ -40,5 +50,8 @@ export const KitchenQueueItem = Type.Object({
   waiter: Type.String(),
   sent_at: Type.String({ format: 'date-time' }),
   seconds_waiting: Type.Integer({ minimum: 0, example: 240 }),
+  modifiers: Type.Array(ModifierSnapshot, { description: 'The options chosen for the plate' }),
+  seat: Type.Union([Type.Integer(), Type.Null()]),
+  course: Type.Integer(),
 });
 export type KitchenQueueItem = Static<typeof KitchenQueueItem>;

@@ -4,8 +4,13 @@ import type { Principal } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
 import type { DishStatus } from '../core/db/schema';
 import { BadRequestError, NotFoundError } from '../core/errors';
+import { fromCents } from '../core/money';
 import { recordEvent } from '../events/record-event';
-import { findLiveOrderWithDishes, type OrderDishDetail } from '../orders/order-dishes.repo';
+import {
+  findLiveOrderWithDishes,
+  findModifierChoices,
+  type OrderDishDetail,
+} from '../orders/order-dishes.repo';
 import { recordDishesChanged } from '../orders/order-events';
 import { assertDishesCanChange } from '../orders/order-status';
 import { toOrderDishView } from '../orders/order-views';
@@ -33,7 +38,8 @@ function assertDishTransition(from: DishStatus, to: DishStatus): void {
   }
 }
 
-export function sendOrder(ctx: AppContext, orderId: string): Promise<{ sent: number }> {
+/** Fires the order's pending plates, or only one course's (hold-and-fire). */
+export function sendOrder(ctx: AppContext, orderId: string, course?: number): Promise<{ sent: number }> {
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     const order = await orders.lockLiveOrder(trx, orderId);
@@ -41,9 +47,9 @@ export function sendOrder(ctx: AppContext, orderId: string): Promise<{ sent: num
     assertDishesCanChange(order.status);
     // Under the order's lock the dishes pending now are exactly the ones the update sends.
     const pending = (await findLiveOrderWithDishes(trx, orderId))?.dishes.filter(
-      (dish) => dish.status === 'pending',
+      (dish) => dish.status === 'pending' && (course === undefined || dish.course === course),
     );
-    const sent = await kitchen.sendPendingDishes(trx, orderId, now);
+    const sent = await kitchen.sendPendingDishes(trx, orderId, course, now);
     if (sent > 0) {
       await recordDishesChanged(trx, await findLiveOrderWithDishes(trx, orderId), now);
       const dishes = (pending ?? []).map((dish) => ({ orderDishId: dish.id, station: dish.station }));
@@ -131,7 +137,11 @@ export async function kitchenQueue(
   query: { station?: string | undefined; limit: number },
 ): Promise<KitchenQueueItem[]> {
   const now = ctx.clock.now();
-  const rows = await kitchen.listQueue(ctx.db, query.station, query.limit);
+  const rows = groupedByOrderAndCourse(await kitchen.listQueue(ctx.db, query.station, query.limit));
+  const modifiers = await findModifierChoices(
+    ctx.db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => ({
     id: row.id,
     order_id: row.order_id,
@@ -143,5 +153,28 @@ export async function kitchenQueue(
     waiter: row.waiter,
     sent_at: new Date(row.sent_at).toISOString(),
     seconds_waiting: Math.max(0, Math.floor((now - row.sent_at) / 1000)),
+    modifiers: (modifiers.get(row.id) ?? []).map((modifier) => ({
+      option_id: modifier.option_id,
+      group_name: modifier.group_name,
+      name: modifier.name,
+      price_delta: fromCents(modifier.price_delta_cents),
+    })),
+    seat: row.seat,
+    course: row.course,
   }));
+}
+
+/**
+ * The plates of one order's course side by side, as a cook fires them together: groups in the order
+ * of their oldest plate, the plates of each oldest first.
+ */
+function groupedByOrderAndCourse(rows: kitchen.QueueRow[]): kitchen.QueueRow[] {
+  const groups = new Map<string, kitchen.QueueRow[]>();
+  for (const row of rows) {
+    const key = `${row.order_id} ${row.course}`;
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
+  }
+  return [...groups.values()].flat();
 }

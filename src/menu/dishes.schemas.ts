@@ -3,11 +3,28 @@ import { Money } from '../core/money';
 import { Uuid } from '../core/schemas';
 import { ItemName } from './menu.schemas';
 
+const MAX_GROUPS_PER_DISH = 20;
+
+export const Description = Type.String({ maxLength: 500, example: 'Pork, pineapple, onion and coriander' });
+
+/** The new fields are optional: a spec-only body `{name, price, category_id}` gets the defaults. */
 export const DishBody = Type.Object(
   {
     name: ItemName,
     price: Money({ description: 'Price with at most 2 decimals' }),
     category_id: Uuid({ description: 'A live category of type dish' }),
+    description: Type.Optional({ ...Description, description: 'Default ""; a PUT without it keeps it' }),
+    available: Type.Optional(
+      Type.Boolean({ description: 'Default true; false: sold out ("86"). A PUT without it keeps it' }),
+    ),
+    modifier_group_ids: Type.Optional(
+      Type.Array(Uuid(), {
+        uniqueItems: true,
+        maxItems: MAX_GROUPS_PER_DISH,
+        description:
+          'Live modifier groups, in the order a screen asks them; default []. A PUT without it keeps them',
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -21,5 +38,14 @@ export const DishView = Type.Object({
   name: Type.String(),
   price: Type.Number({ example: 85.5 }),
   category_id: Uuid(),
+  description: Type.String(),
+  available: Type.Boolean(),
+  modifier_group_ids: Type.Array(Uuid(), { description: 'Live groups, in order' }),
 });
 export type DishView = Static<typeof DishView>;
+
+export const DishAvailabilityBody = Type.Object(
+  { available: Type.Boolean({ description: 'false: sold out ("86"); true: back on' }) },
+  { additionalProperties: false },
+);
+export type DishAvailabilityBody = Static<typeof DishAvailabilityBody>;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Static, type TObject, Type } from 'typebox';
 import type { CategoryType } from '../categories/categories.schemas';
 import type { AppContext } from '../context';
+import { principalOf } from '../core/auth-guard';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
 import { authErrors, errors, IdMessageReply, IdParams, NoContent, roundTripBody } from '../core/schemas';
@@ -100,7 +101,7 @@ export function registerMenuItemRoutes<Body extends TObject, View extends TObjec
       },
     },
     async (request) => {
-      await service.update(ctx, request.params.id, request.body as Static<Body>);
+      await service.update(ctx, request.params.id, request.body as Static<Body>, principalOf(request));
       return { id: request.params.id, message: `${noun} updated successfully` };
     },
   );

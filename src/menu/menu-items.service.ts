@@ -1,6 +1,7 @@
 import type { CategoryType } from '../categories/categories.schemas';
 import { lockUsableCategory } from '../categories/categories.service';
 import type { AppContext } from '../context';
+import type { Principal } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
 import { isUniqueViolation } from '../core/db/locks';
 import { BadRequestError, NotFoundError } from '../core/errors';
@@ -30,7 +31,8 @@ export type MenuItemService<Body, View> = {
   list(ctx: AppContext): Promise<View[]>;
   get(ctx: AppContext, id: string): Promise<View>;
   create(ctx: AppContext, body: Body, claim: IdempotencyClaim | undefined): Promise<string>;
-  update(ctx: AppContext, id: string, body: Body): Promise<void>;
+  /** `principal`: who edits, for the kinds whose edits are audited (a dish's availability). */
+  update(ctx: AppContext, id: string, body: Body, principal: Principal): Promise<void>;
   remove(ctx: AppContext, id: string): Promise<void>;
 };
 

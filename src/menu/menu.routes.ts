@@ -1,9 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context';
-import { DishBody, DishView } from './dishes.schemas';
-import { dishesService } from './dishes.service';
+import { principalOf } from '../core/auth-guard';
+import { authErrors, errors, IdParams } from '../core/schemas';
+import { DishAvailabilityBody, DishBody, DishView } from './dishes.schemas';
+import { dishesService, GROUPS_NOT_LIVE } from './dishes.service';
 import { IngredientBody, IngredientView } from './ingredients.schemas';
 import { ingredientsService } from './ingredients.service';
+import { MenuBoard } from './menu-board.schemas';
+import { getMenuBoard } from './menu-board.service';
 import { registerMenuItemRoutes } from './menu-items.routes';
 import { ProductBody, ProductView } from './products.schemas';
 import { productsService } from './products.service';
@@ -17,8 +21,47 @@ export const menuRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     categoryType: 'dish',
     Body: DishBody,
     View: DishView,
+    extraRules:
+      '`description` (default `""`), `available` (default true) and `modifier_group_ids` (default `[]`) are ' +
+      `optional; a PUT without one keeps its value. \`modifier_group_ids\` must name live groups: 400 \`${GROUPS_NOT_LIVE}\`. ` +
+      'A change of `available` is announced (`dish.availability_changed`) and audited.',
     service: dishesService,
   });
+
+  app.put(
+    '/dishes/:id/availability',
+    {
+      schema: {
+        tags: ['Dishes'],
+        operationId: 'setDishAvailability',
+        summary: 'Mark a dish sold out ("86") or back on',
+        description:
+          'A sold-out dish stays on the menu, marked, and is refused on new plates (400 ' +
+          '`Dish is not available: <name>`). A change records the event `dish.availability_changed` ' +
+          '`{dish_id, available, reason: "manual"}` and an audit entry; sending the current value changes nothing.',
+        params: IdParams,
+        body: DishAvailabilityBody,
+        response: { 200: DishView, ...errors(400, 401, 403, 404) },
+      },
+    },
+    (request) =>
+      dishesService.setAvailability(ctx, principalOf(request), request.params.id, request.body.available),
+  );
+
+  app.get(
+    '/menu',
+    {
+      schema: {
+        tags: ['Dishes'],
+        operationId: 'getMenu',
+        summary: 'The whole live menu in one answer',
+        description:
+          "For an order screen: live dish categories by name with their station, each with its live dishes (sold-out ones marked), each dish's modifier groups in order with their live options. A fixed number of queries whatever the menu's size.",
+        response: { 200: MenuBoard, ...authErrors() },
+      },
+    },
+    () => getMenuBoard(ctx),
+  );
   registerMenuItemRoutes(app, ctx, {
     path: '/ingredients',
     tag: 'Ingredients',

@@ -3,22 +3,23 @@ import type { Db } from '../core/db/database';
 import { prepared } from '../core/db/prepared';
 import type { Database, DishStatus } from '../core/db/schema';
 import type { OrderRow } from './orders.repo';
+import type { ModifierChoice } from './plate-modifiers';
 
 export type OrderDishRow = Selectable<Database['order_dishes']>;
 
 const liveDishPrices = prepared((db, { dishIds }: { dishIds: string[] }) =>
   db
     .selectFrom('dishes')
-    .select(['id', 'price_cents'])
+    .select(['id', 'name', 'price_cents', 'is_available'])
     .where('id', 'in', dishIds)
     .where('is_deleted', '=', 0),
 );
 
-/** Current prices of the live dishes among these ids (the menu's rows, read only). */
+/** Current prices and availability of the live dishes among these ids (the menu's rows, read only). */
 export function findLiveDishPrices(
   db: Db,
   dishIds: string[],
-): Promise<{ id: string; price_cents: number }[]> {
+): Promise<{ id: string; name: string; price_cents: number; is_available: number }[]> {
   return liveDishPrices.all(db, { dishIds });
 }
 
@@ -47,19 +48,52 @@ const newOrderDishes = prepared((db, { rows }: { rows: Insertable<Database['orde
   db.insertInto('order_dishes').values(rows),
 );
 
-export async function insertOrderDishes(db: Db, rows: Insertable<Database['order_dishes']>[]): Promise<void> {
-  if (rows.length > 0) await newOrderDishes.run(db, { rows });
+/** A plate to store, with the options chosen for it. */
+export type NewPlate = Insertable<Database['order_dishes']> & { modifiers: readonly ModifierChoice[] };
+
+export async function insertOrderDishes(db: Db, plates: NewPlate[]): Promise<void> {
+  if (plates.length === 0) return;
+  await newOrderDishes.run(db, { rows: plates.map(({ modifiers: _modifiers, ...row }) => row) });
+  await insertModifierChoices(
+    db,
+    plates.flatMap((plate) => plate.modifiers.map((modifier) => ({ ...modifier, order_dish_id: plate.id }))),
+  );
 }
 
-const changedOrderDish = prepared(
-  (
+async function insertModifierChoices(
+  db: Db,
+  choices: (ModifierChoice & { order_dish_id: string })[],
+): Promise<void> {
+  if (choices.length === 0) return;
+  await db
+    .insertInto('order_dish_modifiers')
+    .values(choices.map((choice, position) => ({ ...choice, position })))
+    .execute();
+}
+
+/** Replaces the options of a plate (still pending: nothing of it has reached the kitchen). */
+export async function replaceModifierChoices(
+  db: Db,
+  orderDishId: string,
+  modifiers: readonly ModifierChoice[],
+): Promise<void> {
+  await db.deleteFrom('order_dish_modifiers').where('order_dish_id', '=', orderDishId).execute();
+  await insertModifierChoices(
     db,
-    {
-      orderId,
-      id,
-      changes,
-    }: { orderId: string; id: string; changes: { price_at_order_cents?: number; notes?: string } },
-  ) => db.updateTable('order_dishes').set(changes).where('id', '=', id).where('order_id', '=', orderId),
+    modifiers.map((modifier) => ({ ...modifier, order_dish_id: orderDishId })),
+  );
+}
+
+export type OrderDishChanges = {
+  price_at_order_cents?: number;
+  notes?: string;
+  seat?: number | null;
+  course?: number;
+};
+
+const changedOrderDish = prepared(
+  (db, { orderId, id, changes }: { orderId: string; id: string; changes: OrderDishChanges }) =>
+    db.updateTable('order_dishes').set(changes).where('id', '=', id).where('order_id', '=', orderId),
 );
 
 /** True when the dish row exists and belongs to that order. */
@@ -67,7 +101,7 @@ export async function updateOrderDish(
   db: Db,
   orderId: string,
   id: string,
-  changes: { price_at_order_cents?: number; notes?: string },
+  changes: OrderDishChanges,
 ): Promise<boolean> {
   return (await changedOrderDish.run(db, { orderId, id, changes })) > 0;
 }
@@ -78,6 +112,12 @@ const removedOrderDish = prepared((db, { orderId, id }: { orderId: string; id: s
 
 /** True when the dish row existed and belonged to that order. */
 export async function deleteOrderDish(db: Db, orderId: string, id: string): Promise<boolean> {
+  await db
+    .deleteFrom('order_dish_modifiers')
+    .where('order_dish_id', 'in', (eb) =>
+      eb.selectFrom('order_dishes').select('id').where('id', '=', id).where('order_id', '=', orderId),
+    )
+    .execute();
   return (await removedOrderDish.run(db, { orderId, id })) > 0;
 }
 
@@ -86,6 +126,12 @@ const removedDishesOfOrder = prepared((db, { orderId }: { orderId: string }) =>
 );
 
 export async function deleteAllOrderDishes(db: Db, orderId: string): Promise<void> {
+  await db
+    .deleteFrom('order_dish_modifiers')
+    .where('order_dish_id', 'in', (eb) =>
+      eb.selectFrom('order_dishes').select('id').where('order_id', '=', orderId),
+    )
+    .execute();
   await removedDishesOfOrder.run(db, { orderId });
 }
 
@@ -117,8 +163,55 @@ export async function sumOfDishes(db: Db, orderId: string): Promise<number> {
   return Number(row.total);
 }
 
-/** An order dish with what its views and the kitchen show beside it: the menu name and station. */
-export type OrderDishDetail = OrderDishRow & { dish_name: string; station: string };
+/** An order dish with what its views and the kitchen show beside it: the menu name, station and options. */
+export type OrderDishDetail = OrderDishRow & {
+  dish_name: string;
+  station: string;
+  modifiers: ModifierChoice[];
+};
+
+const modifiersOfOrder = prepared((db, { orderId }: { orderId: string }) =>
+  db
+    .selectFrom('order_dish_modifiers')
+    .innerJoin('order_dishes', 'order_dishes.id', 'order_dish_modifiers.order_dish_id')
+    .select([
+      'order_dish_modifiers.order_dish_id',
+      'order_dish_modifiers.option_id',
+      'order_dish_modifiers.group_name',
+      'order_dish_modifiers.name',
+      'order_dish_modifiers.price_delta_cents',
+    ])
+    .where('order_dishes.order_id', '=', orderId)
+    .orderBy('order_dish_modifiers.order_dish_id')
+    .orderBy('order_dish_modifiers.position'),
+);
+
+/** The options of these plates, by plate, in order: one query for a whole list. */
+export async function findModifierChoices(
+  db: Db,
+  orderDishIds: string[],
+): Promise<Map<string, ModifierChoice[]>> {
+  if (orderDishIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('order_dish_modifiers')
+    .select(['order_dish_id', 'option_id', 'group_name', 'name', 'price_delta_cents'])
+    .where('order_dish_id', 'in', orderDishIds)
+    .orderBy('order_dish_id')
+    .orderBy('position')
+    .execute();
+  return byPlate(rows);
+}
+
+function byPlate(rows: (ModifierChoice & { order_dish_id: string })[]): Map<string, ModifierChoice[]> {
+  const choices = new Map<string, ModifierChoice[]>();
+  for (const { order_dish_id, ...choice } of rows) {
+    const modifier = { ...choice, price_delta_cents: Number(choice.price_delta_cents) };
+    const list = choices.get(order_dish_id);
+    if (list) list.push(modifier);
+    else choices.set(order_dish_id, [modifier]);
+  }
+  return choices;
+}
 
 export type OrderWithDishRows = { order: OrderRow; dishes: OrderDishDetail[] } | undefined;
 
@@ -140,6 +233,8 @@ const liveOrderWithDishRows = prepared((db, { orderId }: { orderId: string }) =>
       'order_dishes.ready_at',
       'order_dishes.void_reason',
       'order_dishes.voided_at',
+      'order_dishes.seat',
+      'order_dishes.course',
       'dishes.name as dish_name',
       'categories.station',
     ])
@@ -156,6 +251,8 @@ export async function findLiveOrderWithDishes(db: Db, orderId: string): Promise<
   const rows = await liveOrderWithDishRows.all(db, { orderId });
   const first = rows[0];
   if (!first) return undefined;
+  const modifiers =
+    first.dish_row_id === null ? new Map() : byPlate(await modifiersOfOrder.all(db, { orderId }));
   const {
     dish_row_id,
     dish_id,
@@ -167,6 +264,8 @@ export async function findLiveOrderWithDishes(db: Db, orderId: string): Promise<
     ready_at,
     void_reason,
     voided_at,
+    seat,
+    course,
     dish_name,
     station,
     ...order
@@ -187,8 +286,11 @@ export async function findLiveOrderWithDishes(db: Db, orderId: string): Promise<
             ready_at: nullableMs(row.ready_at),
             void_reason: row.void_reason,
             voided_at: nullableMs(row.voided_at),
+            seat: row.seat === null ? null : Number(row.seat),
+            course: Number(row.course),
             dish_name: row.dish_name as string,
             station: row.station as string,
+            modifiers: modifiers.get(row.dish_row_id) ?? [],
           },
         ],
   );

@@ -7,6 +7,7 @@ import { listOrNoContent } from '../core/replies';
 import { errors, IdParams, MessageReply, NoContent, roundTripBody, Uuid } from '../core/schemas';
 import * as service from './order-dishes.service';
 import { DishEntries, OrderDishUpdateBody, OrderDishView } from './orders.schemas';
+import { ENTRY_RULES, PRICE_MISMATCH } from './plate-modifiers';
 import { PRICE_OVERRIDE_NOTE } from './price-overrides';
 
 const tags = ['Orders'];
@@ -38,7 +39,7 @@ export const orderDishesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         tags,
         operationId: 'addOrderDishes',
         summary: 'Add dishes to an order',
-        description: `\`price_at_order\` defaults to the dish's current price. ${PRICE_OVERRIDE_NOTE} ${TOTAL_NOTE}`,
+        description: `\`price_at_order\` defaults to the dish's current price. ${PRICE_OVERRIDE_NOTE} ${ENTRY_RULES} ${TOTAL_NOTE}`,
         headers: IdempotencyHeaders,
         params: IdParams,
         body: DishEntries,
@@ -67,7 +68,12 @@ export const orderDishesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         tags,
         operationId: 'updateOrderDish',
         summary: 'Update one dish of an order',
-        description: `${PRICE_OVERRIDE_NOTE} Keeping the price the dish has is no override. ${TOTAL_NOTE}`,
+        description:
+          `${PRICE_OVERRIDE_NOTE} Keeping the price the dish has is no override. \`notes\`, \`seat\` and ` +
+          '`course` may change at any time. `modifiers` (the whole new choice, checked as when adding) only ' +
+          `while the plate is pending: after it is sent, 400 \`${service.MODIFIERS_FROZEN}\`; a new choice ` +
+          'reprices the plate (dish price + deltas) and a `price_at_order` sent with it must match (400 ' +
+          `\`${PRICE_MISMATCH}\`). Sending back the options the plate has is no change. ${TOTAL_NOTE}`,
         params: OrderDishParams,
         body: roundTripBody(OrderDishView, OrderDishUpdateBody),
         response: { 200: MessageReply, ...errors(400, 401, 404) },

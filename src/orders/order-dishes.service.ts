@@ -9,12 +9,20 @@ import { refreshSalesFacts } from '../reports/sales-facts';
 import { authorizeAction } from '../roles/request-permissions';
 import { findBilledDishIds } from '../tickets/tickets.repo';
 import * as dishes from './order-dishes.repo';
+import { findLiveDishPrices, type OrderDishChanges, type OrderDishDetail } from './order-dishes.repo';
 import { recordDishesChanged } from './order-events';
 import { priceDishEntries } from './order-links';
 import { assertDishesCanChange } from './order-status';
 import { toOrderDishView } from './order-views';
 import * as orders from './orders.repo';
 import type { DishEntry, OrderDishUpdateBody, OrderDishView } from './orders.schemas';
+import {
+  chooseModifiers,
+  loadModifierMenu,
+  type ModifierChoice,
+  PRICE_MISMATCH,
+  priceWithModifiers,
+} from './plate-modifiers';
 import { authorizeOverrides, overrideAudit, type PriceOverride } from './price-overrides';
 
 const DISH_ON_BILL = 'Dish is on a bill';
@@ -86,6 +94,11 @@ export async function addDishes(
   );
 }
 
+/**
+ * Changes what the body sends. Notes, seat and course may change at any time; the options only while
+ * the plate is pending (the kitchen has not seen it) and not on a bill, and a new choice reprices the
+ * plate in the same transaction. Sending back the options or the price the plate already has is no change.
+ */
 export function updateOrderDish(
   ctx: AppContext,
   principal: Principal,
@@ -94,27 +107,67 @@ export function updateOrderDish(
   input: OrderDishUpdateBody,
 ): Promise<void> {
   return changeDishes(ctx, orderId, async (trx, now, audits) => {
-    const override =
-      input.price_at_order === undefined
-        ? undefined
-        : await repricing(trx, orderId, orderDishId, input.price_at_order);
-    authorizeOverrides(principal, override ? [override] : []);
-    if (input.price_at_order !== undefined && (await isBilled(trx, orderId, orderDishId))) {
-      const current = (await dishes.findLiveOrderWithDishes(trx, orderId))?.dishes.find(
-        (dish) => dish.id === orderDishId,
-      );
-      // Re-sending the price a billed dish already has is not a reprice.
-      if (current?.price_at_order_cents !== toCents(input.price_at_order))
-        throw new BadRequestError(DISH_ON_BILL);
-    }
-    const audit = override && overrideAudit(principal, orderId, [override], now);
-    if (audit) audits.push(audit);
-    const changes = {
-      ...(input.price_at_order !== undefined && { price_at_order_cents: toCents(input.price_at_order) }),
+    const plate = (await dishes.findLiveOrderWithDishes(trx, orderId))?.dishes.find(
+      (dish) => dish.id === orderDishId,
+    );
+    if (!plate) throw new NotFoundError();
+    const wanted = input.modifiers?.map((modifier) =>
+      typeof modifier === 'string' ? modifier : modifier.option_id,
+    );
+    const changes: OrderDishChanges = {
       ...(input.notes !== undefined && { notes: input.notes ?? '' }),
+      ...(input.seat !== undefined && { seat: input.seat }),
+      ...(input.course !== undefined && { course: input.course }),
     };
+    if (wanted !== undefined && !isSameChoice(wanted, plate.modifiers)) {
+      changes.price_at_order_cents = await rechoose(trx, orderId, plate, wanted, input.price_at_order);
+    } else if (input.price_at_order !== undefined && plate.modifiers.length > 0) {
+      if (toCents(input.price_at_order) !== plate.price_at_order_cents)
+        throw new BadRequestError(PRICE_MISMATCH);
+    } else if (input.price_at_order !== undefined) {
+      const override = await repricing(trx, orderId, orderDishId, input.price_at_order);
+      authorizeOverrides(principal, override ? [override] : []);
+      // Re-sending the price a billed dish already has is not a reprice.
+      const isReprice = plate.price_at_order_cents !== toCents(input.price_at_order);
+      if (isReprice && (await isBilled(trx, orderId, orderDishId))) throw new BadRequestError(DISH_ON_BILL);
+      const audit = override && overrideAudit(principal, orderId, [override], now);
+      if (audit) audits.push(audit);
+      changes.price_at_order_cents = toCents(input.price_at_order);
+    }
     if (!(await dishes.updateOrderDish(trx, orderId, orderDishId, changes))) throw new NotFoundError();
   });
+}
+
+export const MODIFIERS_FROZEN = 'Modifiers cannot change once the plate is sent to the kitchen';
+
+function isSameChoice(wanted: string[], current: readonly ModifierChoice[]): boolean {
+  const held = new Set(current.map((modifier) => modifier.option_id));
+  return wanted.length === held.size && wanted.every((id) => held.has(id));
+}
+
+/** Checks a pending plate's new options, stores them and answers its new price in cents. */
+async function rechoose(
+  trx: Db,
+  orderId: string,
+  plate: OrderDishDetail,
+  wanted: string[],
+  sentPrice: number | undefined,
+): Promise<number> {
+  if (plate.status !== 'pending') throw new BadRequestError(MODIFIERS_FROZEN);
+  if (await isBilled(trx, orderId, plate.id)) throw new BadRequestError(DISH_ON_BILL);
+  const twice = wanted.find((id, index) => wanted.indexOf(id) !== index);
+  if (twice) throw new BadRequestError(`Option ${twice} is chosen twice`);
+  const [menuDish] = await findLiveDishPrices(trx, [plate.dish_id]);
+  if (!menuDish) throw new BadRequestError(`Dish with ID: ${plate.dish_id} not found`);
+  const modifiers = chooseModifiers(
+    await loadModifierMenu(trx, [plate.dish_id], wanted),
+    plate.dish_id,
+    wanted,
+  );
+  const priceCents = priceWithModifiers(Number(menuDish.price_cents), modifiers);
+  if (sentPrice !== undefined && toCents(sentPrice) !== priceCents) throw new BadRequestError(PRICE_MISMATCH);
+  await dishes.replaceModifierChoices(trx, plate.id, modifiers);
+  return priceCents;
 }
 
 export function removeOrderDish(

@@ -4,7 +4,14 @@ import { newId } from '../core/ids';
 import { toCents } from '../core/money';
 import { findLiveUserById } from '../users/users.repo';
 import { findLiveDishPrices } from './order-dishes.repo';
-import type { DishEntry } from './orders.schemas';
+import { type DishEntry, MAX_PLATES_PER_REQUEST } from './orders.schemas';
+import {
+  chooseModifiers,
+  loadModifierMenu,
+  type ModifierChoice,
+  PRICE_MISMATCH,
+  priceWithModifiers,
+} from './plate-modifiers';
 import type { PriceOverride } from './price-overrides';
 
 /** Checks on the records an order names in its body; a wrong reference is the client's mistake: 400. */
@@ -20,41 +27,75 @@ export async function findOrderUser(db: Db, id: string): Promise<{ id: string; n
   return user;
 }
 
-export type PricedDish = { id: string; dish_id: string; price_at_order_cents: number; notes: string };
+export type PricedDish = {
+  id: string;
+  dish_id: string;
+  price_at_order_cents: number;
+  notes: string;
+  seat: number | null;
+  course: number;
+  modifiers: ModifierChoice[];
+};
 
 /**
- * Gives each entry an id and its price in cents, the dish's current price when none was sent; the
- * entries sent with another price are the overrides.
+ * Turns entries into plates: `quantity` plates of each, every one with its own id, its price in
+ * cents and its chosen options checked against the dish's groups. Without options a plate costs the
+ * dish's current price unless another was sent (an override); with options the server prices it and a
+ * different `price_at_order` is refused. All entries are checked before anything is written.
  */
 export async function priceDishEntries(
   db: Db,
   entries: DishEntry[],
 ): Promise<{ dishes: PricedDish[]; overrides: PriceOverride[] }> {
   if (entries.length === 0) return { dishes: [], overrides: [] };
+  const plateCount = entries.reduce((sum, entry) => sum + (entry.quantity ?? 1), 0);
+  if (plateCount > MAX_PLATES_PER_REQUEST) {
+    throw new BadRequestError(`At most ${MAX_PLATES_PER_REQUEST} plates per request`);
+  }
   const dishIds = [...new Set(entries.map((entry) => entry.dish_id))];
-  const prices = new Map((await findLiveDishPrices(db, dishIds)).map((dish) => [dish.id, dish.price_cents]));
+  const [menuDishes, modifierMenu] = await Promise.all([
+    findLiveDishPrices(db, dishIds),
+    loadModifierMenu(
+      db,
+      dishIds,
+      entries.flatMap((entry) => entry.modifiers ?? []),
+    ),
+  ]);
+  const menu = new Map(menuDishes.map((dish) => [dish.id, dish]));
   const overrides: PriceOverride[] = [];
-  const dishes = entries.map((entry) => {
-    const currentPrice = prices.get(entry.dish_id);
-    if (currentPrice === undefined) throw new BadRequestError(`Dish with ID: ${entry.dish_id} not found`);
-    const menuPriceCents = Number(currentPrice);
-    const priced = {
-      id: newId(),
-      dish_id: entry.dish_id,
-      price_at_order_cents:
-        entry.price_at_order === undefined ? menuPriceCents : toCents(entry.price_at_order),
-      notes: entry.notes ?? '',
-    };
-    if (priced.price_at_order_cents !== menuPriceCents) {
-      overrides.push({
-        orderDishId: priced.id,
-        dishId: priced.dish_id,
-        menuPriceCents,
-        previousCents: null,
-        priceCents: priced.price_at_order_cents,
-      });
+  const dishes = entries.flatMap((entry) => {
+    const dish = menu.get(entry.dish_id);
+    if (dish === undefined) throw new BadRequestError(`Dish with ID: ${entry.dish_id} not found`);
+    if (Number(dish.is_available) !== 1) throw new BadRequestError(`Dish is not available: ${dish.name}`);
+    const menuPriceCents = Number(dish.price_cents);
+    const modifiers = chooseModifiers(modifierMenu, dish.id, entry.modifiers ?? []);
+    const sentCents = entry.price_at_order === undefined ? undefined : toCents(entry.price_at_order);
+    let priceCents = sentCents ?? menuPriceCents;
+    if (modifiers.length > 0) {
+      priceCents = priceWithModifiers(menuPriceCents, modifiers);
+      if (sentCents !== undefined && sentCents !== priceCents) throw new BadRequestError(PRICE_MISMATCH);
     }
-    return priced;
+    return Array.from({ length: entry.quantity ?? 1 }, () => {
+      const priced: PricedDish = {
+        id: newId(),
+        dish_id: entry.dish_id,
+        price_at_order_cents: priceCents,
+        notes: entry.notes ?? '',
+        seat: entry.seat ?? null,
+        course: entry.course ?? 1,
+        modifiers,
+      };
+      if (modifiers.length === 0 && priced.price_at_order_cents !== menuPriceCents) {
+        overrides.push({
+          orderDishId: priced.id,
+          dishId: priced.dish_id,
+          menuPriceCents,
+          previousCents: null,
+          priceCents: priced.price_at_order_cents,
+        });
+      }
+      return priced;
+    });
   });
   return { dishes, overrides };
 }

@@ -40,5 +40,13 @@ export function toOrderDishView(row: OrderDishDetail): OrderDishView {
     sent_at: toIsoUtcOrNull(row.sent_at),
     ready_at: toIsoUtcOrNull(row.ready_at),
     void_reason: row.void_reason,
+    modifiers: row.modifiers.map((modifier) => ({
+      option_id: modifier.option_id,
+      group_name: modifier.group_name,
+      name: modifier.name,
+      price_delta: fromCents(modifier.price_delta_cents),
+    })),
+    seat: row.seat,
+    course: row.course,
   };
 }

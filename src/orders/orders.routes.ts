@@ -17,6 +17,7 @@ import {
   OrderWithDishesBody,
 } from './orders.schemas';
 import * as service from './orders.service';
+import { ENTRY_RULES } from './plate-modifiers';
 import { PRICE_OVERRIDE_NOTE } from './price-overrides';
 
 const tags = ['Orders'];
@@ -105,7 +106,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         tags,
         operationId: 'createOrderWithDishes',
         summary: 'Open an order with its dishes',
-        description: `All or nothing, in one transaction. ${ORDER_RULES} ${PRICE_OVERRIDE_NOTE}`,
+        description: `All or nothing, in one transaction. ${ORDER_RULES} ${PRICE_OVERRIDE_NOTE} ${ENTRY_RULES}`,
         headers: IdempotencyHeaders,
         body: OrderWithDishesBody,
         response: { 201: IdMessageReply, ...errors(400, 401) },

@@ -61,11 +61,45 @@ export const OrderUpdateBody = Type.Object(OrderBody.properties, {
   minProperties: 1,
 });
 
+/** How many plates one request may add, whatever its entries' quantities. */
+export const MAX_PLATES_PER_REQUEST = 200;
+
+const Seat = Type.Union([Type.Integer({ minimum: 1, maximum: 99, example: 2 }), Type.Null()], {
+  description: 'The seat the plate goes to; null or omitted: none',
+});
+const Course = Type.Integer({
+  minimum: 1,
+  maximum: 9,
+  example: 1,
+  description: 'Which course the plate is fired with (POST /orders/{id}/send `{course}`)',
+});
+const ModifierIds = Type.Array(Uuid(), {
+  uniqueItems: true,
+  maxItems: 50,
+  description: "Option ids of the dish's modifier groups; default none",
+});
+
 export const DishEntry = Type.Object(
   {
-    dish_id: Uuid({ description: 'A live dish of the menu' }),
-    price_at_order: Type.Optional(Money({ description: "Defaults to the dish's current price" })),
+    dish_id: Uuid({ description: 'A live, available dish of the menu' }),
+    price_at_order: Type.Optional(
+      Money({
+        description:
+          "Defaults to the dish's current price; with modifiers, the server computes it (dish price + the options' deltas) and a different one is refused",
+      }),
+    ),
     notes: OptionalText(Notes, 'null or omitted: none'),
+    modifiers: Type.Optional(ModifierIds),
+    quantity: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 99,
+        default: 1,
+        description: 'n adds n plates, each with its own id',
+      }),
+    ),
+    seat: Type.Optional(Seat),
+    course: Type.Optional({ ...Course, default: 1 }),
   },
   { additionalProperties: false },
 );
@@ -82,8 +116,42 @@ export const OrderWithDishesBody = Type.Object(
 );
 export type OrderWithDishesBody = Static<typeof OrderWithDishesBody>;
 
+/** A chosen option as a plate's view shows it; sent back by a PUT, only its `option_id` counts. */
+export const ModifierSnapshot = Type.Object({
+  option_id: Uuid(),
+  group_name: Type.String({ example: 'Extras' }),
+  name: Type.String({ example: 'Extra pineapple' }),
+  price_delta: Type.Number({ example: 10 }),
+});
+
 export const OrderDishUpdateBody = Type.Object(
-  { price_at_order: Type.Optional(Money()), notes: OptionalText(Notes, 'null or empty: none') },
+  {
+    price_at_order: Type.Optional(Money()),
+    notes: OptionalText(Notes, 'null or empty: none'),
+    seat: Type.Optional(Seat),
+    course: Type.Optional(Course),
+    modifiers: Type.Optional(
+      Type.Array(
+        Type.Union([
+          Uuid(),
+          Type.Object(
+            {
+              option_id: Uuid(),
+              group_name: Type.Optional(Type.String()),
+              name: Type.Optional(Type.String()),
+              price_delta: Type.Optional(Type.Number()),
+            },
+            { additionalProperties: false },
+          ),
+        ]),
+        {
+          maxItems: 50,
+          description:
+            'The whole new choice: option ids, or the modifiers of the view sent back. Only while the plate is pending',
+        },
+      ),
+    ),
+  },
   { additionalProperties: false, minProperties: 1 },
 );
 export type OrderDishUpdateBody = Static<typeof OrderDishUpdateBody>;
@@ -117,6 +185,11 @@ export const OrderDishView = Type.Object({
   sent_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   ready_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   void_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why it was voided; null otherwise' }),
+  modifiers: Type.Array(ModifierSnapshot, {
+    description: 'The options chosen, as they were when the plate was ordered',
+  }),
+  seat: Type.Union([Type.Integer(), Type.Null()]),
+  course: Type.Integer(),
 });
 export type OrderDishView = Static<typeof OrderDishView>;
 

@@ -10,16 +10,34 @@ export function findChitHeader(db: Db, orderId: string) {
     .executeTakeFirst();
 }
 
-/** These dishes of the order, in the order they were ordered (then by name and notes), with their notes. */
+/** These dishes of the order by course, then in the order they were ordered (then by name and notes). */
 export function findChitDishes(db: Db, orderId: string, orderDishIds: string[]) {
   return db
     .selectFrom('order_dishes')
     .innerJoin('dishes', 'dishes.id', 'order_dishes.dish_id')
-    .select(['order_dishes.id', 'dishes.name', 'order_dishes.notes'])
+    .select([
+      'order_dishes.id',
+      'dishes.name',
+      'order_dishes.notes',
+      'order_dishes.seat',
+      'order_dishes.course',
+    ])
     .where('order_dishes.order_id', '=', orderId)
     .where('order_dishes.id', 'in', orderDishIds)
+    .orderBy('order_dishes.course')
     .orderBy('order_dishes.created_at')
     .orderBy('dishes.name')
     .orderBy('order_dishes.notes')
+    .execute();
+}
+
+/** The names of the options chosen for these plates, each plate's in order. */
+export function findChitModifiers(db: Db, orderDishIds: string[]) {
+  return db
+    .selectFrom('order_dish_modifiers')
+    .select(['order_dish_id', 'name'])
+    .where('order_dish_id', 'in', orderDishIds)
+    .orderBy('order_dish_id')
+    .orderBy('position')
     .execute();
 }

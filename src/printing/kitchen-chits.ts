@@ -2,7 +2,7 @@ import type { Db } from '../core/db/database';
 import { NotFoundError } from '../core/errors';
 import { formatLocalDateTime } from '../core/time';
 import { loadSettings } from '../settings/settings.service';
-import { type Chit, chitLines } from './chit-layout';
+import { type Chit, type ChitDish, chitLines } from './chit-layout';
 import * as chits from './chits.repo';
 import { escposOf } from './escpos';
 import { enqueuePrintJob } from './print-queue';
@@ -27,7 +27,19 @@ export async function enqueueKitchenChits(
   if (!header) throw new NotFoundError();
   const { timeZone } = await loadSettings(trx);
   const stationOf = new Map(sent.dishes.map((dish) => [dish.orderDishId, stationKey(dish.station)]));
-  const rows = await chits.findChitDishes(trx, sent.orderId, [...stationOf.keys()]);
+  const plateIds = [...stationOf.keys()];
+  const modifiers = new Map<string, string[]>();
+  for (const choice of await chits.findChitModifiers(trx, plateIds)) {
+    modifiers.set(choice.order_dish_id, [...(modifiers.get(choice.order_dish_id) ?? []), choice.name]);
+  }
+  const rows = (await chits.findChitDishes(trx, sent.orderId, plateIds)).map((row) => ({
+    name: row.name,
+    notes: row.notes,
+    id: row.id,
+    seat: row.seat === null ? null : Number(row.seat),
+    course: Number(row.course),
+    modifiers: modifiers.get(row.id) ?? [],
+  }));
   let queued = 0;
   for (const printer of printers) {
     const station = printer.station === null ? null : stationKey(printer.station);
@@ -62,14 +74,14 @@ function stationKey(station: string): string {
   return station.trim().toLowerCase();
 }
 
-/** The same dish with the same notes once, with how many; first ordered first. */
-function grouped(rows: { name: string; notes: string }[]): Chit['dishes'] {
-  const byKey = new Map<string, Chit['dishes'][number]>();
+/** The same dish with the same options, seat, course and notes once, with how many; first ordered first. */
+function grouped(rows: Omit<ChitDish, 'quantity'>[]): ChitDish[] {
+  const byKey = new Map<string, ChitDish>();
   for (const row of rows) {
-    const key = JSON.stringify([row.name, row.notes]);
+    const key = JSON.stringify([row.course, row.name, row.modifiers, row.seat, row.notes]);
     const found = byKey.get(key);
     if (found) found.quantity += 1;
-    else byKey.set(key, { name: row.name, quantity: 1, notes: row.notes });
+    else byKey.set(key, { ...row, quantity: 1 });
   }
   return [...byKey.values()];
 }

@@ -10,8 +10,12 @@ export type Receipt = {
   /** e.g. `2026-11-22 12:00`, local to the restaurant. */
   date: string;
   currency: string;
-  /** One per dish and price, `amountCents` = quantity × price. */
-  lines: { name: string; quantity: number; amountCents: number }[];
+  /**
+   * One per dish, price, options and seat. `amountCents` = quantity × the dish's part of the price;
+   * each option's `amountCents` = quantity × its delta (null when it costs nothing), so the lines add
+   * up to the subtotal.
+   */
+  lines: ReceiptLine[];
   subtotalCents: number;
   discountCents: number;
   totalCents: number;
@@ -29,14 +33,31 @@ export type Receipt = {
   footer: string;
 };
 
+export type ReceiptLine = {
+  name: string;
+  quantity: number;
+  amountCents: number;
+  seat?: number | null;
+  modifiers?: { name: string; amountCents: number | null }[];
+};
+
 /** The receipt as lines of at most `width` characters. */
 export function receiptLines(receipt: Receipt, width: number): string[] {
   return [
     ...header(receipt, width),
     rule(width),
-    ...receipt.lines.flatMap((line) =>
-      pair(`${line.quantity} x ${line.name}`, formatMoney(line.amountCents), width),
-    ),
+    ...receipt.lines.flatMap((line) => [
+      ...pair(
+        `${line.quantity} x ${line.name}${line.seat ? ` (seat ${line.seat})` : ''}`,
+        formatMoney(line.amountCents),
+        width,
+      ),
+      ...(line.modifiers ?? []).flatMap((modifier) =>
+        modifier.amountCents === null
+          ? indented(wrap(`+ ${modifier.name}`, width - 2))
+          : indented(pair(`+ ${modifier.name}`, formatMoney(modifier.amountCents), width - 2)),
+      ),
+    ]),
     rule(width),
     ...totals(receipt, width),
     ...payments(receipt, width),

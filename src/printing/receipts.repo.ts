@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Db } from '../core/db/database';
 
 /** The bill with what its header names: its order's waiter and table. */
@@ -14,24 +13,42 @@ export function findBillHeader(db: Db, ticketId: string) {
 }
 
 /**
- * The bill's dishes grouped by dish and price, in the order they were first ordered. A cancelled bill
- * keeps its links (no longer live), so its receipt still shows what it covered.
+ * The bill's plates in the order they were ordered, with the options chosen for each (grouped into
+ * lines by the service). A cancelled bill keeps its links (no longer live), so its receipt still shows
+ * what it covered.
  */
-export function findBillLines(db: Db, ticketId: string) {
+export function findBillPlates(db: Db, ticketId: string) {
   return db
     .selectFrom('ticket_dishes')
     .innerJoin('order_dishes', 'order_dishes.id', 'ticket_dishes.order_dish_id')
     .innerJoin('dishes', 'dishes.id', 'order_dishes.dish_id')
     .select([
+      'order_dishes.id',
+      'dishes.id as dish_id',
       'dishes.name',
       'order_dishes.price_at_order_cents as price_cents',
-      sql<number>`count(*)`.as('quantity'),
-      sql<number>`min(order_dishes.created_at)`.as('first_at'),
+      'order_dishes.seat',
     ])
     .where('ticket_dishes.ticket_id', '=', ticketId)
-    .groupBy(['dishes.id', 'dishes.name', 'order_dishes.price_at_order_cents'])
-    .orderBy('first_at')
+    .orderBy('order_dishes.created_at')
     .orderBy('dishes.name')
+    .orderBy('order_dishes.id')
+    .execute();
+}
+
+/** The options of the bill's plates, each plate's in order. */
+export function findBillModifiers(db: Db, ticketId: string) {
+  return db
+    .selectFrom('ticket_dishes')
+    .innerJoin('order_dish_modifiers', 'order_dish_modifiers.order_dish_id', 'ticket_dishes.order_dish_id')
+    .select([
+      'order_dish_modifiers.order_dish_id',
+      'order_dish_modifiers.name',
+      'order_dish_modifiers.price_delta_cents',
+    ])
+    .where('ticket_dishes.ticket_id', '=', ticketId)
+    .orderBy('order_dish_modifiers.order_dish_id')
+    .orderBy('order_dish_modifiers.position')
     .execute();
 }
 

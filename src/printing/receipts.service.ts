@@ -10,7 +10,7 @@ import { TICKET_STATUS } from '../tickets/tickets.schemas';
 import { escposOf } from './escpos';
 import { enqueuePrintJob } from './print-queue';
 import * as printers from './printers.repo';
-import { type Receipt, receiptLines, receiptText } from './receipt-layout';
+import { type Receipt, type ReceiptLine, receiptLines, receiptText } from './receipt-layout';
 import * as receipts from './receipts.repo';
 import type { ReceiptWidth } from './text-layout';
 
@@ -69,11 +69,10 @@ async function buildReceipt(db: Db, settings: Settings, ticketId: string): Promi
   const subtotalCents = Number(bill.subtotal_cents);
   const totalCents = Number(bill.total_cents);
   const payments = await receipts.findBillPayments(db, ticketId);
-  const dishLines = (await receipts.findBillLines(db, ticketId)).map((line) => ({
-    name: line.name,
-    quantity: Number(line.quantity),
-    amountCents: Number(line.quantity) * Number(line.price_cents),
-  }));
+  const dishLines = billLines(
+    await receipts.findBillPlates(db, ticketId),
+    await receipts.findBillModifiers(db, ticketId),
+  );
   return {
     business: {
       name: settings.businessName,
@@ -117,6 +116,43 @@ async function buildReceipt(db: Db, settings: Settings, ticketId: string): Promi
     balanceCents: status === TICKET_STATUS.pending ? Math.max(totalCents - Number(bill.paid_cents), 0) : 0,
     footer: settings.receiptFooter,
   };
+}
+
+/**
+ * Plates of the same dish, price, options and seat become one line with how many, first ordered first.
+ * The line shows the dish's part of the price and each option its delta, so a guest sees what the
+ * extras cost and the lines still add up to the bill.
+ */
+function billLines(
+  plates: { id: string; dish_id: string; name: string; price_cents: number; seat: number | null }[],
+  choices: { order_dish_id: string; name: string; price_delta_cents: number }[],
+): ReceiptLine[] {
+  const optionsOf = new Map<string, { name: string; cents: number }[]>();
+  for (const choice of choices) {
+    const option = { name: choice.name, cents: Number(choice.price_delta_cents) };
+    optionsOf.set(choice.order_dish_id, [...(optionsOf.get(choice.order_dish_id) ?? []), option]);
+  }
+  const lines = new Map<
+    string,
+    ReceiptLine & { dishCents: number; options: { name: string; cents: number }[] }
+  >();
+  for (const plate of plates) {
+    const options = optionsOf.get(plate.id) ?? [];
+    const seat = plate.seat === null ? null : Number(plate.seat);
+    const key = JSON.stringify([plate.dish_id, Number(plate.price_cents), options, seat]);
+    const dishCents = Number(plate.price_cents) - options.reduce((sum, option) => sum + option.cents, 0);
+    const found = lines.get(key);
+    if (found) found.quantity += 1;
+    else lines.set(key, { name: plate.name, quantity: 1, amountCents: 0, seat, dishCents, options });
+  }
+  return [...lines.values()].map(({ dishCents, options, ...line }) => ({
+    ...line,
+    amountCents: line.quantity * dishCents,
+    modifiers: options.map((option) => ({
+      name: option.name,
+      amountCents: option.cents === 0 ? null : line.quantity * option.cents,
+    })),
+  }));
 }
 
 /**

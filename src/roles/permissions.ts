@@ -4,6 +4,7 @@ import { ForbiddenError } from '../core/errors';
 /** Every capability a role can hold; `GET /permissions` lists them with these descriptions. */
 export const PERMISSIONS = {
   'menu.write': 'Create, edit and delete categories, dishes, ingredients and products',
+  'menu.availability': 'Mark dishes available or sold out (the kitchen\'s "86")',
   'floor.write': 'Create, edit and delete spaces and tables',
   'orders.write': 'Open orders, edit them and add or change their dishes',
   'orders.cancel': 'Cancel or delete orders',

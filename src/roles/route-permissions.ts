@@ -52,6 +52,11 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   createProduct: 'menu.write',
   updateProduct: 'menu.write',
   deleteProduct: 'menu.write',
+  createModifierGroup: 'menu.write',
+  updateModifierGroup: 'menu.write',
+  deleteModifierGroup: 'menu.write',
+  // The kitchen's "86": a cook or a waiter marks a dish sold out without the right to edit the menu.
+  setDishAvailability: 'menu.availability',
 
   createSpace: 'floor.write',
   updateSpace: 'floor.write',

@@ -1,5 +1,6 @@
 import { after, describe } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { KyselyPlugin } from 'kysely';
 import { buildApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import { manualClock } from '../../src/core/clock';
@@ -43,9 +44,16 @@ export async function buildTestApp(
     rateSource?: RateSource;
     /** Run background jobs on their timers; by default they run only when a test asks. */
     startJobs?: boolean;
+    /** Kysely plugins the app's queries go through, e.g. to count them. */
+    plugins?: KyselyPlugin[];
   } = {},
 ): Promise<TestApp> {
-  const { database, url, dispose } = await openTestDatabase(target);
+  const opened = await openTestDatabase(target);
+  const { url, dispose } = opened;
+  const database = (options.plugins ?? []).reduce(
+    (handle, plugin) => ({ ...handle, db: handle.db.withPlugin(plugin) }),
+    opened.database,
+  );
   const clock = manualClock(Date.UTC(2026, 10, 22, 18, 0, 0));
   const config = testConfig({ ...options.env, DATABASE_URL: url });
   const app = await buildApp(config, {

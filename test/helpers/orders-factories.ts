@@ -70,5 +70,9 @@ export function notYetSent(dishName: string) {
     sent_at: null,
     ready_at: null,
     void_reason: null,
+    // A plate ordered with only the spec's fields: no options, no seat, the first course.
+    modifiers: [],
+    seat: null,
+    course: 1,
   };
 }

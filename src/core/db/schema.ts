@@ -59,9 +59,44 @@ export type Database = {
     name: string;
     price_cents: number;
     category_id: string;
+    description: Generated<string>;
+    /** 0: 86'd, not offered until someone puts it back. */
+    is_available: Generated<number>;
     is_deleted: Generated<number>;
     created_at: number;
     updated_at: number;
+  };
+  modifier_groups: {
+    id: string;
+    name: string;
+    min_select: number;
+    max_select: number;
+    is_deleted: Generated<number>;
+    created_at: number;
+    updated_at: number;
+  };
+  modifier_options: {
+    id: string;
+    group_id: string;
+    name: string;
+    price_delta_cents: number;
+    is_available: Generated<number>;
+    position: number;
+    /** Set when an edit of its group left it out: no longer offered, kept for the plates naming it. */
+    retired_at: number | null;
+    created_at: number;
+    updated_at: number;
+  };
+  /** The groups a dish offers, in the order its screen shows them. */
+  dish_modifier_groups: { dish_id: string; group_id: string; position: number };
+  /** The options chosen for a plate, copied when it was ordered. */
+  order_dish_modifiers: {
+    order_dish_id: string;
+    option_id: string;
+    group_name: string;
+    name: string;
+    price_delta_cents: number;
+    position: number;
   };
   ingredients: {
     id: string;
@@ -126,6 +161,8 @@ export type Database = {
     ready_at: number | null;
     void_reason: string | null;
     voided_at: number | null;
+    seat: Generated<number | null>;
+    course: Generated<number>;
   };
   idempotency_keys: {
     scope: string;

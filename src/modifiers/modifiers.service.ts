@@ -1,0 +1,186 @@
+import type { AppContext } from '../context';
+import type { Db } from '../core/db/database';
+import { isUniqueViolation } from '../core/db/locks';
+import { BadRequestError, NotFoundError } from '../core/errors';
+import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
+import { newId } from '../core/ids';
+import { fromCents, toCents } from '../core/money';
+import * as repo from './modifiers.repo';
+import type { ModifierGroupBody, ModifierGroupView, ModifierOptionView } from './modifiers.schemas';
+
+export const GROUP_NAME_TAKEN = 'A modifier group with this name already exists';
+export const GROUP_IN_USE = 'Modifier group is in use';
+export const MIN_ABOVE_MAX = 'min_select cannot be more than max_select';
+export const OPTION_NAMES_TWICE = 'Option names must be unique in the group';
+export const optionNotInGroup = (id: string) => `Option ${id} does not belong to this group`;
+
+export function toOptionView(row: repo.OptionRow): ModifierOptionView {
+  return {
+    id: row.id,
+    name: row.name,
+    price_delta: fromCents(Number(row.price_delta_cents)),
+    available: Number(row.is_available) === 1,
+  };
+}
+
+export function toGroupView(row: repo.GroupRow, options: repo.OptionRow[]): ModifierGroupView {
+  return {
+    id: row.id,
+    name: row.name,
+    min_select: Number(row.min_select),
+    max_select: Number(row.max_select),
+    options: options.map(toOptionView),
+  };
+}
+
+/** Groups with their live options: one query for the groups, one for all their options. */
+async function withOptions(db: Db, groups: repo.GroupRow[]): Promise<ModifierGroupView[]> {
+  const options = await repo.findLiveOptions(
+    db,
+    groups.map((group) => group.id),
+  );
+  return groups.map((group) =>
+    toGroupView(
+      group,
+      options.filter((option) => option.group_id === group.id),
+    ),
+  );
+}
+
+export async function listGroups(ctx: AppContext): Promise<ModifierGroupView[]> {
+  return withOptions(ctx.db, await repo.listLiveGroups(ctx.db));
+}
+
+export async function getGroup(ctx: AppContext, id: string): Promise<ModifierGroupView> {
+  const group = await repo.findLiveGroup(ctx.db, id);
+  if (!group) throw new NotFoundError();
+  const [view] = await withOptions(ctx.db, [group]);
+  return view as ModifierGroupView;
+}
+
+export function createGroup(
+  ctx: AppContext,
+  body: ModifierGroupBody,
+  claim: IdempotencyClaim | undefined,
+): Promise<string> {
+  assertGroupRules(body);
+  const unknownId = body.options.find((option) => option.id !== undefined)?.id;
+  if (unknownId) throw new BadRequestError(optionNotInGroup(unknownId));
+  const id = newId();
+  const now = ctx.clock.now();
+  return withGroupNameAnswer(() =>
+    inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
+      await repo.insertGroup(trx, { id, ...groupColumns(body), created_at: now, updated_at: now });
+      await repo.insertOptions(
+        trx,
+        body.options.map((option, position) => ({
+          id: newId(),
+          group_id: id,
+          ...optionColumns(option, position),
+          created_at: now,
+          updated_at: now,
+        })),
+      );
+      return id;
+    }),
+  );
+}
+
+/**
+ * Replaces the group: options sent with their id keep it, new ones get one, and the live options left
+ * out are retired (plates that named them keep their snapshot; the option is no longer offered).
+ */
+export function updateGroup(ctx: AppContext, id: string, body: ModifierGroupBody): Promise<void> {
+  assertGroupRules(body);
+  const now = ctx.clock.now();
+  return withGroupNameAnswer(() =>
+    ctx.db.transaction().execute(async (trx) => {
+      const [group] = await repo.lockLiveGroups(trx, [id]);
+      if (!group) throw new NotFoundError();
+      const current = new Map((await repo.findLiveOptions(trx, [id])).map((option) => [option.id, option]));
+      for (const option of body.options) {
+        if (option.id !== undefined && !current.has(option.id)) {
+          throw new BadRequestError(optionNotInGroup(option.id));
+        }
+      }
+      await repo.updateGroup(trx, id, { ...groupColumns(body), updated_at: now });
+      const keptIds = new Set(body.options.flatMap((option) => (option.id === undefined ? [] : [option.id])));
+      await repo.retireOptions(
+        trx,
+        [...current.keys()].filter((optionId) => !keptIds.has(optionId)),
+        now,
+      );
+      // Two kept options swapping names would collide in the live-name index halfway through: the
+      // renamed ones step aside under their own id first.
+      const renamed = body.options.filter(
+        (option) => option.id !== undefined && current.get(option.id)?.name !== option.name.trim(),
+      );
+      for (const option of renamed) {
+        await repo.updateOption(trx, option.id as string, { name: option.id as string, updated_at: now });
+      }
+      for (const [position, option] of body.options.entries()) {
+        if (option.id === undefined) continue;
+        await repo.updateOption(trx, option.id, { ...optionColumns(option, position), updated_at: now });
+      }
+      await repo.insertOptions(
+        trx,
+        body.options.flatMap((option, position) =>
+          option.id === undefined
+            ? [
+                {
+                  id: newId(),
+                  group_id: id,
+                  ...optionColumns(option, position),
+                  created_at: now,
+                  updated_at: now,
+                },
+              ]
+            : [],
+        ),
+      );
+    }),
+  );
+}
+
+/** A group a live dish offers stays; the lock on it holds off a dish linking it meanwhile. */
+export async function deleteGroup(ctx: AppContext, id: string): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    const [group] = await repo.lockLiveGroups(trx, [id]);
+    if (!group) throw new NotFoundError();
+    if (await repo.isGroupLinkedByLiveDish(trx, id)) throw new BadRequestError(GROUP_IN_USE);
+    await repo.softDeleteGroup(trx, id, now);
+  });
+}
+
+function assertGroupRules(body: ModifierGroupBody): void {
+  if (body.min_select > body.max_select) throw new BadRequestError(MIN_ABOVE_MAX);
+  const names = body.options.map((option) => option.name.trim());
+  if (new Set(names).size !== names.length) throw new BadRequestError(OPTION_NAMES_TWICE);
+  const ids = body.options.flatMap((option) => (option.id === undefined ? [] : [option.id]));
+  const twice = ids.find((id, index) => ids.indexOf(id) !== index);
+  if (twice) throw new BadRequestError(`Option ${twice} is sent twice`);
+}
+
+function groupColumns(body: ModifierGroupBody) {
+  return { name: body.name.trim(), min_select: body.min_select, max_select: body.max_select };
+}
+
+function optionColumns(option: ModifierGroupBody['options'][number], position: number) {
+  return {
+    name: option.name.trim(),
+    price_delta_cents: toCents(option.price_delta),
+    is_available: option.available === false ? 0 : 1,
+    position,
+  };
+}
+
+/** The partial unique index on live group names decides between two writes of one name. */
+async function withGroupNameAnswer<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new BadRequestError(GROUP_NAME_TAKEN);
+    throw error;
+  }
+}
