@@ -260,7 +260,11 @@ export default function OrderScreen() {
     setNotice(t.sending);
     return change(async () => {
       const reply = await writeOnce((key) =>
-        api.POST('/orders/{id}/send', { params: { path: { id: orderId } }, headers: keyHeader(key) }),
+        api.POST('/orders/{id}/send', {
+          params: { path: { id: orderId } },
+          body: {},
+          headers: keyHeader(key),
+        }),
       );
       return reply.sent > 0 ? format(t.sentCount, { n: reply.sent }) : t.nothingToSend;
     });
