@@ -44,6 +44,8 @@ const MATRIX: Record<string, readonly [waiter: boolean, cashier: boolean, kitche
   'change the settings: PUT /settings':                 [no,   no,     no,     yes,    yes],
   'manage users: POST /users':                          [no,   no,     no,     no,     yes],
   'manage printers: POST /printers':                    [no,   no,     no,     yes,    yes],
+  '86 a dish: PUT /dishes/{id}/availability':           [yes,  yes,    yes,    yes,    yes],
+  'edit modifiers: POST /modifier-groups':              [no,   no,     no,     yes,    yes],
 };
 
 /** One request of an action, on a state the administrator prepared for it; `status` on success. */
@@ -191,6 +193,23 @@ const ACTIONS: Record<keyof typeof MATRIX, Action> = {
     method: 'POST',
     url: '/printers',
     body: { name: `Bar ${Math.random().toString(36).slice(2, 8)}`, host: '192.168.1.60', role: 'receipt' },
+    status: 201,
+  }),
+  '86 a dish: PUT /dishes/{id}/availability': async (_admin, db) => ({
+    method: 'PUT',
+    url: `/dishes/${(await insertDish(db)).id}/availability`,
+    body: { available: false },
+    status: 200,
+  }),
+  'edit modifiers: POST /modifier-groups': async () => ({
+    method: 'POST',
+    url: '/modifier-groups',
+    body: {
+      name: `Extras ${Math.random().toString(36).slice(2, 8)}`,
+      min_select: 0,
+      max_select: 1,
+      options: [],
+    },
     status: 201,
   }),
 };

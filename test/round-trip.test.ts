@@ -87,6 +87,21 @@ const FACTORIES: Record<string, (fixture: Fixture) => Promise<Created>> = {
     query: '?type=dish',
   }),
   '/dishes/{id}': async ({ db }) => ({ params: { id: (await insertDish(db)).id } }),
+  '/modifier-groups/{id}': async ({ call }) => ({
+    params: {
+      id: await created(
+        call('POST', '/modifier-groups', {
+          name: 'Tortilla',
+          min_select: 1,
+          max_select: 1,
+          options: [
+            { name: 'Corn', price_delta: 0 },
+            { name: 'No cheese', price_delta: -5, available: false },
+          ],
+        }),
+      ),
+    },
+  }),
   '/ingredients/{id}': async ({ db }) => ({ params: { id: (await insertIngredient(db)).id } }),
   '/products/{id}': async ({ db }) => ({ params: { id: (await insertProduct(db)).id } }),
   '/spaces/{id}': async ({ db }) => ({ params: { id: (await insertSpace(db)).id } }),

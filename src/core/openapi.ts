@@ -54,6 +54,29 @@ const API_DESCRIPTION = [
  * converts it only on the paths it walks (not inside `anyOf` and the like), so every remaining one is
  * converted here. `examples` maps (media types, parameters) are objects and stay as they are.
  */
+/** Marks a body schema a route accepts absent (the route then treats no body as `{}`). */
+export const OPTIONAL_BODY = 'x-optional-body';
+
+/**
+ * @fastify/swagger marks every request body required, which a generated client then insists on; a
+ * body schema flagged OPTIONAL_BODY is documented as optional, as its route takes it.
+ */
+function withOptionalBodies<T>(document: T): T {
+  const paths = (document as { paths?: Record<string, Record<string, unknown>> }).paths ?? {};
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item)) {
+      const body = (
+        operation as { requestBody?: { required?: boolean; content?: Record<string, { schema?: object }> } }
+      ).requestBody;
+      const schemas = Object.values(body?.content ?? {}).map(
+        (media) => media.schema as Record<string, unknown>,
+      );
+      if (body && schemas.some((schema) => schema?.[OPTIONAL_BODY] === true)) body.required = false;
+    }
+  }
+  return document;
+}
+
 export function withSingleExamples<T>(node: T): T {
   if (Array.isArray(node)) return node.map(withSingleExamples) as T;
   if (node === null || typeof node !== 'object') return node;
@@ -115,7 +138,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
     },
     transformObject: (document) =>
-      'openapiObject' in document ? withSingleExamples(document.openapiObject) : document.swaggerObject,
+      'openapiObject' in document
+        ? withOptionalBodies(withSingleExamples(document.openapiObject))
+        : document.swaggerObject,
   });
   await app.register(swaggerUi, { routePrefix: '/swagger', staticCSP: true });
 }

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Station } from '../categories/categories.schemas';
+import { OPTIONAL_BODY } from '../core/openapi';
 import { OptionalText, Uuid } from '../core/schemas';
 import { DishStatusSchema, ModifierSnapshot } from '../orders/orders.schemas';
 
@@ -21,7 +22,11 @@ export const SendBody = Type.Object(
       Type.Integer({ minimum: 1, maximum: 9, description: "Fire only this course's pending plates" }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    [OPTIONAL_BODY]: true,
+    description: 'Optional: no body fires every pending plate',
+  },
 );
 export type SendBody = Static<typeof SendBody>;
 

@@ -1,4 +1,4 @@
-import { centered, rule, wrap } from './text-layout';
+import { centered, indented, rule, wrap } from './text-layout';
 
 /** A kitchen chit: what one station must prepare for one order, and for whom. */
 export type Chit = {
@@ -41,7 +41,7 @@ export function chitLines(chit: Chit, width: number): string[] {
         ? wrap(`-- Course ${dish.course} --`, width)
         : []),
       ...wrap(`${dish.quantity} x ${dish.name}${dish.seat === null ? '' : ` (seat ${dish.seat})`}`, width),
-      ...dish.modifiers.flatMap((modifier) => wrap(`  + ${modifier}`, width)),
+      ...dish.modifiers.flatMap((modifier) => indented(wrap(`+ ${modifier}`, width - 2))),
       ...(dish.notes.trim() ? wrap(`>> ${dish.notes.trim()}`, width) : []),
     ]),
     rule(width),

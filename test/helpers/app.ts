@@ -50,10 +50,11 @@ export async function buildTestApp(
 ): Promise<TestApp> {
   const opened = await openTestDatabase(target);
   const { url, dispose } = opened;
-  const database = (options.plugins ?? []).reduce(
-    (handle, plugin) => ({ ...handle, db: handle.db.withPlugin(plugin) }),
-    opened.database,
+  const db = (options.plugins ?? []).reduce(
+    (plugged, plugin) => plugged.withPlugin(plugin),
+    opened.database.db,
   );
+  const database = { ...opened.database, db };
   const clock = manualClock(Date.UTC(2026, 10, 22, 18, 0, 0));
   const config = testConfig({ ...options.env, DATABASE_URL: url });
   const app = await buildApp(config, {
