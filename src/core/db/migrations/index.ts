@@ -27,6 +27,7 @@ import * as webhookPrivateTargets from './0020_webhook_private_targets';
 import * as priceOverride from './0021_price_override';
 import * as salesFactsAmountSplits from './0022_sales_facts_amount_splits';
 import * as blindShiftClose from './0023_blind_shift_close';
+import * as pinLength from './0026_pin_length';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -54,6 +55,7 @@ export const migrationProvider: MigrationProvider = {
       '0021_price_override': priceOverride,
       '0022_sales_facts_amount_splits': salesFactsAmountSplits,
       '0023_blind_shift_close': blindShiftClose,
+      '0026_pin_length': pinLength,
     };
   },
 };
