@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describeEachDatabase } from './helpers/app';
 import { buildWalletTestApp, unlockedAdmin } from './helpers/wallet-factories';
 
@@ -34,23 +35,29 @@ describeEachDatabase('wallet payments with Idempotency-Key', (target) => {
       });
     const sends = (path: string) =>
       testApp.simulator.received.filter((line) => line === `POST ${path}`).length;
+    // The simulator logs a request when it reads it; on a loaded machine that can come after the
+    // client has given up at 200 ms, so a slow node's count is read once the request has arrived.
+    const sendsArrived = async (path: string) => {
+      for (let waited = 0; sends(path) === 0 && waited < 5000; waited += 20) await sleep(20);
+      return sends(path);
+    };
     const storedKeys = () => testApp.db.selectFrom('idempotency_keys').selectAll().execute();
-    return { ...testApp, pay, sends, storedKeys };
+    return { ...testApp, pay, sends, sendsArrived, storedKeys };
   }
 
   const slowNode = { PHOENIXD_PAYMENT_TIMEOUT_MS: '200' };
 
   it('answers 504, not 503, when an on-chain payment gets no answer in time', async (t) => {
-    const { pay, simulator, sends } = await setUp(t, slowNode);
+    const { pay, simulator, sendsArrived } = await setUp(t, slowNode);
     simulator.setMode({ kind: 'slow', delayMs: 60_000 });
     const response = await pay('/wallet/payonchain', ON_CHAIN);
     assert.equal(response.statusCode, 504);
     assert.deepEqual(response.json(), OUTCOME_UNKNOWN);
-    assert.equal(sends('/sendtoaddress'), 1);
+    assert.equal(await sendsArrived('/sendtoaddress'), 1);
   });
 
   it('never calls the node again for a key whose payment outcome is unknown', async (t) => {
-    const { pay, simulator, sends, storedKeys } = await setUp(t, slowNode);
+    const { pay, simulator, sendsArrived, storedKeys } = await setUp(t, slowNode);
     simulator.setMode({ kind: 'slow', delayMs: 60_000 });
     const first = await pay('/wallet/payonchain', ON_CHAIN, 'payout-1');
     assert.equal(first.statusCode, 504);
@@ -60,7 +67,7 @@ describeEachDatabase('wallet payments with Idempotency-Key', (target) => {
       assert.equal(again.statusCode, 504);
       assert.deepEqual(again.json(), OUTCOME_UNKNOWN);
     }
-    assert.equal(sends('/sendtoaddress'), 1);
+    assert.equal(await sendsArrived('/sendtoaddress'), 1);
     const [key] = await storedKeys();
     assert.equal(key?.idempotency_key, 'payout-1');
     assert.equal(key?.response_body, null);

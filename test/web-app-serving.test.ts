@@ -7,8 +7,10 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import Fastify from 'fastify';
 import { webAppRoutes } from '../src/web/web.routes';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
+import { loggedInUser } from './helpers/auth';
 import { databaseTargets } from './helpers/database';
 import { insertUser } from './helpers/factories';
+import { callerFor } from './helpers/orders-factories';
 
 type TestContext = { after: (fn: () => Promise<void> | void) => void };
 
@@ -131,7 +133,7 @@ describe('the web app at /app', () => {
 });
 
 describeEachDatabase('GET /auth/staff', (target) => {
-  it('lists the names of live users, sorted, and nothing else, without a login', async (t) => {
+  it('lists the names of live users, sorted, with their PIN lengths and nothing else, without a login', async (t) => {
     const { app, db } = await buildTestApp(t, target);
     await insertUser(db, { name: 'Zoe', role: 'waiter' });
     await insertUser(db, { name: 'Ana', role: 'admin' });
@@ -140,6 +142,42 @@ describeEachDatabase('GET /auth/staff', (target) => {
 
     const response = await app.inject({ method: 'GET', url: '/auth/staff' });
     assert.equal(response.statusCode, 200);
-    assert.deepEqual(response.json(), [{ name: 'Ana' }, { name: 'Zoe' }]);
+    assert.deepEqual(response.json(), [
+      { name: 'Ana', pin_length: 4 },
+      { name: 'Zoe', pin_length: 4 },
+    ]);
+  });
+
+  it('keeps the length of a PIN set through the API, a changed one, and none for a PIN of before', async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const { cookies } = await loggedInUser(app, db, 'admin');
+    const call = callerFor(app, cookies);
+    const created = await call('POST', '/users', { name: 'Ines', pin: '135790', role: 'waiter' });
+    assert.equal(created.statusCode, 201, created.body);
+    const lengthOf = async (name: string) =>
+      (
+        (await app.inject({ method: 'GET', url: '/auth/staff' })).json() as {
+          name: string;
+          pin_length: number | null;
+        }[]
+      ).find((staff) => staff.name === name)?.pin_length;
+    assert.equal(await lengthOf('Ines'), 6);
+
+    const changed = await call('PUT', `/users/${created.json().id}`, {
+      name: 'Ines',
+      pin: '24681357',
+      role: 'waiter',
+    });
+    assert.equal(changed.statusCode, 200, changed.body);
+    assert.equal(await lengthOf('Ines'), 8);
+    const renamedRoleOnly = await call('PUT', `/users/${created.json().id}`, {
+      name: 'Ines',
+      role: 'cashier',
+    });
+    assert.equal(renamedRoleOnly.statusCode, 200, renamedRoleOnly.body);
+    assert.equal(await lengthOf('Ines'), 8, 'a change without a PIN keeps the length');
+
+    await db.updateTable('users').set({ pin_length: null }).where('name', '=', 'Ines').execute();
+    assert.equal(await lengthOf('Ines'), null);
   });
 });

@@ -31,8 +31,19 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         summary: 'The names of the staff, for the login screen',
         description:
           'Public, like the list of names a till shows before a PIN is typed: the names of every live user, ' +
-          'sorted. Nothing else about them.',
-        response: { 200: Type.Array(Type.Object({ name: Type.String({ example: 'Ana' }) })) },
+          'sorted, each with the number of digits of its PIN so the PIN pad logs in as the last one is tapped ' +
+          '(`null` for a PIN set before the length was kept). Nothing else about them. The length narrows a ' +
+          'guess no more than the pad itself shows; wrong PINs stay limited per name and client address.',
+        response: {
+          200: Type.Array(
+            Type.Object({
+              name: Type.String({ example: 'Ana' }),
+              pin_length: Type.Union([Type.Integer({ minimum: 4, maximum: 12 }), Type.Null()], {
+                example: 4,
+              }),
+            }),
+          ),
+        },
       },
     },
     () => service.listStaffNames(ctx),

@@ -28,10 +28,12 @@ const LOGIN_FAILURES_PER_ADDRESS: FailureRule = { scope: 'login-address', max: 3
 export const REFRESH_GRACE_MS = 10_000;
 
 /** Each login opens its own session, so a second tablet does not log out the first. */
-/** The names a login screen offers to tap, so staff type only their PIN. */
-export async function listStaffNames(ctx: AppContext): Promise<{ name: string }[]> {
+/** The names a login screen offers to tap, so staff type only their PIN, and how many digits it has. */
+export async function listStaffNames(
+  ctx: AppContext,
+): Promise<{ name: string; pin_length: number | null }[]> {
   const users = await listLiveUsers(ctx.db);
-  return users.map(({ name }) => ({ name }));
+  return users.map(({ name, pin_length }) => ({ name, pin_length }));
 }
 
 export async function login(

@@ -38,6 +38,7 @@ async function newUserRow(ctx: AppContext, input: NewUser): Promise<users.NewUse
     name,
     name_key: userNameKey(name),
     pin_hash: await hashPin(input.pin, ctx.secrets.pinKey, name),
+    pin_length: input.pin.length,
     role: input.role,
     wallet_password_hash: input.walletPasswordHash ?? null,
     created_at: now,
@@ -118,7 +119,7 @@ export async function updateUser(
         name,
         name_key: userNameKey(name),
         role: input.role,
-        ...(pinHash && { pin_hash: pinHash }),
+        ...(pinHash && { pin_hash: pinHash, pin_length: input.pin?.length }),
         updated_at: now,
       });
       if (pinHash || input.role !== existing.role) {

@@ -33,6 +33,7 @@ export async function insertUser(
       name: user.name,
       name_key: userNameKey(user.name),
       pin_hash: await hashPin(user.pin, TEST_PIN_KEY, user.name),
+      pin_length: user.pin.length,
       role: user.role,
       wallet_password_hash: null,
       created_at: NOW,

@@ -14,6 +14,8 @@ export type Database = {
     /** `userNameKey(name)`: what logins look up and what is unique among live users. */
     name_key: string;
     pin_hash: string;
+    /** How many digits the PIN has, for the login screen; null for a PIN set before it was kept. */
+    pin_length: number | null;
     /** The name of the user's role (`roles.name`). */
     role: string;
     wallet_password_hash: string | null;

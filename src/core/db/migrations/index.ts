@@ -29,6 +29,7 @@ import * as salesFactsAmountSplits from './0022_sales_facts_amount_splits';
 import * as blindShiftClose from './0023_blind_shift_close';
 import * as floorMoves from './0024_floor_moves';
 import * as modifiers from './0025_modifiers';
+import * as pinLength from './0026_pin_length';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -58,6 +59,7 @@ export const migrationProvider: MigrationProvider = {
       '0023_blind_shift_close': blindShiftClose,
       '0024_floor_moves': floorMoves,
       '0025_modifiers': modifiers,
+      '0026_pin_length': pinLength,
     };
   },
 };

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, messageOf, ok } from '../../api/client';
+import { api, messageOf, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { LanguagePicker } from '../../components/Shell';
 import { type Strings, useStrings } from '../../core/i18n';
@@ -58,6 +58,8 @@ const strings: Strings<
   },
 };
 
+type Staff = Ok<'/auth/staff', 'get'>[number];
+
 const RETRY_MS = 3000;
 const PIN_KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0'];
 
@@ -65,15 +67,15 @@ const PIN_KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0'];
 export function LoginScreen() {
   const t = useStrings(strings);
   const [initialized, setInitialized] = useState<boolean>();
-  const [names, setNames] = useState<string[]>([]);
-  const [chosen, setChosen] = useState<string>();
+  const [staff, setStaff] = useState<Staff[]>([]);
+  const [chosen, setChosen] = useState<Staff>();
   const [error, setError] = useState<string>();
 
   const load = async () => {
     try {
       const status = await ok(api.GET('/initial-setup'));
       setInitialized(status.initialized);
-      if (status.initialized) setNames((await ok(api.GET('/auth/staff'))).map((staff) => staff.name));
+      if (status.initialized) setStaff(await ok(api.GET('/auth/staff')));
       setError(undefined);
       return true;
     } catch (failure) {
@@ -104,38 +106,61 @@ export function LoginScreen() {
           <>
             <h2>{t.whoAreYou}</h2>
             <ul class="name-grid">
-              {names.map((name) => (
-                <li key={name}>
-                  <button type="button" class="tile" onClick={() => setChosen(name)}>
-                    {name}
+              {staff.map((member) => (
+                <li key={member.name}>
+                  <button type="button" class="tile" onClick={() => setChosen(member)}>
+                    {member.name}
                   </button>
                 </li>
               ))}
             </ul>
           </>
         )}
-        {initialized && chosen !== undefined && <PinForm name={chosen} onBack={() => setChosen(undefined)} />}
+        {initialized && chosen !== undefined && (
+          <PinForm name={chosen.name} pinLength={chosen.pin_length} onBack={() => setChosen(undefined)} />
+        )}
       </div>
     </main>
   );
 }
 
-function PinForm({ name, onBack }: { name: string; onBack: () => void }) {
+/**
+ * A tap on the pad's last digit logs in at once, as a till's PIN pad does; typed PINs (and PINs
+ * whose length the server does not know) still log in with the button or Enter.
+ */
+function PinForm({
+  name,
+  pinLength,
+  onBack,
+}: {
+  name: string;
+  pinLength: number | null;
+  onBack: () => void;
+}) {
   const t = useStrings(strings);
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  const logInWith = async (typed: string) => {
     setBusy(true);
     try {
-      await logIn(name, pin);
+      await logIn(name, typed);
     } catch (failure) {
       setError(messageOf(failure, t.unreachable));
       setPin('');
       setBusy(false);
     }
+  };
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void logInWith(pin);
+  };
+  const tap = (digit: string) => {
+    if (busy) return;
+    const typed = `${pin}${digit}`.slice(0, 12);
+    setPin(typed);
+    if (typed.length === pinLength) void logInWith(typed);
   };
   return (
     <form onSubmit={submit} class="pin-form">
@@ -155,12 +180,7 @@ function PinForm({ name, onBack }: { name: string; onBack: () => void }) {
       />
       <div class="pin-pad">
         {PIN_KEYS.map((digit) => (
-          <button
-            key={digit}
-            type="button"
-            class="key"
-            onClick={() => setPin((value) => `${value}${digit}`.slice(0, 12))}
-          >
+          <button key={digit} type="button" class="key" onClick={() => tap(digit)}>
             {digit}
           </button>
         ))}
