@@ -68,6 +68,8 @@ describeEachDatabase('users', (target) => {
     };
     const waiter = await me('waiter');
     assert.deepEqual(waiter, [
+      'menu.availability',
+      'orders.move',
       'orders.write',
       'payments.take',
       'receipts.print',
