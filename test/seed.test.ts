@@ -13,7 +13,7 @@ describeEachDatabase('demo seed (npm run seed)', (target) => {
     const seed = await runScript(SEED, [], { databaseUrl });
     const endedAt = Date.now();
     assert.equal(seed.code, 0, seed.stderr);
-    assert.match(seed.stdout, /^Demo restaurant created: 7 dishes, 6 tables, 3 orders of today\.$/m);
+    assert.match(seed.stdout, /^Demo restaurant created: 10 dishes, 6 tables, 3 orders of today\.$/m);
 
     const printedUsers = [...seed.stdout.matchAll(/^ {2}(admin|waiter) +(.+) {2}PIN (\d+)$/gm)];
     assert.equal(printedUsers.length, 3);
@@ -34,7 +34,31 @@ describeEachDatabase('demo seed (npm run seed)', (target) => {
     assert.equal(unlocked.statusCode, 200);
 
     const get = (url: string) => app.inject({ method: 'GET', url, headers: { cookie: adminCookies } });
-    assert.equal((await get('/dishes')).json().length, 7);
+    const dishes = (await get('/dishes')).json() as { name: string; modifier_group_ids: string[] }[];
+    assert.equal(dishes.length, 10);
+    // The Mexican menu's questions: tortilla, salsa, a steak's término, a drink's size, linked in order.
+    const groups = (await get('/modifier-groups')).json() as {
+      id: string;
+      name: string;
+      min_select: number;
+      options: { name: string; price_delta: number }[];
+    }[];
+    const groupNamed = (name: string) => groups.find((group) => group.name === name);
+    assert.deepEqual(groups.map((group) => group.name).sort(), ['Salsa', 'Tamaño', 'Tortilla', 'Término']);
+    assert.equal(groupNamed('Tortilla')?.min_select, 1);
+    assert.deepEqual(
+      groupNamed('Tamaño')?.options.map((option) => [option.name, option.price_delta]),
+      [
+        ['Chico', 0],
+        ['Mediano', 10],
+        ['Grande', 20],
+      ],
+    );
+    assert.deepEqual(dishes.find((dish) => dish.name === 'Arrachera')?.modifier_group_ids, [
+      groupNamed('Término')?.id,
+      groupNamed('Tortilla')?.id,
+      groupNamed('Salsa')?.id,
+    ]);
     assert.equal((await get('/categories?type=dish')).json().length, 3);
     assert.equal((await get('/spaces')).json().length, 2);
     const tables = (await get('/tables')).json() as { status: string; order_id: string | null }[];

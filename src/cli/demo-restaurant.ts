@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
 import { ConflictError } from '../core/errors';
 import { dishesService } from '../menu/dishes.service';
+import { createGroup, getGroup } from '../modifiers/modifiers.service';
 import type { DishEntry, OrderStatus } from '../orders/orders.schemas';
 import { createOrder } from '../orders/orders.service';
 import { grantedPermissions, parsePermissions } from '../roles/permissions';
@@ -22,19 +23,71 @@ export const DEMO_STAFF = [
   { name: 'Mateo', pin: '3333' },
 ];
 
-const MENU: Record<string, [name: string, price: number][]> = {
+/** The choices a Mexican kitchen asks for: [option, price delta] each; `min` 1 makes a group required. */
+const MODIFIER_GROUPS = {
+  tortilla: {
+    name: 'Tortilla',
+    min: 1,
+    max: 1,
+    options: [
+      ['Maíz', 0],
+      ['Harina', 0],
+    ],
+  },
+  salsa: {
+    name: 'Salsa',
+    min: 0,
+    max: 1,
+    options: [
+      ['Verde', 0],
+      ['Roja', 0],
+      ['Sin salsa', 0],
+    ],
+  },
+  termino: {
+    name: 'Término',
+    min: 1,
+    max: 1,
+    options: [
+      ['Rojo', 0],
+      ['Término medio', 0],
+      ['Tres cuartos', 0],
+      ['Bien cocido', 0],
+    ],
+  },
+  tamano: {
+    name: 'Tamaño',
+    min: 1,
+    max: 1,
+    options: [
+      ['Chico', 0],
+      ['Mediano', 10],
+      ['Grande', 20],
+    ],
+  },
+} as const satisfies Record<
+  string,
+  { name: string; min: number; max: number; options: readonly (readonly [string, number])[] }
+>;
+type GroupKey = keyof typeof MODIFIER_GROUPS;
+
+/** Each dish: name, price and the groups a waiter asks, in the order asked. */
+const MENU: Record<string, [name: string, price: number, groups: GroupKey[]][]> = {
   Entradas: [
-    ['Guacamole con totopos', 95],
-    ['Sopa de tortilla', 85],
+    ['Guacamole con totopos', 95, ['salsa']],
+    ['Sopa de tortilla', 85, []],
+    ['Quesadillas (2)', 90, ['tortilla', 'salsa']],
   ],
   'Platos fuertes': [
-    ['Tacos al pastor (3)', 120],
-    ['Enchiladas verdes', 145],
-    ['Mole poblano', 180.5],
+    ['Tacos al pastor (3)', 120, ['tortilla', 'salsa']],
+    ['Enchiladas verdes', 145, []],
+    ['Mole poblano', 180.5, []],
+    ['Arrachera', 260, ['termino', 'tortilla', 'salsa']],
   ],
   Bebidas: [
-    ['Agua de jamaica', 35],
-    ['Café de olla', 40],
+    ['Agua de jamaica', 35, ['tamano']],
+    ['Agua de horchata', 35, ['tamano']],
+    ['Café de olla', 40, []],
   ],
 };
 
@@ -88,13 +141,39 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
       }),
     );
 
-  const dishIds: string[] = [];
+  // Groups first, so each dish links its own; option ids by "group/option" for the orders below.
+  const groupIds = {} as Record<GroupKey, string>;
+  const optionIds = new Map<string, string>();
+  for (const [key, group] of Object.entries(MODIFIER_GROUPS) as [
+    GroupKey,
+    (typeof MODIFIER_GROUPS)[GroupKey],
+  ][]) {
+    const body = {
+      name: group.name,
+      min_select: group.min,
+      max_select: group.max,
+      options: group.options.map(([name, price_delta]) => ({ name, price_delta })),
+    };
+    groupIds[key] = await createGroup(ctx, body, undefined);
+    for (const option of (await getGroup(ctx, groupIds[key])).options)
+      optionIds.set(`${key}/${option.name}`, option.id);
+  }
+
+  const dishIds = new Map<string, string>();
   for (const [categoryName, dishes] of Object.entries(MENU)) {
     // CategoryBody's Static type loses the literals of its mapped union; the value is a valid body.
     const body = { name: categoryName, type: 'dish' } as unknown as CategoryBody;
     const categoryId = await createCategory(ctx, body, undefined);
-    for (const [name, price] of dishes) {
-      dishIds.push(await dishesService.create(ctx, { name, price, category_id: categoryId }, undefined));
+    for (const [name, price, groups] of dishes) {
+      const modifier_group_ids = groups.map((key) => groupIds[key]);
+      dishIds.set(
+        name,
+        await dishesService.create(
+          ctx,
+          { name, price, category_id: categoryId, modifier_group_ids },
+          undefined,
+        ),
+      );
     }
   }
 
@@ -109,8 +188,10 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
     Principal,
     Principal,
   ];
-  const dish = (index: number, notes?: string): DishEntry => ({
-    dish_id: dishIds[index % dishIds.length] as string,
+  /** A plate by the dish's name, its options as "group/option". */
+  const dish = (name: string, options: string[] = [], notes?: string): DishEntry => ({
+    dish_id: dishIds.get(name) as string,
+    ...(options.length > 0 && { modifiers: options.map((option) => optionIds.get(option) as string) }),
     ...(notes && { notes }),
   });
   const orders: { by: Principal; table: string | null; status: OrderStatus; dishes: DishEntry[] }[] = [
@@ -118,15 +199,24 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
       by: lucia,
       table: tableIds[0] ?? null,
       status: 'pending',
-      dishes: [dish(0), dish(2, 'Sin cebolla'), dish(5)],
+      dishes: [
+        dish('Guacamole con totopos', ['salsa/Roja']),
+        dish('Tacos al pastor (3)', ['tortilla/Maíz', 'salsa/Verde'], 'Sin cebolla'),
+        dish('Agua de jamaica', ['tamano/Mediano']),
+      ],
     },
     {
       by: mateo,
       table: tableIds[4] ?? null,
       status: 'preparing',
-      dishes: [dish(3), dish(4), dish(6), dish(6)],
+      dishes: [
+        dish('Arrachera', ['termino/Término medio', 'tortilla/Harina']),
+        dish('Mole poblano'),
+        dish('Café de olla'),
+        dish('Café de olla'),
+      ],
     },
-    { by: lucia, table: null, status: 'completed', dishes: [dish(1), dish(6)] },
+    { by: lucia, table: null, status: 'completed', dishes: [dish('Sopa de tortilla'), dish('Café de olla')] },
   ];
   for (const order of orders) {
     await createOrder(ctx, order.by, {
@@ -141,7 +231,7 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
       { name: admin.name, role: 'admin', pin: DEMO_ADMIN.pin },
       ...DEMO_STAFF.map((user) => ({ name: user.name, role: 'waiter', pin: user.pin })),
     ],
-    dishes: dishIds.length,
+    dishes: dishIds.size,
     tables: tableIds.length,
     orders: orders.length,
   };

@@ -38,6 +38,17 @@ export function tableTile(page: Page, table: string, status?: 'Free' | 'Occupied
   return page.getByRole('button', { name: new RegExp(`^Table ${escapeRegExp(table)}${after}`) });
 }
 
+/**
+ * Taps a free table and answers its "how many guests" panel (left empty when `guests` is not given),
+ * which opens the order screen.
+ */
+export async function openFreeTable(page: Page, table: string, guests?: number): Promise<void> {
+  await tableTile(page, table, 'Free').click();
+  if (guests !== undefined) await page.getByLabel('Guests (optional)').fill(String(guests));
+  await page.getByRole('button', { name: 'Open table', exact: true }).click();
+  await page.waitForURL(/\/app\/orders\/[^/]+$/, { timeout: TIMEOUT_MS });
+}
+
 /** A dish of the menu, by its exact name. */
 export function menuDish(page: Page, name: string): Locator {
   return page
@@ -52,16 +63,20 @@ export function orderedDishes(page: Page): Locator {
 }
 
 /**
- * From the floor: opens the table (its open order, or a new one), adds the dishes one by one, each
- * with its note if given, and sends them to the kitchen. Returns the order's id.
+ * From the floor: opens the table (its open order, or a new one for `guests`), adds the dishes one by
+ * one, each with its note if given, and sends them to the kitchen. Returns the order's id.
  */
 export async function openTableAndOrder(
   page: Page,
   table: string,
   dishes: { name: string; note?: string }[],
+  guests?: number,
 ): Promise<string> {
   await goToFloor(page);
-  await tableTile(page, table).click();
+  const tile = tableTile(page, table);
+  const isFree = (await tile.getAttribute('data-status')) === 'free';
+  if (isFree) await openFreeTable(page, table, guests);
+  else await tile.click();
   await page.waitForURL(/\/app\/orders\/[^/]+$/, { timeout: TIMEOUT_MS });
   await page.getByRole('heading', { level: 1, name: `Table ${table}` }).waitFor({ timeout: TIMEOUT_MS });
   const orderId = new URL(page.url()).pathname.split('/').pop() as string;

@@ -17,6 +17,7 @@ import {
   expectTableOccupied,
   goToFloor,
   menuDish,
+  openFreeTable,
   openTableAndOrder,
   orderedDishes,
   tableTile,
@@ -159,7 +160,7 @@ describe('web app: floor and order taking', { skip: skipWithoutChromium }, () =>
     const { page, consoleErrors } = await openDevice(browser, baseUrl, 'tablet');
     await logInThroughScreen(page, waiter.name, waiter.pin);
     await goToFloor(page);
-    await tableTile(page, '9', 'Free').click();
+    await openFreeTable(page, '9');
     await page.getByRole('heading', { level: 1, name: 'Table 9' }).waitFor();
     await menuDish(page, 'Olives').click();
     await waitForDishStatuses(page, 'Pending', 1);

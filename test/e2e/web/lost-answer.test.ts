@@ -9,7 +9,7 @@ import {
   skipWithoutChromium,
   startPlainWebServer,
 } from './browser';
-import { goToFloor, menuDish, orderedDishes, tableTile } from './floor-order-steps';
+import { goToFloor, menuDish, openFreeTable, orderedDishes } from './floor-order-steps';
 
 const [target] = databaseTargets as [(typeof databaseTargets)[number]];
 
@@ -26,7 +26,7 @@ describe('web app: a waiter’s order is never lost nor doubled', { skip: skipWi
     const { page } = await openDevice(browser, baseUrl);
     await logInThroughScreen(page, waiter.name, waiter.pin);
     await goToFloor(page);
-    await tableTile(page, '4', 'Free').click();
+    await openFreeTable(page, '4');
     await menuDish(page, 'Paella').waitFor();
     const orderId = new URL(page.url()).pathname.split('/').at(-1) as string;
 

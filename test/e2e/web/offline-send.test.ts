@@ -11,7 +11,7 @@ import {
   skipWithoutChromium,
   startPlainWebServer,
 } from './browser';
-import { goToFloor, menuDish, orderedDishes, tableTile, waitForDishStatuses } from './floor-order-steps';
+import { goToFloor, menuDish, openFreeTable, orderedDishes, waitForDishStatuses } from './floor-order-steps';
 
 const [target] = databaseTargets as [(typeof databaseTargets)[number]];
 
@@ -30,7 +30,7 @@ describe('web app: a send to the kitchen survives a server that is away', {
     const { page, consoleErrors } = await openDevice(browser, baseUrl);
     await logInThroughScreen(page, waiter.name, waiter.pin);
     await goToFloor(page);
-    await tableTile(page, '7', 'Free').click();
+    await openFreeTable(page, '7');
     await menuDish(page, 'Beer').waitFor();
     const orderId = new URL(page.url()).pathname.split('/').at(-1) as string;
     for (let n = 1; n <= 2; n++) {

@@ -95,6 +95,15 @@ describe('web app in Spanish (es-MX)', { skip: skipWithoutChromium }, () => {
     const screens = page.getByRole('navigation', { name: 'Pantallas' });
     await screens.getByRole('link', { name: 'Sala' }).click();
     await check('floor');
+    // The floor's panels: where a party moves, and the guest count of a free table.
+    await page.getByRole('button', { name: 'Cambiar Mesa 5', exact: true }).click();
+    await page.getByRole('heading', { name: 'Cambiar la mesa 5 a una mesa libre' }).waitFor();
+    await check('floor-move');
+    await page.getByRole('button', { name: 'Cancelar', exact: true }).click();
+    await page.getByRole('button', { name: /^Mesa 6 Libre/ }).click();
+    await page.getByLabel('Comensales (opcional)').waitFor();
+    await check('floor-open');
+    await page.getByRole('button', { name: 'Cancelar', exact: true }).click();
     await page.getByRole('button', { name: /5/ }).first().click();
     await page.waitForURL(/\/app\/orders\//);
     await check('order');

@@ -29,10 +29,15 @@ const SPANISH: Record<string, string> = {
   // Permissions (GET /permissions)
   'Create, edit and delete categories, dishes, ingredients and products':
     'Crear, editar y eliminar categorías, platillos, ingredientes y productos',
+  'Mark dishes available or sold out (the kitchen\'s "86")':
+    'Marcar platillos como disponibles o agotados (el "86" de la cocina)',
   'Create, edit and delete spaces and tables': 'Crear, editar y eliminar espacios y mesas',
   'Open orders, edit them and add or change their dishes':
     'Abrir órdenes, editarlas y agregar o cambiar sus platillos',
   'Cancel or delete orders': 'Cancelar o eliminar órdenes',
+  "Charge a dish at a price other than the menu's": 'Cobrar un platillo a un precio distinto al del menú',
+  'Move a party between tables, merge tables and move plates between orders':
+    'Cambiar comensales de mesa, juntar mesas y pasar platillos entre órdenes',
   'Remove dishes from an order': 'Quitar platillos de una orden',
   'Move dishes through the kitchen statuses': 'Avanzar los platillos por los estados de cocina',
   'Split orders into bills': 'Dividir órdenes en cuentas',
@@ -65,6 +70,13 @@ const SPANISH: Record<string, string> = {
   'Resource not found': 'No se encontró.',
   'Missing or invalid parameters': 'Faltan datos o no son válidos.',
   'Table is not free': 'La mesa no está libre.',
+  'Cannot merge an order that has bills': 'No se puede juntar una orden que tiene cuentas.',
+  'Cannot merge an order with itself': 'No se puede juntar una orden consigo misma.',
+  'The order is already at this table': 'La orden ya está en esta mesa.',
+  'Modifier group is in use': 'El grupo de opciones está en uso.',
+  'A modifier group with this name already exists': 'Ya existe un grupo de opciones con ese nombre.',
+  'min_select cannot be more than max_select': 'El mínimo no puede ser mayor que el máximo.',
+  'Option names must be unique in the group': 'Los nombres de las opciones no se pueden repetir en el grupo.',
   'Open a shift first': 'Primero abre un turno.',
   'Open a shift for your till': 'Abre un turno para tu caja.',
   'Cash payments and refunds need an open shift':

@@ -1,12 +1,23 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { ApiError, api, createOnce, messageOf, ok } from '../../api/client';
+import { ApiError, api, createOnce, keyHeader, messageOf, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
-import { isOccupied, type OpenOrder, type Order, openOrderOf, type Space, type Table } from './floor-model';
+import { useCan } from '../../core/session';
+import { MovePanel, OpenTablePanel } from './FloorPanels';
+import {
+  groupBySpace,
+  isOccupied,
+  type OpenOrder,
+  type Order,
+  openOrderOf,
+  type Space,
+  sortTables,
+  type Table,
+} from './floor-model';
 import { strings } from './strings';
-import { TableTile } from './TableTile';
+import { TableMoves, TableTile } from './TableTile';
 
 const ACTIVE_STATUSES = ['pending', 'preparing', 'ready'] as const;
 /** The tiles' "seated for" counts minutes: a render every half minute keeps it right. */
@@ -23,6 +34,9 @@ export default function FloorScreen() {
   const [now, setNow] = useState(Date.now);
   const [error, setError] = useState<string>();
   const [opening, setOpening] = useState<string>();
+  const [panel, setPanel] = useState<{ kind: 'open' | 'move' | 'merge'; table: Table }>();
+  const [notice, setNotice] = useState('');
+  const canMove = useCan('orders.move');
   const loadId = useRef(0);
 
   const showError = (failure: unknown) => {
@@ -106,28 +120,75 @@ export default function FloorScreen() {
     void loadReady();
   });
 
-  const openTable = async (table: Table) => {
+  const openTable = (table: Table) => {
     if (opening) return;
     if (isOccupied(table) && table.order_id) {
       route(`/app/orders/${table.order_id}`);
       return;
     }
-    setOpening(table.name);
     setError(undefined);
+    setPanel({ kind: 'open', table });
+  };
+
+  const startOrder = async (table: Table, guests: number | undefined) => {
+    setOpening(table.name);
     try {
       const created = await createOnce((key) =>
         api.POST('/orders', {
           params: { header: { 'idempotency-key': key } },
-          body: { table_id: table.id },
+          body: { table_id: table.id, ...(guests !== undefined && { guests }) },
         }),
       );
       route(`/app/orders/${created.id}`);
     } catch (failure) {
       showError(failure);
       setOpening(undefined);
+      setPanel(undefined);
       void load();
     }
   };
+
+  /** A move or a merge: the tiles follow from the table and order events the server sends. */
+  const moveParty = async (kind: 'move' | 'merge', table: Table, choice: Table) => {
+    // A move sends this table's order to the chosen table; a merge brings the chosen table's order here.
+    const orderId = table.order_id;
+    const otherId = kind === 'move' ? choice.id : choice.order_id;
+    if (!orderId || !otherId) return;
+    setOpening(table.name);
+    setError(undefined);
+    try {
+      await (kind === 'move'
+        ? writeOnce((key) =>
+            api.POST('/orders/{id}/move', {
+              params: { path: { id: orderId } },
+              body: { table_id: otherId },
+              headers: keyHeader(key),
+            }),
+          )
+        : writeOnce((key) =>
+            api.POST('/orders/{id}/merge', {
+              params: { path: { id: orderId } },
+              body: { from_order_id: otherId },
+              headers: keyHeader(key),
+            }),
+          ));
+      setNotice(
+        kind === 'move'
+          ? format(t.moved, { from: table.name, to: choice.name })
+          : format(t.merged, { from: choice.name, to: table.name }),
+      );
+      setPanel(undefined);
+    } catch (failure) {
+      showError(failure);
+    } finally {
+      setOpening(undefined);
+    }
+  };
+
+  const choicesFor = (kind: 'move' | 'merge', table: Table) =>
+    kind === 'move'
+      ? tables.filter((other) => other.status === 'available')
+      : tables.filter((other) => other.id !== table.id && isOccupied(other));
 
   const sections = groupBySpace(spaces ?? [], tables, t.otherTables);
   const occupiedCount = tables.filter(isOccupied).length;
@@ -143,9 +204,29 @@ export default function FloorScreen() {
         )}
       </div>
       <Alert message={error} />
-      <p class="visually-hidden" aria-live="polite">
-        {opening ? format(t.opening, { table: opening }) : ''}
+      <p class="visually-hidden" role="status">
+        {opening ? format(t.opening, { table: opening }) : notice}
       </p>
+      {panel?.kind === 'open' && (
+        <OpenTablePanel
+          key={panel.table.id}
+          table={panel.table}
+          busy={opening !== undefined}
+          onOpen={(guests) => void startOrder(panel.table, guests)}
+          onCancel={() => setPanel(undefined)}
+        />
+      )}
+      {(panel?.kind === 'move' || panel?.kind === 'merge') && (
+        <MovePanel
+          key={`${panel.kind}-${panel.table.id}`}
+          kind={panel.kind}
+          table={panel.table}
+          choices={choicesFor(panel.kind, panel.table)}
+          busy={opening !== undefined}
+          onChoose={(choice) => void moveParty(panel.kind as 'move' | 'merge', panel.table, choice)}
+          onCancel={() => setPanel(undefined)}
+        />
+      )}
       {spaces === undefined && !error && <p class="muted">{t.loading}</p>}
       {spaces !== undefined && tables.length === 0 && <p class="muted">{t.noTables}</p>}
       {sections.map((section) => (
@@ -160,8 +241,16 @@ export default function FloorScreen() {
                   ready={table.order_id ? (ready[table.order_id] ?? 0) : 0}
                   now={now}
                   disabled={opening !== undefined}
-                  onOpen={() => void openTable(table)}
+                  onOpen={() => openTable(table)}
                 />
+                {canMove && isOccupied(table) && (
+                  <TableMoves
+                    table={table}
+                    disabled={opening !== undefined}
+                    onMove={() => setPanel({ kind: 'move', table })}
+                    onMerge={() => setPanel({ kind: 'merge', table })}
+                  />
+                )}
               </li>
             ))}
           </ul>
@@ -169,24 +258,4 @@ export default function FloorScreen() {
       ))}
     </section>
   );
-}
-
-const collator = new Intl.Collator(undefined, { numeric: true });
-
-function sortTables(list: Table[]): Table[] {
-  return [...list].sort((a, b) => collator.compare(a.name, b.name));
-}
-
-function groupBySpace(spaces: Space[], tables: Table[], otherName: string) {
-  const known = new Set(spaces.map((space) => space.id));
-  const sections = spaces
-    .map((space) => ({
-      id: space.id,
-      name: space.name,
-      tables: sortTables(tables.filter((table) => table.space_id === space.id)),
-    }))
-    .filter((section) => section.tables.length > 0);
-  const others = tables.filter((table) => !known.has(table.space_id));
-  if (others.length > 0) sections.push({ id: 'other', name: otherName, tables: sortTables(others) });
-  return sections;
 }

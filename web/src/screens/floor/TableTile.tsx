@@ -73,3 +73,36 @@ export function TableTile({
     </button>
   );
 }
+
+/** An occupied table's floor moves, for the roles that may move a party: its buttons name the table. */
+export function TableMoves({
+  table,
+  disabled,
+  onMove,
+  onMerge,
+}: {
+  table: Table;
+  disabled: boolean;
+  onMove: () => void;
+  onMerge: () => void;
+}) {
+  const t = useStrings(strings);
+  const target = (
+    <span class="visually-hidden">
+      {' '}
+      {t.table} {table.name}
+    </span>
+  );
+  return (
+    <div class="floor-table-moves">
+      <button type="button" class="ghost" disabled={disabled} onClick={onMove}>
+        {t.move}
+        {target}
+      </button>
+      <button type="button" class="ghost" disabled={disabled} onClick={onMerge}>
+        {t.merge}
+        {target}
+      </button>
+    </div>
+  );
+}

@@ -38,3 +38,24 @@ export function sinceLabel(minutes: number): string {
   if (minutes < 60) return `${minutes} min`;
   return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')}`;
 }
+
+const collator = new Intl.Collator(undefined, { numeric: true });
+
+export function sortTables(list: Table[]): Table[] {
+  return [...list].sort((a, b) => collator.compare(a.name, b.name));
+}
+
+/** The floor's sections: each space with its tables, then the tables of no known space. */
+export function groupBySpace(spaces: Space[], tables: Table[], otherName: string) {
+  const known = new Set(spaces.map((space) => space.id));
+  const sections = spaces
+    .map((space) => ({
+      id: space.id,
+      name: space.name,
+      tables: sortTables(tables.filter((table) => table.space_id === space.id)),
+    }))
+    .filter((section) => section.tables.length > 0);
+  const others = tables.filter((table) => !known.has(table.space_id));
+  if (others.length > 0) sections.push({ id: 'other', name: otherName, tables: sortTables(others) });
+  return sections;
+}

@@ -17,6 +17,19 @@ export const strings: Strings<
   | 'seated'
   | 'guests'
   | 'ready'
+  | 'openTitle'
+  | 'guestsLabel'
+  | 'openTable'
+  | 'cancel'
+  | 'move'
+  | 'merge'
+  | 'moveTitle'
+  | 'mergeTitle'
+  | 'noFreeTables'
+  | 'noOtherTables'
+  | 'moved'
+  | 'merged'
+  | 'chooseTable'
 > = {
   en: {
     title: 'Floor',
@@ -35,6 +48,19 @@ export const strings: Strings<
     seated: 'Seated {time} ago',
     guests: '{n} guests',
     ready: '{n} ready',
+    openTitle: 'Open table {table}',
+    guestsLabel: 'Guests (optional)',
+    openTable: 'Open table',
+    cancel: 'Cancel',
+    move: 'Move',
+    merge: 'Merge',
+    moveTitle: 'Move table {table} to a free table',
+    mergeTitle: 'Merge another table into table {table}',
+    noFreeTables: 'No table is free.',
+    noOtherTables: 'No other table is occupied.',
+    moved: 'Table {from} moved to table {to}.',
+    merged: 'Table {from} merged into table {to}.',
+    chooseTable: 'Table {table}',
   },
   es: {
     title: 'Sala',
@@ -53,5 +79,18 @@ export const strings: Strings<
     seated: 'Sentados hace {time}',
     guests: '{n} comensales',
     ready: '{n} listos',
+    openTitle: 'Abrir la mesa {table}',
+    guestsLabel: 'Comensales (opcional)',
+    openTable: 'Abrir mesa',
+    cancel: 'Cancelar',
+    move: 'Cambiar',
+    merge: 'Juntar',
+    moveTitle: 'Cambiar la mesa {table} a una mesa libre',
+    mergeTitle: 'Juntar otra mesa con la mesa {table}',
+    noFreeTables: 'No hay mesas libres.',
+    noOtherTables: 'No hay otra mesa ocupada.',
+    moved: 'La mesa {from} pasó a la mesa {to}.',
+    merged: 'La mesa {from} se juntó con la mesa {to}.',
+    chooseTable: 'Mesa {table}',
   },
 };

@@ -4,6 +4,7 @@ import { currentUser } from '../../core/session';
 import { useStore } from '../../core/store';
 import { FloorSection } from './FloorSection';
 import { MenuSection } from './MenuSection';
+import { ModifiersSection } from './ModifiersSection';
 import { PrintersSection } from './PrintersSection';
 import { SalesSection } from './SalesSection';
 import { SettingsSection } from './SettingsSection';
@@ -13,6 +14,7 @@ import { TabletsSection } from './TabletsSection';
 
 const SECTIONS = {
   menu: MenuSection,
+  modifiers: ModifiersSection,
   floor: FloorSection,
   staff: StaffSection,
   settings: SettingsSection,
@@ -28,6 +30,7 @@ const strings: Strings<Section | 'sections' | 'notAllowed' | 'unknown' | 'manage
     manager: 'Manager',
     sections: 'Manager sections',
     menu: 'Menu',
+    modifiers: 'Modifiers',
     floor: 'Spaces and tables',
     staff: 'Staff and roles',
     settings: 'Settings',
@@ -43,6 +46,7 @@ const strings: Strings<Section | 'sections' | 'notAllowed' | 'unknown' | 'manage
     manager: 'Gerencia',
     sections: 'Secciones de gerencia',
     menu: 'Menú',
+    modifiers: 'Opciones de platillos',
     floor: 'Espacios y mesas',
     staff: 'Personal y roles',
     settings: 'Ajustes',
@@ -64,7 +68,7 @@ function isSection(name: string): name is Section {
   return Object.hasOwn(SECTIONS, name);
 }
 
-/** The manager's screens: menu, floor, staff and roles, settings, the day's sales, the shifts, onboarding tablets, printers and payment methods. */
+/** The manager's screens: menu, modifier groups, floor, staff and roles, settings, the day's sales, the shifts, onboarding tablets, printers and payment methods. */
 export default function ManagerScreen() {
   const t = useStrings(strings);
   const user = useStore(currentUser);

@@ -1,17 +1,17 @@
 import { useState } from 'preact/hooks';
-import { api, createOnce, type Ok, ok, writeOnce } from '../../api/client';
+import { api, createOnce, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
-import { type Strings, useStrings } from '../../core/i18n';
+import { useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { useServerText } from '../../core/server-text';
+import { DishForm } from './DishForm';
+import { type Category, type Dish, menuStrings } from './menu-model';
+import type { ModifierGroup } from './modifiers-model';
 import {
-  amountOf,
   centsOf,
-  centsText,
   Field,
   FormActions,
   NameField,
-  parseCents,
   RecordTable,
   useAction,
   useCommonStrings,
@@ -21,96 +21,33 @@ import {
   useRemoval,
 } from './shared';
 
-type Category = NonNullable<Ok<'/categories', 'get'>>[number];
-type Dish = NonNullable<Ok<'/dishes', 'get'>>[number];
-
-const strings: Strings<
-  | 'categories'
-  | 'newCategory'
-  | 'editCategory'
-  | 'categoryName'
-  | 'station'
-  | 'addCategory'
-  | 'noCategories'
-  | 'dishes'
-  | 'newDish'
-  | 'editDish'
-  | 'dishName'
-  | 'price'
-  | 'category'
-  | 'addDish'
-  | 'noDishes'
-  | 'badPrice'
-  | 'chooseCategory'
-  | 'name'
-> = {
-  en: {
-    categories: 'Dish categories',
-    newCategory: 'New category',
-    editCategory: 'Edit category',
-    categoryName: 'Category name',
-    station: 'Station',
-    addCategory: 'Add category',
-    noCategories: 'No categories yet.',
-    dishes: 'Dishes',
-    newDish: 'New dish',
-    editDish: 'Edit dish',
-    dishName: 'Dish name',
-    price: 'Price',
-    category: 'Category',
-    addDish: 'Add dish',
-    noDishes: 'No dishes yet.',
-    badPrice: 'Enter a price such as 12.50.',
-    chooseCategory: 'Create a category first.',
-    name: 'Name',
-  },
-  es: {
-    categories: 'Categorías de platillos',
-    newCategory: 'Nueva categoría',
-    editCategory: 'Editar categoría',
-    categoryName: 'Nombre de la categoría',
-    station: 'Estación',
-    addCategory: 'Agregar categoría',
-    noCategories: 'Aún no hay categorías.',
-    dishes: 'Platillos',
-    newDish: 'Nuevo platillo',
-    editDish: 'Editar platillo',
-    dishName: 'Nombre del platillo',
-    price: 'Precio',
-    category: 'Categoría',
-    addDish: 'Agregar platillo',
-    noDishes: 'Aún no hay platillos.',
-    badPrice: 'Escribe un precio como 12.50.',
-    chooseCategory: 'Crea primero una categoría.',
-    name: 'Nombre',
-  },
-};
-
 const STATIONS = ['kitchen', 'bar'];
 
 async function loadMenu() {
-  const [categories, dishes] = await Promise.all([
+  const [categories, dishes, groups] = await Promise.all([
     ok(api.GET('/categories', { params: { query: { type: 'dish' } } })),
     ok(api.GET('/dishes')),
+    ok(api.GET('/modifier-groups')),
   ]);
-  return { categories: categories ?? [], dishes: dishes ?? [] };
+  return { categories: categories ?? [], dishes: dishes ?? [], groups: groups ?? [] };
 }
 
 /** Dish categories (each sent to a station's screen and printer) and the dishes of the menu. */
 export function MenuSection() {
-  const t = useStrings(strings);
+  const t = useStrings(menuStrings);
   const menu = useLoaded(loadMenu);
   const categories = menu.data?.categories ?? [];
   const dishes = menu.data?.dishes ?? [];
+  const groups = menu.data?.groups ?? [];
   return (
     <div class="manager-sections">
       <Alert message={menu.error} />
       <CategoriesCard categories={categories} reload={menu.reload} />
       <section class="card stack" aria-labelledby="dishes-title">
         <h2 id="dishes-title">{t.dishes}</h2>
-        <DishesTable dishes={dishes} categories={categories} reload={menu.reload} />
+        <DishesTable dishes={dishes} categories={categories} groups={groups} reload={menu.reload} />
         {categories.length > 0 ? (
-          <DishForm categories={categories} onSaved={menu.reload} />
+          <DishForm categories={categories} groups={groups} onSaved={menu.reload} />
         ) : (
           <p class="muted">{t.chooseCategory}</p>
         )}
@@ -130,7 +67,7 @@ function StationOptions() {
 }
 
 function CategoriesCard({ categories, reload }: { categories: Category[]; reload: () => Promise<void> }) {
-  const t = useStrings(strings);
+  const t = useStrings(menuStrings);
   const serverText = useServerText();
   const { editing, edit, close, saved } = useEditing<Category>(reload);
   const removal = useRemoval(reload);
@@ -183,7 +120,7 @@ function CategoryForm({
   onSaved: () => Promise<void>;
   onCancel?: () => void;
 }) {
-  const t = useStrings(strings);
+  const t = useStrings(menuStrings);
   const common = useCommonStrings();
   const [name, setName] = useState(category?.name ?? '');
   const [station, setStation] = useState(category?.station ?? 'kitchen');
@@ -241,13 +178,15 @@ function CategoryForm({
 function DishesTable({
   dishes,
   categories,
+  groups,
   reload,
 }: {
   dishes: Dish[];
   categories: Category[];
+  groups: ModifierGroup[];
   reload: () => Promise<void>;
 }) {
-  const t = useStrings(strings);
+  const t = useStrings(menuStrings);
   const money = useMoney();
   const { editing, edit, close, saved } = useEditing<Dish>(reload);
   const removal = useRemoval(reload);
@@ -263,7 +202,20 @@ function DishesTable({
           label={t.dishes}
           records={dishes}
           columns={[
-            { header: t.name, cell: (dish) => dish.name },
+            {
+              header: t.name,
+              cell: (dish) => (
+                <>
+                  {dish.name}
+                  {!dish.available && (
+                    <>
+                      {' '}
+                      <span class="badge danger">{t.soldOut}</span>
+                    </>
+                  )}
+                </>
+              ),
+            },
             { header: t.category, cell: (dish) => categoryName(dish.category_id), class: 'hide-narrow' },
             { header: t.price, cell: (dish) => money(centsOf(dish.price)), class: 'num' },
           ]}
@@ -277,91 +229,15 @@ function DishesTable({
       )}
       <Alert message={removal.error} />
       {editing && (
-        <DishForm key={editing.id} dish={editing} categories={categories} onSaved={saved} onCancel={close} />
+        <DishForm
+          key={editing.id}
+          dish={editing}
+          categories={categories}
+          groups={groups}
+          onSaved={saved}
+          onCancel={close}
+        />
       )}
     </>
-  );
-}
-
-function DishForm({
-  dish,
-  categories,
-  onSaved,
-  onCancel,
-}: {
-  dish?: Dish;
-  categories: Category[];
-  onSaved: () => Promise<void>;
-  onCancel?: () => void;
-}) {
-  const t = useStrings(strings);
-  const common = useCommonStrings();
-  const [name, setName] = useState(dish?.name ?? '');
-  const [price, setPrice] = useState(dish ? centsText(centsOf(dish.price)) : '');
-  const [categoryId, setCategoryId] = useState(dish?.category_id ?? categories[0]?.id ?? '');
-  const [invalid, setInvalid] = useState<string>();
-  const action = useAction();
-  const prefix = dish ? 'dish-edit' : 'dish-new';
-  const first = useFocusWhenShown<HTMLInputElement>(dish !== undefined);
-  const chosenCategory = categories.some((category) => category.id === categoryId)
-    ? categoryId
-    : (categories[0]?.id ?? '');
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const cents = parseCents(price);
-    if (cents === undefined) {
-      setInvalid(t.badPrice);
-      return;
-    }
-    setInvalid(undefined);
-    const body = { name: name.trim(), price: amountOf(cents), category_id: chosenCategory };
-    const done = await action.run(() =>
-      dish
-        ? writeOnce(() => api.PUT('/dishes/{id}', { params: { path: { id: dish.id } }, body }))
-        : createOnce((key) => api.POST('/dishes', { params: { header: { 'idempotency-key': key } }, body })),
-    );
-    if (!done) return;
-    if (!dish) {
-      setName('');
-      setPrice('');
-    }
-    await onSaved();
-  };
-  return (
-    <form class="manager-form" aria-labelledby={`${prefix}-title`} onSubmit={submit}>
-      <h3 id={`${prefix}-title`}>
-        {dish ? t.editDish : t.newDish}
-        {dish && `: ${dish.name}`}
-      </h3>
-      <div class="fields">
-        <NameField prefix={prefix} label={t.dishName} value={name} onInput={setName} inputRef={first} />
-        <Field id={`${prefix}-price`} label={t.price}>
-          <input
-            id={`${prefix}-price`}
-            inputMode="decimal"
-            required
-            placeholder="12.50"
-            value={price}
-            onInput={(event) => setPrice(event.currentTarget.value)}
-          />
-        </Field>
-        <Field id={`${prefix}-category`} label={t.category}>
-          <select
-            id={`${prefix}-category`}
-            value={chosenCategory}
-            onChange={(event) => setCategoryId(event.currentTarget.value)}
-          >
-            {categories.map((category) => (
-              <option key={category.id} value={category.id}>
-                {category.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-      </div>
-      <Alert message={invalid ?? action.error} />
-      <FormActions submitLabel={dish ? common.save : t.addDish} busy={action.busy} onCancel={onCancel} />
-    </form>
   );
 }
