@@ -122,9 +122,13 @@ function Line({
         </button>
       )}
       {on86 && (
-        <button type="button" class="dish-86" onClick={on86}>
+        <button
+          type="button"
+          class="dish-86"
+          aria-label={format(t.eightySixFor, { dish: line.dish_name })}
+          onClick={on86}
+        >
           {t.eightySix}
-          <span class="visually-hidden"> {line.dish_name}</span>
         </button>
       )}
     </li>

@@ -27,6 +27,7 @@ export const strings: Strings<
   | 'course'
   | 'seat'
   | 'eightySix'
+  | 'eightySixFor'
   | 'soldOut'
   | 'backOn'
 > = {
@@ -57,6 +58,7 @@ export const strings: Strings<
     course: 'Course {n}',
     seat: 'Seat {n}',
     eightySix: '86',
+    eightySixFor: '86 {dish}',
     soldOut: "86'd: sold out",
     backOn: 'Back on',
   },
@@ -87,6 +89,7 @@ export const strings: Strings<
     course: 'Tiempo {n}',
     seat: 'Asiento {n}',
     eightySix: 'Agotar',
+    eightySixFor: 'Agotar {dish}',
     soldOut: 'Agotados',
     backOn: 'Volver a ofrecer',
   },
