@@ -150,6 +150,7 @@ describe('web app: floor and order taking', { skip: skipWithoutChromium }, () =>
     const { baseUrl, db } = await startPlainWebServer(t, target);
     const waiter = await insertUser(db, { role: 'waiter' });
     const staff = await insertUser(db, { role: 'staff' });
+    const cook = await insertUser(db, { role: 'kitchen' });
     const space = await insertSpace(db, { name: 'Bar' });
     await insertTable(db, { name: '9', spaceId: space.id });
     const tapas = await insertCategory(db, { name: 'Tapas', type: 'dish' });
@@ -165,9 +166,13 @@ describe('web app: floor and order taking', { skip: skipWithoutChromium }, () =>
     await menuDish(page, 'Olives').click();
     await waitForDishStatuses(page, 'Pending', 1);
 
-    // The seeded waiter role lacks dishes.void: the screen says so instead of failing silently.
-    await page.getByRole('button', { name: 'Remove Olives' }).click();
-    await page.getByRole('alert').filter({ hasText: 'Your role may not do this.' }).waitFor();
+    // A cook (no orders.write) may not add to an order: the screen says so instead of failing silently.
+    const cookDevice = await openDevice(browser, baseUrl, 'tablet');
+    await logInThroughScreen(cookDevice.page, cook.name, cook.pin);
+    await cookDevice.page.goto(new URL(page.url()).pathname);
+    await cookDevice.page.getByRole('heading', { level: 1, name: 'Table 9' }).waitFor();
+    await menuDish(cookDevice.page, 'Tortilla').click();
+    await cookDevice.page.getByRole('alert').filter({ hasText: 'Your role may not do this.' }).waitFor();
     await waitForDishStatuses(page, 'Pending', 1);
 
     // Staff may: on another tablet they open the same (now occupied) table and remove it; the
@@ -211,10 +216,11 @@ describe('web app: floor and order taking', { skip: skipWithoutChromium }, () =>
     await assertAccessible(page, 'floor (Spanish)');
     // The browser logs the refused request itself; nothing else went wrong.
     assert.deepEqual(
-      consoleErrors.filter((error) => !error.includes('status of 403 (Forbidden)')),
+      cookDevice.consoleErrors.filter((error) => !error.includes('status of 403 (Forbidden)')),
       [],
     );
-    assert.equal(consoleErrors.length, 1);
+    assert.equal(cookDevice.consoleErrors.length, 1);
+    assert.deepEqual(consoleErrors, []);
     assert.deepEqual(other.consoleErrors, []);
   });
 });

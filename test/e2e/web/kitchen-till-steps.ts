@@ -48,7 +48,7 @@ export async function markDishesReady(page: Page, station: string, count: number
     for (let taps = 0; taps < 2 && (await line.getAttribute('data-status')) !== 'ready'; taps++) {
       await line.locator('button.dish-advance').click();
       // The line's button is enabled again once the server answered the tap for every plate.
-      await line.locator('button:enabled').waitFor();
+      await line.locator('button.dish-advance:enabled, button.dish-bump').waitFor();
       const alert = page.getByRole('alert');
       if (await alert.isVisible())
         throw new Error(`The kitchen screen refused: ${await alert.textContent()}`);

@@ -107,6 +107,12 @@ describe('web app in Spanish (es-MX)', { skip: skipWithoutChromium }, () => {
     await page.getByRole('button', { name: /5/ }).first().click();
     await page.waitForURL(/\/app\/orders\//);
     await check('order');
+    // The options panel of a dish: quantity, seat and course.
+    await page.getByRole('button', { name: 'Cantidad, asiento y tiempo de Tacos al pastor' }).click();
+    await page.getByRole('dialog', { name: 'Tacos al pastor' }).waitFor();
+    await check('order-options');
+    await page.getByRole('button', { name: 'Cancelar', exact: true }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: /^Enviar a cocina/ }).click();
     await page.getByText('Enviados a cocina: 2').waitFor();
     await screens.getByRole('link', { name: 'Cocina' }).click();

@@ -13,6 +13,7 @@ const EVENT_TYPES = [
   'order.dishes_changed',
   'dish.status_changed',
   'dish.voided',
+  'dish.availability_changed',
   'table.created',
   'table.updated',
   'table.deleted',

@@ -4,6 +4,8 @@ import { api, keyHeader, messageOf, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
+import { useCan } from '../../core/session';
+import { dishNamed, setAvailability, useStationMenu } from './kitchen-menu';
 import {
   applyMoves,
   groupByOrder,
@@ -16,6 +18,7 @@ import {
   useQueueLoader,
 } from './kitchen-queue';
 import { OrderCard } from './OrderCard';
+import { SoldOutList } from './SoldOutList';
 import { strings } from './strings';
 import { VoidAlerts, type VoidNotice } from './VoidAlerts';
 
@@ -42,6 +45,8 @@ export default function KitchenScreen() {
   const reload = useQueueLoader(station, moves, setDishes, setError, t.unreachable);
   const [voids, setVoids] = useState<VoidNotice[]>([]);
   const [bumped, setBumped] = useState(() => loadBumped(station));
+  const menu = useStationMenu(station);
+  const may86 = useCan('menu.availability');
 
   useEffect(() => setBumped(loadBumped(station)), [station]);
 
@@ -60,6 +65,7 @@ export default function KitchenScreen() {
     reload();
   }, [reload]);
   const onEvent = (event: LiveEvent) => {
+    if (event.type === 'dish.availability_changed') return menu.reload();
     const moved = event.type === 'dish.status_changed' ? (event.data as VoidedDish | undefined) : undefined;
     const voided = moved?.status === 'voided' ? moved : undefined;
     // Only a plate this station had in hand: one voided before it was sent was never started.
@@ -71,7 +77,26 @@ export default function KitchenScreen() {
     }
     reload();
   };
-  useLiveEvents(['kitchen', 'orders'], onEvent, reload);
+  useLiveEvents(['kitchen', 'orders'], onEvent, () => {
+    reload();
+    menu.reload();
+  });
+
+  /** 86 a dish, or offer it again; the event brings the menu back to every screen. */
+  const changeAvailability = async (dishId: string, available: boolean) => {
+    try {
+      await setAvailability(dishId, available);
+      setError(undefined);
+    } catch (failure) {
+      setError(messageOf(failure, t.unreachable));
+    }
+    menu.reload();
+  };
+
+  const on86 = (line: PlateLine) => {
+    const dish = may86 ? dishNamed(menu.dishes, line.dish_name) : undefined;
+    return dish?.available ? () => void changeAvailability(dish.id, false) : undefined;
+  };
 
   /** Moves every plate of the line one step, each with its own key in the write queue. */
   const advance = async (line: PlateLine) => {
@@ -138,6 +163,9 @@ export default function KitchenScreen() {
         </nav>
       </div>
       <Alert message={error} />
+      {may86 && (
+        <SoldOutList dishes={menu.dishes} onBackOn={(dish) => void changeAvailability(dish.id, true)} />
+      )}
       <VoidAlerts
         notices={voids}
         onDismiss={(id) => setVoids((list) => list.filter((notice) => notice.id !== id))}
@@ -146,7 +174,7 @@ export default function KitchenScreen() {
       <ul class="kitchen-queue" aria-label={t.queue}>
         {cards?.map((card) => (
           <OrderCard
-            key={card.order_id}
+            key={card.key}
             card={card}
             secondsOf={(plate) =>
               plate.seconds_waiting + Math.max(0, Math.floor((now - plate.loadedAt) / 1000))
@@ -154,6 +182,7 @@ export default function KitchenScreen() {
             moving={moving}
             onAdvance={(line) => void advance(line)}
             onBump={bump}
+            on86={on86}
           />
         ))}
       </ul>

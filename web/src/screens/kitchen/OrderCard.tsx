@@ -12,24 +12,30 @@ export function OrderCard({
   moving,
   onAdvance,
   onBump,
+  on86,
 }: {
   card: Card;
   secondsOf: (plate: Shown) => number;
   moving: ReadonlySet<string>;
   onAdvance: (line: PlateLine) => void;
   onBump: (line: PlateLine) => void;
+  /** The line's 86 button, when this user may 86 and its dish is on sale; undefined: none. */
+  on86: (line: PlateLine) => (() => void) | undefined;
 }) {
   const t = useStrings(strings);
   const where = card.table_name === null ? t.counter : format(t.table, { name: card.table_name });
   const order = format(t.order, { code: card.order_id.slice(-4).toUpperCase() });
   return (
-    <li class="kitchen-order" data-order-id={card.order_id}>
+    <li class="kitchen-order" data-order-id={card.order_id} data-course={card.course}>
       <h2 class="kitchen-order-head">
         <span>{where}</span>
         <span class="kitchen-order-code">{order}</span>
       </h2>
-      <p class="kitchen-order-waiter">{format(t.waiter, { name: card.waiter })}</p>
-      <ul class="kitchen-lines" aria-label={`${where}, ${order}`}>
+      <p class="kitchen-order-waiter">
+        <span class="badge neutral kitchen-course">{format(t.course, { n: card.course })}</span>{' '}
+        {format(t.waiter, { name: card.waiter })}
+      </p>
+      <ul class="kitchen-lines" aria-label={`${where}, ${order}, ${format(t.course, { n: card.course })}`}>
         {card.lines.map((line) => (
           <Line
             key={line.key}
@@ -38,6 +44,7 @@ export function OrderCard({
             isMoving={line.plates.some((plate) => moving.has(plate.id))}
             onAdvance={() => onAdvance(line)}
             onBump={() => onBump(line)}
+            on86={on86(line)}
           />
         ))}
       </ul>
@@ -51,12 +58,14 @@ function Line({
   isMoving,
   onAdvance,
   onBump,
+  on86,
 }: {
   line: PlateLine;
   seconds: number;
   isMoving: boolean;
   onAdvance: () => void;
   onBump: () => void;
+  on86: (() => void) | undefined;
 }) {
   const t = useStrings(strings);
   const isReady = line.status === 'ready';
@@ -72,6 +81,12 @@ function Line({
         </span>
         <span class={`badge ${badge}`}>{statusLabel}</span>
       </span>
+      {line.options.map((option) => (
+        <strong key={option} class="dish-option">
+          {option}
+        </strong>
+      ))}
+      {line.seat !== null && <span class="dish-seat">{format(t.seat, { n: line.seat })}</span>}
       {line.notes && <span class="dish-notes">{line.notes}</span>}
       <span class="dish-time">
         <span class="num">{format(t.waiting, { time: clock(seconds) })}</span>
@@ -104,6 +119,16 @@ function Line({
         <button type="button" class="dish-bump" onClick={onBump}>
           {t.bump}
           <span class="visually-hidden"> {`${count} ${line.dish_name}`}</span>
+        </button>
+      )}
+      {on86 && (
+        <button
+          type="button"
+          class="dish-86"
+          aria-label={format(t.eightySixFor, { dish: line.dish_name })}
+          onClick={on86}
+        >
+          {t.eightySix}
         </button>
       )}
     </li>

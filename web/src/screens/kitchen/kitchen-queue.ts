@@ -91,28 +91,49 @@ export function applyMoves(dishes: Shown[], moves: Map<string, Move>, loadStarte
   return shown;
 }
 
-/** Plates of one order alike for the cook (same dish, notes and status): one line "4 × Beer". */
+/** Plates of one order alike for the cook (same dish, options, seat, notes and status): one line "4 × Beer". */
 export type PlateLine = {
   key: string;
   dish_name: string;
   notes: string;
+  options: string[];
+  seat: number | null;
   status: Shown['status'];
   plates: Shown[];
 };
-/** One order's card: its table, waiter and lines, in the order the plates were sent. */
-export type OrderCard = { order_id: string; table_name: string | null; waiter: string; lines: PlateLine[] };
+/** One course of one order: its table, waiter and lines, in the order the plates were sent. */
+export type OrderCard = {
+  key: string;
+  order_id: string;
+  course: number;
+  table_name: string | null;
+  waiter: string;
+  lines: PlateLine[];
+};
 
-/** The queue as cards per order, oldest first, leaving out the plates bumped off this screen. */
+/**
+ * The queue as a card per order and course, in the server's order (oldest first, an order's courses
+ * together), leaving out the plates bumped off this screen.
+ */
 export function groupByOrder(dishes: Shown[], bumped: ReadonlySet<string>): OrderCard[] {
   const cards = new Map<string, OrderCard>();
   for (const dish of dishes) {
     if (bumped.has(dish.id)) continue;
-    let card = cards.get(dish.order_id);
+    const cardKey = `${dish.order_id}:${dish.course}`;
+    let card = cards.get(cardKey);
     if (!card) {
-      card = { order_id: dish.order_id, table_name: dish.table_name, waiter: dish.waiter, lines: [] };
-      cards.set(dish.order_id, card);
+      card = {
+        key: cardKey,
+        order_id: dish.order_id,
+        course: dish.course,
+        table_name: dish.table_name,
+        waiter: dish.waiter,
+        lines: [],
+      };
+      cards.set(cardKey, card);
     }
-    const key = JSON.stringify([dish.order_id, dish.dish_name, dish.notes, dish.status]);
+    const options = dish.modifiers.map((option) => option.name);
+    const key = JSON.stringify([dish.dish_name, options, dish.seat, dish.notes, dish.status]);
     const line = card.lines.find((other) => other.key === key);
     if (line) line.plates.push(dish);
     else
@@ -120,6 +141,8 @@ export function groupByOrder(dishes: Shown[], bumped: ReadonlySet<string>): Orde
         key,
         dish_name: dish.dish_name,
         notes: dish.notes,
+        options,
+        seat: dish.seat,
         status: dish.status,
         plates: [dish],
       });

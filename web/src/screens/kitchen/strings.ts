@@ -24,6 +24,12 @@ export const strings: Strings<
   | 'queue'
   | 'voided'
   | 'dismiss'
+  | 'course'
+  | 'seat'
+  | 'eightySix'
+  | 'eightySixFor'
+  | 'soldOut'
+  | 'backOn'
 > = {
   en: {
     title: 'Kitchen: {station}',
@@ -49,6 +55,12 @@ export const strings: Strings<
     bump: 'Done',
     unreachable: 'The server cannot be reached.',
     queue: 'Dishes waiting',
+    course: 'Course {n}',
+    seat: 'Seat {n}',
+    eightySix: '86',
+    eightySixFor: '86 {dish}',
+    soldOut: "86'd: sold out",
+    backOn: 'Back on',
   },
   es: {
     voided: 'Anulado: {dish}, {where}. No lo prepares.',
@@ -74,5 +86,11 @@ export const strings: Strings<
     bump: 'Despachado',
     unreachable: 'No se puede contactar con el servidor.',
     queue: 'Platillos en espera',
+    course: 'Tiempo {n}',
+    seat: 'Asiento {n}',
+    eightySix: 'Agotar',
+    eightySixFor: 'Agotar {dish}',
+    soldOut: 'Agotados',
+    backOn: 'Volver a ofrecer',
   },
 };

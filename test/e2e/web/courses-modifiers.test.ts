@@ -1,0 +1,186 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { login } from '../../helpers/auth';
+import { databaseTargets } from '../../helpers/database';
+import { insertSpace, insertTable, insertUser } from '../../helpers/factories';
+import { callerFor } from '../../helpers/orders-factories';
+import {
+  assertAccessible,
+  launchBrowser,
+  logInThroughScreen,
+  openDevice,
+  saveMetric,
+  saveScreenshot,
+  skipWithoutChromium,
+  startPlainWebServer,
+} from './browser';
+import { goToFloor, menuDish, orderedDishes, tableTile } from './floor-order-steps';
+
+// The screens are the same whatever the database.
+const [target] = databaseTargets as [(typeof databaseTargets)[number]];
+
+/** The names of the queue lines a kitchen screen shows, one per line. */
+function lineNames(page: Page): Promise<string[]> {
+  return page.locator('.kitchen-dish .dish-name').allTextContents();
+}
+
+describe('web app: modifiers, seats and courses from the order screen to the kitchen', {
+  skip: skipWithoutChromium,
+}, () => {
+  it('orders tacos with options for course 2 and a drink for course 1, fires each course, and shows an 86 on the waiter screen', async (t) => {
+    const { app, db, baseUrl } = await startPlainWebServer(t, target);
+    const manager = await insertUser(db, { name: 'Mara', role: 'manager' });
+    const waiter = await insertUser(db, { name: 'Wendy', role: 'waiter' });
+    const cook = await insertUser(db, { name: 'Kiko', role: 'kitchen' });
+    const call = callerFor(app, await login(app, manager.name, manager.pin));
+    const create = async (url: string, body: unknown) => {
+      const response = await call('POST', url, body);
+      assert.equal(response.statusCode, 201, response.body);
+      return response.json().id as string;
+    };
+    const space = await insertSpace(db, { name: 'Terrace' });
+    await insertTable(db, { name: '4', spaceId: space.id });
+    const tacos = await create('/categories', { name: 'Tacos', type: 'dish', station: 'kitchen' });
+    const drinks = await create('/categories', { name: 'Drinks', type: 'dish', station: 'bar' });
+    const tortilla = await create('/modifier-groups', {
+      name: 'Tortilla',
+      min_select: 1,
+      max_select: 1,
+      options: [
+        { name: 'Corn', price_delta: 0 },
+        { name: 'Flour', price_delta: 0 },
+      ],
+    });
+    const extras = await create('/modifier-groups', {
+      name: 'Extras',
+      min_select: 0,
+      max_select: 3,
+      options: [{ name: 'Extra pineapple', price_delta: 10 }],
+    });
+    // The optional group first on the dish: the panel still puts the required one on top.
+    await create('/dishes', {
+      name: 'Tacos al pastor',
+      price: 85,
+      category_id: tacos,
+      modifier_group_ids: [extras, tortilla],
+    });
+    await create('/dishes', { name: 'Agua de jamaica', price: 30, category_id: drinks });
+
+    const browser = await launchBrowser(t);
+    const floor = await openDevice(browser, baseUrl);
+    const kitchen = await openDevice(browser, baseUrl);
+    const bar = await openDevice(browser, baseUrl);
+    await logInThroughScreen(kitchen.page, cook.name, cook.pin);
+    await kitchen.page.goto('/app/kitchen');
+    await kitchen.page.getByText('Nothing waiting').waitFor();
+    await logInThroughScreen(bar.page, cook.name, cook.pin);
+    await bar.page.goto('/app/kitchen?station=bar');
+    await bar.page.getByRole('heading', { level: 1, name: 'Kitchen: Bar' }).waitFor();
+
+    // The waiter opens table 4; the tacos open their options panel.
+    const page = floor.page;
+    await logInThroughScreen(page, waiter.name, waiter.pin);
+    await goToFloor(page);
+    await tableTile(page, '4').click();
+    await page.getByRole('heading', { level: 1, name: 'Table 4' }).waitFor();
+    const orderId = new URL(page.url()).pathname.split('/').pop() as string;
+    await menuDish(page, 'Tacos al pastor').click();
+    const panel = page.getByRole('dialog', { name: 'Tacos al pastor' });
+    await panel.waitFor();
+    const legends = await panel.locator('legend').allTextContents();
+    assert.match(legends[0] ?? '', /^Tortilla Required/, 'the required group comes first');
+    assert.match(legends[1] ?? '', /^Extras Optional/);
+    const add = panel.getByRole('button', { name: /^Add \d+ × Tacos al pastor$/ });
+    assert.equal(await add.isDisabled(), true, 'no tortilla chosen: nothing to add');
+    await panel.getByText('Still to choose: Tortilla').waitFor();
+    await panel.getByLabel('Corn').check();
+    await panel.getByLabel('Extra pineapple').check();
+    await panel.getByText('$95.00').waitFor();
+    await panel.getByRole('button', { name: 'One more' }).click();
+    await panel.getByRole('button', { name: 'One more' }).click();
+    await panel.getByLabel('Seat').selectOption({ label: 'Seat 2' });
+    await panel.getByLabel('Course').selectOption({ label: 'Course 2' });
+    assert.equal(await add.textContent(), 'Add 3 × Tacos al pastor');
+    await assertAccessible(page, 'order options panel');
+    await saveScreenshot(page, 'order-options');
+    await add.click();
+    await panel.waitFor({ state: 'detached' });
+    await orderedDishes(page).nth(2).waitFor();
+    // The drink keeps the one-tap path: course 1, no seat.
+    await menuDish(page, 'Agua de jamaica').click();
+    await orderedDishes(page).nth(3).waitFor();
+
+    const plates = await db
+      .selectFrom('order_dishes')
+      .select(['id', 'seat', 'course'])
+      .where('order_id', '=', orderId)
+      .execute();
+    assert.equal(plates.length, 4);
+    const tacoPlates = plates.filter((plate) => plate.course === 2);
+    assert.equal(tacoPlates.length, 3);
+    assert.deepEqual(
+      tacoPlates.map((plate) => plate.seat),
+      [2, 2, 2],
+    );
+    const firstTaco = orderedDishes(page).filter({ hasText: 'Tacos al pastor' }).first();
+    const options = (await firstTaco.locator('.order-dish-options').textContent()) ?? '';
+    assert.deepEqual(options.split(', ').sort(), ['Corn', 'Extra pineapple']);
+    await firstTaco.getByText('Seat 2 · Course 2').waitFor();
+
+    // Course 1 goes: the bar gets the drink at once, the kitchen nothing.
+    await page.getByRole('button', { name: 'Fire course 2' }).waitFor();
+    await page.getByRole('button', { name: 'Send course 1' }).click();
+    await page.getByRole('status').filter({ hasText: 'Sent to the kitchen: 1' }).waitFor();
+    await bar.page.locator('.kitchen-dish', { hasText: 'Agua de jamaica' }).waitFor({ timeout: 2000 });
+    await kitchen.page.waitForTimeout(500);
+    assert.deepEqual(await lineNames(kitchen.page), [], 'the tacos are held for course 2');
+    await kitchen.page.getByText('Nothing waiting').waitFor();
+
+    // Course 2 fired: one line of three tacos, their options in bold, seat and course.
+    await page.getByRole('button', { name: 'Fire course 2' }).click();
+    await page.getByRole('status').filter({ hasText: 'Sent to the kitchen: 3' }).waitFor();
+    const card = kitchen.page.locator(`.kitchen-order[data-order-id="${orderId}"][data-course="2"]`);
+    const line = card.locator('.kitchen-dish[data-count="3"]');
+    await line.waitFor();
+    assert.equal(await line.locator('.dish-name').textContent(), 'Tacos al pastor');
+    assert.deepEqual((await line.locator('strong.dish-option').allTextContents()).sort(), [
+      'Corn',
+      'Extra pineapple',
+    ]);
+    assert.equal(await line.locator('.dish-seat').textContent(), 'Seat 2');
+    assert.equal(await card.locator('.kitchen-course').textContent(), 'Course 2');
+    assert.deepEqual(await lineNames(kitchen.page), ['Tacos al pastor']);
+    await assertAccessible(kitchen.page, 'kitchen with modifiers');
+    await saveScreenshot(kitchen.page, 'kitchen-modifiers');
+
+    // The bar runs out of jamaica: the waiter's tile greys out, marked 86, within a second.
+    const drinkTile = menuDish(page, 'Agua de jamaica');
+    assert.equal(await drinkTile.isEnabled(), true);
+    const started = Date.now();
+    await bar.page.getByRole('button', { name: '86 Agua de jamaica' }).click();
+    await drinkTile.getByText('86', { exact: true }).waitFor({ timeout: 1000 });
+    const seconds = (Date.now() - started) / 1000;
+    saveMetric('eighty-six-to-waiter-seconds', seconds);
+    assert.equal(await drinkTile.isDisabled(), true, 'a sold-out dish cannot be added');
+    await bar.page
+      .getByRole('region', { name: "86'd: sold out" })
+      .locator('.kitchen-sold-out-name', { hasText: 'Agua de jamaica' })
+      .waitFor();
+    await bar.page.getByRole('button', { name: 'Back on Agua de jamaica' }).waitFor();
+    const stored = await db
+      .selectFrom('dishes')
+      .select('is_available')
+      .where('name', '=', 'Agua de jamaica')
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(stored.is_available), 0);
+    await assertAccessible(page, 'order screen with a sold-out dish');
+    await assertAccessible(bar.page, 'bar with a sold-out dish');
+    await saveScreenshot(page, 'order-86');
+    await saveScreenshot(bar.page, 'bar-86');
+
+    assert.deepEqual(floor.consoleErrors, []);
+    assert.deepEqual(kitchen.consoleErrors, []);
+    assert.deepEqual(bar.consoleErrors, []);
+  });
+});

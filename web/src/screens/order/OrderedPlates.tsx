@@ -1,0 +1,67 @@
+import { format, useStrings } from '../../core/i18n';
+import { useMoney } from '../../core/money';
+import { cents, type DishStatus, type OrderDish, strings } from './order-screen';
+
+/** The badge colour of each kitchen status; the text says it too, never the colour alone. */
+const STATUS_TONE: Record<DishStatus, string> = {
+  pending: 'neutral',
+  sent: 'warn',
+  preparing: 'warn',
+  ready: 'ok',
+  served: 'ok',
+  voided: 'danger',
+};
+
+/** The plates of the order: options, seat, course and kitchen status; remove or serve where it applies. */
+export function OrderedPlates({
+  dishes,
+  open,
+  onRemove,
+  onServe,
+}: {
+  dishes: OrderDish[];
+  open: boolean;
+  onRemove: (dish: OrderDish) => void;
+  onServe: (dish: OrderDish) => void;
+}) {
+  const t = useStrings(strings);
+  const money = useMoney();
+  if (dishes.length === 0) return <p class="muted">{t.noDishes}</p>;
+  return (
+    <ul class="order-dish-list" aria-labelledby="ordered-title">
+      {dishes.map((dish) => (
+        <li key={dish.id} class={`order-dish ${dish.status}`}>
+          <div class="order-dish-text">
+            <span class="order-dish-name">{dish.dish_name}</span>
+            {dish.modifiers.length > 0 && (
+              <span class="order-dish-options">{dish.modifiers.map((option) => option.name).join(', ')}</span>
+            )}
+            <span class="order-dish-where muted">
+              {dish.seat !== null && `${format(t.seatN, { n: dish.seat })} · `}
+              {format(t.courseN, { n: dish.course })}
+            </span>
+            {dish.notes && <span class="order-dish-note">{dish.notes}</span>}
+            {dish.void_reason && <span class="order-dish-note">{dish.void_reason}</span>}
+          </div>
+          <span class="num order-dish-price">{money(cents(dish.price_at_order))}</span>
+          <span class={`badge dish-status ${STATUS_TONE[dish.status]}`}>
+            <span class="visually-hidden">{t.status}: </span>
+            {t[dish.status]}
+          </span>
+          {open && dish.status === 'pending' && (
+            <button type="button" class="ghost" onClick={() => onRemove(dish)}>
+              {t.remove}
+              <span class="visually-hidden"> {dish.dish_name}</span>
+            </button>
+          )}
+          {open && dish.status === 'ready' && (
+            <button type="button" onClick={() => onServe(dish)}>
+              {t.serve}
+              <span class="visually-hidden"> {dish.dish_name}</span>
+            </button>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
