@@ -15,7 +15,7 @@ import {
   skipWithoutChromium,
   startPlainWebServer,
 } from './browser';
-import { goToFloor, menuDish, orderedDishes, tableTile } from './floor-order-steps';
+import { goToFloor, menuDish, openFreeTable, orderedDishes } from './floor-order-steps';
 
 // The screens are the same whatever the database.
 const [target] = databaseTargets as [(typeof databaseTargets)[number]];
@@ -82,7 +82,7 @@ describe('web app: modifiers, seats and courses from the order screen to the kit
     const page = floor.page;
     await logInThroughScreen(page, waiter.name, waiter.pin);
     await goToFloor(page);
-    await tableTile(page, '4').click();
+    await openFreeTable(page, '4', 2);
     await page.getByRole('heading', { level: 1, name: 'Table 4' }).waitFor();
     const orderId = new URL(page.url()).pathname.split('/').pop() as string;
     await menuDish(page, 'Tacos al pastor').click();

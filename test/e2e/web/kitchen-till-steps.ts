@@ -43,18 +43,20 @@ export async function markDishesReady(page: Page, station: string, count: number
     lines.push(ids[0] as string);
     plates += ids.length;
   }
-  for (const id of lines) {
-    const line = lineOf(page, id);
-    for (let taps = 0; taps < 2 && (await line.getAttribute('data-status')) !== 'ready'; taps++) {
-      await line.locator('button.dish-advance').click();
-      // The line's button is enabled again once the server answered the tap for every plate.
-      await line.locator('button.dish-advance:enabled, button.dish-bump').waitFor();
-      const alert = page.getByRole('alert');
-      if (await alert.isVisible())
-        throw new Error(`The kitchen screen refused: ${await alert.textContent()}`);
-    }
-    await lineOf(page, id, 'ready').waitFor();
+  for (const id of lines) await readyLine(page, id);
+}
+
+/** Taps the line holding this plate until it is ready (sent → preparing → ready), with all its like plates. */
+export async function readyLine(page: Page, plateId: string): Promise<void> {
+  const line = lineOf(page, plateId);
+  for (let taps = 0; taps < 2 && (await line.getAttribute('data-status')) !== 'ready'; taps++) {
+    await line.locator('button.dish-advance').click();
+    // The line's button is enabled again once the server answered the tap for every plate.
+    await line.locator('button.dish-advance:enabled, button.dish-bump').waitFor();
+    const alert = page.getByRole('alert');
+    if (await alert.isVisible()) throw new Error(`The kitchen screen refused: ${await alert.textContent()}`);
   }
+  await lineOf(page, plateId, 'ready').waitFor();
 }
 
 /** The kitchen line holding this plate (lines list their plates' ids in `data-ids`). */
