@@ -1,29 +1,13 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { Migrator, sql } from 'kysely';
-import { migrateToLatest, openDatabase } from '../src/core/db/database';
-import { migrationProvider } from '../src/core/db/migrations';
+import { sql } from 'kysely';
+import { migrateToLatest } from '../src/core/db/database';
 import { describeEachDatabase } from './helpers/app';
+import { unmigratedDatabase } from './helpers/migrations';
 
 describeEachDatabase('migration 0005 name keys', (target) => {
   it('gives existing users their normalised key; of colliding live names the oldest keeps it', async (t) => {
-    const { url, drop } = await target.url();
-    const database = openDatabase(url);
-    t.after(async () => {
-      await database.close();
-      await drop();
-    });
-    // As migrateToLatest does: PostgreSQL keeps the bookkeeping in this test's own schema.
-    const schema =
-      database.dialect === 'postgres'
-        ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]
-            ?.schema
-        : undefined;
-    const migrator = new Migrator({
-      db: database.db,
-      provider: migrationProvider,
-      ...(schema && { migrationTableSchema: schema }),
-    });
+    const { database, migrator } = await unmigratedDatabase(t, target);
     const { error } = await migrator.migrateTo('0004_wallet');
     assert.equal(error, undefined);
     const user = (id: string, name: string, createdAt: number, isDeleted = 0) =>

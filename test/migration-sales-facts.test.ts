@@ -1,24 +1,15 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { type Kysely, Migrator, sql } from 'kysely';
-import { type DatabaseHandle, type Db, openDatabase } from '../src/core/db/database';
-import { migrationProvider } from '../src/core/db/migrations';
+import type { Kysely, Migrator } from 'kysely';
+import { type Db, openDatabase } from '../src/core/db/database';
 import * as amountSplitsMigration from '../src/core/db/migrations/0022_sales_facts_amount_splits';
 import type { PaymentStatus } from '../src/core/db/schema';
 import { refreshSalesFacts } from '../src/reports/sales-facts';
 import { describeEachDatabase } from './helpers/app';
+import { migratorOf } from './helpers/migrations';
 
 const AT = Date.UTC(2026, 10, 22, 18, 0, 0);
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-
-/** The migrator of this test's database; PostgreSQL keeps the bookkeeping in the test's own schema. */
-async function migratorOf({ db, dialect }: DatabaseHandle): Promise<Migrator> {
-  const schema =
-    dialect === 'postgres'
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-      : undefined;
-  return new Migrator({ db, provider: migrationProvider, ...(schema && { migrationTableSchema: schema }) });
-}
 
 async function migrateTo(migrator: Migrator, name: string): Promise<void> {
   const { error } = await migrator.migrateTo(name);
