@@ -5,6 +5,7 @@ import type { Db } from '../src/core/db/database';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
 import { insertDish, insertTable } from './helpers/factories';
+import { tacoMenu } from './helpers/modifier-factories';
 import { type Caller, callerFor } from './helpers/orders-factories';
 
 const TABLES = 4;
@@ -18,6 +19,7 @@ const ORDERS = 4;
 type Step =
   | { kind: 'open'; table: number | null; pricesCents: number[] }
   | { kind: 'add'; order: number; priceCents: number }
+  | { kind: 'addTacos'; order: number; isFlour: boolean; extras: number[]; quantity: number }
   | { kind: 'move'; order: number; table: number }
   | { kind: 'merge'; into: number; from: number }
   | { kind: 'movePlates'; from: number; to: number; plates: number[] }
@@ -32,6 +34,13 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
     pricesCents: fc.array(priceArb, { minLength: 1, maxLength: 3 }),
   }),
   fc.record({ kind: fc.constant('add' as const), order: fc.nat(), priceCents: priceArb }),
+  fc.record({
+    kind: fc.constant('addTacos' as const),
+    order: fc.nat(),
+    isFlour: fc.boolean(),
+    extras: fc.subarray([0, 1, 2], { maxLength: 2 }),
+    quantity: fc.integer({ min: 1, max: 3 }),
+  }),
   fc.record({ kind: fc.constant('move' as const), order: fc.nat(), table: fc.nat({ max: TABLES - 1 }) }),
   fc.record({ kind: fc.constant('merge' as const), into: fc.nat(), from: fc.nat() }),
   fc.record({
@@ -63,7 +72,11 @@ async function platesOf(call: Caller, orderId: string): Promise<{ id: string; st
 /** How many moves of each kind succeeded in one engine's runs, so the property cannot pass on refusals alone. */
 let succeeded = { move: 0, merge: 0, movePlates: 0 };
 
-async function runStep(call: Caller, step: Step, tables: string[], orders: string[], dishId: string) {
+/** The run's two dishes: a plain one whose price a step may override, and tacos with options. */
+type Dishes = { plainId: string; tacosId: string; tortillas: string[]; extras: string[] };
+
+async function runStep(call: Caller, step: Step, tables: string[], orders: string[], dishes: Dishes) {
+  const dishId = dishes.plainId;
   const pick = <T>(list: T[], index: number) => list[index % list.length] as T;
   if (step.kind === 'open') {
     const response = await send(call, 'POST', '/orders/with-dishes', {
@@ -78,6 +91,18 @@ async function runStep(call: Caller, step: Step, tables: string[], orders: strin
     case 'add':
       await send(call, 'POST', `/orders/${pick(orders, step.order)}/dishes`, [
         { dish_id: dishId, price_at_order: step.priceCents / 100 },
+      ]);
+      return;
+    case 'addTacos':
+      await send(call, 'POST', `/orders/${pick(orders, step.order)}/dishes`, [
+        {
+          dish_id: dishes.tacosId,
+          modifiers: [
+            pick(dishes.tortillas, step.isFlour ? 1 : 0),
+            ...step.extras.map((index) => pick(dishes.extras, index)),
+          ],
+          quantity: step.quantity,
+        },
       ]);
       return;
     case 'move': {
@@ -126,10 +151,20 @@ async function runStep(call: Caller, step: Step, tables: string[], orders: strin
   }
 }
 
-/** Totals are the sum of the live plates; tables and open orders point at each other one to one. */
-async function assertFloorInvariants(db: Db): Promise<void> {
+/**
+ * Totals are the sum of the live plates, each plate with options priced as its dish plus their deltas
+ * wherever it moved; tables and open orders point at each other one to one.
+ */
+async function assertFloorInvariants(db: Db, tacosPriceCents: number): Promise<void> {
   const orders = await db.selectFrom('orders').selectAll().where('is_deleted', '=', 0).execute();
   const plates = await db.selectFrom('order_dishes').selectAll().execute();
+  const choices = await db.selectFrom('order_dish_modifiers').selectAll().execute();
+  for (const plate of plates) {
+    const own = choices.filter((choice) => choice.order_dish_id === plate.id);
+    if (own.length === 0) continue;
+    const deltas = own.reduce((sum, choice) => sum + Number(choice.price_delta_cents), 0);
+    assert.equal(Number(plate.price_at_order_cents), tacosPriceCents + deltas, `price of plate ${plate.id}`);
+  }
   for (const order of orders) {
     const live = plates.filter((plate) => plate.order_id === order.id && plate.status !== 'voided');
     const sum = live.reduce((total, plate) => total + Number(plate.price_at_order_cents), 0);
@@ -154,10 +189,17 @@ async function assertFloorInvariants(db: Db): Promise<void> {
 }
 
 describeEachDatabase('floor moves (property)', (target) => {
-  it('keeps totals and tables consistent through any adds, moves, merges, plate moves, voids and bills', async (t) => {
+  it('keeps totals and tables consistent through any adds (with options or not), moves, merges, plate moves, voids and bills', async (t) => {
     const { app, db } = await buildTestApp(t, target);
     const call = callerFor(app, (await loggedInUser(app, db, 'staff')).cookies);
     const dish = await insertDish(db, { priceCents: 1000 });
+    const menu = await tacoMenu(call, db);
+    const dishes: Dishes = {
+      plainId: dish.id,
+      tacosId: menu.tacos.id,
+      tortillas: [menu.corn.id, menu.flour.id],
+      extras: [menu.pineapple.id, menu.cheese.id, menu.noOnion.id],
+    };
     succeeded = { move: 0, merge: 0, movePlates: 0 };
     await fc.assert(
       fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 15 }), async (steps) => {
@@ -175,8 +217,8 @@ describeEachDatabase('floor moves (property)', (target) => {
         }));
         for (const step of [...opening, ...steps]) {
           if (orders.length >= ORDERS && step.kind === 'open') continue;
-          await runStep(call, step, tables, orders, dish.id);
-          await assertFloorInvariants(db);
+          await runStep(call, step, tables, orders, dishes);
+          await assertFloorInvariants(db, menu.tacos.priceCents);
         }
       }),
       {
@@ -186,6 +228,7 @@ describeEachDatabase('floor moves (property)', (target) => {
         examples: [
           [
             [
+              { kind: 'addTacos', order: 0, isFlour: true, extras: [0, 1], quantity: 2 },
               { kind: 'move', order: 0, table: 2 },
               { kind: 'merge', into: 0, from: 1 },
               { kind: 'movePlates', from: 0, to: 2, plates: [0] },
