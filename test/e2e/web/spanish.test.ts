@@ -113,6 +113,15 @@ describe('web app in Spanish (es-MX)', { skip: skipWithoutChromium }, () => {
     await check('order-options');
     await page.getByRole('button', { name: 'Cancelar', exact: true }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
+    // The same panel changing a plate not yet sent: its choice prefilled, saved rather than added.
+    await page.getByRole('button', { name: 'Editar Tacos al pastor' }).click();
+    await page
+      .getByRole('dialog', { name: 'Tacos al pastor' })
+      .getByRole('button', { name: 'Guardar' })
+      .waitFor();
+    await check('order-edit');
+    await page.getByRole('button', { name: 'Cancelar', exact: true }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: /^Enviar a cocina/ }).click();
     await page.getByText('Enviados a cocina: 2').waitFor();
     await screens.getByRole('link', { name: 'Cocina' }).click();

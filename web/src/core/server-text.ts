@@ -111,6 +111,8 @@ const SPANISH: Record<string, string> = {
   'Amount exceeds what is left of the payment': 'El monto excede lo que queda del pago.',
   'Discount exceeds the subtotal': 'El descuento excede el subtotal.',
   'Dish is on a bill': 'El platillo ya está en una cuenta.',
+  'Modifiers cannot change once the plate is sent to the kitchen':
+    'Las opciones no pueden cambiar una vez que el platillo se envió a cocina.',
   'Nothing left to pay': 'No queda nada por pagar.',
   'Only cash takes tendered': 'Solo el efectivo lleva monto recibido.',
   'Only Lightning refunds take an invoice': 'Solo los reembolsos Lightning llevan una solicitud de pago.',

@@ -34,6 +34,7 @@ export default function OrderScreen() {
   const [tableName, setTableName] = useState<string | null>();
   const [menu, setMenu] = useState<MenuCategory[]>([]);
   const [optionsOf, setOptionsOf] = useState<MenuDish>();
+  const [editingId, setEditingId] = useState<string>();
   const [note, setNote] = useState('');
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
@@ -161,6 +162,27 @@ export default function OrderScreen() {
     });
   };
 
+  /** Changes a pending plate as the options panel says: the server reprices it for new options. */
+  const savePlate = (plate: OrderDish, choice: PlateChoice) => {
+    setEditingId(undefined);
+    setNotice(format(t.saving, { dish: plate.dish_name }));
+    void change(async () => {
+      await writeOnce((key) =>
+        api.PUT('/orders/{id}/dishes/{dishId}', {
+          params: { path: { id: orderId, dishId: plate.id } },
+          body: {
+            modifiers: choice.modifiers,
+            seat: choice.seat,
+            course: choice.course,
+            notes: choice.notes,
+          },
+          headers: keyHeader(key),
+        }),
+      );
+      return format(t.saved, { dish: plate.dish_name });
+    });
+  };
+
   /** Fires one course's pending plates, or with none given every pending plate. */
   const send = (course?: number) => {
     setNotice(t.sending);
@@ -199,6 +221,12 @@ export default function OrderScreen() {
     });
 
   const open = order !== undefined && !deleted && ACTIVE.has(order.status);
+  const seats = order?.guests ?? DEFAULT_SEATS;
+  const menuDishOf = (plate: OrderDish) =>
+    menu.flatMap((category) => category.dishes).find((dish) => dish.id === plate.dish_id);
+  // Another tablet may send the plate meanwhile: its options are frozen then, so the panel closes.
+  const editing = dishes.find((dish) => dish.id === editingId && dish.status === 'pending');
+  const editingDish = editing && menuDishOf(editing);
   const pending = dishes.filter((dish) => dish.status === 'pending');
   const pendingCourses = [...new Set(pending.map((dish) => dish.course))].sort((a, b) => a - b);
   // Courses held back: a button per course, so the waiter fires each when the table is ready for it.
@@ -244,6 +272,8 @@ export default function OrderScreen() {
           <OrderedPlates
             dishes={dishes}
             open={open}
+            canEdit={(plate) => menuDishOf(plate) !== undefined}
+            onEdit={(plate) => setEditingId(plate.id)}
             onRemove={(dish) => void remove(dish)}
             onServe={(dish) => void serve(dish)}
           />
@@ -273,10 +303,20 @@ export default function OrderScreen() {
       {optionsOf && (
         <PlateOptions
           dish={optionsOf}
-          seats={order?.guests ?? DEFAULT_SEATS}
+          seats={seats}
           note={note}
-          onAdd={(choice) => addDish(optionsOf, choice)}
+          onDone={(choice) => addDish(optionsOf, choice)}
           onClose={() => setOptionsOf(undefined)}
+        />
+      )}
+      {editing && editingDish && (
+        <PlateOptions
+          dish={editingDish}
+          plate={editing}
+          seats={seats}
+          note={editing.notes}
+          onDone={(choice) => savePlate(editing, choice)}
+          onClose={() => setEditingId(undefined)}
         />
       )}
     </div>

@@ -12,15 +12,23 @@ const STATUS_TONE: Record<DishStatus, string> = {
   voided: 'danger',
 };
 
-/** The plates of the order: options, seat, course and kitchen status; remove or serve where it applies. */
+/**
+ * The plates of the order: options, seat, course and kitchen status; edit, remove or serve where it
+ * applies. A plate can be edited only while pending and while the menu still has its dish (the
+ * options panel needs the dish's groups).
+ */
 export function OrderedPlates({
   dishes,
   open,
+  canEdit,
+  onEdit,
   onRemove,
   onServe,
 }: {
   dishes: OrderDish[];
   open: boolean;
+  canEdit: (dish: OrderDish) => boolean;
+  onEdit: (dish: OrderDish) => void;
   onRemove: (dish: OrderDish) => void;
   onServe: (dish: OrderDish) => void;
 }) {
@@ -49,10 +57,18 @@ export function OrderedPlates({
             {t[dish.status]}
           </span>
           {open && dish.status === 'pending' && (
-            <button type="button" class="ghost" onClick={() => onRemove(dish)}>
-              {t.remove}
-              <span class="visually-hidden"> {dish.dish_name}</span>
-            </button>
+            <span class="order-dish-actions">
+              {canEdit(dish) && (
+                <button type="button" class="ghost" onClick={() => onEdit(dish)}>
+                  {t.edit}
+                  <span class="visually-hidden"> {dish.dish_name}</span>
+                </button>
+              )}
+              <button type="button" class="ghost" onClick={() => onRemove(dish)}>
+                {t.remove}
+                <span class="visually-hidden"> {dish.dish_name}</span>
+              </button>
+            </span>
           )}
           {open && dish.status === 'ready' && (
             <button type="button" onClick={() => onServe(dish)}>

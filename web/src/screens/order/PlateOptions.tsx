@@ -1,7 +1,14 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
-import { cents, type MenuDish, type ModifierGroup, type PlateChoice, strings } from './order-screen';
+import {
+  cents,
+  type MenuDish,
+  type ModifierGroup,
+  type OrderDish,
+  type PlateChoice,
+  strings,
+} from './order-screen';
 
 const MAX_QUANTITY = 99;
 const COURSES = [1, 2, 3, 4, 5, 6, 7, 8, 9];
@@ -11,37 +18,55 @@ function orderedGroups(dish: MenuDish): ModifierGroup[] {
   return [...dish.modifier_groups].sort((a, b) => Number(b.min_select > 0) - Number(a.min_select > 0));
 }
 
+/** The plate's options by group, as the panel holds them; an option the dish no longer offers drops out. */
+function chosenOf(groups: ModifierGroup[], plate: OrderDish): Record<string, string[]> {
+  const held = new Set(plate.modifiers.map((modifier) => modifier.option_id));
+  return Object.fromEntries(
+    groups.map((group) => [
+      group.id,
+      group.options.filter((option) => held.has(option.id)).map((option) => option.id),
+    ]),
+  );
+}
+
 /**
  * The options panel of one dish: its modifier groups, quantity, seat, course and note, as a modal
  * dialog (focus moves into it and returns on closing). Adds nothing until every group is answered.
+ * Given a pending `plate`, it changes that one plate instead: its choice prefilled, no quantity.
  */
 export function PlateOptions({
   dish,
+  plate,
   seats,
   note,
-  onAdd,
+  onDone,
   onClose,
 }: {
   dish: MenuDish;
+  plate?: OrderDish;
   seats: number;
   note: string;
-  onAdd: (choice: PlateChoice) => void;
+  onDone: (choice: PlateChoice) => void;
   onClose: () => void;
 }) {
   const t = useStrings(strings);
   const money = useMoney();
   const dialog = useRef<HTMLDialogElement>(null);
-  const [chosen, setChosen] = useState<Record<string, string[]>>({});
+  const groups = orderedGroups(dish);
+  const [chosen, setChosen] = useState<Record<string, string[]>>(() =>
+    plate ? chosenOf(groups, plate) : {},
+  );
   const [quantity, setQuantity] = useState(1);
-  const [seat, setSeat] = useState<number | null>(null);
-  const [course, setCourse] = useState(1);
+  const [seat, setSeat] = useState<number | null>(plate?.seat ?? null);
+  const [course, setCourse] = useState(plate?.course ?? 1);
   const [notes, setNotes] = useState(note);
+  // A plate already on a seat past the guest count keeps its seat on offer.
+  const seatCount = Math.max(seats, plate?.seat ?? 0);
 
   useEffect(() => {
     dialog.current?.showModal();
   }, []);
 
-  const groups = orderedGroups(dish);
   const picked = (group: ModifierGroup) => chosen[group.id] ?? [];
   const unanswered = groups.filter(
     (group) => picked(group).length < group.min_select || picked(group).length > group.max_select,
@@ -52,7 +77,10 @@ export function PlateOptions({
     (sum, id) => sum + cents(options.find((option) => option.id === id)?.price_delta ?? 0),
     0,
   );
-  const price = cents(dish.price) + deltas;
+  const held = plate && new Set(plate.modifiers.map((modifier) => modifier.option_id));
+  const keepsOptions = held?.size === optionIds.length && optionIds.every((id) => held.has(id));
+  // The server reprices a plate only for a new choice: kept options keep its price, whatever the menu says now.
+  const price = plate && keepsOptions ? cents(plate.price_at_order) : cents(dish.price) + deltas;
 
   const toggle = (group: ModifierGroup, optionId: string, on: boolean) => {
     const current = picked(group);
@@ -70,7 +98,7 @@ export function PlateOptions({
   const submit = (event: Event) => {
     event.preventDefault();
     if (unanswered.length > 0) return;
-    onAdd({ modifiers: optionIds, quantity, seat, course, notes: notes.trim() });
+    onDone({ modifiers: optionIds, quantity, seat, course, notes: notes.trim() });
   };
 
   return (
@@ -112,7 +140,8 @@ export function PlateOptions({
                     type={group.max_select === 1 ? 'radio' : 'checkbox'}
                     name={group.id}
                     checked={isOn}
-                    disabled={!option.available || isFull}
+                    // A sold-out option the plate already has can still be taken off it.
+                    disabled={(!option.available && !isOn) || isFull}
                     onChange={(event) => toggle(group, option.id, event.currentTarget.checked)}
                   />
                   <span>{option.name}</span>
@@ -129,41 +158,43 @@ export function PlateOptions({
           </fieldset>
         ))}
         <div class="plate-fields">
-          <fieldset class="plate-field stepper-field">
-            <legend id="plate-quantity-label">{t.quantity}</legend>
-            <div class="stepper">
-              <button
-                type="button"
-                class="stepper-step"
-                aria-label={t.fewer}
-                disabled={quantity <= 1}
-                onClick={() => setQuantity(quantity - 1)}
-              >
-                −
-              </button>
-              <input
-                type="number"
-                class="stepper-count"
-                min={1}
-                max={MAX_QUANTITY}
-                value={quantity}
-                aria-labelledby="plate-quantity-label"
-                onInput={(event) => {
-                  const value = Number(event.currentTarget.value);
-                  if (Number.isInteger(value)) setQuantity(Math.min(MAX_QUANTITY, Math.max(1, value)));
-                }}
-              />
-              <button
-                type="button"
-                class="stepper-step"
-                aria-label={t.more}
-                disabled={quantity >= MAX_QUANTITY}
-                onClick={() => setQuantity(quantity + 1)}
-              >
-                +
-              </button>
-            </div>
-          </fieldset>
+          {!plate && (
+            <fieldset class="plate-field stepper-field">
+              <legend id="plate-quantity-label">{t.quantity}</legend>
+              <div class="stepper">
+                <button
+                  type="button"
+                  class="stepper-step"
+                  aria-label={t.fewer}
+                  disabled={quantity <= 1}
+                  onClick={() => setQuantity(quantity - 1)}
+                >
+                  −
+                </button>
+                <input
+                  type="number"
+                  class="stepper-count"
+                  min={1}
+                  max={MAX_QUANTITY}
+                  value={quantity}
+                  aria-labelledby="plate-quantity-label"
+                  onInput={(event) => {
+                    const value = Number(event.currentTarget.value);
+                    if (Number.isInteger(value)) setQuantity(Math.min(MAX_QUANTITY, Math.max(1, value)));
+                  }}
+                />
+                <button
+                  type="button"
+                  class="stepper-step"
+                  aria-label={t.more}
+                  disabled={quantity >= MAX_QUANTITY}
+                  onClick={() => setQuantity(quantity + 1)}
+                >
+                  +
+                </button>
+              </div>
+            </fieldset>
+          )}
           <label class="plate-field">
             {t.seat}
             <select
@@ -173,7 +204,7 @@ export function PlateOptions({
               }
             >
               <option value="">{t.noSeat}</option>
-              {Array.from({ length: seats }, (_, index) => (
+              {Array.from({ length: seatCount }, (_, index) => (
                 <option key={index} value={index + 1}>
                   {format(t.seatN, { n: index + 1 })}
                 </option>
@@ -212,7 +243,7 @@ export function PlateOptions({
             {t.cancel}
           </button>
           <button type="submit" class="primary" disabled={unanswered.length > 0}>
-            {format(t.addPlates, { n: quantity, dish: dish.name })}
+            {plate ? t.save : format(t.addPlates, { n: quantity, dish: dish.name })}
           </button>
         </div>
       </form>

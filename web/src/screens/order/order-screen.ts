@@ -12,7 +12,7 @@ export type MenuCategory = Ok<'/menu', 'get'>['categories'][number];
 export type MenuDish = MenuCategory['dishes'][number];
 export type ModifierGroup = MenuDish['modifier_groups'][number];
 
-/** What the options panel adds: plates of one dish, alike. */
+/** What the options panel answers: plates of one dish to add, alike, or a pending plate's new choice. */
 export type PlateChoice = {
   modifiers: string[];
   quantity: number;
@@ -75,6 +75,10 @@ type Keys =
   | 'sendAll'
   | 'sendCourse'
   | 'fireCourse'
+  | 'edit'
+  | 'save'
+  | 'saving'
+  | 'saved'
   | DishStatus;
 
 export const strings: Strings<Keys> = {
@@ -104,6 +108,10 @@ export const strings: Strings<Keys> = {
     sendAll: 'Send all',
     sendCourse: 'Send course {n}',
     fireCourse: 'Fire course {n}',
+    edit: 'Edit',
+    save: 'Save',
+    saving: 'Saving {dish}…',
+    saved: '{dish} changed',
     order: 'Order',
     table: 'Table {table}',
     counter: 'Counter order',
@@ -163,6 +171,10 @@ export const strings: Strings<Keys> = {
     sendAll: 'Enviar todo',
     sendCourse: 'Enviar tiempo {n}',
     fireCourse: 'Marchar tiempo {n}',
+    edit: 'Editar',
+    save: 'Guardar',
+    saving: 'Guardando {dish}…',
+    saved: 'Se cambió {dish}',
     order: 'Comanda',
     table: 'Mesa {table}',
     counter: 'Comanda de barra',
