@@ -11,8 +11,8 @@ import {
   skipWithoutChromium,
   startPlainWebServer,
 } from './browser';
-import { goToFloor, openTableAndOrder, tableTile } from './floor-order-steps';
-import { closePaidOrder, payFirstBillCash } from './kitchen-till-steps';
+import { goToFloor, mergeTables, moveParty, openTableAndOrder, tableTile } from './floor-order-steps';
+import { closePaidOrder, openTableAtTill, payFirstBillCash } from './kitchen-till-steps';
 
 const [target] = databaseTargets as [(typeof databaseTargets)[number]];
 
@@ -35,36 +35,27 @@ describe('web app: the floor moves a party', { skip: skipWithoutChromium }, () =
     await tableTile(page, '3', 'Occupied').getByText('4 guests').waitFor();
 
     // The party moves to table 5: the tiles follow from the server's events.
-    await page.getByRole('button', { name: 'Move Table 3' }).click();
-    await page.getByRole('heading', { name: 'Move table 3 to a free table' }).waitFor();
-    await assertAccessible(page, 'floor move');
-    await saveScreenshot(page, 'floor-move');
-    await page.getByRole('button', { name: 'Table 5', exact: true }).click();
-    await tableTile(page, '3', 'Free').waitFor();
+    await moveParty(page, '3', '5', async () => {
+      await assertAccessible(page, 'floor move');
+      await saveScreenshot(page, 'floor-move');
+    });
     const five = tableTile(page, '5', 'Occupied');
     await five.filter({ hasText: '$21.50' }).waitFor();
     await five.getByText('4 guests').waitFor();
 
     // Another order at table 6 joins table 5's.
     await openTableAndOrder(page, '6', [{ name: 'Tacos' }]);
-    await goToFloor(page);
-    await page.getByRole('button', { name: 'Merge Table 5' }).click();
-    await page.getByRole('heading', { name: 'Merge another table into table 5' }).waitFor();
-    await assertAccessible(page, 'floor merge');
-    await saveScreenshot(page, 'floor-merge');
-    await page.getByRole('button', { name: 'Table 6', exact: true }).click();
-    await tableTile(page, '6', 'Free').waitFor();
+    await mergeTables(page, '5', '6', async () => {
+      await assertAccessible(page, 'floor merge');
+      await saveScreenshot(page, 'floor-merge');
+    });
     await five.filter({ hasText: '$33.50' }).waitFor();
-    await page.getByRole('status').filter({ hasText: 'Table 6 merged into table 5.' }).waitFor();
     await assertAccessible(page, 'floor after the merge');
 
     // The cashier bills table 5 at the till in one bill, takes cash and closes the order.
     const till = await openDevice(browser, baseUrl);
     await logInThroughScreen(till.page, cashier.name, cashier.pin);
-    await till.page.getByRole('link', { name: 'Till' }).click();
-    await till.page.getByRole('heading', { name: 'Till: open orders' }).waitFor();
-    await till.page.getByRole('button', { name: /Table 5/ }).click();
-    await till.page.getByRole('heading', { name: 'Table 5' }).waitFor();
+    await openTableAtTill(till.page, '5');
     await till.page.getByRole('button', { name: /^One bill for everything \(\$33\.50\)/ }).click();
     await payFirstBillCash(till.page);
     await closePaidOrder(till.page);

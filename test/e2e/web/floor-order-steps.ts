@@ -49,6 +49,50 @@ export async function openFreeTable(page: Page, table: string, guests?: number):
   await page.waitForURL(/\/app\/orders\/[^/]+$/, { timeout: TIMEOUT_MS });
 }
 
+/**
+ * From any screen: moves the party at table `from` to the free table `to` through the floor's Move
+ * panel; `onPanel` runs while the panel is shown, for a check or a screenshot of it.
+ */
+export async function moveParty(
+  page: Page,
+  from: string,
+  to: string,
+  onPanel?: () => Promise<void>,
+): Promise<void> {
+  await goToFloor(page);
+  await page.getByRole('button', { name: `Move Table ${from}`, exact: true }).click();
+  await page.getByRole('heading', { name: `Move table ${from} to a free table` }).waitFor();
+  await onPanel?.();
+  await page.getByRole('button', { name: `Table ${to}`, exact: true }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Table ${from} moved to table ${to}.` })
+    .waitFor({ timeout: TIMEOUT_MS });
+  await tableTile(page, from, 'Free').waitFor({ timeout: TIMEOUT_MS });
+}
+
+/**
+ * From any screen: merges the party at table `from` into table `into` through the floor's Merge
+ * panel of `into`; `onPanel` as for a move.
+ */
+export async function mergeTables(
+  page: Page,
+  into: string,
+  from: string,
+  onPanel?: () => Promise<void>,
+): Promise<void> {
+  await goToFloor(page);
+  await page.getByRole('button', { name: `Merge Table ${into}`, exact: true }).click();
+  await page.getByRole('heading', { name: `Merge another table into table ${into}` }).waitFor();
+  await onPanel?.();
+  await page.getByRole('button', { name: `Table ${from}`, exact: true }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Table ${from} merged into table ${into}.` })
+    .waitFor({ timeout: TIMEOUT_MS });
+  await tableTile(page, from, 'Free').waitFor({ timeout: TIMEOUT_MS });
+}
+
 /** A dish of the menu, by its exact name. */
 export function menuDish(page: Page, name: string): Locator {
   return page

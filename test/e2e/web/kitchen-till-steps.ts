@@ -65,6 +65,17 @@ export function lineOf(page: Page, plateId: string, status?: string): Locator {
   return page.locator(`.kitchen-dish[data-ids~="${plateId}"]${withStatus}`);
 }
 
+/** From any screen: opens the till's list of open orders through the navigation, then the table's order. */
+export async function openTableAtTill(page: Page, table: string): Promise<void> {
+  await page.getByRole('link', { name: 'Till' }).click();
+  await page.getByRole('heading', { name: 'Till: open orders' }).waitFor();
+  await page
+    .getByRole('button')
+    .filter({ has: page.getByText(`Table ${table}`, { exact: true }) })
+    .click();
+  await page.getByRole('heading', { level: 1, name: `Table ${table}` }).waitFor();
+}
+
 /**
  * Opens the order at the till, splits what is not billed yet evenly in two, pays the first part in
  * cash (tendering more than due, so change is given) and the second by Lightning, paid from outside
