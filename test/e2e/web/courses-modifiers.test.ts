@@ -212,7 +212,10 @@ describeEachDatabase('web app: one party from the order screen to the till', (ta
     const till = await openDevice(browser, baseUrl);
     await logInThroughScreen(till.page, cashier.name, cashier.pin);
     await openTableAtTill(till.page, '5');
-    const tacoRows = till.page.getByRole('row', { name: /^Tacos al pastor .*\$95\.00$/ });
+    // The cashier sees what each plate was charged for: its options under the dish, in the dish's group order.
+    const tacoRows = till.page.getByRole('row', {
+      name: /^Tacos al pastor ?Extra pineapple, Corn .*\$95\.00$/,
+    });
     await tacoRows.nth(2).waitFor();
     assert.equal(await tacoRows.count(), 3);
     await till.page.getByRole('button', { name: /^One bill for everything \(\$340\.00\)/ }).click();

@@ -49,6 +49,11 @@ export function OrderDishes({
               <td>
                 {dish.dish_name}
                 {dish.notes && <span class="muted"> ({dish.notes})</span>}
+                {dish.modifiers.length > 0 && (
+                  <span class="till-dish-options">
+                    {dish.modifiers.map((option) => option.name).join(', ')}
+                  </span>
+                )}
               </td>
               <td>{billedIds.has(dish.id) ? t.onBill : hasShares ? t.shared : t.notBilled}</td>
               <td class="num">{money(toCents(dish.price_at_order))}</td>
