@@ -33,7 +33,8 @@ export default function OrderScreen() {
   const [dishes, setDishes] = useState<OrderDish[]>([]);
   const [tableName, setTableName] = useState<string | null>();
   const [menu, setMenu] = useState<MenuCategory[]>([]);
-  const [optionsOf, setOptionsOf] = useState<MenuDish>();
+  /** The dish whose options panel is open, by id. */
+  const [optionsOf, setOptionsOf] = useState<string>();
   const [note, setNote] = useState('');
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
@@ -107,8 +108,8 @@ export default function OrderScreen() {
       const dish = event.data as OrderDish | undefined;
       if (!dish || dish.order_id !== orderId) return;
       setDishes((list) => list.map((other) => (other.id === dish.id ? dish : other)));
-    } else if (event.type === 'dish.availability_changed') {
-      // The event names the dish only: the menu read again says which dishes and options are out.
+    } else if (event.type === 'dish.availability_changed' || event.type.startsWith('modifier_group.')) {
+      // An 86 or a group edited (an option out or back): the menu read again says what is on sale.
       void loadMenu();
     } else if (event.type.startsWith('order.')) {
       const changed = event.data as Order;
@@ -199,6 +200,8 @@ export default function OrderScreen() {
     });
 
   const open = order !== undefined && !deleted && ACTIVE.has(order.status);
+  // Taken from the menu as last read, so an option put out of sale greys out in a panel left open.
+  const optionsDish = menu.flatMap((category) => category.dishes).find((dish) => dish.id === optionsOf);
   const pending = dishes.filter((dish) => dish.status === 'pending');
   const pendingCourses = [...new Set(pending.map((dish) => dish.course))].sort((a, b) => a - b);
   // Courses held back: a button per course, so the waiter fires each when the table is ready for it.
@@ -235,8 +238,8 @@ export default function OrderScreen() {
           open={open}
           note={note}
           onNote={setNote}
-          onTap={(dish) => (dish.modifier_groups.length > 0 ? setOptionsOf(dish) : addDish(dish))}
-          onMore={setOptionsOf}
+          onTap={(dish) => (dish.modifier_groups.length > 0 ? setOptionsOf(dish.id) : addDish(dish))}
+          onMore={(dish) => setOptionsOf(dish.id)}
         />
 
         <section class="order-dishes card" aria-labelledby="ordered-title">
@@ -270,12 +273,12 @@ export default function OrderScreen() {
           </div>
         </section>
       </div>
-      {optionsOf && (
+      {optionsDish && (
         <PlateOptions
-          dish={optionsOf}
+          dish={optionsDish}
           seats={order?.guests ?? DEFAULT_SEATS}
           note={note}
-          onAdd={(choice) => addDish(optionsOf, choice)}
+          onAdd={(choice) => addDish(optionsDish, choice)}
           onClose={() => setOptionsOf(undefined)}
         />
       )}
