@@ -32,6 +32,11 @@ describeEachDatabase('kitchen flow', (target) => {
       ].sort(),
     );
     assert.equal(queue[0].order_id, orderId);
+    // The plate's menu dish, for the screen's 86 button: by id, as two dishes may share a name.
+    assert.deepEqual(
+      queue.map((item: { id: string; dish_id: string }) => [item.id, item.dish_id]).sort(),
+      stored.map((row) => [row.id, row.dish_id]).sort(),
+    );
     assert.equal((await call('GET', '/kitchen/queue?station=bar')).json().length, 0);
     const view = (await call('GET', `/orders/${orderId}/dishes`))
       .json()

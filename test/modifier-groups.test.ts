@@ -5,7 +5,9 @@ import { loggedInUser } from './helpers/auth';
 import { databaseDigest } from './helpers/db-digest';
 import { insertDish } from './helpers/factories';
 import { allRows } from './helpers/menu-factories';
+import { createGroup, type Option } from './helpers/modifier-factories';
 import { callerFor } from './helpers/orders-factories';
+import { listeningTestApp, openStream } from './helpers/sse-client';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -214,6 +216,41 @@ describeEachDatabase('modifier groups', (target) => {
     assert.equal((await call('PUT', `/modifier-groups/${id}`, tortilla)).statusCode, 404);
     // A deleted group's name is free again.
     assert.equal((await call('POST', '/modifier-groups', tortilla)).statusCode, 201);
+  });
+
+  it('announces each change of a group on the stream the order screens follow', async (t) => {
+    const { app, db, base } = await listeningTestApp(t, target);
+    const manager = callerFor(app, (await loggedInUser(app, db, 'manager')).cookies);
+    const waiter = await openStream(
+      base,
+      (await loggedInUser(app, db, 'waiter')).cookies,
+      '/events?topics=orders,kitchen',
+    );
+    assert.equal(waiter.status, 200);
+    // `: connected` promises every event committed after it.
+    await waiter.until(() => waiter.frames.length > 0);
+
+    const created = await createGroup(manager, tortilla);
+    const [corn, flour] = created.options as [Option, Option];
+    const flourOut = await manager('PUT', `/modifier-groups/${created.id}`, {
+      ...tortilla,
+      options: [corn, { ...flour, available: false }],
+    });
+    assert.equal(flourOut.statusCode, 200, flourOut.body);
+    const updated = (await manager('GET', `/modifier-groups/${created.id}`)).json();
+    assert.equal(updated.options[1].available, false);
+    assert.equal((await manager('DELETE', `/modifier-groups/${created.id}`)).statusCode, 200);
+
+    await waiter.until(() => waiter.events().length === 3);
+    assert.deepEqual(
+      waiter.events().map((frame) => [frame.event, JSON.parse(frame.data ?? '').data]),
+      [
+        ['modifier_group.created', created],
+        ['modifier_group.updated', updated],
+        ['modifier_group.deleted', updated],
+      ],
+    );
+    await waiter.cancel();
   });
 
   it('needs menu.write to change groups; any user reads them', async (t) => {

@@ -16,6 +16,9 @@ export type EventType =
   | 'order.dishes_changed'
   | 'dish.status_changed'
   | 'dish.availability_changed'
+  | 'modifier_group.created'
+  | 'modifier_group.updated'
+  | 'modifier_group.deleted'
   | 'table.created'
   | 'table.updated'
   | 'table.deleted';
@@ -36,6 +39,10 @@ const TOPICS: Record<EventType, string> = {
   'dish.status_changed': 'kitchen',
   // The kitchen says it and the floor's tablets need it: the stream every screen of service follows.
   'dish.availability_changed': 'kitchen',
+  // An option out or back is an 86 too: the order screens read the menu again on the same stream.
+  'modifier_group.created': 'kitchen',
+  'modifier_group.updated': 'kitchen',
+  'modifier_group.deleted': 'kitchen',
   'table.created': 'tables',
   'table.updated': 'tables',
   'table.deleted': 'tables',

@@ -54,6 +54,7 @@ export type QueueRow = {
   status: DishStatus;
   notes: string;
   sent_at: number;
+  dish_id: string;
   dish_name: string;
   station: string;
   table_name: string | null;
@@ -76,6 +77,7 @@ export async function listQueue(db: Db, station: string | undefined, limit: numb
       'order_dishes.status',
       'order_dishes.notes',
       'order_dishes.sent_at',
+      'order_dishes.dish_id',
       'dishes.name as dish_name',
       'categories.station',
       'dining_tables.name as table_name',

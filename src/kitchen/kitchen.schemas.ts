@@ -48,6 +48,7 @@ export const KitchenQueueItem = Type.Object({
   id: Uuid({ description: 'The order-dish id' }),
   order_id: Uuid(),
   status: DishStatusSchema,
+  dish_id: Uuid({ description: 'The menu dish the plate is of' }),
   dish_name: Type.String({ example: 'Margherita' }),
   notes: Type.String(),
   station: Type.String({ example: 'kitchen' }),

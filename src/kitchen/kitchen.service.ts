@@ -146,6 +146,7 @@ export async function kitchenQueue(
     id: row.id,
     order_id: row.order_id,
     status: row.status,
+    dish_id: row.dish_id,
     dish_name: row.dish_name,
     notes: row.notes,
     station: row.station,

@@ -15,6 +15,9 @@ const RULES =
   'an `id` that is not a live option of this group: 400 `Option <id> does not belong to this group`. ' +
   'Live options left out are retired: plates that chose them keep their snapshot, the menu no longer ' +
   'offers them. `available: false` keeps an option listed but refused on new plates.';
+const announced = (type: string) =>
+  ` The change is announced on the live stream's \`kitchen\` topic (\`${type}\`, data: the group as ` +
+  'GET shows it, a deleted one as it was), so the order screens read the menu again.';
 
 const IdMessage = (message: string) =>
   Type.Object(IdMessageReply.properties, {
@@ -58,7 +61,7 @@ export const modifiersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
         tags,
         operationId: 'createModifierGroup',
         summary: 'Create a modifier group',
-        description: RULES,
+        description: RULES + announced('modifier_group.created'),
         headers: IdempotencyHeaders,
         body: ModifierGroupBody,
         response: { 201: IdMessage('Modifier group added successfully'), ...errors(400, 401, 403) },
@@ -77,7 +80,9 @@ export const modifiersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
         tags,
         operationId: 'updateModifierGroup',
         summary: 'Update a modifier group',
-        description: `Replaces the group and its options. ${RULES} A missing or deleted group: 404.`,
+        description:
+          `Replaces the group and its options. ${RULES} A missing or deleted group: 404.` +
+          announced('modifier_group.updated'),
         params: IdParams,
         body: roundTripBody(ModifierGroupView, ModifierGroupBody),
         response: { 200: IdMessage('Modifier group updated successfully'), ...errors(400, 401, 403, 404) },
@@ -96,7 +101,9 @@ export const modifiersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
         tags,
         operationId: 'deleteModifierGroup',
         summary: 'Delete a modifier group',
-        description: `Logical delete. A group a live dish links: 400 \`${service.GROUP_IN_USE}\`.`,
+        description:
+          `Logical delete. A group a live dish links: 400 \`${service.GROUP_IN_USE}\`.` +
+          announced('modifier_group.deleted'),
         params: IdParams,
         response: { 200: IdMessage('Modifier group deleted successfully'), ...errors(400, 401, 403, 404) },
       },

@@ -5,6 +5,7 @@ import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
+import { recordEvent } from '../events/record-event';
 import * as repo from './modifiers.repo';
 import type { ModifierGroupBody, ModifierGroupView, ModifierOptionView } from './modifiers.schemas';
 
@@ -47,6 +48,21 @@ async function withOptions(db: Db, groups: repo.GroupRow[]): Promise<ModifierGro
   );
 }
 
+/**
+ * The group as GET /modifier-groups/{id} shows it, in the change's transaction: the order screens read
+ * the menu again on it, so an option taken off sale is greyed out without a reload.
+ */
+async function recordGroupEvent(
+  trx: Db,
+  type: 'modifier_group.created' | 'modifier_group.updated' | 'modifier_group.deleted',
+  id: string,
+  now: number,
+): Promise<void> {
+  const group = await repo.findLiveGroup(trx, id);
+  const [view] = await withOptions(trx, group ? [group] : []);
+  await recordEvent(trx, { type, data: view, at: now });
+}
+
 export async function listGroups(ctx: AppContext): Promise<ModifierGroupView[]> {
   return withOptions(ctx.db, await repo.listLiveGroups(ctx.db));
 }
@@ -81,6 +97,7 @@ export function createGroup(
           updated_at: now,
         })),
       );
+      await recordGroupEvent(trx, 'modifier_group.created', id, now);
       return id;
     }),
   );
@@ -138,6 +155,7 @@ export function updateGroup(ctx: AppContext, id: string, body: ModifierGroupBody
             : [],
         ),
       );
+      await recordGroupEvent(trx, 'modifier_group.updated', id, now);
     }),
   );
 }
@@ -149,6 +167,8 @@ export async function deleteGroup(ctx: AppContext, id: string): Promise<void> {
     const [group] = await repo.lockLiveGroups(trx, [id]);
     if (!group) throw new NotFoundError();
     if (await repo.isGroupLinkedByLiveDish(trx, id)) throw new BadRequestError(GROUP_IN_USE);
+    // Read before the delete hides it: the event shows the group as it was, as order.deleted does.
+    await recordGroupEvent(trx, 'modifier_group.deleted', id, now);
     await repo.softDeleteGroup(trx, id, now);
   });
 }

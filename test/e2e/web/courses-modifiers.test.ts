@@ -191,6 +191,24 @@ describeEachDatabase('web app: one party from the order screen to the till', (ta
     await saveScreenshot(page, 'order-86');
     await saveScreenshot(bar.page, 'bar-86');
 
+    // The manager takes flour tortillas off while the tacos' panel is open: it greys out there.
+    await menuDish(page, 'Tacos al pastor').click();
+    await panel.waitFor();
+    assert.equal(await panel.getByLabel('Flour').isEnabled(), true);
+    const group = (await call('GET', `/modifier-groups/${tortilla}`)).json() as {
+      options: { name: string }[];
+    };
+    const flourOut = await call('PUT', `/modifier-groups/${tortilla}`, {
+      ...group,
+      options: group.options.map((option) => ({ ...option, available: option.name !== 'Flour' })),
+    });
+    assert.equal(flourOut.statusCode, 200, flourOut.body);
+    await panel.locator('.plate-option.sold-out', { hasText: 'Flour' }).waitFor({ timeout: 2000 });
+    assert.equal(await panel.getByLabel('Flour').isDisabled(), true, 'a sold-out option cannot be chosen');
+    assert.equal(await panel.getByLabel('Corn').isEnabled(), true);
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+
     // The party of table 4 moves to table 5 and takes its guests and its bill along:
     // 3 × (85 + 10 for the pineapple) + 30 = 315.
     await moveParty(page, '4', '5');

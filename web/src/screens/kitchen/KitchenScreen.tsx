@@ -5,7 +5,7 @@ import { Alert } from '../../components/Alert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
 import { useCan } from '../../core/session';
-import { dishNamed, setAvailability, useStationMenu } from './kitchen-menu';
+import { setAvailability, useStationMenu } from './kitchen-menu';
 import {
   applyMoves,
   groupByOrder,
@@ -94,7 +94,7 @@ export default function KitchenScreen() {
   };
 
   const on86 = (line: PlateLine) => {
-    const dish = may86 ? dishNamed(menu.dishes, line.dish_name) : undefined;
+    const dish = may86 ? menu.dishes.find((candidate) => candidate.id === line.dish_id) : undefined;
     return dish?.available ? () => void changeAvailability(dish.id, false) : undefined;
   };
 

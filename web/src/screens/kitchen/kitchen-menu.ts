@@ -24,15 +24,6 @@ export function useStationMenu(station: string): { dishes: StationDish[]; reload
   return { dishes, reload };
 }
 
-/**
- * The menu dish a queue line is of. The queue names the dish but not its id, so it is found by name
- * among the station's dishes; a name two dishes share gets no button rather than the wrong one.
- */
-export function dishNamed(dishes: StationDish[], name: string): StationDish | undefined {
-  const found = dishes.filter((dish) => dish.name === name);
-  return found.length === 1 ? found[0] : undefined;
-}
-
 /** The kitchen's "86" (sold out) and its undoing, through the write queue. */
 export function setAvailability(dishId: string, available: boolean) {
   return writeOnce((key) =>

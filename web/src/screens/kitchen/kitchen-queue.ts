@@ -94,6 +94,7 @@ export function applyMoves(dishes: Shown[], moves: Map<string, Move>, loadStarte
 /** Plates of one order alike for the cook (same dish, options, seat, notes and status): one line "4 × Beer". */
 export type PlateLine = {
   key: string;
+  dish_id: string;
   dish_name: string;
   notes: string;
   options: string[];
@@ -133,12 +134,13 @@ export function groupByOrder(dishes: Shown[], bumped: ReadonlySet<string>): Orde
       cards.set(cardKey, card);
     }
     const options = dish.modifiers.map((option) => option.name);
-    const key = JSON.stringify([dish.dish_name, options, dish.seat, dish.notes, dish.status]);
+    const key = JSON.stringify([dish.dish_id, options, dish.seat, dish.notes, dish.status]);
     const line = card.lines.find((other) => other.key === key);
     if (line) line.plates.push(dish);
     else
       card.lines.push({
         key,
+        dish_id: dish.dish_id,
         dish_name: dish.dish_name,
         notes: dish.notes,
         options,

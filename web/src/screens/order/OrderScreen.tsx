@@ -33,7 +33,8 @@ export default function OrderScreen() {
   const [dishes, setDishes] = useState<OrderDish[]>([]);
   const [tableName, setTableName] = useState<string | null>();
   const [menu, setMenu] = useState<MenuCategory[]>([]);
-  const [optionsOf, setOptionsOf] = useState<MenuDish>();
+  /** The dish whose options panel is open, by id. */
+  const [optionsOf, setOptionsOf] = useState<string>();
   const [editingId, setEditingId] = useState<string>();
   const [note, setNote] = useState('');
   const [error, setError] = useState<string>();
@@ -108,8 +109,8 @@ export default function OrderScreen() {
       const dish = event.data as OrderDish | undefined;
       if (!dish || dish.order_id !== orderId) return;
       setDishes((list) => list.map((other) => (other.id === dish.id ? dish : other)));
-    } else if (event.type === 'dish.availability_changed') {
-      // The event names the dish only: the menu read again says which dishes and options are out.
+    } else if (event.type === 'dish.availability_changed' || event.type.startsWith('modifier_group.')) {
+      // An 86 or a group edited (an option out or back): the menu read again says what is on sale.
       void loadMenu();
     } else if (event.type.startsWith('order.')) {
       const changed = event.data as Order;
@@ -222,11 +223,13 @@ export default function OrderScreen() {
 
   const open = order !== undefined && !deleted && ACTIVE.has(order.status);
   const seats = order?.guests ?? DEFAULT_SEATS;
-  const menuDishOf = (plate: OrderDish) =>
-    menu.flatMap((category) => category.dishes).find((dish) => dish.id === plate.dish_id);
+  // Taken from the menu as last read, so an option put out of sale greys out in a panel left open.
+  const menuDish = (id: string | undefined) =>
+    menu.flatMap((category) => category.dishes).find((dish) => dish.id === id);
+  const optionsDish = menuDish(optionsOf);
   // Another tablet may send the plate meanwhile: its options are frozen then, so the panel closes.
   const editing = dishes.find((dish) => dish.id === editingId && dish.status === 'pending');
-  const editingDish = editing && menuDishOf(editing);
+  const editingDish = editing && menuDish(editing.dish_id);
   const pending = dishes.filter((dish) => dish.status === 'pending');
   const pendingCourses = [...new Set(pending.map((dish) => dish.course))].sort((a, b) => a - b);
   // Courses held back: a button per course, so the waiter fires each when the table is ready for it.
@@ -263,8 +266,8 @@ export default function OrderScreen() {
           open={open}
           note={note}
           onNote={setNote}
-          onTap={(dish) => (dish.modifier_groups.length > 0 ? setOptionsOf(dish) : addDish(dish))}
-          onMore={setOptionsOf}
+          onTap={(dish) => (dish.modifier_groups.length > 0 ? setOptionsOf(dish.id) : addDish(dish))}
+          onMore={(dish) => setOptionsOf(dish.id)}
         />
 
         <section class="order-dishes card" aria-labelledby="ordered-title">
@@ -272,7 +275,7 @@ export default function OrderScreen() {
           <OrderedPlates
             dishes={dishes}
             open={open}
-            canEdit={(plate) => menuDishOf(plate) !== undefined}
+            canEdit={(plate) => menuDish(plate.dish_id) !== undefined}
             onEdit={(plate) => setEditingId(plate.id)}
             onRemove={(dish) => void remove(dish)}
             onServe={(dish) => void serve(dish)}
@@ -300,12 +303,12 @@ export default function OrderScreen() {
           </div>
         </section>
       </div>
-      {optionsOf && (
+      {optionsDish && (
         <PlateOptions
-          dish={optionsOf}
+          dish={optionsDish}
           seats={seats}
           note={note}
-          onDone={(choice) => addDish(optionsOf, choice)}
+          onDone={(choice) => addDish(optionsDish, choice)}
           onClose={() => setOptionsOf(undefined)}
         />
       )}
