@@ -92,13 +92,14 @@ describeEachDatabase('kitchen chits', (target) => {
     );
 
     await app.jobs.run(PRINT_JOBS);
-    const tacos = ['2 x Tacos al pastor', '1 x Tacos al pastor', '>> no onion'];
+    // In the order the waiter entered them: the taco without onion first, then the two plain ones.
+    const tacos = ['1 x Tacos al pastor', '>> no onion', '2 x Tacos al pastor'];
     assert.deepEqual(grill.jobs, [
       Buffer.from(escposOf([...header('Grill', orderId), ...tacos, '-'.repeat(32)], 32)),
     ]);
     assert.deepEqual(everything.jobs, [
       Buffer.from(
-        escposOf([...header('KITCHEN', orderId), '1 x Agua de jamaica', ...tacos, '-'.repeat(32)], 32),
+        escposOf([...header('KITCHEN', orderId), ...tacos, '1 x Agua de jamaica', '-'.repeat(32)], 32),
       ),
     ]);
     const states = await db.selectFrom('print_jobs').select(['printer_id', 'state']).execute();

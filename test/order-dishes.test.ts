@@ -41,6 +41,29 @@ describeEachDatabase('order dishes', (target) => {
     assert.equal(Number((await storedOrder(db, id)).total_cents), 1955);
   });
 
+  it('lists the plates of one request in the order they were entered, though they share their time', async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const { call, dish } = await diningRoom(app, db);
+    const { id } = (await call('POST', '/orders', {})).json();
+    // Ten notes in an order that neither the names nor random ids would give by chance.
+    const notes = ['j', 'c', 'h', 'a', 'f', 'b', 'i', 'd', 'g', 'e'];
+    const added = await call(
+      'POST',
+      `/orders/${id}/dishes`,
+      notes.map((note) => ({ dish_id: dish.id, notes: note })),
+    );
+    assert.equal(added.statusCode, 201, added.body);
+    const listed = (await call('GET', `/orders/${id}/dishes`)).json() as { id: string; notes: string }[];
+    assert.deepEqual(
+      listed.map((plate) => plate.notes),
+      notes,
+    );
+    assert.deepEqual(
+      listed.map((plate) => plate.id),
+      added.json().ids,
+    );
+  });
+
   it('adds 0.10 thirty times to exactly 3.00', async (t) => {
     const { app, db } = await buildTestApp(t, target);
     const { call, dish } = await diningRoom(app, db);

@@ -74,7 +74,7 @@ function storedTicket(db: Db, id: string) {
 }
 
 describeEachDatabase('receipts', (target) => {
-  it('prints a paid bill as text: header, dishes grouped (first ordered, then by name), totals, payments with sats and rate, local date', async (t) => {
+  it('prints a paid bill as text: header, dishes grouped (first entered first), totals, payments with sats and rate, local date', async (t) => {
     const { db, call, ticketId } = await paidBill(t, target);
     const stored = await storedTicket(db, ticketId);
     assert.deepEqual([stored.status, Number(stored.total_cents)], [2, 10350]);
@@ -94,8 +94,8 @@ describeEachDatabase('receipts', (target) => {
         'Table T4',
         'Waiter Ana',
         '--------------------------------',
-        '1 x Agua de jamaica        25.00',
         '2 x Tacos al pastor        90.00',
+        '1 x Agua de jamaica        25.00',
         '--------------------------------',
         'Subtotal                  115.00',
         'Discount                  -11.50',

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { v7 } from 'uuid';
 
 export const newId: () => string = randomUUID;
 
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID_V4.test(value);
-}
+/**
+ * For rows listed by (created_at, id) whose batch shares one created_at, such as the plates of one
+ * request: UUIDv7 grows with each id made in this process (the library keeps the order inside a
+ * millisecond), so the list keeps the order in which they were entered.
+ */
+export const newOrderedId: () => string = v7;

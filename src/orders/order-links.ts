@@ -1,6 +1,6 @@
 import type { Db } from '../core/db/database';
 import { BadRequestError } from '../core/errors';
-import { newId } from '../core/ids';
+import { newOrderedId } from '../core/ids';
 import { toCents } from '../core/money';
 import { findLiveUserById } from '../users/users.repo';
 import { findLiveDishPrices } from './order-dishes.repo';
@@ -77,7 +77,7 @@ export async function priceDishEntries(
     }
     return Array.from({ length: entry.quantity ?? 1 }, () => {
       const priced: PricedDish = {
-        id: newId(),
+        id: newOrderedId(),
         dish_id: entry.dish_id,
         price_at_order_cents: priceCents,
         notes: entry.notes ?? '',

@@ -31,7 +31,6 @@ export function findBillPlates(db: Db, ticketId: string) {
     ])
     .where('ticket_dishes.ticket_id', '=', ticketId)
     .orderBy('order_dishes.created_at')
-    .orderBy('dishes.name')
     .orderBy('order_dishes.id')
     .execute();
 }
