@@ -48,7 +48,8 @@ type Step = {
 };
 
 /**
- * The dinner rush one tablet repeats: seat a table with three dishes, add a dessert, read the ticket,
+ * The dinner rush one tablet repeats: seat a table with three dishes and a plate of tacos with a
+ * tortilla and an extra chosen (a dish with two modifier groups), add a dessert, read the ticket,
  * glance at the floor, move the order through the kitchen, check what is pending, bill the table,
  * take the payment (cash with change, or now and then Lightning) and close the order.
  */
@@ -60,6 +61,16 @@ function dinnerRush(menu: Menu, payInvoice: RushOptions['payInvoice']): Step[] {
       context.dueCents = (context.dueCents ?? 0) + (dish?.priceCents ?? 0);
       return { dish_id: dish?.id as string };
     });
+  // The dish with two modifier groups: one tortilla (free) and one priced extra, the server adding the deltas.
+  const [tortilla, extras] = menu.modifierDish.groups;
+  const pricedExtras = extras?.options.filter((option) => option.deltaCents > 0) ?? [];
+  const plated = (context: LoopContext) => {
+    const choices = [randomItem(tortilla?.options ?? []), randomItem(pricedExtras)];
+    context.dueCents =
+      (context.dueCents ?? 0) +
+      choices.reduce((sum, option) => sum + option.deltaCents, menu.modifierDish.priceCents);
+    return { dish_id: menu.modifierDish.id, modifiers: choices.map((option) => option.id) };
+  };
   // Every step after the first needs the order it opened; without one the rest of the loop is skipped.
   const onOrder = (
     label: string,
@@ -86,7 +97,10 @@ function dinnerRush(menu: Menu, payInvoice: RushOptions['payInvoice']): Step[] {
         context.isLightning = payInvoice !== undefined && Math.random() < LIGHTNING_SHARE;
         return {
           path: '/orders/with-dishes',
-          body: JSON.stringify({ order: { table_id: tablet.tableId }, dishes: picks(context, [0, 1, 2]) }),
+          body: JSON.stringify({
+            order: { table_id: tablet.tableId },
+            dishes: [...picks(context, [0, 1, 2]), plated(context)],
+          }),
         };
       },
       onResponse: (status, body, context) => {
@@ -129,6 +143,12 @@ function dinnerRush(menu: Menu, payInvoice: RushOptions['payInvoice']): Step[] {
     },
     moveTo('completed'),
   ];
+}
+
+function randomItem<T>(items: readonly T[]): T {
+  const item = items[Math.floor(Math.random() * items.length)];
+  if (item === undefined) throw new Error('the bench menu lacks the options the rush chooses');
+  return item;
 }
 
 export async function runRush(options: RushOptions): Promise<RushResult> {

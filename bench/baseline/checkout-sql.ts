@@ -10,7 +10,8 @@ export const CHECKOUT_SQL = {
   insertTicket: `insert into tickets (id, order_id, status, subtotal_cents, discount_cents, discount_type,
     discount_value, discount_reason, total_cents, created_by, created_at, updated_at, paid_at, canceled_at)
     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  addToOrderBilled: 'update orders set billed_cents = billed_cents + ?, updated_at = ? where id = ?',
+  addToOrderBilled:
+    'update orders set billed_cents = billed_cents + ?, discount_cents = discount_cents + ?, updated_at = ? where id = ?',
   findTicket: 'select * from tickets where id = ?',
   ticketDishes: `select ticket_dishes.ticket_id, ticket_dishes.order_dish_id from ticket_dishes
     inner join order_dishes on order_dishes.id = ticket_dishes.order_dish_id
@@ -82,6 +83,34 @@ export type CheckoutStatements = {
   billWholeOrder(orderId: string, userId: string, now: number): Promise<string | undefined>;
   payCash(ticketId: string, userId: string, payment: CashPayment, now: number): Promise<string | undefined>;
 };
+
+type TicketRow = Record<string, unknown> & {
+  total_cents: number;
+  paid_cents: number;
+  status: number;
+  created_at: number;
+  paid_at: number | null;
+};
+
+/** A bill as our events show it (src/tickets/ticket-views.ts), from SQL.findTicket and SQL.ticketDishes. */
+export function ticketView(row: TicketRow, links: { order_dish_id: string }[]) {
+  const total = Number(row.total_cents);
+  const paid = Number(row.paid_cents);
+  return {
+    id: row.id,
+    order_id: row.order_id,
+    status: Number(row.status),
+    subtotal: Number(row.subtotal_cents) / 100,
+    discount: Number(row.discount_cents) / 100,
+    total: total / 100,
+    paid: paid / 100,
+    tips: Number(row.tips_cents) / 100,
+    balance: ((Number(row.status) === 3 ? 0 : total) - paid) / 100,
+    order_dish_ids: links.map((link) => link.order_dish_id),
+    created_at: new Date(Number(row.created_at)).toISOString(),
+    paid_at: row.paid_at === null ? null : new Date(Number(row.paid_at)).toISOString(),
+  };
+}
 
 /** What the services put in the outbox: the record as its GET shows it. */
 export function eventPayload(type: string, data: unknown, at: number): string {

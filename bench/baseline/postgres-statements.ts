@@ -9,13 +9,32 @@ import {
   insertTicketDishesSql,
   numbered,
   CHECKOUT_SQL as SQL,
+  ticketView as toTicketView,
   wholeBillValues,
 } from './checkout-sql';
-import { dishView, moveOrderValues, newOrderValues, ORDERS_SQL, orderView, tableView } from './orders-sql';
+import {
+  completeView,
+  type MenuRows,
+  menuQueries,
+  modifierCount,
+  modifierValues,
+  moveOrderValues,
+  newOrderValues,
+  ORDERS_SQL,
+  orderDishValues,
+  orderView,
+  type Plate,
+  pricePlates,
+  SIZED_SQL,
+  tableView,
+} from './orders-sql';
 import type { OrderStatement } from './sales-facts-sql';
 import {
+  type DishEntry,
   FINAL_STATUSES,
   groupOrderWithDishes,
+  hasDishes,
+  type ModifierRow,
   type OrderRow,
   type OrdersStatements,
   type OrderWithDishRow,
@@ -38,52 +57,52 @@ export function postgresStatements(url: string, salesFacts: OrderStatement[]): O
       client.release();
     }
   };
-  const dishPrices = async (ids: string[]) => {
-    const unique = [...new Set(ids)];
-    const { rows } = await pool.query<{ id: string; price_cents: number }>(
-      `select id, price_cents from dishes where id in (${unique.map((_, index) => `$${index + 1}`).join(', ')}) and is_deleted = $${unique.length + 1}`,
-      [...unique, 0],
-    );
-    const prices = new Map(rows.map((row) => [row.id, row.price_cents]));
-    return ids.map((id) => ({ id: randomUUID(), dishId: id, priceCents: prices.get(id) ?? 0 }));
-  };
-  const insertDishes = (
-    client: pg.PoolClient,
-    orderId: string,
-    dishes: Awaited<ReturnType<typeof dishPrices>>,
-    now: number,
-  ) =>
-    client.query(
-      `insert into order_dishes (id, dish_id, price_at_order_cents, notes, order_id, created_at) values ${dishes
-        .map((_, row) => `(${[1, 2, 3, 4, 5, 6].map((column) => `$${row * 6 + column}`).join(', ')})`)
-        .join(', ')}`,
-      dishes.flatMap((dish) => [dish.id, dish.dishId, dish.priceCents, '', orderId, now]),
-    );
-  const lockLiveOrder = async (client: pg.PoolClient, id: string) =>
-    (
-      await client.query<OrderRow>('select * from orders where id = $1 and is_deleted = $2 for update', [
-        id,
-        0,
-      ])
-    ).rows[0];
-
   const query = async <Row = Record<string, unknown>>(
     client: pg.PoolClient,
     sql: string,
     values: unknown[],
   ) => (await client.query(numbered(sql), values)).rows as Row[];
   const ticketView = async (client: pg.PoolClient, id: string) => {
-    const [ticket] = await query(client, SQL.findTicket, [id]);
-    const dishes = await query(client, SQL.ticketDishes, [id]);
-    return { ...ticket, order_dish_ids: dishes };
+    const [ticket] = await query<Parameters<typeof toTicketView>[0]>(client, SQL.findTicket, [id]);
+    const links = await query<{ order_dish_id: string }>(client, SQL.ticketDishes, [id]);
+    return toTicketView(ticket as Parameters<typeof toTicketView>[0], links);
   };
   const insertEvent = (client: pg.PoolClient, type: string, topic: string, data: unknown, now: number) =>
     query(client, SQL.insertEvent, [type, topic, eventPayload(type, data, now), now]);
-  const orderWithDishes = async (client: pg.Pool | pg.PoolClient, orderId: string) =>
-    groupOrderWithDishes(
-      orderId,
-      (await client.query<OrderWithDishRow>(numbered(ORDERS_SQL.orderWithDishes), [orderId, 0])).rows,
-    );
+  const lockLiveOrder = async (client: pg.PoolClient, id: string) =>
+    (await query<OrderRow>(client, `${ORDERS_SQL.lockOrder} for update`, [id, 0]))[0];
+  /** lockTables: PostgreSQL locks the order's table before an order takes or leaves it. */
+  const lockTable = (client: pg.PoolClient, id: string | null) =>
+    id === null ? undefined : query(client, ORDERS_SQL.lockTable, [id]);
+  /** priceDishEntries' reads, at once on the pool as ours are: dishes, group links, options when named. */
+  const pricedPlates = async (entries: DishEntry[]): Promise<Plate[]> => {
+    const { dishIds, optionIds } = menuQueries(entries);
+    const select = async <Row>(sql: string, values: unknown[]) =>
+      (await pool.query(numbered(sql), values)).rows as Row[];
+    const [dishes, links, options] = await Promise.all([
+      select<MenuRows['dishes'][number]>(SIZED_SQL.dishPrices(dishIds.length), [...dishIds, 0]),
+      select<MenuRows['links'][number]>(SIZED_SQL.dishGroupLinks(dishIds.length), [0, ...dishIds]),
+      optionIds.length === 0
+        ? []
+        : select<MenuRows['options'][number]>(SIZED_SQL.optionsByIds(optionIds.length), optionIds),
+    ]);
+    return pricePlates(entries, { dishes, links, options });
+  };
+  /** insertOrderDishes: the plates, then their options in one insert when there are any. */
+  const insertPlates = async (client: pg.PoolClient, orderId: string, plates: Plate[], now: number) => {
+    await query(client, SIZED_SQL.insertOrderDishes(plates.length), orderDishValues(orderId, plates, now));
+    const choices = modifierCount(plates);
+    if (choices > 0) await query(client, SIZED_SQL.insertModifiers(choices), modifierValues(plates));
+  };
+  /** findLiveOrderWithDishes: the join, then the plates' options when it found plates. */
+  const orderWithDishes = async (client: pg.Pool | pg.PoolClient, orderId: string) => {
+    const rows = (await client.query<OrderWithDishRow>(numbered(ORDERS_SQL.orderWithDishes), [orderId, 0]))
+      .rows;
+    const modifiers = hasDishes(rows)
+      ? (await client.query<ModifierRow>(numbered(ORDERS_SQL.modifiersOfOrder), [orderId])).rows
+      : [];
+    return groupOrderWithDishes(orderId, rows, modifiers);
+  };
 
   return {
     billWholeOrder: (orderId, userId, now) =>
@@ -92,17 +111,12 @@ export function postgresStatements(url: string, salesFacts: OrderStatement[]): O
           | (OrderRow & { billed_cents: number })
           | undefined;
         if (!order) return undefined;
-        const rows = await query<{ dish_row_id: string | null }>(client, ORDERS_SQL.orderWithDishes, [
-          orderId,
-          0,
-        ]);
+        const found = await orderWithDishes(client, orderId);
         const unbilledCents = Number(order.total_cents) - Number(order.billed_cents);
         if (unbilledCents <= 0) return undefined;
         const billedRows = await query<{ order_dish_id: string }>(client, SQL.billedDishIds, [orderId, 1]);
         const billed = new Set(billedRows.map((row) => row.order_dish_id));
-        const dishIds = rows.flatMap((row) =>
-          row.dish_row_id && !billed.has(row.dish_row_id) ? [row.dish_row_id] : [],
-        );
+        const dishIds = (found?.dishes ?? []).flatMap((dish) => (billed.has(dish.id) ? [] : [dish.id]));
         const id = randomUUID();
         await query(client, SQL.insertTicket, wholeBillValues(id, orderId, unbilledCents, userId, now));
         if (dishIds.length > 0) {
@@ -112,7 +126,8 @@ export function postgresStatements(url: string, salesFacts: OrderStatement[]): O
             dishIds.flatMap((dishId) => [id, dishId]),
           );
         }
-        await query(client, SQL.addToOrderBilled, [unbilledCents, now, orderId]);
+        await query(client, SQL.addToOrderBilled, [unbilledCents, 0, now, orderId]);
+        for (const statement of salesFacts) await client.query(statement.sql, statement.values(orderId));
         await insertEvent(client, 'ticket.created', 'tickets', await ticketView(client, id), now);
         return id;
       }),
@@ -143,7 +158,7 @@ export function postgresStatements(url: string, salesFacts: OrderStatement[]): O
           await client.query(statement.sql, statement.values(found.order_id));
         const [paymentRow] = await query(client, SQL.findPayment, [id]);
         await insertEvent(client, 'payment.settled', 'payments', paymentRow, now);
-        const view = (await ticketView(client, ticketId)) as { status?: number };
+        const view = await ticketView(client, ticketId);
         if (Number(view.status) === 2) await insertEvent(client, 'ticket.paid', 'tickets', view, now);
         return id;
       }),
@@ -154,16 +169,17 @@ export function postgresStatements(url: string, salesFacts: OrderStatement[]): O
         )
       ).rows[0] as { id: string; name: string },
     createOrderWithDishes: async (order, now) => {
-      const dishes = await dishPrices(order.dishIds);
+      const plates = await pricedPlates(order.dishes);
       const id = randomUUID();
-      const total = dishes.reduce((sum, dish) => sum + dish.priceCents, 0);
+      const total = plates.reduce((sum, plate) => sum + plate.priceCents, 0);
       await inTransaction(async (client) => {
+        await lockTable(client, order.tableId);
         const [row] = await query<OrderRow>(
           client,
           ORDERS_SQL.insertOrder,
           newOrderValues(id, order, total, now),
         );
-        await insertDishes(client, id, dishes, now);
+        await insertPlates(client, id, plates, now);
         await insertEvent(client, 'order.created', 'orders', orderView(row as OrderRow), now);
         if (order.tableId) {
           const [table] = await query(client, ORDERS_SQL.occupyTable, [
@@ -178,16 +194,15 @@ export function postgresStatements(url: string, salesFacts: OrderStatement[]): O
       });
       return id;
     },
-    addDishes: async (orderId, dishIds, now) => {
-      const dishes = await dishPrices(dishIds);
+    addDishes: async (orderId, entries, now) => {
+      const plates = await pricedPlates(entries);
       return inTransaction(async (client) => {
         if (!(await lockLiveOrder(client, orderId))) return undefined;
-        await insertDishes(client, orderId, dishes, now);
+        await insertPlates(client, orderId, plates, now);
         await query(client, ORDERS_SQL.recalculateTotal, [orderId, now, orderId]);
         const found = await orderWithDishes(client, orderId);
-        const data = found && { order: orderView(found.order), dishes: found.dishes.map(dishView) };
-        await insertEvent(client, 'order.dishes_changed', 'orders', data, now);
-        return dishes.map((dish) => dish.id);
+        if (found) await insertEvent(client, 'order.dishes_changed', 'orders', completeView(found), now);
+        return plates.map((plate) => plate.id);
       });
     },
     findOrderWithDishes: (orderId) => orderWithDishes(pool, orderId),
@@ -197,6 +212,7 @@ export function postgresStatements(url: string, salesFacts: OrderStatement[]): O
       inTransaction(async (client) => {
         const current = await lockLiveOrder(client, orderId);
         if (!current) return false;
+        await lockTable(client, current.table_id);
         const [row] = await query<OrderRow>(
           client,
           ORDERS_SQL.moveOrder,

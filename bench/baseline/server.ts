@@ -1,14 +1,36 @@
 import Fastify from 'fastify';
 import { BaselineEvents } from './event-stream';
-import { dishView, orderView } from './orders-sql';
+import { completeView, orderView } from './orders-sql';
 import { postgresStatements } from './postgres-statements';
 import { salesFactsStatements } from './sales-facts-sql';
 import { sqliteStatements } from './sqlite-statements';
-import type { OrdersStatements } from './statements';
+import type { DishEntry, OrdersStatements } from './statements';
 
 /**
  * The limit of this stack on this machine: the rush's routes as a bare Fastify app over the same SQL
  * (no auth, no validation, no Kysely), so `npm run bench` can say how much our layers cost.
+ *
+ * What each route executes, as our server does (its SQL logged for one loop of the rush, 2026-11-26;
+ * `[pg]` only on PostgreSQL, where the locks are `for update`; `[options]` only when an entry names some):
+ * - POST /orders/with-dishes: dishes by id (price, availability), the dishes' modifier group links,
+ *   [options] the chosen options with their group's name — then in one transaction: [pg] lock the
+ *   table, insert the order, insert its plates (seat, course), [options] insert the plates' options,
+ *   event order.created, occupy the table, event table.updated.
+ * - POST /orders/{id}/dishes: dishes by id, group links, [options] — then in one transaction: lock the
+ *   order, insert the plates, [options], recalculate the total, the order ⟕ plates join, the plates'
+ *   options, event order.dishes_changed (the complete view, options, seat and course on each plate).
+ * - GET /orders/{id}/complete: the order ⟕ plates join, the plates' options (when it has plates).
+ * - GET /tables: the live tables.
+ * - PUT /orders/{id} (preparing, ready, completed): lock the order, [pg] lock its table, update the
+ *   order, event order.updated; to completed also free the table, event table.updated.
+ * - GET /orders?status=pending: the page, and the count only when the page is full.
+ * - POST /orders/{id}/tickets: lock the order, the join, the plates' options, the dishes already on
+ *   live bills, insert the bill, insert its dish links, add to the order's billed and discount,
+ *   refresh the order's sales facts (delete, insert), the bill and its links, event ticket.created.
+ * - POST /tickets/{id}/payments (cash): the bill, lock the order, the bill again ([pg] locked), the
+ *   method, the open shift ([pg] `for share`), the settings when no shift, insert the payment, update
+ *   the bill, add to the order's paid, refresh its sales facts, the payment, event payment.settled,
+ *   the bill and its links, event ticket.paid.
  */
 const url = process.env.DATABASE_URL ?? '';
 const statements: OrdersStatements = url.startsWith('sqlite:')
@@ -17,7 +39,6 @@ const statements: OrdersStatements = url.startsWith('sqlite:')
 const user = await statements.anyUser();
 
 type IdParams = { Params: { id: string } };
-type DishEntry = { dish_id: string };
 
 const app = Fastify({ logger: false });
 const events = await BaselineEvents.start(url, app.log);
@@ -49,7 +70,7 @@ app.post<{ Body: { order: { table_id?: string | null }; dishes: DishEntry[] } }>
           userId: user.id,
           waiter: user.name,
           tableId: order.table_id ?? null,
-          dishIds: dishes.map((dish) => dish.dish_id),
+          dishes,
         },
         Date.now(),
       ),
@@ -59,8 +80,7 @@ app.post<{ Body: { order: { table_id?: string | null }; dishes: DishEntry[] } }>
 );
 
 app.post<IdParams & { Body: DishEntry[] }>('/orders/:id/dishes', async (request, reply) => {
-  const dishIds = request.body.map((dish) => dish.dish_id);
-  const ids = committed(await statements.addDishes(request.params.id, dishIds, Date.now()));
+  const ids = committed(await statements.addDishes(request.params.id, request.body, Date.now()));
   if (!ids) return reply.code(404).send('Resource not found');
   return reply.code(201).send({ message: 'Dishes added successfully', ids });
 });
@@ -68,7 +88,7 @@ app.post<IdParams & { Body: DishEntry[] }>('/orders/:id/dishes', async (request,
 app.get<IdParams>('/orders/:id/complete', async (request, reply) => {
   const found = await statements.findOrderWithDishes(request.params.id);
   if (!found) return reply.code(404).send('Resource not found');
-  return { order: orderView(found.order), dishes: found.dishes.map(dishView) };
+  return completeView(found);
 });
 
 app.get('/tables', () => statements.listTables());

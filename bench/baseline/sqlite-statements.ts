@@ -8,13 +8,32 @@ import {
   eventPayload,
   insertTicketDishesSql,
   CHECKOUT_SQL as SQL,
+  ticketView as toTicketView,
   wholeBillValues,
 } from './checkout-sql';
-import { dishView, moveOrderValues, newOrderValues, ORDERS_SQL, orderView, tableView } from './orders-sql';
+import {
+  completeView,
+  type MenuRows,
+  menuQueries,
+  modifierCount,
+  modifierValues,
+  moveOrderValues,
+  newOrderValues,
+  ORDERS_SQL,
+  orderDishValues,
+  orderView,
+  type Plate,
+  pricePlates,
+  SIZED_SQL,
+  tableView,
+} from './orders-sql';
 import type { OrderStatement } from './sales-facts-sql';
 import {
+  type DishEntry,
   FINAL_STATUSES,
   groupOrderWithDishes,
+  hasDishes,
+  type ModifierRow,
   type OrderRow,
   type OrdersStatements,
   type OrderWithDishRow,
@@ -45,33 +64,49 @@ export function sqliteStatements(path: string, salesFacts: OrderStatement[]): Or
     }
     return statement;
   };
-  const placeholders = (count: number, group: string) => Array(count).fill(group).join(', ');
 
-  const dishPrices = (ids: string[]) => {
-    const unique = [...new Set(ids)];
-    const rows = prepare(
-      `select id, price_cents from dishes where id in (${placeholders(unique.length, '?')}) and is_deleted = ?`,
-    ).all(...unique, 0) as { id: string; price_cents: number }[];
-    const prices = new Map(rows.map((row) => [row.id, row.price_cents]));
-    return ids.map((id) => ({ id: randomUUID(), dishId: id, priceCents: prices.get(id) ?? 0 }));
+  /** priceDishEntries' reads: the dishes, their group links and, when the entries name some, the options. */
+  const pricedPlates = (entries: DishEntry[]): Plate[] => {
+    const { dishIds, optionIds } = menuQueries(entries);
+    const menu: MenuRows = {
+      dishes: prepare(SIZED_SQL.dishPrices(dishIds.length)).all(...dishIds, 0) as MenuRows['dishes'],
+      links: prepare(SIZED_SQL.dishGroupLinks(dishIds.length)).all(0, ...dishIds) as MenuRows['links'],
+      options:
+        optionIds.length === 0
+          ? []
+          : (prepare(SIZED_SQL.optionsByIds(optionIds.length)).all(...optionIds) as MenuRows['options']),
+    };
+    return pricePlates(entries, menu);
   };
-  const insertDishes = (orderId: string, dishes: ReturnType<typeof dishPrices>, now: number) =>
-    prepare(
-      `insert into order_dishes (id, dish_id, price_at_order_cents, notes, order_id, created_at) values ${placeholders(dishes.length, '(?, ?, ?, ?, ?, ?)')}`,
-    ).run(...dishes.flatMap((dish) => [dish.id, dish.dishId, dish.priceCents, '', orderId, now]));
-  const lockLiveOrder = (id: string) =>
-    prepare('select * from orders where id = ? and is_deleted = ?').get(id, 0) as OrderRow | undefined;
+  /** insertOrderDishes: the plates, then their options in one insert when there are any. */
+  const insertPlates = (orderId: string, plates: Plate[], now: number) => {
+    prepare(SIZED_SQL.insertOrderDishes(plates.length)).run(...orderDishValues(orderId, plates, now));
+    const choices = modifierCount(plates);
+    if (choices > 0) prepare(SIZED_SQL.insertModifiers(choices)).run(...modifierValues(plates));
+  };
+  const lockLiveOrder = (id: string) => prepare(ORDERS_SQL.lockOrder).get(id, 0) as OrderRow | undefined;
   const insertEvent = (type: string, topic: string, data: unknown, now: number) =>
     prepare(SQL.insertEvent).run(type, topic, eventPayload(type, data, now), now);
-  const orderWithDishes = (orderId: string) =>
-    groupOrderWithDishes(orderId, prepare(ORDERS_SQL.orderWithDishes).all(orderId, 0) as OrderWithDishRow[]);
+  /** findLiveOrderWithDishes: the join, then the plates' options when it found plates. */
+  const orderWithDishes = (orderId: string) => {
+    const rows = prepare(ORDERS_SQL.orderWithDishes).all(orderId, 0) as OrderWithDishRow[];
+    const modifiers = hasDishes(rows)
+      ? (prepare(ORDERS_SQL.modifiersOfOrder).all(orderId) as ModifierRow[])
+      : [];
+    return groupOrderWithDishes(orderId, rows, modifiers);
+  };
 
   const createOrder = committed(
     db.transaction(
-      (order: Parameters<OrdersStatements['createOrderWithDishes']>[0], dishes, id: string, now: number) => {
-        const total = dishes.reduce((sum: number, dish: { priceCents: number }) => sum + dish.priceCents, 0);
+      (
+        order: Parameters<OrdersStatements['createOrderWithDishes']>[0],
+        plates: Plate[],
+        id: string,
+        now: number,
+      ) => {
+        const total = plates.reduce((sum, plate) => sum + plate.priceCents, 0);
         const row = prepare(ORDERS_SQL.insertOrder).get(...newOrderValues(id, order, total, now)) as OrderRow;
-        insertDishes(id, dishes, now);
+        insertPlates(id, plates, now);
         insertEvent('order.created', 'orders', orderView(row), now);
         if (order.tableId) {
           const table = prepare(ORDERS_SQL.occupyTable).get('occupied', id, now, order.tableId, 0);
@@ -81,13 +116,12 @@ export function sqliteStatements(path: string, salesFacts: OrderStatement[]): Or
     ),
   );
   const addDishes = committed(
-    db.transaction((orderId: string, dishes: ReturnType<typeof dishPrices>, now: number) => {
+    db.transaction((orderId: string, plates: Plate[], now: number) => {
       if (!lockLiveOrder(orderId)) return false;
-      insertDishes(orderId, dishes, now);
+      insertPlates(orderId, plates, now);
       prepare(ORDERS_SQL.recalculateTotal).get(orderId, now, orderId);
       const found = orderWithDishes(orderId);
-      const data = found && { order: orderView(found.order), dishes: found.dishes.map(dishView) };
-      insertEvent('order.dishes_changed', 'orders', data, now);
+      if (found) insertEvent('order.dishes_changed', 'orders', completeView(found), now);
       return true;
     }),
   );
@@ -105,15 +139,16 @@ export function sqliteStatements(path: string, salesFacts: OrderStatement[]): Or
     }),
   );
 
-  const ticketView = (id: string) => {
-    const ticket = prepare(SQL.findTicket).get(id) as { status: number };
-    return { ...ticket, order_dish_ids: prepare(SQL.ticketDishes).all(id) };
-  };
+  const ticketView = (id: string) =>
+    toTicketView(
+      prepare(SQL.findTicket).get(id) as Parameters<typeof toTicketView>[0],
+      prepare(SQL.ticketDishes).all(id) as { order_dish_id: string }[],
+    );
   const billWholeOrder = committed(
     db.transaction((orderId: string, userId: string, now: number) => {
       const order = lockLiveOrder(orderId) as (OrderRow & { billed_cents: number }) | undefined;
       if (!order) return undefined;
-      const rows = prepare(ORDERS_SQL.orderWithDishes).all(orderId, 0) as { dish_row_id: string | null }[];
+      const found = orderWithDishes(orderId);
       const unbilledCents = Number(order.total_cents) - Number(order.billed_cents);
       if (unbilledCents <= 0) return undefined;
       const billed = new Set(
@@ -121,15 +156,14 @@ export function sqliteStatements(path: string, salesFacts: OrderStatement[]): Or
           (row) => row.order_dish_id,
         ),
       );
-      const dishIds = rows.flatMap((row) =>
-        row.dish_row_id && !billed.has(row.dish_row_id) ? [row.dish_row_id] : [],
-      );
+      const dishIds = (found?.dishes ?? []).flatMap((dish) => (billed.has(dish.id) ? [] : [dish.id]));
       const id = randomUUID();
       prepare(SQL.insertTicket).run(...wholeBillValues(id, orderId, unbilledCents, userId, now));
       if (dishIds.length > 0) {
         prepare(insertTicketDishesSql(dishIds.length)).run(...dishIds.flatMap((dishId) => [id, dishId]));
       }
-      prepare(SQL.addToOrderBilled).run(unbilledCents, now, orderId);
+      prepare(SQL.addToOrderBilled).run(unbilledCents, 0, now, orderId);
+      for (const statement of salesFacts) prepare(statement.sql).run(...statement.values(orderId));
       insertEvent('ticket.created', 'tickets', ticketView(id), now);
       return id;
     }),
@@ -173,12 +207,12 @@ export function sqliteStatements(path: string, salesFacts: OrderStatement[]): Or
       },
     createOrderWithDishes: async (order, now) => {
       const id = randomUUID();
-      createOrder(order, dishPrices(order.dishIds), id, now);
+      createOrder(order, pricedPlates(order.dishes), id, now);
       return id;
     },
-    addDishes: async (orderId, dishIds, now) => {
-      const dishes = dishPrices(dishIds);
-      return addDishes(orderId, dishes, now) ? dishes.map((dish) => dish.id) : undefined;
+    addDishes: async (orderId, entries, now) => {
+      const plates = pricedPlates(entries);
+      return addDishes(orderId, plates, now) ? plates.map((plate) => plate.id) : undefined;
     },
     findOrderWithDishes: async (orderId) => orderWithDishes(orderId),
     listTables: async () =>

@@ -56,9 +56,37 @@ function safeJson(text: string): unknown {
   }
 }
 
-export type Menu = { dishes: { id: string; priceCents: number }[]; tableIds: string[] };
+/** A dish whose plates need a choice in each of its modifier groups, in the dish's group order. */
+export type ModifierDish = {
+  id: string;
+  priceCents: number;
+  groups: {
+    name: string;
+    minSelect: number;
+    maxSelect: number;
+    options: { id: string; deltaCents: number }[];
+  }[];
+};
 
-/** A menu of priced dishes and a dining room, created through the API like a manager would. */
+export type Menu = {
+  dishes: { id: string; priceCents: number }[];
+  modifierDish: ModifierDish;
+  tableIds: string[];
+};
+
+type GroupView = {
+  id: string;
+  name: string;
+  min_select: number;
+  max_select: number;
+  options: { id: string; price_delta: number }[];
+};
+
+/**
+ * A menu of priced dishes and a dining room, created through the API like a manager would, and a
+ * dish with two modifier groups: a required tortilla (one of two, both free) and up to three extras
+ * (two of them priced). The plain dishes link no group, so any of them may be ordered bare.
+ */
 export async function seedMenuAndFloor(
   admin: ApiSession,
   size: { dishes: number; tables: number },
@@ -77,6 +105,51 @@ export async function seedMenuAndFloor(
     });
     dishes.push({ id: dish.id, priceCents });
   }
+  const groups: GroupView[] = [];
+  for (const body of [
+    {
+      name: 'Tortilla',
+      min_select: 1,
+      max_select: 1,
+      options: [
+        { name: 'Corn', price_delta: 0 },
+        { name: 'Flour', price_delta: 0 },
+      ],
+    },
+    {
+      name: 'Extras',
+      min_select: 0,
+      max_select: 3,
+      options: [
+        { name: 'Extra cheese', price_delta: 1.5 },
+        { name: 'Guacamole', price_delta: 2.25 },
+        { name: 'No onion', price_delta: 0 },
+      ],
+    },
+  ]) {
+    const created = await admin.expect<{ id: string }>(201, 'POST', '/modifier-groups', body);
+    groups.push(await admin.expect<GroupView>(200, 'GET', `/modifier-groups/${created.id}`));
+  }
+  const tacosCents = 1250;
+  const tacos = await admin.expect<{ id: string }>(201, 'POST', '/dishes', {
+    name: 'Tacos',
+    price: tacosCents / 100,
+    category_id: category.id,
+    modifier_group_ids: groups.map((group) => group.id),
+  });
+  const modifierDish: ModifierDish = {
+    id: tacos.id,
+    priceCents: tacosCents,
+    groups: groups.map((group) => ({
+      name: group.name,
+      minSelect: group.min_select,
+      maxSelect: group.max_select,
+      options: group.options.map((option) => ({
+        id: option.id,
+        deltaCents: Math.round(option.price_delta * 100),
+      })),
+    })),
+  };
   const space = await admin.expect<{ id: string }>(201, 'POST', '/spaces', { name: 'Dining room' });
   const tableIds: string[] = [];
   for (let index = 0; index < size.tables; index++) {
@@ -86,7 +159,7 @@ export async function seedMenuAndFloor(
     });
     tableIds.push(table.id);
   }
-  return { dishes, tableIds };
+  return { dishes, modifierDish, tableIds };
 }
 
 export type Waiter = { name: string; pin: string };

@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Principal } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
+import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
 import { grantedPermissions, parsePermissions } from '../roles/permissions';
 
@@ -76,6 +77,20 @@ export async function revokeSessionsOfUser(
   await query.execute();
 }
 
+const livePrincipal = prepared(
+  (db, { sessionId, userId, now }: { sessionId: string; userId: string; now: number }) =>
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .innerJoin('roles', 'roles.name', 'users.role')
+      .select(['users.id', 'users.name', 'users.role', 'roles.permissions'])
+      .where('sessions.id', '=', sessionId)
+      .where('sessions.user_id', '=', userId)
+      .where('sessions.revoked_at', 'is', null)
+      .where('sessions.expires_at', '>', now)
+      .where('users.is_deleted', '=', 0),
+);
+
 /**
  * One indexed lookup per authenticated request: the session must be live and its user not deleted.
  * The role's permissions come along, so a role edit applies from the next request.
@@ -86,17 +101,7 @@ export async function findPrincipal(
   userId: string,
   now: number,
 ): Promise<Principal | undefined> {
-  const row = await db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .innerJoin('roles', 'roles.name', 'users.role')
-    .select(['users.id', 'users.name', 'users.role', 'roles.permissions'])
-    .where('sessions.id', '=', sessionId)
-    .where('sessions.user_id', '=', userId)
-    .where('sessions.revoked_at', 'is', null)
-    .where('sessions.expires_at', '>', now)
-    .where('users.is_deleted', '=', 0)
-    .executeTakeFirst();
+  const row = await livePrincipal.first(db, { sessionId, userId, now });
   if (!row) return undefined;
   const permissions = grantedPermissions(row.role, parsePermissions(row.permissions));
   return { id: row.id, name: row.name, role: row.role, permissions, sessionId };

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
+import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
 
 export type GroupRow = Selectable<Database['modifier_groups']>;
@@ -105,27 +106,50 @@ export async function isGroupLinkedByLiveDish(db: Db, groupId: string): Promise<
   return row !== undefined;
 }
 
-/** The groups of these dishes, in each dish's order (live groups only). */
-export function findDishGroupLinks(
-  db: Db,
-  dishIds: string[] | 'all live',
-): Promise<(GroupRow & { dish_id: string })[]> {
-  let query = db
+const linksOfDishes = prepared((db, { dishIds }: { dishIds: string[] }) =>
+  db
     .selectFrom('dish_modifier_groups')
     .innerJoin('modifier_groups', 'modifier_groups.id', 'dish_modifier_groups.group_id')
     .selectAll('modifier_groups')
     .select('dish_modifier_groups.dish_id')
-    .where('modifier_groups.is_deleted', '=', 0);
-  if (dishIds === 'all live') {
-    query = query
-      .innerJoin('dishes', 'dishes.id', 'dish_modifier_groups.dish_id')
-      .where('dishes.is_deleted', '=', 0);
-  } else {
-    if (dishIds.length === 0) return Promise.resolve([]);
-    query = query.where('dish_modifier_groups.dish_id', 'in', dishIds);
+    .where('modifier_groups.is_deleted', '=', 0)
+    .where('dish_modifier_groups.dish_id', 'in', dishIds)
+    .orderBy('dish_modifier_groups.dish_id')
+    .orderBy('dish_modifier_groups.position'),
+);
+
+/**
+ * The groups of these dishes, in each dish's order (live groups only). Every order entry reads them,
+ * so the list of ids is a prepared query (built and compiled once per length).
+ */
+export function findDishGroupLinks(
+  db: Db,
+  dishIds: string[] | 'all live',
+): Promise<(GroupRow & { dish_id: string })[]> {
+  if (dishIds !== 'all live') {
+    return dishIds.length === 0 ? Promise.resolve([]) : linksOfDishes.all(db, { dishIds });
   }
-  return query.orderBy('dish_modifier_groups.dish_id').orderBy('dish_modifier_groups.position').execute();
+  return db
+    .selectFrom('dish_modifier_groups')
+    .innerJoin('modifier_groups', 'modifier_groups.id', 'dish_modifier_groups.group_id')
+    .innerJoin('dishes', 'dishes.id', 'dish_modifier_groups.dish_id')
+    .selectAll('modifier_groups')
+    .select('dish_modifier_groups.dish_id')
+    .where('modifier_groups.is_deleted', '=', 0)
+    .where('dishes.is_deleted', '=', 0)
+    .orderBy('dish_modifier_groups.dish_id')
+    .orderBy('dish_modifier_groups.position')
+    .execute();
 }
+
+const optionsByIds = prepared((db, { ids }: { ids: string[] }) =>
+  db
+    .selectFrom('modifier_options')
+    .innerJoin('modifier_groups', 'modifier_groups.id', 'modifier_options.group_id')
+    .selectAll('modifier_options')
+    .select('modifier_groups.name as group_name')
+    .where('modifier_options.id', 'in', ids),
+);
 
 /** Options by id, retired or not, with their group's name: what an order line names. */
 export async function findOptionsByIds(
@@ -133,13 +157,7 @@ export async function findOptionsByIds(
   ids: string[],
 ): Promise<(OptionRow & { group_name: string })[]> {
   if (ids.length === 0) return [];
-  return db
-    .selectFrom('modifier_options')
-    .innerJoin('modifier_groups', 'modifier_groups.id', 'modifier_options.group_id')
-    .selectAll('modifier_options')
-    .select('modifier_groups.name as group_name')
-    .where('modifier_options.id', 'in', ids)
-    .execute();
+  return optionsByIds.all(db, { ids });
 }
 
 export async function replaceDishGroupLinks(db: Db, dishId: string, groupIds: string[]): Promise<void> {

@@ -60,15 +60,26 @@ export async function insertOrderDishes(db: Db, plates: NewPlate[]): Promise<voi
   );
 }
 
+const newModifierChoices = prepared(
+  (db, { rows }: { rows: Insertable<Database['order_dish_modifiers']>[] }) =>
+    db.insertInto('order_dish_modifiers').values(rows),
+);
+
 async function insertModifierChoices(
   db: Db,
   choices: (ModifierChoice & { order_dish_id: string })[],
 ): Promise<void> {
   if (choices.length === 0) return;
-  await db
-    .insertInto('order_dish_modifiers')
-    .values(choices.map((choice, position) => ({ ...choice, position })))
-    .execute();
+  await newModifierChoices.run(db, {
+    rows: choices.map((choice, position) => ({
+      option_id: choice.option_id,
+      group_name: choice.group_name,
+      name: choice.name,
+      price_delta_cents: choice.price_delta_cents,
+      order_dish_id: choice.order_dish_id,
+      position,
+    })),
+  });
 }
 
 /** Replaces the options of a plate (still pending: nothing of it has reached the kitchen). */

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../core/db/database';
+import { prepared } from '../core/db/prepared';
 
 /** Payment statuses whose money counts: settled, whether or not some of it was given back since. */
 export const COUNTED = sql`('settled', 'partially_refunded', 'refunded')`;
@@ -19,20 +20,32 @@ export const COUNTED = sql`('settled', 'partially_refunded', 'refunded')`;
  * is read, so a rename shows in every period at once, as it did when reports read the bills.
  */
 export async function refreshSalesFacts(db: Db, orderId: string): Promise<void> {
-  await db.deleteFrom('sales_facts').where('order_id', '=', orderId).execute();
-  await insertSalesFacts(db, sql`t.order_id = ${orderId}`);
+  await factsOfOrderDeleted.run(db, { orderId });
+  await factsOfOrderInserted.run(db, { orderId });
 }
+
+// Every bill and payment refreshes its order's facts: both statements are built and compiled once.
+const factsOfOrderDeleted = prepared((db, { orderId }: { orderId: string }) =>
+  db.deleteFrom('sales_facts').where('order_id', '=', orderId),
+);
+
+const factsOfOrderInserted = prepared((db, { orderId }: { orderId: string }) => {
+  const insert = insertSalesFactsSql(sql`t.order_id = ${orderId}`);
+  return { compile: () => insert.compile(db) };
+});
 
 /**
  * The facts of the orders none of whose Paid bills has any: every order when the migration adds the
  * table, and the orders a bulk load (the scale bench) wrote past the services.
  */
 export async function backfillSalesFacts(db: Db): Promise<void> {
-  await insertSalesFacts(db, sql`not exists (select 1 from sales_facts f where f.order_id = t.order_id)`);
+  await insertSalesFactsSql(
+    sql`not exists (select 1 from sales_facts f where f.order_id = t.order_id)`,
+  ).execute(db);
 }
 
 /**
- * Inserts the facts of the Paid bills of the orders that `filter` (on tickets `t`, whole orders)
+ * The statement inserting the facts of the Paid bills of the orders that `filter` (on tickets `t`, whole orders)
  * selects, in one statement (the backfill's filter reads the table it fills), in key order so a large
  * backfill appends. A bill split by dishes is shared over its live dish links and counts them. A bill
  * split by amount (evenly or not) names no dish: it is shared over the order's pool, the dishes on no
@@ -42,9 +55,9 @@ export async function backfillSalesFacts(db: Db): Promise<void> {
  * is counted exactly once whatever the split. Every operand of a share is an integer (PostgreSQL's
  * window sums are cast back from numeric), so `/` floors on both engines.
  */
-async function insertSalesFacts(db: Db, filter: RawBuilder<unknown>): Promise<void> {
+function insertSalesFactsSql(filter: RawBuilder<unknown>): RawBuilder<unknown> {
   const orderRows = sql`count(*) over (partition by order_id)`;
-  await sql`with paid as (
+  return sql`with paid as (
       select t.id, t.order_id, o.user_id, t.subtotal_cents as s, t.discount_cents as d, t.tips_cents as tips, t.paid_at,
         cast(coalesce((select sum(p.refunded_cents) from payments p where p.ticket_id = t.id and p.status in ${COUNTED}), 0) as bigint) as r,
         (select count(*) from ticket_dishes td where td.ticket_id = t.id and td.is_live = 1) as linked
@@ -94,7 +107,7 @@ async function insertSalesFacts(db: Db, filter: RawBuilder<unknown>): Promise<vo
     select 'dish', paid_at, id, line, order_id, ${orderRows}, user_id, dish_id, item, ${share('s')}, ${share('d')},
       ${share('r')}, ${share('tips')}
     from dish_shares
-    order by 1, 2, 3, 4`.execute(db);
+    order by 1, 2, 3, 4`;
 }
 
 /** A bill's amount `column` shared in proportion to each part; a zero total shares nothing. */

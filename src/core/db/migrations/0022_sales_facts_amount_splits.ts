@@ -18,7 +18,7 @@ export async function down(): Promise<void> {}
 /** Payment statuses whose money counts: settled, whether or not some of it was given back since. */
 const COUNTED = sql`('settled', 'partially_refunded', 'refunded')`;
 
-/** Every Paid bill's facts: see reports/sales-facts.ts (insertSalesFacts) for what they mean. */
+/** Every Paid bill's facts: see reports/sales-facts.ts (insertSalesFactsSql) for what they mean. */
 async function backfillSalesFacts(db: Kysely<unknown>): Promise<void> {
   const orderRows = sql`count(*) over (partition by order_id)`;
   await sql`with paid as (
