@@ -66,3 +66,44 @@ export async function tacoMenu(call: Caller, db: Db) {
   const [pineapple, cheese, noOnion] = extras.options as [Option, Option, Option];
   return { tacos, tortilla, extras, corn, flour, pineapple, cheese, noOnion };
 }
+
+/**
+ * The browser walks' menu, made through the API as a manager would: a kitchen category Tacos with
+ * "Tacos al pastor" at 85 (a required tortilla, corn free and flour at `flourDelta`; extras up to
+ * three, pineapple +10, linked in `groupOrder`), and a bar category Drinks with "Agua de jamaica" at 30.
+ */
+export async function tacoStandMenu(
+  call: Caller,
+  { flourDelta, groupOrder }: { flourDelta: number; groupOrder: 'tortilla first' | 'extras first' },
+): Promise<{ tacosCategory: string; tortilla: string; extras: string }> {
+  const create = async (url: string, body: unknown) => {
+    const response = await call('POST', url, body);
+    assert.equal(response.statusCode, 201, response.body);
+    return response.json().id as string;
+  };
+  const tacosCategory = await create('/categories', { name: 'Tacos', type: 'dish', station: 'kitchen' });
+  const drinks = await create('/categories', { name: 'Drinks', type: 'dish', station: 'bar' });
+  const tortilla = await create('/modifier-groups', {
+    name: 'Tortilla',
+    min_select: 1,
+    max_select: 1,
+    options: [
+      { name: 'Corn', price_delta: 0 },
+      { name: 'Flour', price_delta: flourDelta },
+    ],
+  });
+  const extras = await create('/modifier-groups', {
+    name: 'Extras',
+    min_select: 0,
+    max_select: 3,
+    options: [{ name: 'Extra pineapple', price_delta: 10 }],
+  });
+  await create('/dishes', {
+    name: 'Tacos al pastor',
+    price: 85,
+    category_id: tacosCategory,
+    modifier_group_ids: groupOrder === 'tortilla first' ? [tortilla, extras] : [extras, tortilla],
+  });
+  await create('/dishes', { name: 'Agua de jamaica', price: 30, category_id: drinks });
+  return { tacosCategory, tortilla, extras };
+}

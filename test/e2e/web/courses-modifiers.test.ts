@@ -5,6 +5,7 @@ import { TICKET_STATUS } from '../../../src/tickets/tickets.schemas';
 import { describeEachDatabase } from '../../helpers/app';
 import { login } from '../../helpers/auth';
 import { insertSpace, insertTable, insertUser } from '../../helpers/factories';
+import { tacoStandMenu } from '../../helpers/modifier-factories';
 import { callerFor } from '../../helpers/orders-factories';
 import {
   assertAccessible,
@@ -45,39 +46,19 @@ describeEachDatabase('web app: one party from the order screen to the till', (ta
     const cook = await insertUser(db, { name: 'Kiko', role: 'kitchen' });
     const cashier = await insertUser(db, { name: 'Caro', role: 'cashier' });
     const call = callerFor(app, await login(app, manager.name, manager.pin));
-    const create = async (url: string, body: unknown) => {
-      const response = await call('POST', url, body);
-      assert.equal(response.statusCode, 201, response.body);
-      return response.json().id as string;
-    };
     const space = await insertSpace(db, { name: 'Terrace' });
     for (const name of ['4', '5', '6']) await insertTable(db, { name, spaceId: space.id });
-    const tacos = await create('/categories', { name: 'Tacos', type: 'dish', station: 'kitchen' });
-    const drinks = await create('/categories', { name: 'Drinks', type: 'dish', station: 'bar' });
-    const tortilla = await create('/modifier-groups', {
-      name: 'Tortilla',
-      min_select: 1,
-      max_select: 1,
-      options: [
-        { name: 'Corn', price_delta: 0 },
-        { name: 'Flour', price_delta: 0 },
-      ],
-    });
-    const extras = await create('/modifier-groups', {
-      name: 'Extras',
-      min_select: 0,
-      max_select: 3,
-      options: [{ name: 'Extra pineapple', price_delta: 10 }],
-    });
     // The optional group first on the dish: the panel still puts the required one on top.
-    await create('/dishes', {
-      name: 'Tacos al pastor',
-      price: 85,
-      category_id: tacos,
-      modifier_group_ids: [extras, tortilla],
+    const { tacosCategory, tortilla } = await tacoStandMenu(call, {
+      flourDelta: 0,
+      groupOrder: 'extras first',
     });
-    await create('/dishes', { name: 'Taco de suadero', price: 25, category_id: tacos });
-    await create('/dishes', { name: 'Agua de jamaica', price: 30, category_id: drinks });
+    const suadero = await call('POST', '/dishes', {
+      name: 'Taco de suadero',
+      price: 25,
+      category_id: tacosCategory,
+    });
+    assert.equal(suadero.statusCode, 201, suadero.body);
 
     const browser = await launchBrowser(t);
     const floor = await openDevice(browser, baseUrl);

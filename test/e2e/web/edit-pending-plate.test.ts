@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { login } from '../../helpers/auth';
 import { databaseTargets } from '../../helpers/database';
 import { insertSpace, insertTable, insertUser } from '../../helpers/factories';
+import { tacoStandMenu } from '../../helpers/modifier-factories';
 import { callerFor } from '../../helpers/orders-factories';
 import {
   assertAccessible,
@@ -24,37 +25,9 @@ describe('web app: changing a plate before it goes to the kitchen', { skip: skip
       const manager = await insertUser(db, { name: 'Mara', role: 'manager' });
       const waiter = await insertUser(db, { name: 'Wendy', role: 'waiter' });
       const call = callerFor(app, await login(app, manager.name, manager.pin));
-      const create = async (url: string, body: unknown) => {
-        const response = await call('POST', url, body);
-        assert.equal(response.statusCode, 201, response.body);
-        return response.json().id as string;
-      };
       const space = await insertSpace(db, { name: 'Terrace' });
       await insertTable(db, { name: '4', spaceId: space.id });
-      const tacos = await create('/categories', { name: 'Tacos', type: 'dish', station: 'kitchen' });
-      const drinks = await create('/categories', { name: 'Drinks', type: 'dish', station: 'bar' });
-      const tortilla = await create('/modifier-groups', {
-        name: 'Tortilla',
-        min_select: 1,
-        max_select: 1,
-        options: [
-          { name: 'Corn', price_delta: 0 },
-          { name: 'Flour', price_delta: 5 },
-        ],
-      });
-      const extras = await create('/modifier-groups', {
-        name: 'Extras',
-        min_select: 0,
-        max_select: 3,
-        options: [{ name: 'Extra pineapple', price_delta: 10 }],
-      });
-      await create('/dishes', {
-        name: 'Tacos al pastor',
-        price: 85,
-        category_id: tacos,
-        modifier_group_ids: [tortilla, extras],
-      });
-      await create('/dishes', { name: 'Agua de jamaica', price: 30, category_id: drinks });
+      await tacoStandMenu(call, { flourDelta: 5, groupOrder: 'tortilla first' });
 
       const browser = await launchBrowser(t);
       const floor = await openDevice(browser, baseUrl);
