@@ -36,6 +36,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   // The day's takings are a report too: not for the kitchen (issue 27).
   getTotalSales: 'reports.read',
   getDayReport: 'reports.read',
+  getInventoryReport: 'inventory.read',
 
   listAuditEntries: 'audit.read',
   verifyAuditLog: 'audit.read',
