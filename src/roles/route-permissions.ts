@@ -36,7 +36,13 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   // The day's takings are a report too: not for the kitchen (issue 27).
   getTotalSales: 'reports.read',
   getDayReport: 'reports.read',
+
+  listStock: 'inventory.read',
+  listLowStock: 'inventory.read',
+  listStockMovements: 'inventory.read',
   getInventoryReport: 'inventory.read',
+  recordStockMovement: 'inventory.write',
+  recordStockCount: 'inventory.write',
 
   listAuditEntries: 'audit.read',
   verifyAuditLog: 'audit.read',
