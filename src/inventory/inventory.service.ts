@@ -3,6 +3,7 @@ import type { Principal } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
 import type { StockItemType } from '../core/db/schema';
 import { BadRequestError } from '../core/errors';
+import { isWholeThousandths } from '../core/quantity';
 import { localDaysToRange, toIsoUtc } from '../core/time';
 import { loadSettings } from '../settings/settings.service';
 import type {
@@ -12,7 +13,7 @@ import type {
   MovementView,
   StockItemView,
 } from './inventory.schemas';
-import { fromBase, isWholeThousandths, toBase } from './quantities';
+import { fromBase, toBase } from './quantities';
 import * as repo from './stock.repo';
 import { moveStock } from './stock.service';
 
