@@ -507,6 +507,8 @@ describeEachDatabase('inventory (property)', (target) => {
       ),
       {
         numRuns: 25,
+        // node:test prints no error cause: the failing assertion goes into the report itself.
+        includeErrorInReport: true,
         // One sequence known to reach every case counted in `reached`.
         examples: [
           [
