@@ -40,7 +40,15 @@ type Plate = {
   extras: number[];
   status: 'pending' | 'sent' | 'preparing' | 'voided';
 };
-type Model = { stock: Record<ItemKey, number>; orders: { id: string; plates: Plate[] }[] };
+/** A movement of a plate's stock as `plate item reason delta`. */
+type PlateMovement = string;
+type Model = {
+  stock: Record<ItemKey, number>;
+  orders: { id: string; plates: Plate[] }[];
+  /** Every plate the run added, removed ones too. */
+  added: string[];
+  plateMovements: PlateMovement[];
+};
 type Setup = { items: Record<ItemKey, string>; dishes: string[]; options: string[] };
 
 /** A plate of the run in that state if there is one (else any), so every transition gets drawn. */
@@ -112,9 +120,9 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 /** What the API takes and shows for an amount of base units of the item. */
 const inUnits = (item: (typeof ITEMS)[number], base: number) =>
   item.type === 'ingredient' ? base / 1000 : base;
-/** A generated amount as base units of the item: bottles are few. */
+/** A generated amount (1 to 400) as base units of the item: up to 0.4 kg, or 1 to 5 bottles. */
 const asBase = (item: (typeof ITEMS)[number], amount: number) =>
-  item.type === 'ingredient' ? amount : (amount % 5) + (amount > 0 ? 1 : 0);
+  item.type === 'ingredient' ? amount : (amount % 5) + 1;
 
 const recipeOf = (plate: { dish: number; extras: number[] }): Recipe[] => [
   (DISHES[plate.dish] as (typeof DISHES)[number]).recipe,
@@ -127,9 +135,17 @@ function isOut(model: Model, recipe: Recipe): boolean {
   return Object.keys(recipe).some((key) => model.stock[key as ItemKey] <= 0);
 }
 
+/** Sells the plate (1) or puts back what it took (-1): one movement per item, dish and options together. */
 function take(model: Model, plate: Plate, sign: 1 | -1): void {
+  const used = new Map<ItemKey, number>();
   for (const recipe of recipeOf(plate)) {
-    for (const [key, quantity] of Object.entries(recipe)) model.stock[key as ItemKey] -= sign * quantity;
+    for (const [key, quantity] of Object.entries(recipe)) {
+      used.set(key as ItemKey, (used.get(key as ItemKey) ?? 0) + quantity);
+    }
+  }
+  for (const [key, quantity] of used) {
+    model.stock[key] -= sign * quantity;
+    model.plateMovements.push(`${plate.id} ${key} ${sign === 1 ? 'sale' : 'void'} ${-sign * quantity}`);
   }
 }
 
@@ -212,9 +228,10 @@ async function runStep(call: Caller, setup: Setup, model: Model, step: Step): Pr
       },
     ]);
     if (!orderable) reached.refusedOutOfStock += 1;
-    if (orderable) {
+    else {
       for (const id of response.json().ids as string[]) {
         order.plates.push({ id, dish: step.dish, extras, status: 'pending' });
+        model.added.push(id);
       }
     }
     return;
@@ -302,6 +319,24 @@ async function assertMovementChains(db: Db, setup: Setup, stock: Record<ItemKey,
       .executeTakeFirstOrThrow();
     assert.equal(Number(row.stock_moves), movements.length, `${item.name}: movements counted on the item`);
   }
+}
+
+/** The movements that name a plate of the run: its sales when sent and its returns, and no other. */
+async function assertPlateMovements(db: Db, setup: Setup, model: Model): Promise<void> {
+  if (model.added.length === 0) return;
+  const keyOf = new Map(ITEMS.map((item) => [setup.items[item.key], item.key]));
+  const rows = await db
+    .selectFrom('stock_movements')
+    .select(['order_dish_id', 'item_id', 'reason', 'delta'])
+    .where('order_dish_id', 'in', model.added)
+    .execute();
+  assert.deepEqual(
+    rows
+      .map((row) => `${row.order_dish_id} ${keyOf.get(row.item_id)} ${row.reason} ${Number(row.delta)}`)
+      .sort(),
+    [...model.plateMovements].sort(),
+    'each plate: one sale per item it uses, one return per sale put back',
+  );
 }
 
 type MenuState = { dishes: Map<string, boolean>; options: Map<string, boolean> };
@@ -473,6 +508,8 @@ describeEachDatabase('inventory (property)', (target) => {
           const model: Model = {
             stock: (await stockShown(call, setup)) as Record<ItemKey, number>,
             orders: [],
+            added: [],
+            plateMovements: [],
           };
           for (let index = 0; index < ORDERS; index++) {
             model.orders.push({
@@ -503,6 +540,7 @@ describeEachDatabase('inventory (property)', (target) => {
             }
             if (Object.values(model.stock).some((stock) => stock < 0)) reached.belowZero += 1;
           }
+          await assertPlateMovements(db, setup, model);
         },
       ),
       {
