@@ -505,6 +505,8 @@ describeEachDatabase('inventory (property)', (target) => {
         async (levels, steps) => {
           // Read afresh: a run that failed half-way (while shrinking) leaves events no model announced.
           let lastEventId = (await availabilityEvents(db, 0)).lastId;
+          // The runs share one database: each starts from the stock the last one left (and checked), with
+          // orders of its own.
           const model: Model = {
             stock: (await stockShown(call, setup)) as Record<ItemKey, number>,
             orders: [],
