@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import { forShare } from '../core/db/locks';
+import { prepared } from '../core/db/prepared';
 import type { StockItemType } from '../core/db/schema';
 import { newId } from '../core/ids';
 
@@ -121,39 +122,39 @@ export async function isUsedByLiveRecipe(db: Db, itemType: StockItemType, id: st
   return row !== undefined;
 }
 
+const dishRecipesOfPlates = prepared((db, { ids }: { ids: string[] }) =>
+  db
+    .selectFrom('order_dishes as od')
+    .innerJoin('recipe_lines as r', 'r.dish_id', 'od.dish_id')
+    .select([
+      'od.id as order_dish_id',
+      'r.dish_id',
+      'r.option_id',
+      'r.ingredient_id',
+      'r.product_id',
+      'r.quantity',
+    ])
+    .where('od.id', 'in', ids),
+);
+
+const optionRecipesOfPlates = prepared((db, { ids }: { ids: string[] }) =>
+  db
+    .selectFrom('order_dish_modifiers as m')
+    .innerJoin('recipe_lines as r', 'r.option_id', 'm.option_id')
+    .select(['m.order_dish_id', 'r.dish_id', 'r.option_id', 'r.ingredient_id', 'r.product_id', 'r.quantity'])
+    .where('m.order_dish_id', 'in', ids),
+);
+
 /** What each of these plates uses: its dish's recipe and the recipes of the options chosen for it. */
 export async function findPlateRecipes(
   db: Db,
   orderDishIds: string[],
 ): Promise<(RecipeLineRow & { order_dish_id: string })[]> {
   if (orderDishIds.length === 0) return [];
+  // Prepared: every send runs them, in the rush's hottest transaction.
   const [fromDishes, fromOptions] = await Promise.all([
-    db
-      .selectFrom('order_dishes as od')
-      .innerJoin('recipe_lines as r', 'r.dish_id', 'od.dish_id')
-      .select([
-        'od.id as order_dish_id',
-        'r.dish_id',
-        'r.option_id',
-        'r.ingredient_id',
-        'r.product_id',
-        'r.quantity',
-      ])
-      .where('od.id', 'in', orderDishIds)
-      .execute(),
-    db
-      .selectFrom('order_dish_modifiers as m')
-      .innerJoin('recipe_lines as r', 'r.option_id', 'm.option_id')
-      .select([
-        'm.order_dish_id',
-        'r.dish_id',
-        'r.option_id',
-        'r.ingredient_id',
-        'r.product_id',
-        'r.quantity',
-      ])
-      .where('m.order_dish_id', 'in', orderDishIds)
-      .execute(),
+    dishRecipesOfPlates.all(db, { ids: orderDishIds }),
+    optionRecipesOfPlates.all(db, { ids: orderDishIds }),
   ]);
   return [...fromDishes, ...fromOptions].map((row) => ({ ...row, quantity: Number(row.quantity) }));
 }

@@ -29,8 +29,6 @@ export type MovedItem = {
   at: number;
 };
 
-const TABLES = { ingredient: 'ingredients', product: 'products' } as const;
-
 /**
  * The one statement that changes stock: the database adds the delta under the row's lock, so two
  * tablets selling the same cheese at once both count. It also numbers the movement and stamps it with

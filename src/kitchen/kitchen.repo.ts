@@ -1,22 +1,26 @@
 import type { Db } from '../core/db/database';
+import { prepared } from '../core/db/prepared';
 import type { DishStatus } from '../core/db/schema';
 
 /** Marks the pending dishes of the order sent, those of one course when given; returns how many moved. */
-export async function sendPendingDishes(
+export function sendPendingDishes(
   db: Db,
   orderId: string,
   course: number | undefined,
   now: number,
 ): Promise<number> {
+  return sendPending.run(db, { orderId, course, now });
+}
+
+const sendPending = prepared((db, p: { orderId: string; course: number | undefined; now: number }) => {
   let query = db
     .updateTable('order_dishes')
-    .set({ status: 'sent', sent_at: now })
-    .where('order_id', '=', orderId)
+    .set({ status: 'sent', sent_at: p.now })
+    .where('order_id', '=', p.orderId)
     .where('status', '=', 'pending');
-  if (course !== undefined) query = query.where('course', '=', course);
-  const result = await query.executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
+  if (p.course !== undefined) query = query.where('course', '=', p.course);
+  return query;
+});
 
 /**
  * Moves the dish only if it is still in `from`: of two screens that read the same state, the one
