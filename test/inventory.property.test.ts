@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import fc from 'fast-check';
 import type { Db } from '../src/core/db/database';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
-import { loggedInUser } from './helpers/auth';
+import { loggedInUser, login } from './helpers/auth';
 import { type Caller, callerFor } from './helpers/orders-factories';
 
 /**
@@ -33,6 +33,7 @@ const DISHES: { name: string; recipe: Recipe }[] = [
   { name: 'Agua de jamaica', recipe: {} },
 ];
 const ORDERS = 2;
+const DAY = 24 * 60 * 60 * 1000;
 
 type Plate = {
   id: string;
@@ -40,10 +41,19 @@ type Plate = {
   extras: number[];
   status: 'pending' | 'sent' | 'preparing' | 'voided';
 };
+/** The inventory report's columns between opening and closing, in base units. */
+const FIGURES = ['sales', 'void_returns', 'waste', 'receiving', 'adjustments', 'counts'] as const;
+type Figure = (typeof FIGURES)[number];
+const FIGURE_OF = { receiving: 'receiving', waste: 'waste', adjustment: 'adjustments' } as const;
+
 /** A movement of a plate's stock as `plate item reason delta`. */
 type PlateMovement = string;
 type Model = {
+  /** Each item's stock when the run's day began. */
+  opening: Record<ItemKey, number>;
   stock: Record<ItemKey, number>;
+  /** What the run's day moved of each item, by the report's columns. */
+  moved: Record<ItemKey, Record<Figure, number>>;
   orders: { id: string; plates: Plate[] }[];
   /** Every plate the run added, removed ones too. */
   added: string[];
@@ -145,6 +155,7 @@ function take(model: Model, plate: Plate, sign: 1 | -1): void {
   }
   for (const [key, quantity] of used) {
     model.stock[key] -= sign * quantity;
+    model.moved[key][sign === 1 ? 'sales' : 'void_returns'] -= sign * quantity;
     model.plateMovements.push(`${plate.id} ${key} ${sign === 1 ? 'sale' : 'void'} ${-sign * quantity}`);
   }
 }
@@ -196,6 +207,7 @@ async function runStep(call: Caller, setup: Setup, model: Model, step: Step): Pr
       reason: step.reason,
     });
     model.stock[item.key] += delta;
+    model.moved[item.key][FIGURE_OF[step.reason]] += delta;
     return;
   }
   if (step.kind === 'count') {
@@ -212,7 +224,10 @@ async function runStep(call: Caller, setup: Setup, model: Model, step: Step): Pr
     });
     const differing = counts.filter(({ item, counted }) => model.stock[item.key] !== counted).length;
     assert.equal(response.json().movements, differing, 'one count movement per item that differed');
-    for (const { item, counted } of counts) model.stock[item.key] = counted;
+    for (const { item, counted } of counts) {
+      model.moved[item.key].counts += counted - model.stock[item.key];
+      model.stock[item.key] = counted;
+    }
     return;
   }
   if (step.kind === 'add') {
@@ -337,6 +352,33 @@ async function assertPlateMovements(db: Db, setup: Setup, model: Model): Promise
     [...model.plateMovements].sort(),
     'each plate: one sale per item it uses, one return per sale put back',
   );
+}
+
+/** The day's report: each item opens where the day began, moves what the model moved, closes at its stock. */
+async function assertInventoryReport(call: Caller, setup: Setup, model: Model, day: string): Promise<void> {
+  const response = await call('GET', `/reports/inventory?from=${day}&to=${day}`);
+  assert.equal(response.statusCode, 200, response.body);
+  const rows = response.json().items as ({ item_id: string } & Record<
+    'opening' | 'closing' | Figure,
+    number
+  >)[];
+  for (const item of ITEMS) {
+    const row = rows.find((candidate) => candidate.item_id === setup.items[item.key]);
+    assert.ok(row, `${item.name} is in the report`);
+    const base = (figure: 'opening' | 'closing' | Figure) =>
+      item.type === 'ingredient' ? Math.round(row[figure] * 1000) : row[figure];
+    const sum = FIGURES.reduce((total, figure) => total + base(figure), base('opening'));
+    assert.equal(sum, base('closing'), `${item.name}: opening plus the movements is the closing`);
+    assert.deepEqual(
+      Object.fromEntries(['opening', ...FIGURES, 'closing'].map((figure) => [figure, row[figure as Figure]])),
+      Object.fromEntries([
+        ['opening', inUnits(item, model.opening[item.key])],
+        ...FIGURES.map((figure) => [figure, inUnits(item, model.moved[item.key][figure])]),
+        ['closing', inUnits(item, model.stock[item.key])],
+      ]),
+      `${item.name} in the report of ${day}`,
+    );
+  }
 }
 
 type MenuState = { dishes: Map<string, boolean>; options: Map<string, boolean> };
@@ -493,10 +535,13 @@ async function createMenu(call: Caller): Promise<Setup> {
 }
 
 describeEachDatabase('inventory (property)', (target) => {
-  it('for any sends, voids, removals, movements and counts, stock is its movements and what the model says; the menu follows it', async (t) => {
-    const { app, db } = await buildTestApp(t, target);
-    const call = callerFor(app, (await loggedInUser(app, db)).cookies);
+  it('for any sends, voids, removals, movements and counts, stock is its movements and what the model says; the menu and the day’s report follow it', async (t) => {
+    const { app, db, clock } = await buildTestApp(t, target);
+    const { user, cookies } = await loggedInUser(app, db);
+    let call = callerFor(app, cookies);
     const setup = await createMenu(call);
+    // Days in UTC, so a run's day is the date of the clock.
+    await expectStatus(call, 200, 'PUT', '/settings', { timezone: 'UTC' });
     for (const key of Object.keys(reached) as (keyof typeof reached)[]) reached[key] = 0;
     await fc.assert(
       fc.asyncProperty(
@@ -505,10 +550,20 @@ describeEachDatabase('inventory (property)', (target) => {
         async (levels, steps) => {
           // Read afresh: a run that failed half-way (while shrinking) leaves events no model announced.
           let lastEventId = (await availabilityEvents(db, 0)).lastId;
+          // Each run on a day of its own, from its first instant (the edge the report's opening reads
+          // up to): the report of that day is the run's and nothing else.
+          clock.set((Math.floor(clock.now() / DAY) + 1) * DAY);
+          call = callerFor(app, await login(app, user.name, user.pin));
+          const day = new Date(clock.now()).toISOString().slice(0, 10);
           // The runs share one database: each starts from the stock the last one left (and checked), with
           // orders of its own.
+          const stock = await stockShown(call, setup);
           const model: Model = {
-            stock: (await stockShown(call, setup)) as Record<ItemKey, number>,
+            opening: { ...stock },
+            stock,
+            moved: Object.fromEntries(
+              ITEMS.map((item) => [item.key, Object.fromEntries(FIGURES.map((figure) => [figure, 0]))]),
+            ) as Model['moved'],
             orders: [],
             added: [],
             plateMovements: [],
@@ -543,6 +598,7 @@ describeEachDatabase('inventory (property)', (target) => {
             if (Object.values(model.stock).some((stock) => stock < 0)) reached.belowZero += 1;
           }
           await assertPlateMovements(db, setup, model);
+          await assertInventoryReport(call, setup, model, day);
         },
       ),
       {
