@@ -20,7 +20,7 @@ const kinds = [
     body: (categoryId: string, name = 'Flan') => ({ name, price: 40.5, category_id: categoryId }),
     stored: { price_cents: 4050 },
     // A spec-only body gets the menu's defaults.
-    defaults: { description: '', available: true, modifier_group_ids: [] },
+    defaults: { description: '', available: true, modifier_group_ids: [], recipe: [], out_of_stock: false },
   },
   {
     path: '/ingredients',
@@ -33,8 +33,9 @@ const kinds = [
       quantity: 2.5,
       unit: 'kg',
     }),
-    stored: { quantity: 2.5, unit: 'kg' },
-    defaults: {},
+    // Thousandths of the unit: stock sums stay exact.
+    stored: { stock: 2500, unit: 'kg' },
+    defaults: { reorder_level: 0 },
   },
   {
     path: '/products',
@@ -48,8 +49,8 @@ const kinds = [
       quantity: 24,
       category_id: categoryId,
     }),
-    stored: { price_cents: 2500, quantity: 24 },
-    defaults: {},
+    stored: { price_cents: 2500, stock: 24 },
+    defaults: { reorder_level: 0 },
   },
 ] as const;
 

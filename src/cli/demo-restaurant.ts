@@ -131,7 +131,8 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
 
   const admin = await completeInitialSetup(ctx, DEMO_ADMIN);
   // Before any order, so today's orders fall on the restaurant's local day.
-  await updateSettings(ctx, await asPrincipal(ctx, admin), DEMO_SETTINGS);
+  const owner = await asPrincipal(ctx, admin);
+  await updateSettings(ctx, owner, DEMO_SETTINGS);
   const staff: UserView[] = [];
   for (const user of DEMO_STAFF)
     staff.push(
@@ -172,6 +173,7 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
           ctx,
           { name, price, category_id: categoryId, modifier_group_ids },
           undefined,
+          owner,
         ),
       );
     }

@@ -2,6 +2,7 @@ import Ajv, { type ErrorObject, type Options } from 'ajv';
 import type { SchemaValidateFunction } from 'ajv/dist/types';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { isWholeThousandths, THOUSANDTHS_KEYWORD } from '../inventory/quantities';
 import { CENTS_KEYWORD, isWholeCents } from './money';
 
 const shared: Options = {
@@ -25,6 +26,19 @@ function makeAjv(options: Options): Ajv {
     return false;
   };
   ajv.addKeyword({ keyword: CENTS_KEYWORD, type: 'number', schemaType: 'boolean', validate: wholeCents });
+  const wholeThousandths: SchemaValidateFunction = (isRequired: boolean, quantity: number) => {
+    if (!isRequired || isWholeThousandths(quantity)) return true;
+    wholeThousandths.errors = [
+      { keyword: THOUSANDTHS_KEYWORD, params: {}, message: 'must have at most 3 decimals' },
+    ];
+    return false;
+  };
+  ajv.addKeyword({
+    keyword: THOUSANDTHS_KEYWORD,
+    type: 'number',
+    schemaType: 'boolean',
+    validate: wholeThousandths,
+  });
   return ajv;
 }
 

@@ -19,6 +19,8 @@ export type EventType =
   | 'modifier_group.created'
   | 'modifier_group.updated'
   | 'modifier_group.deleted'
+  | 'stock.moved'
+  | 'stock.low'
   | 'table.created'
   | 'table.updated'
   | 'table.deleted';
@@ -43,6 +45,8 @@ const TOPICS: Record<EventType, string> = {
   'modifier_group.created': 'kitchen',
   'modifier_group.updated': 'kitchen',
   'modifier_group.deleted': 'kitchen',
+  'stock.moved': 'inventory',
+  'stock.low': 'inventory',
   'table.created': 'tables',
   'table.updated': 'tables',
   'table.deleted': 'tables',

@@ -82,7 +82,12 @@ export function registerMenuItemRoutes<Body extends TObject, View extends TObjec
       },
     },
     async (request, reply) => {
-      const id = await service.create(ctx, request.body as Static<Body>, idempotencyClaimOf(ctx, request));
+      const id = await service.create(
+        ctx,
+        request.body as Static<Body>,
+        idempotencyClaimOf(ctx, request),
+        principalOf(request),
+      );
       return reply.code(201).send({ id, message: `${noun} added successfully` });
     },
   );

@@ -17,9 +17,17 @@ export const ProductBody = Type.Object(
     quantity: Type.Integer({
       minimum: 0,
       maximum: 1_000_000_000,
-      description: 'Units in stock',
+      description:
+        'Units in stock. A different value on an edit is recorded as an `adjustment` stock movement.',
       example: 24,
     }),
+    reorder_level: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 1_000_000_000,
+        description: 'At or below it the product is low on stock. Default 0; an edit without it keeps it.',
+      }),
+    ),
     category_id: Uuid({ description: 'A live category of type product' }),
   },
   {
@@ -40,7 +48,8 @@ export const ProductView = Type.Object({
   name: Type.String(),
   sku: Type.String(),
   price: Type.Number({ example: 25 }),
-  quantity: Type.Integer(),
+  quantity: Type.Integer({ description: 'Units in stock; below zero when the books are behind the kitchen' }),
   category_id: Uuid(),
+  reorder_level: Type.Integer(),
 });
 export type ProductView = Static<typeof ProductView>;

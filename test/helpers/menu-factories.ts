@@ -3,6 +3,7 @@ import { type Selectable, sql } from 'kysely';
 import { type Db, openDatabase } from '../../src/core/db/database';
 import type { Database } from '../../src/core/db/schema';
 import { newId } from '../../src/core/ids';
+import { applyMovement } from '../../src/inventory/stock.repo';
 import { insertCategory } from './factories';
 
 const NOW = Date.UTC(2026, 10, 22, 18, 0, 0);
@@ -19,12 +20,12 @@ export async function insertIngredient(
       id,
       name: overrides.name ?? 'Flour',
       category_id: categoryId,
-      quantity: 2.5,
       unit: 'kg',
       created_at: NOW,
       updated_at: NOW,
     })
     .execute();
+  await applyMovement(db, openingStock('ingredient', id, 2500));
   return { id, categoryId };
 }
 
@@ -41,14 +42,19 @@ export async function insertProduct(
       name: overrides.name ?? 'Cola',
       sku: product.sku,
       price_cents: 2500,
-      quantity: 24,
       category_id: categoryId,
       is_deleted: overrides.isDeleted ? 1 : 0,
       created_at: NOW,
       updated_at: NOW,
     })
     .execute();
+  await applyMovement(db, openingStock('product', product.id, 24));
   return product;
+}
+
+/** Stock arrives as the API gives it, by a movement: an item's stock is always the sum of its movements. */
+function openingStock(itemType: 'ingredient' | 'product', itemId: string, delta: number) {
+  return { itemType, itemId, delta, reason: 'count' as const, userId: null, note: 'Opening stock', now: NOW };
 }
 
 /** Every row of a table in a stable order: compare before and after a refused request. */

@@ -104,8 +104,13 @@ export type Database = {
     id: string;
     name: string;
     category_id: string;
-    quantity: number;
     unit: string;
+    /** Base units: thousandths of `unit` for an ingredient, whole units for a product. */
+    stock: Generated<number>;
+    reorder_level: Generated<number>;
+    /** How many movements the item has had; the last one's `seq`. */
+    stock_moves: Generated<number>;
+    stock_moved_at: Generated<number>;
     is_deleted: Generated<number>;
     created_at: number;
     updated_at: number;
@@ -115,11 +120,40 @@ export type Database = {
     name: string;
     sku: string;
     price_cents: number;
-    quantity: number;
     category_id: string;
+    /** Base units: thousandths of `unit` for an ingredient, whole units for a product. */
+    stock: Generated<number>;
+    reorder_level: Generated<number>;
+    /** How many movements the item has had; the last one's `seq`. */
+    stock_moves: Generated<number>;
+    stock_moved_at: Generated<number>;
     is_deleted: Generated<number>;
     created_at: number;
     updated_at: number;
+  };
+  /** The only way stock changes (migration 0027). */
+  stock_movements: {
+    id: string;
+    item_type: StockItemType;
+    item_id: string;
+    seq: number;
+    delta: number;
+    stock_after: number;
+    reason: StockReason;
+    order_dish_id: string | null;
+    user_id: string | null;
+    note: Generated<string>;
+    at: number;
+  };
+  /** What a dish or a modifier option uses of an ingredient or a product, per plate. */
+  recipe_lines: {
+    id: string;
+    dish_id: string | null;
+    option_id: string | null;
+    ingredient_id: string | null;
+    product_id: string | null;
+    quantity: number;
+    position: number;
   };
   spaces: { id: string; name: string; is_deleted: Generated<number>; created_at: number; updated_at: number };
   dining_tables: {
@@ -437,4 +471,6 @@ export type WebhookDeliveryState = 'pending' | 'sending' | 'delivered' | 'failed
 export type PaymentStatus = 'pending' | 'settled' | 'expired' | 'refunded' | 'partially_refunded';
 
 /** The kitchen flow of one order dish (contract-live.md). */
+export type StockItemType = 'ingredient' | 'product';
+export type StockReason = 'sale' | 'void' | 'receiving' | 'adjustment' | 'waste' | 'count';
 export type DishStatus = 'pending' | 'sent' | 'preparing' | 'ready' | 'served' | 'voided';

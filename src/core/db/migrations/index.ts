@@ -30,6 +30,7 @@ import * as blindShiftClose from './0023_blind_shift_close';
 import * as floorMoves from './0024_floor_moves';
 import * as modifiers from './0025_modifiers';
 import * as pinLength from './0026_pin_length';
+import * as inventory from './0027_inventory';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -60,6 +61,7 @@ export const migrationProvider: MigrationProvider = {
       '0024_floor_moves': floorMoves,
       '0025_modifiers': modifiers,
       '0026_pin_length': pinLength,
+      '0027_inventory': inventory,
     };
   },
 };

@@ -1,0 +1,189 @@
+import { type Selectable, sql } from 'kysely';
+import type { Db } from '../core/db/database';
+import { forUpdate } from '../core/db/locks';
+import { prepared } from '../core/db/prepared';
+import type { Database, StockItemType, StockReason } from '../core/db/schema';
+import { newOrderedId } from '../core/ids';
+
+export type MovementRow = Selectable<Database['stock_movements']>;
+
+export type NewMovement = {
+  itemType: StockItemType;
+  itemId: string;
+  /** In base units; never 0. */
+  delta: number;
+  reason: StockReason;
+  orderDishId?: string | null;
+  userId: string | null;
+  note?: string;
+  now: number;
+};
+
+/** The item as the movement left it. */
+export type MovedItem = {
+  name: string;
+  stock: number;
+  reorder_level: number;
+  seq: number;
+  at: number;
+};
+
+const TABLES = { ingredient: 'ingredients', product: 'products' } as const;
+
+/**
+ * The one statement that changes stock: the database adds the delta under the row's lock, so two
+ * tablets selling the same cheese at once both count. It also numbers the movement and stamps it with
+ * a time that never goes back for this item.
+ */
+function moveStatement(table: 'ingredients' | 'products') {
+  return prepared((db, p: { id: string; delta: number; now: number }) =>
+    db
+      .updateTable(table as 'ingredients')
+      .set({
+        stock: sql`stock + ${p.delta}`,
+        stock_moves: sql`stock_moves + 1`,
+        stock_moved_at: sql`case when stock_moved_at > ${p.now} then stock_moved_at else ${p.now} end`,
+      })
+      .where('id', '=', p.id)
+      .returning(['name', 'stock', 'reorder_level', 'stock_moves as seq', 'stock_moved_at as at']),
+  );
+}
+
+const MOVE = { ingredient: moveStatement('ingredients'), product: moveStatement('products') };
+
+const insertMovementStatement = prepared((db, row: MovementRow) =>
+  db.insertInto('stock_movements').values(row),
+);
+
+/** Moves the item's stock and records the movement, in the caller's transaction; undefined: no such item. */
+export async function applyMovement(trx: Db, movement: NewMovement): Promise<MovedItem | undefined> {
+  const moved = await MOVE[movement.itemType].first(trx, {
+    id: movement.itemId,
+    delta: movement.delta,
+    now: movement.now,
+  });
+  if (!moved) return undefined;
+  const item: MovedItem = {
+    name: moved.name,
+    stock: Number(moved.stock),
+    reorder_level: Number(moved.reorder_level),
+    seq: Number(moved.seq),
+    at: Number(moved.at),
+  };
+  await insertMovementStatement.run(trx, {
+    id: newOrderedId(),
+    item_type: movement.itemType,
+    item_id: movement.itemId,
+    seq: item.seq,
+    delta: movement.delta,
+    stock_after: item.stock,
+    reason: movement.reason,
+    order_dish_id: movement.orderDishId ?? null,
+    user_id: movement.userId,
+    note: movement.note ?? '',
+    at: item.at,
+  });
+  return item;
+}
+
+export type StockItemRow = {
+  id: string;
+  name: string;
+  unit: string;
+  stock: number;
+  reorder_level: number;
+  is_deleted: number;
+};
+
+/** The item's row, locked until commit on PostgreSQL (a count reads the stock it replaces). */
+export async function lockItem(
+  trx: Db,
+  itemType: StockItemType,
+  id: string,
+): Promise<StockItemRow | undefined> {
+  const row = await forUpdate(
+    trx,
+    itemType === 'ingredient'
+      ? trx
+          .selectFrom('ingredients')
+          .select(['id', 'name', 'unit', 'stock', 'reorder_level', 'is_deleted'])
+          .where('id', '=', id)
+      : trx
+          .selectFrom('products')
+          .select(['id', 'name', sql<string>`''`.as('unit'), 'stock', 'reorder_level', 'is_deleted'])
+          .where('id', '=', id),
+  ).executeTakeFirst();
+  return row && { ...row, stock: Number(row.stock), reorder_level: Number(row.reorder_level) };
+}
+
+/** Every live item with its stock, ingredients then products, by name. */
+export async function listLiveItems(db: Db): Promise<(StockItemRow & { item_type: StockItemType })[]> {
+  const [ingredients, products] = await Promise.all([
+    db
+      .selectFrom('ingredients')
+      .select(['id', 'name', 'unit', 'stock', 'reorder_level', 'is_deleted'])
+      .where('is_deleted', '=', 0)
+      .orderBy('name')
+      .execute(),
+    db
+      .selectFrom('products')
+      .select(['id', 'name', sql<string>`''`.as('unit'), 'stock', 'reorder_level', 'is_deleted'])
+      .where('is_deleted', '=', 0)
+      .orderBy('name')
+      .execute(),
+  ]);
+  return [
+    ...ingredients.map((row) => ({ ...row, item_type: 'ingredient' as const })),
+    ...products.map((row) => ({ ...row, item_type: 'product' as const })),
+  ].map((row) => ({ ...row, stock: Number(row.stock), reorder_level: Number(row.reorder_level) }));
+}
+
+export type MovementFilter = {
+  itemType?: StockItemType | undefined;
+  itemId?: string | undefined;
+  from?: number | undefined;
+  to?: number | undefined;
+  limit: number;
+  offset: number;
+};
+
+/** Movements, newest first, with the item's name and unit and the user's name. */
+export async function listMovements(db: Db, filter: MovementFilter) {
+  let query = db
+    .selectFrom('stock_movements as m')
+    .leftJoin('ingredients as i', (join) =>
+      join.onRef('i.id', '=', 'm.item_id').on('m.item_type', '=', 'ingredient'),
+    )
+    .leftJoin('products as p', (join) =>
+      join.onRef('p.id', '=', 'm.item_id').on('m.item_type', '=', 'product'),
+    )
+    .leftJoin('users as u', 'u.id', 'm.user_id')
+    .selectAll('m')
+    .select([
+      sql<string>`coalesce(i.name, p.name)`.as('item_name'),
+      sql<string>`coalesce(i.unit, '')`.as('unit'),
+      'u.name as user_name',
+    ]);
+  if (filter.itemType !== undefined) query = query.where('m.item_type', '=', filter.itemType);
+  if (filter.itemId !== undefined) query = query.where('m.item_id', '=', filter.itemId);
+  if (filter.from !== undefined) query = query.where('m.at', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('m.at', '<', filter.to);
+  return query
+    .orderBy('m.at', 'desc')
+    .orderBy('m.seq', 'desc')
+    .orderBy('m.id', 'desc')
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .execute();
+}
+
+/** The sale movements of these plates, to put back when they are voided before the kitchen started. */
+export function findSaleMovements(db: Db, orderDishIds: string[]): Promise<MovementRow[]> {
+  if (orderDishIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('stock_movements')
+    .selectAll()
+    .where('order_dish_id', 'in', orderDishIds)
+    .where('reason', '=', 'sale')
+    .execute();
+}

@@ -1,0 +1,198 @@
+import type { Db } from '../core/db/database';
+import type { StockItemType } from '../core/db/schema';
+import { recordEvent } from '../events/record-event';
+import { fromBase } from './quantities';
+import { findPlateRecipes, findRecipesUsing, itemOf } from './recipes.repo';
+import { applyMovement, findSaleMovements, type MovedItem, type NewMovement } from './stock.repo';
+
+const itemKey = (itemType: StockItemType, itemId: string) => `${itemType}:${itemId}`;
+
+type ItemChange = {
+  itemType: StockItemType;
+  itemId: string;
+  before: number;
+  after: MovedItem;
+  delta: number;
+};
+
+/**
+ * Applies movements in the caller's transaction and announces what they changed. Items are moved in
+ * one order (type, id) by every transaction, so two sends that share items queue on the first they
+ * share instead of deadlocking. Answers the items that did not exist (nothing moved for them).
+ */
+export async function moveStock(trx: Db, movements: NewMovement[]): Promise<string[]> {
+  const sorted = [...movements].sort((a, b) =>
+    itemKey(a.itemType, a.itemId) < itemKey(b.itemType, b.itemId)
+      ? -1
+      : itemKey(a.itemType, a.itemId) > itemKey(b.itemType, b.itemId)
+        ? 1
+        : 0,
+  );
+  const changes = new Map<string, ItemChange>();
+  const missing: string[] = [];
+  for (const movement of sorted) {
+    const moved = await applyMovement(trx, movement);
+    if (!moved) {
+      missing.push(movement.itemId);
+      continue;
+    }
+    const key = itemKey(movement.itemType, movement.itemId);
+    const change = changes.get(key);
+    if (change) {
+      change.after = moved;
+      change.delta += movement.delta;
+    } else {
+      changes.set(key, {
+        itemType: movement.itemType,
+        itemId: movement.itemId,
+        before: moved.stock - movement.delta,
+        after: moved,
+        delta: movement.delta,
+      });
+    }
+  }
+  const now = movements[0]?.now ?? 0;
+  const reason = movements[0]?.reason;
+  for (const change of changes.values()) await announceStock(trx, change, reason, now);
+  await announceAvailability(trx, [...changes.values()], now);
+  return missing;
+}
+
+async function announceStock(
+  trx: Db,
+  change: ItemChange,
+  reason: string | undefined,
+  now: number,
+): Promise<void> {
+  const { itemType, itemId, after } = change;
+  const data = {
+    item_type: itemType,
+    item_id: itemId,
+    name: after.name,
+    stock: fromBase(itemType, after.stock),
+    delta: fromBase(itemType, change.delta),
+    reorder_level: fromBase(itemType, after.reorder_level),
+    reason,
+  };
+  await recordEvent(trx, { type: 'stock.moved', data, at: now });
+  if (change.before > after.reorder_level && after.stock <= after.reorder_level) {
+    await recordEvent(trx, { type: 'stock.low', data, at: now });
+  }
+}
+
+/**
+ * An item that ran out (to zero or below) takes every dish and option that needs it off the menu; one
+ * back above zero returns those that need nothing else that is out. Only crossings are announced: the
+ * menu's availability itself is read from the stock (recipes.repo `outOfStock`), never from here.
+ */
+async function announceAvailability(trx: Db, changes: ItemChange[], now: number): Promise<void> {
+  const ranOut = new Set<string>();
+  const cameBack = new Set<string>();
+  for (const change of changes) {
+    const key = itemKey(change.itemType, change.itemId);
+    if (change.before > 0 && change.after.stock <= 0) ranOut.add(key);
+    if (change.before <= 0 && change.after.stock > 0) cameBack.add(key);
+  }
+  if (ranOut.size === 0 && cameBack.size === 0) return;
+  const crossed = changes.filter((change) => {
+    const key = itemKey(change.itemType, change.itemId);
+    return ranOut.has(key) || cameBack.has(key);
+  });
+  const lines = await findRecipesUsing(trx, crossed);
+  const owners = new Map<
+    string,
+    {
+      dishId: string | null;
+      optionId: string | null;
+      groupId: string | null;
+      out: string[];
+      crossed: boolean;
+    }
+  >();
+  for (const line of lines) {
+    const ownerKey = line.dish_id ?? `option:${line.option_id}`;
+    const owner = owners.get(ownerKey) ?? {
+      dishId: line.dish_id,
+      optionId: line.option_id,
+      groupId: line.group_id,
+      out: [],
+      crossed: false,
+    };
+    const { itemType, itemId } = itemOf({ ...line, dish_id: null, option_id: null, quantity: 0 });
+    const key = itemKey(itemType, itemId);
+    if (line.stock <= 0) owner.out.push(key);
+    if (ranOut.has(key) || cameBack.has(key)) owner.crossed = true;
+    owners.set(ownerKey, owner);
+  }
+  for (const owner of owners.values()) {
+    if (!owner.crossed) continue;
+    // Out now, and only because of what ran out in this transaction: it was on the menu before.
+    const wentOut = owner.out.length > 0 && owner.out.every((key) => ranOut.has(key));
+    const cameIn = owner.out.length === 0;
+    if (!wentOut && !cameIn) continue;
+    const available = cameIn;
+    const data =
+      owner.dishId !== null
+        ? { dish_id: owner.dishId, available, reason: 'out_of_stock' }
+        : { option_id: owner.optionId, group_id: owner.groupId, available, reason: 'out_of_stock' };
+    await recordEvent(trx, { type: 'dish.availability_changed', data, at: now });
+  }
+}
+
+/**
+ * Takes what these plates use off the stock as they go to the kitchen, one `sale` movement per plate
+ * and item, in the send's transaction.
+ */
+export async function recordSales(
+  trx: Db,
+  orderDishIds: string[],
+  userId: string | null,
+  now: number,
+): Promise<void> {
+  const lines = await findPlateRecipes(trx, orderDishIds);
+  if (lines.length === 0) return;
+  const perPlateItem = new Map<string, NewMovement>();
+  for (const line of lines) {
+    const { itemType, itemId } = itemOf(line);
+    const key = `${line.order_dish_id} ${itemKey(itemType, itemId)}`;
+    const movement = perPlateItem.get(key);
+    if (movement) movement.delta -= line.quantity;
+    else
+      perPlateItem.set(key, {
+        itemType,
+        itemId,
+        delta: -line.quantity,
+        reason: 'sale',
+        orderDishId: line.order_dish_id,
+        userId,
+        now,
+      });
+  }
+  await moveStock(trx, [...perPlateItem.values()]);
+}
+
+/**
+ * Puts back what plates voided before the kitchen started on them had taken: exactly their sale
+ * movements, reversed, whatever their recipes say now.
+ */
+export async function returnVoidedStock(
+  trx: Db,
+  orderDishIds: string[],
+  userId: string | null,
+  now: number,
+): Promise<void> {
+  const sales = await findSaleMovements(trx, orderDishIds);
+  if (sales.length === 0) return;
+  await moveStock(
+    trx,
+    sales.map((sale) => ({
+      itemType: sale.item_type,
+      itemId: sale.item_id,
+      delta: -Number(sale.delta),
+      reason: 'void',
+      orderDishId: sale.order_dish_id,
+      userId,
+      now,
+    })),
+  );
+}
