@@ -23,6 +23,7 @@ import { validatorCompiler } from './core/validation';
 import { registerEventJobs } from './events/event-jobs';
 import { eventsRoutes } from './events/events.routes';
 import { generalRoutes } from './general/general.routes';
+import { inventoryRoutes } from './inventory/inventory.routes';
 import { kitchenRoutes } from './kitchen/kitchen.routes';
 import { menuRoutes } from './menu/menu.routes';
 import { modifiersRoutes } from './modifiers/modifiers.routes';
@@ -228,6 +229,7 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     orderDishesRoutes,
     floorMovesRoutes,
     kitchenRoutes,
+    inventoryRoutes,
     orderFiltersRoutes,
     ticketsRoutes,
     paymentsRoutes,

@@ -49,9 +49,9 @@ describeEachDatabase('modifier groups', (target) => {
         min_select: 1,
         max_select: 1,
         options: [
-          { name: 'Corn', price_delta: 0, available: true },
-          { name: 'Flour', price_delta: 5, available: true },
-          { name: 'No cheese', price_delta: -5.5, available: false },
+          { name: 'Corn', price_delta: 0, available: true, out_of_stock: false, recipe: [] },
+          { name: 'Flour', price_delta: 5, available: true, out_of_stock: false, recipe: [] },
+          { name: 'No cheese', price_delta: -5.5, available: false, out_of_stock: false, recipe: [] },
         ],
       },
     );

@@ -14,6 +14,11 @@ export const OPENAPI_TAGS = [
   { name: 'Modifier groups', description: 'Choices a dish offers (tortilla, extras) and what each adds' },
   { name: 'Ingredients', description: 'Kitchen stock' },
   { name: 'Products', description: 'Items sold as they are' },
+  {
+    name: 'Inventory',
+    description:
+      'Stock that moves: sales on send, voids, deliveries, waste, adjustments, counts and low stock',
+  },
   { name: 'Spaces', description: 'Rooms and areas of the restaurant' },
   { name: 'Tables', description: 'Tables inside the spaces' },
   { name: 'Orders', description: 'Orders, their dishes, filters and sales' },

@@ -21,6 +21,7 @@ export type NewMovement = {
 
 /** The item as the movement left it. */
 export type MovedItem = {
+  movementId: string;
   name: string;
   stock: number;
   reorder_level: number;
@@ -64,6 +65,7 @@ export async function applyMovement(trx: Db, movement: NewMovement): Promise<Mov
   });
   if (!moved) return undefined;
   const item: MovedItem = {
+    movementId: newOrderedId(),
     name: moved.name,
     stock: Number(moved.stock),
     reorder_level: Number(moved.reorder_level),
@@ -71,7 +73,7 @@ export async function applyMovement(trx: Db, movement: NewMovement): Promise<Mov
     at: Number(moved.at),
   };
   await insertMovementStatement.run(trx, {
-    id: newOrderedId(),
+    id: item.movementId,
     item_type: movement.itemType,
     item_id: movement.itemId,
     seq: item.seq,

@@ -18,7 +18,8 @@ type ItemChange = {
 /**
  * Applies movements in the caller's transaction and announces what they changed. Items are moved in
  * one order (type, id) by every transaction, so two sends that share items queue on the first they
- * share instead of deadlocking. Answers the items that did not exist (nothing moved for them).
+ * share instead of deadlocking. Answers the ids of the movements recorded (none for an item that does
+ * not exist).
  */
 export async function moveStock(trx: Db, movements: NewMovement[]): Promise<string[]> {
   const sorted = [...movements].sort((a, b) =>
@@ -29,13 +30,11 @@ export async function moveStock(trx: Db, movements: NewMovement[]): Promise<stri
         : 0,
   );
   const changes = new Map<string, ItemChange>();
-  const missing: string[] = [];
+  const movementIds: string[] = [];
   for (const movement of sorted) {
     const moved = await applyMovement(trx, movement);
-    if (!moved) {
-      missing.push(movement.itemId);
-      continue;
-    }
+    if (!moved) continue;
+    movementIds.push(moved.movementId);
     const key = itemKey(movement.itemType, movement.itemId);
     const change = changes.get(key);
     if (change) {
@@ -55,7 +54,7 @@ export async function moveStock(trx: Db, movements: NewMovement[]): Promise<stri
   const reason = movements[0]?.reason;
   for (const change of changes.values()) await announceStock(trx, change, reason, now);
   await announceAvailability(trx, [...changes.values()], now);
-  return missing;
+  return movementIds;
 }
 
 async function announceStock(

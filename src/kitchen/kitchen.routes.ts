@@ -33,7 +33,12 @@ export const kitchenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       },
     },
     async (request) => {
-      const { sent } = await service.sendOrder(ctx, request.params.id, request.body.course);
+      const { sent } = await service.sendOrder(
+        ctx,
+        principalOf(request),
+        request.params.id,
+        request.body.course,
+      );
       return { message: 'Dishes sent to kitchen', sent };
     },
   );

@@ -6,6 +6,7 @@ import type { DishStatus } from '../core/db/schema';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { fromCents } from '../core/money';
 import { recordEvent } from '../events/record-event';
+import { recordSales, returnVoidedStock } from '../inventory/stock.service';
 import {
   findLiveOrderWithDishes,
   findModifierChoices,
@@ -38,8 +39,16 @@ function assertDishTransition(from: DishStatus, to: DishStatus): void {
   }
 }
 
-/** Fires the order's pending plates, or only one course's (hold-and-fire). */
-export function sendOrder(ctx: AppContext, orderId: string, course?: number): Promise<{ sent: number }> {
+/**
+ * Fires the order's pending plates, or only one course's (hold-and-fire), and takes what they use off
+ * the stock in the same transaction: a plate is sold when the kitchen gets it, not when it is typed.
+ */
+export function sendOrder(
+  ctx: AppContext,
+  principal: Principal,
+  orderId: string,
+  course?: number,
+): Promise<{ sent: number }> {
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     const order = await orders.lockLiveOrder(trx, orderId);
@@ -54,6 +63,12 @@ export function sendOrder(ctx: AppContext, orderId: string, course?: number): Pr
       await recordDishesChanged(trx, await findLiveOrderWithDishes(trx, orderId), now);
       const dishes = (pending ?? []).map((dish) => ({ orderDishId: dish.id, station: dish.station }));
       await enqueueKitchenChits(trx, { orderId, dishes, now });
+      await recordSales(
+        trx,
+        dishes.map((dish) => dish.orderDishId),
+        principal.id,
+        now,
+      );
     }
     return { sent };
   });
@@ -94,6 +109,8 @@ export function moveDishStatus(
     if (!moved)
       throw new BadRequestError(`Invalid dish status transition from ${dish.status} to ${input.status}`);
     if (input.status === 'voided') {
+      // Not started yet, so the food is still on the shelf; once preparing, it is gone (waste).
+      if (dish.status === 'sent') await returnVoidedStock(trx, [orderDishId], principal.id, now);
       await orders.recalculateTotal(trx, orderId, now);
       // A bill split by amount is shared over the order's dishes that are not voided.
       await refreshSalesFacts(trx, orderId);

@@ -1,17 +1,25 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../core/db/database';
 import type { Database } from '../core/db/schema';
+import { outOfStock } from '../inventory/recipes.repo';
 
-export type DishRow = Selectable<Database['dishes']>;
+export type DishRow = Selectable<Database['dishes']> & { out_of_stock: number };
 
 export function listLiveDishes(db: Db): Promise<DishRow[]> {
-  return db.selectFrom('dishes').selectAll().where('is_deleted', '=', 0).orderBy('name').execute();
+  return db
+    .selectFrom('dishes')
+    .selectAll()
+    .select(outOfStock('dish_id', 'dishes.id').as('out_of_stock'))
+    .where('is_deleted', '=', 0)
+    .orderBy('name')
+    .execute();
 }
 
 export function findLiveDish(db: Db, id: string): Promise<DishRow | undefined> {
   return db
     .selectFrom('dishes')
     .selectAll()
+    .select(outOfStock('dish_id', 'dishes.id').as('out_of_stock'))
     .where('id', '=', id)
     .where('is_deleted', '=', 0)
     .executeTakeFirst();

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Money } from '../core/money';
 import { Uuid } from '../core/schemas';
+import { Recipe } from '../inventory/recipes';
 import { ItemName } from './menu.schemas';
 
 const MAX_GROUPS_PER_DISH = 20;
@@ -25,6 +26,13 @@ export const DishBody = Type.Object(
           'Live modifier groups, in the order a screen asks them; default []. A PUT without it keeps them',
       }),
     ),
+    recipe: Type.Optional(
+      Recipe(
+        'What one plate uses, taken off the stock when it is sent to the kitchen: live ingredients ' +
+          '(quantity in their unit, at most 3 decimals) or products (whole units), each once; ' +
+          'default []. A PUT without it keeps it',
+      ),
+    ),
   },
   {
     additionalProperties: false,
@@ -41,6 +49,11 @@ export const DishView = Type.Object({
   description: Type.String(),
   available: Type.Boolean(),
   modifier_group_ids: Type.Array(Uuid(), { description: 'Live groups, in order' }),
+  recipe: Recipe('What one plate uses'),
+  out_of_stock: Type.Boolean({
+    description:
+      'An item of its recipe is at or below zero: not orderable until stock returns (`available` is what was set by hand)',
+  }),
 });
 export type DishView = Static<typeof DishView>;
 

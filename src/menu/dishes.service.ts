@@ -8,6 +8,8 @@ import { inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
 import { recordEvent } from '../events/record-event';
+import { lockRecipe, toRecipeView } from '../inventory/recipes';
+import { findRecipeLines, type RecipeLineRow, replaceRecipe } from '../inventory/recipes.repo';
 import { findDishGroupLinks, lockLiveGroups, replaceDishGroupLinks } from '../modifiers/modifiers.repo';
 import * as repo from './dishes.repo';
 import type { DishBody, DishView } from './dishes.schemas';
@@ -15,7 +17,7 @@ import type { MenuItemService } from './menu-items.service';
 
 export const GROUPS_NOT_LIVE = 'modifier_group_ids must name live modifier groups';
 
-function toDishView(row: repo.DishRow, groupIds: string[]): DishView {
+function toDishView(row: repo.DishRow, groupIds: string[], recipe: RecipeLineRow[]): DishView {
   return {
     id: row.id,
     name: row.name,
@@ -24,7 +26,18 @@ function toDishView(row: repo.DishRow, groupIds: string[]): DishView {
     description: row.description,
     available: Number(row.is_available) === 1,
     modifier_group_ids: groupIds,
+    recipe: toRecipeView(recipe),
+    out_of_stock: Number(row.out_of_stock) === 1,
   };
+}
+
+async function recipesByDish(db: Db, dishIds: string[]): Promise<Map<string, RecipeLineRow[]>> {
+  const byDish = new Map<string, RecipeLineRow[]>();
+  for (const line of await findRecipeLines(db, 'dish_id', dishIds)) {
+    const dishId = line.dish_id as string;
+    byDish.set(dishId, [...(byDish.get(dishId) ?? []), line]);
+  }
+  return byDish;
 }
 
 async function groupIdsByDish(db: Db, dishIds: string[] | 'all live'): Promise<Map<string, string[]>> {
@@ -71,13 +84,21 @@ export const dishesService: MenuItemService<DishBody, DishView> & {
   list: async (ctx) => {
     const rows = await repo.listLiveDishes(ctx.db);
     const groups = await groupIdsByDish(ctx.db, 'all live');
-    return rows.map((row) => toDishView(row, groups.get(row.id) ?? []));
+    const recipes = await recipesByDish(
+      ctx.db,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) => toDishView(row, groups.get(row.id) ?? [], recipes.get(row.id) ?? []));
   },
 
   get: async (ctx, id) => {
     const row = await repo.findLiveDish(ctx.db, id);
     if (!row) throw new NotFoundError();
-    return toDishView(row, (await groupIdsByDish(ctx.db, [id])).get(id) ?? []);
+    return toDishView(
+      row,
+      (await groupIdsByDish(ctx.db, [id])).get(id) ?? [],
+      await findRecipeLines(ctx.db, 'dish_id', [id]),
+    );
   },
 
   create: (ctx, body, claim) => {
@@ -87,6 +108,7 @@ export const dishesService: MenuItemService<DishBody, DishView> & {
       await lockUsableCategory(trx, body.category_id, 'dish');
       const groupIds = body.modifier_group_ids ?? [];
       await lockLinkedGroups(trx, groupIds);
+      const recipe = await lockRecipe(trx, body.recipe ?? []);
       await repo.insertDish(trx, {
         id,
         name: body.name.trim(),
@@ -98,6 +120,7 @@ export const dishesService: MenuItemService<DishBody, DishView> & {
         updated_at: now,
       });
       await replaceDishGroupLinks(trx, id, groupIds);
+      await replaceRecipe(trx, { dishId: id }, recipe);
       return id;
     });
   },
@@ -110,6 +133,7 @@ export const dishesService: MenuItemService<DishBody, DishView> & {
       if (!current) throw new NotFoundError();
       await lockUsableCategory(trx, body.category_id, 'dish');
       if (body.modifier_group_ids) await lockLinkedGroups(trx, body.modifier_group_ids);
+      const recipe = body.recipe && (await lockRecipe(trx, body.recipe));
       const isAvailable = body.available ?? Number(current.is_available) === 1;
       const isFound = await repo.updateLiveDish(trx, id, {
         name: body.name.trim(),
@@ -121,6 +145,7 @@ export const dishesService: MenuItemService<DishBody, DishView> & {
       });
       if (!isFound) throw new NotFoundError();
       if (body.modifier_group_ids) await replaceDishGroupLinks(trx, id, body.modifier_group_ids);
+      if (recipe) await replaceRecipe(trx, { dishId: id }, recipe);
       if (isAvailable !== (Number(current.is_available) === 1)) {
         await recordAvailabilityChange(trx, principal, { id, name: body.name.trim() }, isAvailable, now);
       }

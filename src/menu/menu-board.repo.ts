@@ -1,4 +1,5 @@
 import type { Db } from '../core/db/database';
+import { outOfStock } from '../inventory/recipes.repo';
 
 export function listDishCategories(db: Db) {
   return db
@@ -15,6 +16,7 @@ export function listMenuDishes(db: Db) {
   return db
     .selectFrom('dishes')
     .select(['id', 'name', 'description', 'price_cents', 'is_available', 'category_id'])
+    .select(outOfStock('dish_id', 'dishes.id').as('out_of_stock'))
     .where('is_deleted', '=', 0)
     .orderBy('name')
     .orderBy('id')
@@ -47,6 +49,7 @@ export function listMenuOptions(db: Db) {
     .selectFrom('modifier_options')
     .innerJoin('modifier_groups', 'modifier_groups.id', 'modifier_options.group_id')
     .selectAll('modifier_options')
+    .select(outOfStock('option_id', 'modifier_options.id').as('out_of_stock'))
     .where('modifier_groups.is_deleted', '=', 0)
     .where('modifier_options.retired_at', 'is', null)
     .orderBy('modifier_options.group_id')

@@ -7,7 +7,12 @@ export const MenuDish = Type.Object({
   name: Type.String(),
   description: Type.String(),
   price: Type.Number({ example: 85.5 }),
-  available: Type.Boolean({ description: 'false: sold out ("86"), refused on new plates' }),
+  available: Type.Boolean({
+    description: 'false: sold out ("86" by hand, or out of stock), refused on new plates',
+  }),
+  out_of_stock: Type.Boolean({
+    description: 'An item of its recipe is at or below zero; it returns by itself when stock does',
+  }),
   modifier_groups: Type.Array(ModifierGroupView, {
     description: "The dish's groups in order, each with its live options",
   }),

@@ -17,7 +17,15 @@ export async function getMenuBoard(ctx: AppContext): Promise<MenuBoard> {
     repo.listMenuGroupLinks(ctx.db),
     repo.listMenuOptions(ctx.db),
   ]);
-  const optionsByGroup = groupBy(options, (option) => option.group_id, toOptionView);
+  // What a waiter can order now: off by hand or out of stock, it is greyed either way.
+  const optionsByGroup = groupBy(
+    options,
+    (option) => option.group_id,
+    (option): ModifierOptionView => {
+      const { recipe: _recipe, ...view } = toOptionView(option);
+      return { ...view, available: view.available && !view.out_of_stock };
+    },
+  );
   const groupsByDish = groupBy(
     links,
     (link) => link.dish_id,
@@ -37,7 +45,8 @@ export async function getMenuBoard(ctx: AppContext): Promise<MenuBoard> {
       name: dish.name,
       description: dish.description,
       price: fromCents(Number(dish.price_cents)),
-      available: Number(dish.is_available) === 1,
+      available: Number(dish.is_available) === 1 && Number(dish.out_of_stock) !== 1,
+      out_of_stock: Number(dish.out_of_stock) === 1,
       modifier_groups: groupsByDish.get(dish.id) ?? [],
     }),
   );

@@ -3,9 +3,10 @@ import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
 import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
+import { outOfStock } from '../inventory/recipes.repo';
 
 export type GroupRow = Selectable<Database['modifier_groups']>;
-export type OptionRow = Selectable<Database['modifier_options']>;
+export type OptionRow = Selectable<Database['modifier_options']> & { out_of_stock: number };
 
 export function listLiveGroups(db: Db): Promise<GroupRow[]> {
   return db.selectFrom('modifier_groups').selectAll().where('is_deleted', '=', 0).orderBy('name').execute();
@@ -43,6 +44,7 @@ export async function findLiveOptions(db: Db, groupIds: string[]): Promise<Optio
   return db
     .selectFrom('modifier_options')
     .selectAll()
+    .select(outOfStock('option_id', 'modifier_options.id').as('out_of_stock'))
     .where('group_id', 'in', groupIds)
     .where('retired_at', 'is', null)
     .orderBy('group_id')
@@ -148,6 +150,7 @@ const optionsByIds = prepared((db, { ids }: { ids: string[] }) =>
     .innerJoin('modifier_groups', 'modifier_groups.id', 'modifier_options.group_id')
     .selectAll('modifier_options')
     .select('modifier_groups.name as group_name')
+    .select(outOfStock('option_id', 'modifier_options.id').as('out_of_stock'))
     .where('modifier_options.id', 'in', ids),
 );
 

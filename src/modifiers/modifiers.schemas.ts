@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { CENTS_KEYWORD, MAX_AMOUNT } from '../core/money';
 import { Uuid } from '../core/schemas';
+import { Recipe } from '../inventory/recipes';
 
 export const MAX_OPTIONS_PER_GROUP = 50;
 /** More choices than options a group may hold would be a group nobody can satisfy. */
@@ -27,6 +28,15 @@ export const ModifierOptionBody = Type.Object(
     name: OptionName,
     price_delta: PriceDelta,
     available: Type.Optional(Type.Boolean({ description: 'Default true; false: not offered for now' })),
+    recipe: Type.Optional(
+      Recipe(
+        'What the option adds to a plate ("extra cheese": 0.03 kg of cheese), taken off the stock when ' +
+          'the plate is sent; default []. An option sent with its id and without a recipe keeps its recipe',
+      ),
+    ),
+    out_of_stock: Type.Optional(
+      Type.Boolean({ readOnly: true, description: 'As a GET shows it; ignored (stock decides it)' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -71,7 +81,12 @@ export const ModifierOptionView = Type.Object({
   id: Uuid(),
   name: Type.String(),
   price_delta: Type.Number({ example: 10 }),
-  available: Type.Boolean(),
+  available: Type.Boolean({
+    description:
+      'On `GET /menu`: orderable now (neither off by hand nor out of stock); elsewhere: as set by hand',
+  }),
+  out_of_stock: Type.Boolean({ description: 'An item of its recipe is at or below zero' }),
+  recipe: Type.Optional(Recipe('On the modifier group routes (not on `GET /menu`)')),
 });
 export type ModifierOptionView = Static<typeof ModifierOptionView>;
 

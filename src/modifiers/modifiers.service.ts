@@ -6,6 +6,8 @@ import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempote
 import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
 import { recordEvent } from '../events/record-event';
+import { lockRecipe, toRecipeView } from '../inventory/recipes';
+import { findRecipeLines, type RecipeLineRow, replaceRecipe } from '../inventory/recipes.repo';
 import * as repo from './modifiers.repo';
 import type { ModifierGroupBody, ModifierGroupView, ModifierOptionView } from './modifiers.schemas';
 
@@ -15,37 +17,53 @@ export const MIN_ABOVE_MAX = 'min_select cannot be more than max_select';
 export const OPTION_NAMES_TWICE = 'Option names must be unique in the group';
 export const optionNotInGroup = (id: string) => `Option ${id} does not belong to this group`;
 
-export function toOptionView(row: repo.OptionRow): ModifierOptionView {
+export function toOptionView(row: repo.OptionRow, recipe: RecipeLineRow[] = []): ModifierOptionView {
   return {
     id: row.id,
     name: row.name,
     price_delta: fromCents(Number(row.price_delta_cents)),
     available: Number(row.is_available) === 1,
+    out_of_stock: Number(row.out_of_stock) === 1,
+    recipe: toRecipeView(recipe),
   };
 }
 
-export function toGroupView(row: repo.GroupRow, options: repo.OptionRow[]): ModifierGroupView {
-  return {
-    id: row.id,
-    name: row.name,
-    min_select: Number(row.min_select),
-    max_select: Number(row.max_select),
-    options: options.map(toOptionView),
-  };
-}
-
-/** Groups with their live options: one query for the groups, one for all their options. */
+/** Groups with their live options and the options' recipes: one query for each. */
 async function withOptions(db: Db, groups: repo.GroupRow[]): Promise<ModifierGroupView[]> {
   const options = await repo.findLiveOptions(
     db,
     groups.map((group) => group.id),
   );
-  return groups.map((group) =>
-    toGroupView(
-      group,
-      options.filter((option) => option.group_id === group.id),
-    ),
+  const recipes = await findRecipeLines(
+    db,
+    'option_id',
+    options.map((option) => option.id),
   );
+  return groups.map((group) => ({
+    id: group.id,
+    name: group.name,
+    min_select: Number(group.min_select),
+    max_select: Number(group.max_select),
+    options: options
+      .filter((option) => option.group_id === group.id)
+      .map((option) =>
+        toOptionView(
+          option,
+          recipes.filter((line) => line.option_id === option.id),
+        ),
+      ),
+  }));
+}
+
+/** Sets the recipes the body gives its options; an option without one keeps what it has. */
+async function writeOptionRecipes(
+  trx: Db,
+  options: { id: string; recipe?: ModifierGroupBody['options'][number]['recipe'] }[],
+): Promise<void> {
+  for (const option of options) {
+    if (option.recipe === undefined) continue;
+    await replaceRecipe(trx, { optionId: option.id }, await lockRecipe(trx, option.recipe));
+  }
 }
 
 /**
@@ -87,16 +105,18 @@ export function createGroup(
   return withGroupNameAnswer(() =>
     inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
       await repo.insertGroup(trx, { id, ...groupColumns(body), created_at: now, updated_at: now });
+      const options = body.options.map((option) => ({ ...option, id: newId() }));
       await repo.insertOptions(
         trx,
-        body.options.map((option, position) => ({
-          id: newId(),
+        options.map((option, position) => ({
+          id: option.id,
           group_id: id,
           ...optionColumns(option, position),
           created_at: now,
           updated_at: now,
         })),
       );
+      await writeOptionRecipes(trx, options);
       await recordGroupEvent(trx, 'modifier_group.created', id, now);
       return id;
     }),
@@ -139,13 +159,18 @@ export function updateGroup(ctx: AppContext, id: string, body: ModifierGroupBody
         if (option.id === undefined) continue;
         await repo.updateOption(trx, option.id, { ...optionColumns(option, position), updated_at: now });
       }
+      const options = body.options.map((option) => ({
+        ...option,
+        isNew: option.id === undefined,
+        id: option.id ?? newId(),
+      }));
       await repo.insertOptions(
         trx,
-        body.options.flatMap((option, position) =>
-          option.id === undefined
+        options.flatMap((option, position) =>
+          option.isNew
             ? [
                 {
-                  id: newId(),
+                  id: option.id,
                   group_id: id,
                   ...optionColumns(option, position),
                   created_at: now,
@@ -155,6 +180,7 @@ export function updateGroup(ctx: AppContext, id: string, body: ModifierGroupBody
             : [],
         ),
       );
+      await writeOptionRecipes(trx, options);
       await recordGroupEvent(trx, 'modifier_group.updated', id, now);
     }),
   );

@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../core/db/database';
 import { prepared } from '../core/db/prepared';
 import type { Database, DishStatus } from '../core/db/schema';
+import { outOfStock } from '../inventory/recipes.repo';
 import type { OrderRow } from './orders.repo';
 import type { ModifierChoice } from './plate-modifiers';
 
@@ -11,6 +12,7 @@ const liveDishPrices = prepared((db, { dishIds }: { dishIds: string[] }) =>
   db
     .selectFrom('dishes')
     .select(['id', 'name', 'price_cents', 'is_available'])
+    .select(outOfStock('dish_id', 'dishes.id').as('out_of_stock'))
     .where('id', 'in', dishIds)
     .where('is_deleted', '=', 0),
 );
@@ -19,7 +21,7 @@ const liveDishPrices = prepared((db, { dishIds }: { dishIds: string[] }) =>
 export function findLiveDishPrices(
   db: Db,
   dishIds: string[],
-): Promise<{ id: string; name: string; price_cents: number; is_available: number }[]> {
+): Promise<{ id: string; name: string; price_cents: number; is_available: number; out_of_stock: number }[]> {
   return liveDishPrices.all(db, { dishIds });
 }
 

@@ -5,6 +5,7 @@ import type { Db } from '../core/db/database';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { toCents } from '../core/money';
+import { returnVoidedStock } from '../inventory/stock.service';
 import { refreshSalesFacts } from '../reports/sales-facts';
 import { authorizeAction } from '../roles/request-permissions';
 import { findBilledDishIds } from '../tickets/tickets.repo';
@@ -181,6 +182,7 @@ export function removeOrderDish(
     if (await isBilled(trx, orderId, orderDishId)) throw new BadRequestError(DISH_ON_BILL);
     const removed = await kitchenDishes(trx, orderId, (dish) => dish.id === orderDishId);
     if (!(await dishes.deleteOrderDish(trx, orderId, orderDishId))) throw new NotFoundError();
+    await returnUnstartedStock(trx, removed, principal, now);
     const audit = removedKitchenDishesAudit(principal, orderId, removed, now);
     if (audit) audits.push(audit);
   });
@@ -192,6 +194,7 @@ export function removeAllOrderDishes(ctx: AppContext, principal: Principal, orde
     if ((await findBilledDishIds(trx, orderId)).size > 0) throw new BadRequestError(DISH_ON_BILL);
     const removed = await kitchenDishes(trx, orderId, () => true);
     await dishes.deleteAllOrderDishes(trx, orderId);
+    await returnUnstartedStock(trx, removed, principal, now);
     const audit = removedKitchenDishesAudit(principal, orderId, removed, now);
     if (audit) audits.push(audit);
   });
@@ -234,6 +237,17 @@ async function kitchenDishes(
   return (found?.dishes ?? [])
     .filter((dish) => isRemoved(dish) && dish.status !== 'pending' && dish.status !== 'voided')
     .map(toOrderDishView);
+}
+
+/** Plates taken off that the kitchen had not started give their stock back, as a void of them does. */
+function returnUnstartedStock(
+  trx: Db,
+  removed: OrderDishView[],
+  principal: Principal,
+  now: number,
+): Promise<void> {
+  const unstarted = removed.filter((dish) => dish.status === 'sent').map((dish) => dish.id);
+  return returnVoidedStock(trx, unstarted, principal.id, now);
 }
 
 /**

@@ -66,7 +66,9 @@ export async function priceDishEntries(
   const dishes = entries.flatMap((entry) => {
     const dish = menu.get(entry.dish_id);
     if (dish === undefined) throw new BadRequestError(`Dish with ID: ${entry.dish_id} not found`);
-    if (Number(dish.is_available) !== 1) throw new BadRequestError(`Dish is not available: ${dish.name}`);
+    // Off by hand or out of stock: the same answer, as the waiter's screen greys both alike.
+    if (Number(dish.is_available) !== 1 || Number(dish.out_of_stock) === 1)
+      throw new BadRequestError(`Dish is not available: ${dish.name}`);
     const menuPriceCents = Number(dish.price_cents);
     const modifiers = chooseModifiers(modifierMenu, dish.id, entry.modifiers ?? []);
     const sentCents = entry.price_at_order === undefined ? undefined : toCents(entry.price_at_order);

@@ -74,7 +74,7 @@ export function chooseModifiers(
     return option;
   });
   for (const option of chosen) {
-    if (Number(option.is_available) !== 1)
+    if (Number(option.is_available) !== 1 || Number(option.out_of_stock) === 1)
       throw new BadRequestError(`Option is not available: ${option.name}`);
   }
   for (const group of groups) {

@@ -24,6 +24,8 @@ export const PERMISSIONS = {
   'shifts.use': 'Open and close their own shift and record cash movements',
   'shifts.manage': 'See and close the shifts of every user',
   'reports.read': 'Read sales reports',
+  'inventory.read': 'See stock, its movements, low stock and the inventory report',
+  'inventory.write': 'Receive deliveries, record waste and adjustments, and enter stock counts',
   'audit.read': 'Read and verify the audit log',
   'wallet.use': "Use the restaurant's Lightning wallet",
   'webhooks.manage': 'Create, edit and delete webhooks',

@@ -37,6 +37,13 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   getTotalSales: 'reports.read',
   getDayReport: 'reports.read',
 
+  listStock: 'inventory.read',
+  listLowStock: 'inventory.read',
+  listStockMovements: 'inventory.read',
+  getInventoryReport: 'inventory.read',
+  recordStockMovement: 'inventory.write',
+  recordStockCount: 'inventory.write',
+
   listAuditEntries: 'audit.read',
   verifyAuditLog: 'audit.read',
 
