@@ -7,7 +7,7 @@ import { TableScroll, useLoaded } from './shared';
 const SHOWN = 50;
 
 async function loadMovements(item: StockItem): Promise<Movement[]> {
-  const query = { item_type: item.item_type, item_id: item.id, limit: SHOWN };
+  const query = { item_type: item.item_type, item_id: item.id, limit: SHOWN, offset: 0 };
   return (await ok(api.GET('/inventory/movements', { params: { query } }))) ?? [];
 }
 
