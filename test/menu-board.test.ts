@@ -215,6 +215,12 @@ describeEachDatabase('dishes, availability and the menu', (target) => {
   });
 });
 
-function withoutRecipes<Group extends { options: { recipe?: unknown }[] }>(group: Group): Group {
-  return { ...group, options: group.options.map(({ recipe: _recipe, ...option }) => option) };
+function withoutRecipes<Group extends { options: object[] }>(group: Group): Group {
+  return {
+    ...group,
+    options: group.options.map((option) => {
+      const { recipe: _recipe, ...rest } = option as { recipe?: unknown };
+      return rest;
+    }),
+  };
 }

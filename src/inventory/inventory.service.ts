@@ -55,7 +55,9 @@ function toStockView(item: repo.StockItemRow & { item_type: StockItemType }): St
 
 /** Every live item, those at or below their reorder level first (what to order today), then by name. */
 export async function listStock(ctx: AppContext): Promise<StockItemView[]> {
-  const items = (await repo.listLiveItems(ctx.db)).map(toStockView);
+  const items = (await repo.listLiveItems(ctx.db))
+    .map(toStockView)
+    .sort((a, b) => a.name.localeCompare(b.name));
   return [...items.filter((item) => item.low), ...items.filter((item) => !item.low)];
 }
 

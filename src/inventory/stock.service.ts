@@ -123,7 +123,11 @@ async function announceAvailability(trx: Db, changes: ItemChange[], now: number)
     if (ranOut.has(key) || cameBack.has(key)) owner.crossed = true;
     owners.set(ownerKey, owner);
   }
-  for (const owner of owners.values()) {
+  // Dishes before options, each by id: the same changes announce themselves in the same order.
+  const ordered = [...owners.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, owner]) => owner);
+  for (const owner of ordered) {
     if (!owner.crossed) continue;
     // Out now, and only because of what ran out in this transaction: it was on the menu before.
     const wentOut = owner.out.length > 0 && owner.out.every((key) => ranOut.has(key));
