@@ -97,42 +97,35 @@ export type StockItemRow = {
   is_deleted: number;
 };
 
+/** Ingredients and products read alike; a product has no unit. */
+const ITEM_ROWS = {
+  ingredient: (db: Db) =>
+    db.selectFrom('ingredients').select(['id', 'name', 'unit', 'stock', 'reorder_level', 'is_deleted']),
+  product: (db: Db) =>
+    db
+      .selectFrom('products')
+      .select(['id', 'name', sql<string>`''`.as('unit'), 'stock', 'reorder_level', 'is_deleted']),
+};
+
 /** The item's row, locked until commit on PostgreSQL (a count reads the stock it replaces). */
 export async function lockItem(
   trx: Db,
   itemType: StockItemType,
   id: string,
 ): Promise<StockItemRow | undefined> {
-  const row = await forUpdate(
-    trx,
+  const query =
     itemType === 'ingredient'
-      ? trx
-          .selectFrom('ingredients')
-          .select(['id', 'name', 'unit', 'stock', 'reorder_level', 'is_deleted'])
-          .where('id', '=', id)
-      : trx
-          .selectFrom('products')
-          .select(['id', 'name', sql<string>`''`.as('unit'), 'stock', 'reorder_level', 'is_deleted'])
-          .where('id', '=', id),
-  ).executeTakeFirst();
+      ? ITEM_ROWS.ingredient(trx).where('id', '=', id)
+      : ITEM_ROWS.product(trx).where('id', '=', id);
+  const row = await forUpdate(trx, query).executeTakeFirst();
   return row && { ...row, stock: Number(row.stock), reorder_level: Number(row.reorder_level) };
 }
 
-/** Every live item with its stock, ingredients then products, by name. */
+/** Every live item with its stock. */
 export async function listLiveItems(db: Db): Promise<(StockItemRow & { item_type: StockItemType })[]> {
   const [ingredients, products] = await Promise.all([
-    db
-      .selectFrom('ingredients')
-      .select(['id', 'name', 'unit', 'stock', 'reorder_level', 'is_deleted'])
-      .where('is_deleted', '=', 0)
-      .orderBy('name')
-      .execute(),
-    db
-      .selectFrom('products')
-      .select(['id', 'name', sql<string>`''`.as('unit'), 'stock', 'reorder_level', 'is_deleted'])
-      .where('is_deleted', '=', 0)
-      .orderBy('name')
-      .execute(),
+    ITEM_ROWS.ingredient(db).where('is_deleted', '=', 0).execute(),
+    ITEM_ROWS.product(db).where('is_deleted', '=', 0).execute(),
   ]);
   return [
     ...ingredients.map((row) => ({ ...row, item_type: 'ingredient' as const })),

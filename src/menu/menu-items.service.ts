@@ -53,10 +53,12 @@ export type MenuItemService<Body, View> = {
 };
 
 /** Moves an item's stock to `quantity` (base units) with one movement of the difference, under its lock. */
+type StockMovementStamp = { reason: 'count' | 'adjustment'; note: string; userId: string; now: number };
+
 async function setStock(
   trx: Db,
   stock: { itemType: StockItemType; id: string; quantity: number },
-  movement: { reason: 'count' | 'adjustment'; note: string; userId: string; now: number },
+  movement: StockMovementStamp,
 ): Promise<void> {
   const item = await lockItem(trx, stock.itemType, stock.id);
   const delta = stock.quantity - (item?.stock ?? 0);
@@ -85,6 +87,16 @@ export function menuItemService<Body extends { category_id: string }, Columns, R
     }
   }
 
+  /** A stock item's `quantity` from the body, reached by a movement; nothing for a dish. */
+  async function reachQuantity(trx: Db, id: string, body: Body, movement: StockMovementStamp): Promise<void> {
+    if (!kind.stock) return;
+    await setStock(
+      trx,
+      { itemType: kind.stock.itemType, id, quantity: kind.stock.quantityOf(body) },
+      movement,
+    );
+  }
+
   return {
     list: async (ctx) => (await repo.listLive(ctx.db)).map(kind.toView),
 
@@ -101,15 +113,12 @@ export function menuItemService<Body extends { category_id: string }, Columns, R
         inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
           await lockUsableCategory(trx, body.category_id, kind.categoryType);
           await repo.insert(trx, { ...kind.toColumns(body), id, created_at: now, updated_at: now });
-          if (kind.stock) {
-            const { itemType } = kind.stock;
-            const quantity = kind.stock.quantityOf(body);
-            await setStock(
-              trx,
-              { itemType, id, quantity },
-              { reason: 'count', note: 'Opening stock', userId: principal.id, now },
-            );
-          }
+          await reachQuantity(trx, id, body, {
+            reason: 'count',
+            note: 'Opening stock',
+            userId: principal.id,
+            now,
+          });
           return id;
         }),
       );
@@ -124,15 +133,12 @@ export function menuItemService<Body extends { category_id: string }, Columns, R
           const now = ctx.clock.now();
           const isFound = await repo.updateLive(trx, id, { ...kind.toColumns(body), updated_at: now });
           if (!isFound) throw new NotFoundError();
-          if (kind.stock) {
-            const { itemType } = kind.stock;
-            const quantity = kind.stock.quantityOf(body);
-            await setStock(
-              trx,
-              { itemType, id, quantity },
-              { reason: 'adjustment', note: 'Edited', userId: principal.id, now },
-            );
-          }
+          await reachQuantity(trx, id, body, {
+            reason: 'adjustment',
+            note: 'Edited',
+            userId: principal.id,
+            now,
+          });
         }),
       ),
 
