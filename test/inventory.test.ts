@@ -308,7 +308,7 @@ describeEachDatabase('inventory that moves', (target) => {
   });
 
   it('takes a dish off the menu when an item runs out and brings it back with a delivery, unless 86d by hand', async (t) => {
-    const { db, call, menu } = await setup(t);
+    const { app, db, call, cookies, menu } = await setup(t);
     // 1 kg of cheese, 0.08 kg a plate with extra cheese: the 13th plate takes it to -0.04.
     await sentOrder(call, [{ dish_id: menu.quesadilla, modifiers: [menu.extraCheese], quantity: 13 }]);
     assert.equal(await stockOf(call, '/ingredients', menu.cheese), -0.04);
@@ -358,6 +358,23 @@ describeEachDatabase('inventory that moves', (target) => {
     });
     assert.equal(delivery.statusCode, 201, delivery.body);
     assert.equal(delivery.json().message, 'Stock movement recorded');
+    // The tablet lost that answer and retries with its key: one delivery, the same answer.
+    const retry = () =>
+      app.inject({
+        method: 'POST',
+        url: '/inventory/movements',
+        headers: { cookie: cookies, 'idempotency-key': 'delivery-42' },
+        payload: { item_type: 'ingredient', item_id: menu.cheese, delta: 2.5, reason: 'receiving' },
+      });
+    const first = await retry();
+    assert.equal(first.statusCode, 201);
+    assert.deepEqual((await retry()).json(), first.json());
+    await call('POST', '/inventory/movements', {
+      item_type: 'ingredient',
+      item_id: menu.cheese,
+      delta: -2.5,
+      reason: 'adjustment',
+    });
     const after = (await call('GET', `/dishes/${menu.quesadilla}`)).json();
     assert.equal(after.out_of_stock, false);
     assert.equal(after.available, false);

@@ -2,8 +2,8 @@ import Ajv, { type ErrorObject, type Options } from 'ajv';
 import type { SchemaValidateFunction } from 'ajv/dist/types';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { isWholeThousandths, THOUSANDTHS_KEYWORD } from '../inventory/quantities';
 import { CENTS_KEYWORD, isWholeCents } from './money';
+import { isWholeThousandths, THOUSANDTHS_KEYWORD } from './quantity';
 
 const shared: Options = {
   allErrors: true,

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
+import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
 import { errors, IdMessageReply, NoContent } from '../core/schemas';
 import {
@@ -78,6 +79,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
           "a product's is whole. An item that is not live: 400 `Ingredient with ID: <id> not found` (or " +
           '`Product …`). Announced as `stock.moved` (and `stock.low`, `dish.availability_changed` when it ' +
           'crosses the reorder level or zero).',
+        headers: IdempotencyHeaders,
         body: MovementBody,
         response: {
           201: Type.Object(IdMessageReply.properties, {
@@ -88,7 +90,8 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
       },
     },
     async (request, reply) => {
-      const id = await service.recordMovement(ctx, principalOf(request), request.body);
+      const claim = idempotencyClaimOf(ctx, request);
+      const id = await service.recordMovement(ctx, principalOf(request), request.body, claim);
       return reply.code(201).send({ id, message: 'Stock movement recorded' });
     },
   );
@@ -103,13 +106,19 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
         description:
           'Sets each item’s stock to what was counted and records the difference as a `count` movement, the ' +
           `whole sheet in one transaction: one item that is not live refuses it all. An item twice: 400 \`${service.COUNTED_TWICE}\`.`,
+        headers: IdempotencyHeaders,
         body: CountBody,
         response: { 200: CountReply, ...errors(400, 401, 403) },
       },
     },
     async (request) => ({
       message: 'Count recorded',
-      movements: await service.recordCount(ctx, principalOf(request), request.body),
+      movements: await service.recordCount(
+        ctx,
+        principalOf(request),
+        request.body,
+        idempotencyClaimOf(ctx, request),
+      ),
     }),
   );
 };

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
+import { MAX_QUANTITY } from '../core/quantity';
 import { Uuid } from '../core/schemas';
-import { MAX_QUANTITY } from './quantities';
 
 export const StockItemTypeSchema = Type.Union([Type.Literal('ingredient'), Type.Literal('product')], {
   description: 'An ingredient (quantities in its unit, at most 3 decimals) or a product (whole units)',

@@ -3,6 +3,8 @@ import type { Principal } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
 import type { StockItemType } from '../core/db/schema';
 import { BadRequestError } from '../core/errors';
+import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
+import { isWholeThousandths } from '../core/quantity';
 import { localDaysToRange, toIsoUtc } from '../core/time';
 import { loadSettings } from '../settings/settings.service';
 import type {
@@ -12,7 +14,7 @@ import type {
   MovementView,
   StockItemView,
 } from './inventory.schemas';
-import { fromBase, isWholeThousandths, toBase } from './quantities';
+import { fromBase, toBase } from './quantities';
 import * as repo from './stock.repo';
 import { moveStock } from './stock.service';
 
@@ -65,13 +67,19 @@ export async function listLowStock(ctx: AppContext): Promise<StockItemView[]> {
   return (await listStock(ctx)).filter((item) => item.low);
 }
 
-export function recordMovement(ctx: AppContext, principal: Principal, body: MovementBody): Promise<string> {
+/** A tablet that lost the answer retries with its Idempotency-Key: a delivery is never counted twice. */
+export function recordMovement(
+  ctx: AppContext,
+  principal: Principal,
+  body: MovementBody,
+  claim: IdempotencyClaim | undefined,
+): Promise<string> {
   const delta = baseQuantity(body.item_type, 'delta', body.delta);
   if (delta === 0) throw new BadRequestError(DELTA_ZERO);
   if (body.reason === 'receiving' && delta < 0) throw new BadRequestError(RECEIVING_NEGATIVE);
   if (body.reason === 'waste' && delta > 0) throw new BadRequestError(WASTE_POSITIVE);
   const now = ctx.clock.now();
-  return ctx.db.transaction().execute(async (trx) => {
+  return inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
     await lockLiveItem(trx, body.item_type, body.item_id);
     const [id] = await moveStock(trx, [
       {
@@ -93,14 +101,20 @@ export function recordMovement(ctx: AppContext, principal: Principal, body: Move
  * recorded as a `count` movement. Each item is locked before its stock is read, so a plate sent
  * meanwhile lands either before the count (and is counted over) or after it (and comes off the count).
  */
-export function recordCount(ctx: AppContext, principal: Principal, body: CountBody): Promise<number> {
+export function recordCount(
+  ctx: AppContext,
+  principal: Principal,
+  body: CountBody,
+  claim: IdempotencyClaim | undefined,
+): Promise<number> {
   const keys = body.counts.map((count) => `${count.item_type}:${count.item_id}`);
   if (new Set(keys).size !== keys.length) throw new BadRequestError(COUNTED_TWICE);
   const counts = body.counts
     .map((count) => ({ ...count, counted: baseQuantity(count.item_type, 'counted', count.counted) }))
     .sort((a, b) => (`${a.item_type}:${a.item_id}` < `${b.item_type}:${b.item_id}` ? -1 : 1));
   const now = ctx.clock.now();
-  return ctx.db.transaction().execute(async (trx) => {
+  // A replayed sheet must not set the stock again over the sales made since the first one.
+  return inIdempotentTransaction(ctx.db, { claim, statusCode: 200, now }, async (trx) => {
     const movements: repo.NewMovement[] = [];
     for (const count of counts) {
       const item = await lockLiveItem(trx, count.item_type, count.item_id);

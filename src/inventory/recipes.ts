@@ -1,8 +1,9 @@
 import { type Static, Type } from 'typebox';
 import type { Db } from '../core/db/database';
 import { BadRequestError } from '../core/errors';
+import { IngredientQuantity, MAX_QUANTITY } from '../core/quantity';
 import { Uuid } from '../core/schemas';
-import { fromBase, IngredientQuantity, MAX_QUANTITY, toBase } from './quantities';
+import { fromBase, toBase } from './quantities';
 import { itemOf, lockLiveItems, type RecipeItem, type RecipeLineRow } from './recipes.repo';
 
 export const RECIPE_ITEMS_NOT_LIVE = 'Recipe items must be live ingredients or products';

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
+import { IngredientQuantity } from '../core/quantity';
 import { Uuid } from '../core/schemas';
-import { IngredientQuantity } from '../inventory/quantities';
 import { ItemName } from './menu.schemas';
 
 export const IngredientBody = Type.Object(
