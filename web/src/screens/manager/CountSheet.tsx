@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, keyHeader, writeOnce } from '../../api/client';
+import { api, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { format, useStrings } from '../../core/i18n';
 import { inventoryStrings, itemKey, parseQuantity, type StockItem, useQuantity } from './inventory-model';
@@ -40,7 +40,7 @@ export function CountSheet({ items, onRecorded }: { items: StockItem[]; onRecord
     let changed = 0;
     const done = await action.run(async () => {
       const answer = await writeOnce((key) =>
-        api.POST('/inventory/counts', { headers: keyHeader(key), body }),
+        api.POST('/inventory/counts', { params: { header: { 'idempotency-key': key } }, body }),
       );
       changed = answer.movements;
     });

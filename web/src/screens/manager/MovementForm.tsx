@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, keyHeader, writeOnce } from '../../api/client';
+import { api, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { useStrings } from '../../core/i18n';
 import { inventoryStrings, itemKey, parseQuantity, type StockItem } from './inventory-model';
@@ -50,7 +50,9 @@ export function MovementForm({ items, onRecorded }: { items: StockItem[]; onReco
       ...(note.trim() && { note: note.trim() }),
     };
     const done = await action.run(() =>
-      writeOnce((key) => api.POST('/inventory/movements', { headers: keyHeader(key), body })),
+      writeOnce((key) =>
+        api.POST('/inventory/movements', { params: { header: { 'idempotency-key': key } }, body }),
+      ),
     );
     if (!done) return;
     setAmount('');
