@@ -305,6 +305,14 @@ describeEachDatabase('inventory that moves', (target) => {
       ],
     );
     await assertStockIsItsMovements(db, 'ingredients', menu.tortilla);
+
+    // Taking a sent plate off the order is a void too.
+    const other = await sentOrder(call, [{ dish_id: menu.combo }]);
+    assert.equal(await stockOf(call, '/products', menu.cola), 11);
+    const removed = await call('DELETE', `/orders/${other.orderId}/dishes/${other.ids[0]}`);
+    assert.equal(removed.statusCode, 200, removed.body);
+    assert.equal(await stockOf(call, '/products', menu.cola), 12);
+    await assertStockIsItsMovements(db, 'products', menu.cola);
   });
 
   it('takes a dish off the menu when an item runs out and brings it back with a delivery, unless 86d by hand', async (t) => {

@@ -233,3 +233,32 @@ describeEachDatabase('GET /events payments topic', (target) => {
     for (const stream of [kitchen, cashier]) await stream.cancel();
   });
 });
+
+describeEachDatabase('GET /events inventory topic', (target) => {
+  it('refuses the inventory topic to a waiter, leaves it out of its default topics, and streams it to a manager', async (t) => {
+    const test = await listeningTestApp(t, target);
+    const { cookies: waiterCookies } = await loggedInUser(test.app, test.db, 'waiter');
+    const { cookies: managerCookies } = await loggedInUser(test.app, test.db, 'manager');
+    const asked = await fetch(`${test.base}/events?topics=inventory`, { headers: { cookie: waiterCookies } });
+    assert.equal(asked.status, 403);
+    assert.deepEqual(await asked.json(), REFUSED);
+
+    const waiter = await openStream(test.base, waiterCookies);
+    const manager = await openStream(test.base, managerCookies, '/events?topics=inventory');
+    for (const stream of [waiter, manager]) await stream.until(() => stream.frames.length > 0);
+    const at = test.clock.now();
+    await recordEvent(test.db, { type: 'stock.low', data: { name: 'Cheese', stock: 0.4 }, at });
+    await recordEvent(test.db, { type: 'dish.status_changed', data: { status: 'ready' }, at });
+    await manager.until(() => manager.events().length === 1);
+    await waiter.until(() => waiter.events().length === 1);
+    assert.deepEqual(
+      manager.events().map((frame) => frame.event),
+      ['stock.low'],
+    );
+    assert.deepEqual(
+      waiter.events().map((frame) => frame.event),
+      ['dish.status_changed'],
+    );
+    for (const stream of [waiter, manager]) await stream.cancel();
+  });
+});

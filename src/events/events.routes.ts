@@ -9,7 +9,10 @@ import { authorizeAction, mayDo } from '../roles/request-permissions';
 import { EventFanOut } from './event-fanout';
 import { EventStream, streamStart } from './event-stream';
 
-export const STREAM_TOPICS = ['orders', 'kitchen', 'tables', 'tickets', 'payments'] as const;
+export const STREAM_TOPICS = ['orders', 'kitchen', 'tables', 'tickets', 'payments', 'inventory'] as const;
+
+/** Topics only some roles may follow: amounts, tips and refunds; stock levels. */
+const GUARDED_TOPICS = { payments: 'streamPayments', inventory: 'streamInventory' } as const;
 const MAX_POSITION = Number.MAX_SAFE_INTEGER;
 
 const EventsQuery = Type.Object(
@@ -42,16 +45,21 @@ function positionFrom(header: string | string[] | undefined, query: number | und
 
 /**
  * The topics asked for, or by default every topic the caller may see. Payments (amounts, tips,
- * refunds) are for the roles that take them: asking for them without that permission is refused.
+ * refunds) are for the roles that take them, stock for those who read inventory: asking for a topic
+ * without its permission is refused.
  */
 function topicsFor(principal: Principal, asked: string | undefined): Set<string> {
+  const guardOf = (topic: string) => GUARDED_TOPICS[topic as keyof typeof GUARDED_TOPICS];
   if (asked === undefined) {
     return new Set(
-      STREAM_TOPICS.filter((topic) => topic !== 'payments' || mayDo(principal, 'streamPayments')),
+      STREAM_TOPICS.filter((topic) => guardOf(topic) === undefined || mayDo(principal, guardOf(topic))),
     );
   }
   const topics = new Set(asked.split(','));
-  if (topics.has('payments')) authorizeAction(principal, 'streamPayments');
+  for (const topic of topics) {
+    const guard = guardOf(topic);
+    if (guard !== undefined) authorizeAction(principal, guard);
+  }
   return topics;
 }
 

@@ -18,6 +18,7 @@ import { authorize, type Permission } from './permissions';
  * | overridePrice        | `price_at_order` on `POST /orders/with-dishes`, `POST /orders/{id}/dishes`, `PUT /orders/{id}/dishes/{dishId}` | it differs from the dish's menu price (and, on an update, from the price the dish already has) |
  * | discountBill         | `POST /orders/{id}/tickets` with a `discount`                         | always                                      |
  * | streamPayments       | `GET /events` with the `payments` topic                               | asked for; left out of the default topics otherwise |
+ * | streamInventory      | `GET /events` with the `inventory` topic                              | asked for; left out of the default topics otherwise |
  */
 export const REQUEST_PERMISSIONS = {
   cancelOrder: 'orders.cancel',
@@ -26,6 +27,7 @@ export const REQUEST_PERMISSIONS = {
   overridePrice: 'orders.price_override',
   discountBill: 'tickets.discount',
   streamPayments: 'payments.take',
+  streamInventory: 'inventory.read',
 } as const satisfies Record<string, Permission>;
 
 export type RequestAction = keyof typeof REQUEST_PERMISSIONS;
