@@ -77,7 +77,7 @@ export function CountSheet({ items, onRecorded }: { items: StockItem[]; onRecord
                     setCounted((all) => ({ ...all, [itemKey(item)]: value }));
                   }}
                 />
-                {item.unit && <span class="count-unit">{item.unit}</span>}
+                <span class="count-unit">{item.unit}</span>
               </div>
             </li>
           );

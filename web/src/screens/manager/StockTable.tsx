@@ -36,7 +36,10 @@ export function StockTable({ items, onShow }: { items: StockItem[]; onShow: (ite
             >
               <th scope="row">
                 {item.name}
-                <span class="muted"> · {item.item_type === 'ingredient' ? t.ingredient : t.product}</span>
+                <span class="muted hide-narrow">
+                  {' '}
+                  · {item.item_type === 'ingredient' ? t.ingredient : t.product}
+                </span>
               </th>
               <td class="num stock-quantity">{quantity(item.stock, item.unit)}</td>
               <td class="num hide-narrow">{quantity(item.reorder_level, item.unit)}</td>
