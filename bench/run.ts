@@ -277,7 +277,10 @@ async function scale(engine: Engine): Promise<void> {
       maxOrders: settings.maxOrders,
       cpuProfileDir,
       onStep: (step: ScaleStep) =>
-        console.log(`  seeded ${step.orders} orders in ${fixed(step.seedSeconds)} s, measured`),
+        console.log(
+          `  seeded ${step.orders} orders in ${fixed(step.seedSeconds)} s and ${step.movements} stock ` +
+            `movements over a year in ${fixed(step.movementSeconds)} s, measured`,
+        ),
     }),
   );
   for (const step of steps) {

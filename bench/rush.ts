@@ -49,7 +49,8 @@ type Step = {
 
 /**
  * The dinner rush one tablet repeats: seat a table with three dishes and a plate of tacos with a
- * tortilla and an extra chosen (a dish with two modifier groups), add a dessert, read the ticket,
+ * tortilla and an extra chosen (a dish with two modifier groups and a recipe of three ingredients), add
+ * a dessert, send the plates to the kitchen (which takes the tacos' ingredients off the stock), read the ticket,
  * glance at the floor, move the order through the kitchen, check what is pending, bill the table,
  * take the payment (cash with change, or now and then Lightning) and close the order.
  */
@@ -111,6 +112,7 @@ function dinnerRush(menu: Menu, payInvoice: RushOptions['payInvoice']): Step[] {
       path: `/orders/${id}/dishes`,
       body: JSON.stringify([{ ...picks(context, [3])[0], notes: 'dessert' }]),
     })),
+    onOrder('send', 'POST', (id) => ({ path: `/orders/${id}/send`, body: '{}' })),
     onOrder('complete', 'GET', (id) => ({ path: `/orders/${id}/complete` })),
     onOrder('tables', 'GET', () => ({ path: '/tables' })),
     moveTo('preparing'),

@@ -1,16 +1,26 @@
 import { performance } from 'node:perf_hooks';
 import { ApiSession, seedMenuAndFloor } from './lib/api';
+import { seedStockItems, writeStockHistory } from './lib/bulk-movements';
 import { insertOrders, sampleDay } from './lib/bulk-orders';
 import { type Engine, freshDatabase } from './lib/databases';
 import { APP_ADMIN, startAppServer } from './lib/processes';
 import { percentile } from './lib/report';
 
 export type QueryTiming = { query: string; p50Ms: number; p99Ms: number; status: number };
-export type ScaleStep = { orders: number; seedSeconds: number; peakRssMb: number; timings: QueryTiming[] };
+export type ScaleStep = {
+  orders: number;
+  seedSeconds: number;
+  movements: number;
+  movementSeconds: number;
+  peakRssMb: number;
+  timings: QueryTiming[];
+};
 
 export const SCALE_SIZES = [10_000, 100_000, 1_000_000];
 const WARM_UP_REQUESTS = 10;
 const TIMED_REQUESTS = 50;
+/** Stock movements per order: what a plate's recipe of about three items records when it is sent. */
+const MOVEMENTS_PER_ORDER = 3;
 
 /**
  * Grows one database through the sizes (seeding straight into it while our server is stopped), and
@@ -28,13 +38,14 @@ export async function runScale(
     try {
       const admin = await ApiSession.login(seeder.baseUrl, APP_ADMIN.name, APP_ADMIN.pin);
       await seedMenuAndFloor(admin, { dishes: 20, tables: 40 });
+      await seedStockItems(admin);
       adminId = admin.userId;
     } finally {
       await seeder.stop();
     }
     const history = { now: Date.now(), userId: adminId, waiter: APP_ADMIN.name };
     const day = sampleDay(history);
-    const week = `from=${day}&to=${weekAfter(day)}`;
+    const week = `from=${day}&to=${daysAfter(day, 6)}`;
     const queries = [
       `/orders/total-sales/${day}`,
       `/orders/date-range?start_date=${day}&end_date=${day}`,
@@ -44,6 +55,8 @@ export async function runScale(
       `/reports/sales?from=${day}&to=${day}&group_by=dish`,
       `/reports/sales?${week}&group_by=day`,
       `/reports/sales?${week}&group_by=dish`,
+      `/reports/inventory?${week}`,
+      `/reports/inventory?from=${day}&to=${daysAfter(day, 27)}`,
     ];
     const steps: ScaleStep[] = [];
     let seeded = 0;
@@ -52,6 +65,9 @@ export async function runScale(
       await insertOrders(database, history, size - seeded);
       seeded = size;
       const seedSeconds = (performance.now() - started) / 1000;
+      const movements = size * MOVEMENTS_PER_ORDER;
+      await writeStockHistory(database, history, movements);
+      const movementSeconds = (performance.now() - started) / 1000 - seedSeconds;
       const server = await startAppServer(database.url, { cpuProfileDir: options.cpuProfileDir });
       try {
         const timings: QueryTiming[] = [];
@@ -60,7 +76,14 @@ export async function runScale(
           const session = await ApiSession.login(server.baseUrl, APP_ADMIN.name, APP_ADMIN.pin);
           timings.push(await timeQuery(session, query));
         }
-        const step = { orders: size, seedSeconds, peakRssMb: server.peakRssMb(), timings };
+        const step = {
+          orders: size,
+          seedSeconds,
+          movements,
+          movementSeconds,
+          peakRssMb: server.peakRssMb(),
+          timings,
+        };
         options.onStep(step);
         steps.push(step);
       } finally {
@@ -73,8 +96,8 @@ export async function runScale(
   }
 }
 
-function weekAfter(day: string): string {
-  return new Date(Date.parse(day) + 6 * 86_400_000).toISOString().slice(0, 10);
+function daysAfter(day: string, days: number): string {
+  return new Date(Date.parse(day) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
 async function timeQuery(session: ApiSession, path: string): Promise<QueryTiming> {

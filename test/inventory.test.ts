@@ -393,6 +393,38 @@ describeEachDatabase('inventory that moves', (target) => {
     assert.equal(await stockOf(call, '/ingredients', menu.cheese), 2.46);
   });
 
+  it('announces no dish as gone out that was out already, when a count runs one item out as another comes back', async (t) => {
+    const { db, call, menu } = await setup(t);
+    const count = async (counts: object[]) => {
+      const response = await call('POST', '/inventory/counts', { counts });
+      assert.equal(response.statusCode, 200, response.body);
+    };
+    await count([{ item_type: 'ingredient', item_id: menu.cheese, counted: 0 }]);
+    const { lastId } = await db
+      .selectFrom('events')
+      .select((eb) => eb.fn.max('id').as('lastId'))
+      .executeTakeFirstOrThrow();
+    // The quesadilla needs both: out for the cheese before, out for the tortillas after.
+    await count([
+      { item_type: 'ingredient', item_id: menu.cheese, counted: 1 },
+      { item_type: 'ingredient', item_id: menu.tortilla, counted: 0 },
+    ]);
+    const announced = await db
+      .selectFrom('events')
+      .select('payload')
+      .where('type', '=', 'dish.availability_changed')
+      .where('id', '>', Number(lastId))
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      announced.map((row) => JSON.parse(row.payload).data),
+      [
+        { dish_id: menu.combo, available: false, reason: 'out_of_stock' },
+        { option_id: menu.extraCheese, group_id: menu.extras, available: true, reason: 'out_of_stock' },
+      ],
+    );
+  });
+
   it('records deliveries, waste and adjustments, refusing a zero, a wrong sign or an unknown item', async (t) => {
     const { app, db, call, menu } = await setup(t);
     const waiter = callerFor(app, (await loggedInUser(app, db, 'waiter')).cookies);

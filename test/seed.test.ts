@@ -6,6 +6,8 @@ import { appOnSharedDatabase, runScript } from './helpers/cli';
 
 const SEED = 'src/cli/seed.ts';
 
+type Recipe = ({ ingredient_id: string } | { product_id: string })[];
+
 describeEachDatabase('demo seed (npm run seed)', (target) => {
   it('fills an empty database through the services, prints working PINs, and refuses a second run', async (t) => {
     const { app, db, databaseUrl } = await appOnSharedDatabase(t, target);
@@ -34,17 +36,27 @@ describeEachDatabase('demo seed (npm run seed)', (target) => {
     assert.equal(unlocked.statusCode, 200);
 
     const get = (url: string) => app.inject({ method: 'GET', url, headers: { cookie: adminCookies } });
-    const dishes = (await get('/dishes')).json() as { name: string; modifier_group_ids: string[] }[];
+    const dishes = (await get('/dishes')).json() as {
+      name: string;
+      modifier_group_ids: string[];
+      recipe: Recipe;
+    }[];
     assert.equal(dishes.length, 10);
     // The Mexican menu's questions: tortilla, salsa, a steak's término, a drink's size, linked in order.
     const groups = (await get('/modifier-groups')).json() as {
       id: string;
       name: string;
       min_select: number;
-      options: { name: string; price_delta: number }[];
+      options: { name: string; price_delta: number; recipe: Recipe }[];
     }[];
     const groupNamed = (name: string) => groups.find((group) => group.name === name);
-    assert.deepEqual(groups.map((group) => group.name).sort(), ['Salsa', 'Tamaño', 'Tortilla', 'Término']);
+    assert.deepEqual(groups.map((group) => group.name).sort(), [
+      'Extras',
+      'Salsa',
+      'Tamaño',
+      'Tortilla',
+      'Término',
+    ]);
     assert.equal(groupNamed('Tortilla')?.min_select, 1);
     assert.deepEqual(
       groupNamed('Tamaño')?.options.map((option) => [option.name, option.price_delta]),
@@ -60,6 +72,49 @@ describeEachDatabase('demo seed (npm run seed)', (target) => {
       groupNamed('Salsa')?.id,
     ]);
     assert.equal((await get('/categories?type=dish')).json().length, 3);
+
+    // The menu uses the stock: every dish has a recipe, and so does the extra pineapple of the tacos.
+    const stock = (await get('/inventory/stock')).json() as {
+      item_type: string;
+      id: string;
+      name: string;
+      stock: number;
+      reorder_level: number;
+      low: boolean;
+    }[];
+    const itemNamed = (name: string) => stock.find((item) => item.name === name);
+    assert.equal(stock.filter((item) => item.item_type === 'ingredient').length, 15);
+    assert.equal(stock.filter((item) => item.item_type === 'product').length, 2);
+    assert.ok(dishes.every((dish) => dish.recipe.length > 0));
+    assert.deepEqual(dishes.find((dish) => dish.name === 'Guacamole con totopos')?.recipe, [
+      { ingredient_id: itemNamed('Aguacate')?.id, quantity: 0.25 },
+      { ingredient_id: itemNamed('Cebolla')?.id, quantity: 0.03 },
+      { product_id: itemNamed('Totopos (bolsa 200 g)')?.id, quantity: 1 },
+    ]);
+    assert.deepEqual(
+      groupNamed('Extras')?.options.map((option) => [option.name, option.recipe]),
+      [
+        ['Extra piña', [{ ingredient_id: itemNamed('Piña')?.id, quantity: 0.03 }]],
+        ['Extra queso', [{ ingredient_id: itemNamed('Queso Oaxaca')?.id, quantity: 0.04 }]],
+      ],
+    );
+    // One item to order on the first look.
+    assert.deepEqual(
+      ((await get('/inventory/low-stock')).json() as typeof stock).map((item) => [
+        item.name,
+        item.stock,
+        item.reorder_level,
+      ]),
+      [['Piña', 0.45, 0.5]],
+    );
+    // The order being prepared went to the kitchen through the send, which took its stock; the
+    // order still pending took none.
+    assert.equal(itemNamed('Arrachera')?.stock, 3.7);
+    assert.equal(itemNamed('Café molido')?.stock, 0.96);
+    assert.equal(itemNamed('Carne al pastor')?.stock, 6);
+    const sales = (await get('/inventory/movements?limit=500')).json() as { reason: string }[];
+    // One per plate and item: the arrachera's two, the mole's three, two for each café de olla.
+    assert.equal(sales.filter((movement) => movement.reason === 'sale').length, 9);
     assert.equal((await get('/spaces')).json().length, 2);
     const tables = (await get('/tables')).json() as { status: string; order_id: string | null }[];
     assert.equal(tables.length, 6);

@@ -38,11 +38,18 @@ export const ORDERS_SQL = {
 
 const list = (count: number, group: string) => Array(count).fill(group).join(', ');
 
+/** recipes.repo.ts outOfStock: 1 when an item of the dish's or option's recipe is at or below zero. */
+const outOfStock = (owner: 'dish_id' | 'option_id', ownerId: string) => `case when exists (
+    select 1 from recipe_lines r left join ingredients ri on ri.id = r.ingredient_id
+    left join products rp on rp.id = r.product_id
+    where r.${owner} = ${ownerId} and coalesce(ri.stock, rp.stock) <= 0) then 1 else 0 end as out_of_stock`;
+
 /** The statements whose length follows the request's: `in (…)` lists and multi-row inserts. */
 export const SIZED_SQL = {
   /** findLiveDishPrices. */
   dishPrices: (count: number) =>
-    `select id, name, price_cents, is_available from dishes where id in (${list(count, '?')}) and is_deleted = ?`,
+    `select id, name, price_cents, is_available, ${outOfStock('dish_id', 'dishes.id')} from dishes
+    where id in (${list(count, '?')}) and is_deleted = ?`,
   /** findDishGroupLinks: each dish's live groups, in its order. */
   dishGroupLinks: (
     count: number,
@@ -51,9 +58,8 @@ export const SIZED_SQL = {
     where modifier_groups.is_deleted = ? and dish_modifier_groups.dish_id in (${list(count, '?')})
     order by dish_modifier_groups.dish_id, dish_modifier_groups.position`,
   /** findOptionsByIds: only when the entries name options. */
-  optionsByIds: (
-    count: number,
-  ) => `select modifier_options.*, modifier_groups.name as group_name from modifier_options
+  optionsByIds: (count: number) => `select modifier_options.*, modifier_groups.name as group_name,
+    ${outOfStock('option_id', 'modifier_options.id')} from modifier_options
     inner join modifier_groups on modifier_groups.id = modifier_options.group_id
     where modifier_options.id in (${list(count, '?')})`,
   insertOrderDishes: (count: number) =>

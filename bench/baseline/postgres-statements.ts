@@ -39,6 +39,15 @@ import {
   type OrdersStatements,
   type OrderWithDishRow,
 } from './statements';
+import {
+  type MovedRow,
+  movementValues,
+  PLATE_RECIPES_SQL,
+  type RecipeRow,
+  SEND_SQL,
+  StockChanges,
+  saleMovements,
+} from './stock-sql';
 
 /** pg directly, with the pool size and number parsing src/core/db/database.ts uses. */
 export function postgresStatements(url: string, salesFacts: OrderStatement[]): OrdersStatements {
@@ -208,6 +217,38 @@ export function postgresStatements(url: string, salesFacts: OrderStatement[]): O
     findOrderWithDishes: (orderId) => orderWithDishes(pool, orderId),
     listTables: async () =>
       (await pool.query('select * from dining_tables where is_deleted = $1 order by name, id', [0])).rows,
+    sendOrder: (orderId, userId, now) =>
+      inTransaction(async (client) => {
+        if (!(await lockLiveOrder(client, orderId))) return undefined;
+        const pending = ((await orderWithDishes(client, orderId))?.dishes ?? []).filter(
+          (dish) => dish.status === 'pending',
+        );
+        const updated = await client.query(numbered(SEND_SQL.sendPending), ['sent', now, orderId, 'pending']);
+        const sent = updated.rowCount ?? 0;
+        if (sent === 0) return 0;
+        const found = await orderWithDishes(client, orderId);
+        if (found) await insertEvent(client, 'order.dishes_changed', 'orders', completeView(found), now);
+        await query(client, `${SEND_SQL.kitchenPrinters} for update`, ['kitchen']);
+        const plateIds = pending.map((dish) => dish.id);
+        const lines = [
+          ...(await query<RecipeRow>(client, PLATE_RECIPES_SQL.fromDishes(plateIds.length), plateIds)),
+          ...(await query<RecipeRow>(client, PLATE_RECIPES_SQL.fromOptions(plateIds.length), plateIds)),
+        ];
+        const changes = new StockChanges();
+        for (const movement of saleMovements(lines)) {
+          const [moved] = await query<MovedRow>(client, SEND_SQL.moveIngredient, [
+            movement.delta,
+            now,
+            now,
+            movement.itemId,
+          ]);
+          await query(client, SEND_SQL.insertMovement, movementValues(movement, moved as MovedRow, userId));
+          changes.add(movement, moved as MovedRow);
+        }
+        for (const event of changes.events())
+          await insertEvent(client, event.type, 'inventory', event.data, now);
+        return sent;
+      }),
     moveOrder: (orderId, status, now) =>
       inTransaction(async (client) => {
         const current = await lockLiveOrder(client, orderId);

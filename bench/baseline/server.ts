@@ -12,13 +12,18 @@ import type { DishEntry, OrdersStatements } from './statements';
  *
  * What each route executes, as our server does (its SQL logged for one loop of the rush, 2026-11-26;
  * `[pg]` only on PostgreSQL, where the locks are `for update`; `[options]` only when an entry names some):
- * - POST /orders/with-dishes: dishes by id (price, availability), the dishes' modifier group links,
- *   [options] the chosen options with their group's name — then in one transaction: [pg] lock the
+ * - POST /orders/with-dishes: dishes by id (price, availability, out of stock), the dishes' modifier
+ *   group links, [options] the chosen options with their group's name (and out of stock) — then in one transaction: [pg] lock the
  *   table, insert the order, insert its plates (seat, course), [options] insert the plates' options,
  *   event order.created, occupy the table, event table.updated.
  * - POST /orders/{id}/dishes: dishes by id, group links, [options] — then in one transaction: lock the
  *   order, insert the plates, [options], recalculate the total, the order ⟕ plates join, the plates'
  *   options, event order.dishes_changed (the complete view, options, seat and course on each plate).
+ * - POST /orders/{id}/send: in one transaction: lock the order, the join, the plates' options, mark
+ *   the pending plates sent, the join and options again, event order.dishes_changed, the kitchen
+ *   printers ([pg] locked; none, so no chit), the plates' recipe lines (of their dishes, then of their
+ *   options), then per plate and item in item order: the guarded stock update and its movement; then
+ *   per item moved, event stock.moved.
  * - GET /orders/{id}/complete: the order ⟕ plates join, the plates' options (when it has plates).
  * - GET /tables: the live tables.
  * - PUT /orders/{id} (preparing, ready, completed): lock the order, [pg] lock its table, update the
@@ -83,6 +88,12 @@ app.post<IdParams & { Body: DishEntry[] }>('/orders/:id/dishes', async (request,
   const ids = committed(await statements.addDishes(request.params.id, request.body, Date.now()));
   if (!ids) return reply.code(404).send('Resource not found');
   return reply.code(201).send({ message: 'Dishes added successfully', ids });
+});
+
+app.post<IdParams>('/orders/:id/send', async (request, reply) => {
+  const sent = committed(await statements.sendOrder(request.params.id, user.id, Date.now()));
+  if (sent === undefined) return reply.code(404).send('Resource not found');
+  return { message: 'Dishes sent to kitchen', sent };
 });
 
 app.get<IdParams>('/orders/:id/complete', async (request, reply) => {

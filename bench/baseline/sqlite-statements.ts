@@ -38,6 +38,15 @@ import {
   type OrdersStatements,
   type OrderWithDishRow,
 } from './statements';
+import {
+  type MovedRow,
+  movementValues,
+  PLATE_RECIPES_SQL,
+  type RecipeRow,
+  SEND_SQL,
+  StockChanges,
+  saleMovements,
+} from './stock-sql';
 
 /** better-sqlite3 directly, with the pragmas and the group commit of src/core/db/database.ts. */
 export function sqliteStatements(path: string, salesFacts: OrderStatement[]): OrdersStatements {
@@ -123,6 +132,36 @@ export function sqliteStatements(path: string, salesFacts: OrderStatement[]): Or
       const found = orderWithDishes(orderId);
       if (found) insertEvent('order.dishes_changed', 'orders', completeView(found), now);
       return true;
+    }),
+  );
+  /** sendOrder: the pending plates to the kitchen, their chits (no printer), their sales off the stock. */
+  const sendOrder = committed(
+    db.transaction((orderId: string, userId: string, now: number) => {
+      if (!lockLiveOrder(orderId)) return undefined;
+      const pending = (orderWithDishes(orderId)?.dishes ?? []).filter((dish) => dish.status === 'pending');
+      const sent = prepare(SEND_SQL.sendPending).run('sent', now, orderId, 'pending').changes;
+      if (sent === 0) return 0;
+      const found = orderWithDishes(orderId);
+      if (found) insertEvent('order.dishes_changed', 'orders', completeView(found), now);
+      prepare(SEND_SQL.kitchenPrinters).all('kitchen');
+      const plateIds = pending.map((dish) => dish.id);
+      const lines = [
+        ...prepare(PLATE_RECIPES_SQL.fromDishes(plateIds.length)).all(...plateIds),
+        ...prepare(PLATE_RECIPES_SQL.fromOptions(plateIds.length)).all(...plateIds),
+      ] as RecipeRow[];
+      const changes = new StockChanges();
+      for (const movement of saleMovements(lines)) {
+        const moved = prepare(SEND_SQL.moveIngredient).get(
+          movement.delta,
+          now,
+          now,
+          movement.itemId,
+        ) as MovedRow;
+        prepare(SEND_SQL.insertMovement).run(...movementValues(movement, moved, userId));
+        changes.add(movement, moved);
+      }
+      for (const event of changes.events()) insertEvent(event.type, 'inventory', event.data, now);
+      return sent;
     }),
   );
   const moveOrder = committed(
@@ -217,6 +256,7 @@ export function sqliteStatements(path: string, salesFacts: OrderStatement[]): Or
     findOrderWithDishes: async (orderId) => orderWithDishes(orderId),
     listTables: async () =>
       prepare('select * from dining_tables where is_deleted = ? order by name, id').all(0),
+    sendOrder: async (orderId, userId, now) => sendOrder(orderId, userId, now),
     moveOrder: async (orderId, status, now) => moveOrder(orderId, status, now),
     listOrders: async (status, limit, offset) => {
       const rows = prepare(

@@ -58,6 +58,8 @@ export type OrdersStatements = CheckoutStatements & {
   addDishes(orderId: string, dishes: DishEntry[], now: number): Promise<string[] | undefined>;
   findOrderWithDishes(orderId: string): Promise<{ order: OrderRow; dishes: OrderDishRow[] } | undefined>;
   listTables(): Promise<unknown[]>;
+  /** How many plates went to the kitchen; undefined when the order is not live. */
+  sendOrder(orderId: string, userId: string, now: number): Promise<number | undefined>;
   /** False when the order is not live. */
   moveOrder(orderId: string, status: string, now: number): Promise<boolean>;
   listOrders(status: string, limit: number, offset: number): Promise<{ rows: OrderRow[]; count: number }>;

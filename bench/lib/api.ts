@@ -136,6 +136,7 @@ export async function seedMenuAndFloor(
     price: tacosCents / 100,
     category_id: category.id,
     modifier_group_ids: groups.map((group) => group.id),
+    recipe: await tacoRecipe(admin),
   });
   const modifierDish: ModifierDish = {
     id: tacos.id,
@@ -160,6 +161,32 @@ export async function seedMenuAndFloor(
     tableIds.push(table.id);
   }
   return { dishes, modifierDish, tableIds };
+}
+
+/**
+ * What a plate of tacos uses, in three ingredients: each plate sent records three sale movements. The
+ * stock is far more than a run sells, so the dish never runs out (and is never refused) mid-run.
+ */
+async function tacoRecipe(admin: ApiSession): Promise<{ ingredient_id: string; quantity: number }[]> {
+  const pantry = await admin.expect<{ id: string }>(201, 'POST', '/categories', {
+    name: 'Taco pantry',
+    type: 'ingredient',
+  });
+  const recipe = [];
+  for (const [name, quantity] of [
+    ['Tortillas', 0.12],
+    ['Beef', 0.15],
+    ['Salsa', 0.04],
+  ] as const) {
+    const ingredient = await admin.expect<{ id: string }>(201, 'POST', '/ingredients', {
+      name,
+      category_id: pantry.id,
+      quantity: 1_000_000,
+      unit: 'kg',
+    });
+    recipe.push({ ingredient_id: ingredient.id, quantity });
+  }
+  return recipe;
 }
 
 export type Waiter = { name: string; pin: string };

@@ -4,7 +4,11 @@ import { createCategory, listCategories } from '../categories/categories.service
 import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
 import { ConflictError } from '../core/errors';
+import type { RecipeLine } from '../inventory/recipes';
+import { sendOrder } from '../kitchen/kitchen.service';
 import { dishesService } from '../menu/dishes.service';
+import { ingredientsService } from '../menu/ingredients.service';
+import { productsService } from '../menu/products.service';
 import { createGroup, getGroup } from '../modifiers/modifiers.service';
 import type { DishEntry, OrderStatus } from '../orders/orders.schemas';
 import { createOrder } from '../orders/orders.service';
@@ -23,7 +27,49 @@ export const DEMO_STAFF = [
   { name: 'Mateo', pin: '3333' },
 ];
 
-/** The choices a Mexican kitchen asks for: [option, price delta] each; `min` 1 makes a group required. */
+/**
+ * The kitchen's stock by category: [name, unit, stock, reorder level]. The pineapple is already below
+ * its reorder level, so the inventory screen has something to order on the first look.
+ */
+const INGREDIENTS: Record<string, [name: string, unit: string, stock: number, reorderLevel: number][]> = {
+  Carnes: [
+    ['Carne al pastor', 'kg', 6, 2],
+    ['Arrachera', 'kg', 4, 1],
+    ['Pollo deshebrado', 'kg', 3, 1],
+  ],
+  'Frutas y verduras': [
+    ['Piña', 'kg', 0.45, 0.5],
+    ['Aguacate', 'kg', 3, 1],
+    ['Cebolla', 'kg', 2.5, 0.5],
+    ['Jitomate', 'kg', 3, 1],
+    ['Tomate verde', 'kg', 2, 0.5],
+  ],
+  Abarrotes: [
+    ['Tortilla de maíz', 'pza', 150, 40],
+    ['Pasta de mole', 'kg', 1.5, 0.3],
+    ['Arroz', 'kg', 5, 1],
+    ['Flor de jamaica', 'kg', 1, 0.25],
+    ['Café molido', 'kg', 1, 0.25],
+    ['Piloncillo', 'kg', 1, 0.2],
+  ],
+  Lácteos: [['Queso Oaxaca', 'kg', 2, 0.5]],
+};
+
+/** What is bought and kept by the unit: [name, SKU, price, stock, reorder level]. */
+const PRODUCTS: Record<
+  string,
+  [name: string, sku: string, price: number, stock: number, reorderLevel: number][]
+> = {
+  'Botanas y refrescos': [
+    ['Totopos (bolsa 200 g)', 'TOTOPOS-200', 25, 20, 5],
+    ['Coca-Cola 355 ml', 'COCA-355', 35, 24, 6],
+  ],
+};
+
+/** What one plate or option uses, by item name, in the item's unit. */
+type Recipe = Readonly<Record<string, number>>;
+
+/** The choices a Mexican kitchen asks for: [option, price delta, recipe?] each; `min` 1 makes a group required. */
 const MODIFIER_GROUPS = {
   tortilla: {
     name: 'Tortilla',
@@ -39,8 +85,8 @@ const MODIFIER_GROUPS = {
     min: 0,
     max: 1,
     options: [
-      ['Verde', 0],
-      ['Roja', 0],
+      ['Verde', 0, { 'Tomate verde': 0.03 }],
+      ['Roja', 0, { Jitomate: 0.03 }],
       ['Sin salsa', 0],
     ],
   },
@@ -65,29 +111,53 @@ const MODIFIER_GROUPS = {
       ['Grande', 20],
     ],
   },
+  extras: {
+    name: 'Extras',
+    min: 0,
+    max: 2,
+    options: [
+      ['Extra piña', 10, { Piña: 0.03 }],
+      ['Extra queso', 15, { 'Queso Oaxaca': 0.04 }],
+    ],
+  },
 } as const satisfies Record<
   string,
-  { name: string; min: number; max: number; options: readonly (readonly [string, number])[] }
+  {
+    name: string;
+    min: number;
+    max: number;
+    options: readonly (readonly [string, number] | readonly [string, number, Recipe])[];
+  }
 >;
 type GroupKey = keyof typeof MODIFIER_GROUPS;
 
-/** Each dish: name, price and the groups a waiter asks, in the order asked. */
-const MENU: Record<string, [name: string, price: number, groups: GroupKey[]][]> = {
+/** Each dish: name, price, the groups a waiter asks (in the order asked) and what one plate uses. */
+const MENU: Record<string, [name: string, price: number, groups: GroupKey[], recipe: Recipe][]> = {
   Entradas: [
-    ['Guacamole con totopos', 95, ['salsa']],
-    ['Sopa de tortilla', 85, []],
-    ['Quesadillas (2)', 90, ['tortilla', 'salsa']],
+    ['Guacamole con totopos', 95, ['salsa'], { Aguacate: 0.25, Cebolla: 0.03, 'Totopos (bolsa 200 g)': 1 }],
+    ['Sopa de tortilla', 85, [], { Jitomate: 0.15, 'Tortilla de maíz': 3, 'Queso Oaxaca': 0.03 }],
+    ['Quesadillas (2)', 90, ['tortilla', 'salsa'], { 'Queso Oaxaca': 0.12 }],
   ],
   'Platos fuertes': [
-    ['Tacos al pastor (3)', 120, ['tortilla', 'salsa']],
-    ['Enchiladas verdes', 145, []],
-    ['Mole poblano', 180.5, []],
-    ['Arrachera', 260, ['termino', 'tortilla', 'salsa']],
+    [
+      'Tacos al pastor (3)',
+      120,
+      ['tortilla', 'salsa', 'extras'],
+      { 'Carne al pastor': 0.18, Piña: 0.03, Cebolla: 0.02 },
+    ],
+    [
+      'Enchiladas verdes',
+      145,
+      [],
+      { 'Pollo deshebrado': 0.15, 'Tortilla de maíz': 4, 'Tomate verde': 0.12, 'Queso Oaxaca': 0.04 },
+    ],
+    ['Mole poblano', 180.5, [], { 'Pollo deshebrado': 0.25, 'Pasta de mole': 0.1, Arroz: 0.08 }],
+    ['Arrachera', 260, ['termino', 'tortilla', 'salsa'], { Arrachera: 0.3, Cebolla: 0.05 }],
   ],
   Bebidas: [
-    ['Agua de jamaica', 35, ['tamano']],
-    ['Agua de horchata', 35, ['tamano']],
-    ['Café de olla', 40, []],
+    ['Agua de jamaica', 35, ['tamano'], { 'Flor de jamaica': 0.02 }],
+    ['Agua de horchata', 35, ['tamano'], { Arroz: 0.05 }],
+    ['Café de olla', 40, [], { 'Café molido': 0.02, Piloncillo: 0.015 }],
   ],
 };
 
@@ -142,6 +212,17 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
       }),
     );
 
+  // The stock first, so the recipes of options and dishes can name it.
+  const stockItems = await createStock(ctx, owner);
+  const recipeOf = (recipe: Recipe = {}): RecipeLine[] =>
+    Object.entries(recipe).map(([name, quantity]) => {
+      const item = stockItems.get(name);
+      if (!item) throw new Error(`The demo recipe names an item it does not stock: ${name}`);
+      return item.type === 'ingredient'
+        ? { ingredient_id: item.id, quantity }
+        : { product_id: item.id, quantity };
+    });
+
   // Groups first, so each dish links its own; option ids by "group/option" for the orders below.
   const groupIds = {} as Record<GroupKey, string>;
   const optionIds = new Map<string, string>();
@@ -153,7 +234,11 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
       name: group.name,
       min_select: group.min,
       max_select: group.max,
-      options: group.options.map(([name, price_delta]) => ({ name, price_delta })),
+      options: group.options.map(([name, price_delta, recipe]) => ({
+        name,
+        price_delta,
+        recipe: recipeOf(recipe),
+      })),
     };
     groupIds[key] = await createGroup(ctx, body, undefined);
     for (const option of (await getGroup(ctx, groupIds[key])).options)
@@ -165,13 +250,13 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
     // CategoryBody's Static type loses the literals of its mapped union; the value is a valid body.
     const body = { name: categoryName, type: 'dish' } as unknown as CategoryBody;
     const categoryId = await createCategory(ctx, body, undefined);
-    for (const [name, price, groups] of dishes) {
+    for (const [name, price, groups, recipe] of dishes) {
       const modifier_group_ids = groups.map((key) => groupIds[key]);
       dishIds.set(
         name,
         await dishesService.create(
           ctx,
-          { name, price, category_id: categoryId, modifier_group_ids },
+          { name, price, category_id: categoryId, modifier_group_ids, recipe: recipeOf(recipe) },
           undefined,
           owner,
         ),
@@ -221,11 +306,13 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
     { by: lucia, table: null, status: 'completed', dishes: [dish('Sopa de tortilla'), dish('Café de olla')] },
   ];
   for (const order of orders) {
-    await createOrder(ctx, order.by, {
+    const { id } = await createOrder(ctx, order.by, {
       order: { table_id: order.table, status: order.status },
       dishes: order.dishes,
       claim: undefined,
     });
+    // The kitchen is cooking this one: its plates went there as a waiter sends them, taking their stock.
+    if (order.status === 'preparing') await sendOrder(ctx, order.by, id);
   }
 
   return {
@@ -237,6 +324,41 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
     tables: tableIds.length,
     orders: orders.length,
   };
+}
+
+/** Ingredients and products with their opening stock, by name; each category through its service. */
+async function createStock(
+  ctx: AppContext,
+  owner: Principal,
+): Promise<Map<string, { type: 'ingredient' | 'product'; id: string }>> {
+  const items = new Map<string, { type: 'ingredient' | 'product'; id: string }>();
+  for (const [categoryName, ingredients] of Object.entries(INGREDIENTS)) {
+    const body = { name: categoryName, type: 'ingredient' } as unknown as CategoryBody;
+    const category_id = await createCategory(ctx, body, undefined);
+    for (const [name, unit, quantity, reorder_level] of ingredients) {
+      const id = await ingredientsService.create(
+        ctx,
+        { name, unit, quantity, reorder_level, category_id },
+        undefined,
+        owner,
+      );
+      items.set(name, { type: 'ingredient', id });
+    }
+  }
+  for (const [categoryName, products] of Object.entries(PRODUCTS)) {
+    const body = { name: categoryName, type: 'product' } as unknown as CategoryBody;
+    const category_id = await createCategory(ctx, body, undefined);
+    for (const [name, sku, price, quantity, reorder_level] of products) {
+      const id = await productsService.create(
+        ctx,
+        { name, sku, price, quantity, reorder_level, category_id },
+        undefined,
+        owner,
+      );
+      items.set(name, { type: 'product', id });
+    }
+  }
+  return items;
 }
 
 /** The seed acts as each waiter would; no login session is involved. */

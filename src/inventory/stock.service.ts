@@ -106,6 +106,8 @@ async function announceAvailability(trx: Db, changes: ItemChange[], now: number)
       groupId: string | null;
       out: string[];
       crossed: boolean;
+      /** An item of its recipe came back: it was off the menu before this transaction. */
+      returned: boolean;
     }
   >();
   for (const line of lines) {
@@ -116,11 +118,13 @@ async function announceAvailability(trx: Db, changes: ItemChange[], now: number)
       groupId: line.group_id,
       out: [],
       crossed: false,
+      returned: false,
     };
     const { itemType, itemId } = itemOf({ ...line, dish_id: null, option_id: null, quantity: 0 });
     const key = itemKey(itemType, itemId);
     if (line.stock <= 0) owner.out.push(key);
     if (ranOut.has(key) || cameBack.has(key)) owner.crossed = true;
+    if (cameBack.has(key)) owner.returned = true;
     owners.set(ownerKey, owner);
   }
   // Dishes before options, each by id: the same changes announce themselves in the same order.
@@ -129,8 +133,9 @@ async function announceAvailability(trx: Db, changes: ItemChange[], now: number)
     .map(([, owner]) => owner);
   for (const owner of ordered) {
     if (!owner.crossed) continue;
-    // Out now, and only because of what ran out in this transaction: it was on the menu before.
-    const wentOut = owner.out.length > 0 && owner.out.every((key) => ranOut.has(key));
+    // Out now, only because of what ran out in this transaction and with nothing of it coming back:
+    // it was on the menu before.
+    const wentOut = owner.out.length > 0 && owner.out.every((key) => ranOut.has(key)) && !owner.returned;
     const cameIn = owner.out.length === 0;
     if (!wentOut && !cameIn) continue;
     const available = cameIn;

@@ -3,7 +3,16 @@ import { Type } from 'typebox';
 import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
 import { errors } from '../core/schemas';
-import { DayParams, DayReport, OpenBalances, SalesQuery, SalesRow } from './reports.schemas';
+import { inventoryCsv, inventoryReport } from './inventory-report.service';
+import {
+  DayParams,
+  DayReport,
+  InventoryQuery,
+  InventoryReport,
+  OpenBalances,
+  SalesQuery,
+  SalesRow,
+} from './reports.schemas';
 import * as service from './reports.service';
 
 const tags = ['Reports'];
@@ -37,6 +46,38 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       const rows = await service.salesReport(ctx, principalOf(request), request.query);
       if (!wantsCsv(request.headers.accept)) return reply.type('application/json').send(rows);
       return reply.type('text/csv; charset=utf-8').send(service.salesCsv(rows));
+    },
+  );
+
+  app.get(
+    '/reports/inventory',
+    {
+      schema: {
+        operationId: 'getInventoryReport',
+        tags,
+        summary: 'Stock per item: opening, movements by reason, closing',
+        description:
+          'For every live item, and every deleted one that moved between the two local days: its stock ' +
+          'at the start of the first day, what sales, void returns, waste, receiving, adjustments and ' +
+          'counts moved, and its stock at the end of the last day, in the item’s unit. Opening plus the ' +
+          'movements is the closing, exactly. `Accept: text/csv` answers the items as CSV with a header.',
+        querystring: InventoryQuery,
+        response: {
+          200: {
+            description: 'The period and its items: ingredients, then products, by name',
+            content: {
+              'application/json': { schema: InventoryReport },
+              'text/csv': { schema: Type.String() },
+            },
+          },
+          ...errors(400, 401, 403),
+        },
+      },
+    },
+    async (request, reply) => {
+      const report = await inventoryReport(ctx, principalOf(request), request.query);
+      if (!wantsCsv(request.headers.accept)) return reply.type('application/json').send(report);
+      return reply.type('text/csv; charset=utf-8').send(inventoryCsv(report));
     },
   );
 

@@ -3,18 +3,22 @@ import { Uuid } from '../core/schemas';
 
 export const SALES_GROUPINGS = ['day', 'hour', 'payment_method', 'dish', 'category', 'waiter'] as const;
 
+/** The period of a report: local days, both included (the range every report takes). */
+const FirstDay = Type.String({
+  format: 'date',
+  description: 'First local day (zone of GET /settings)',
+  example: '2026-11-01',
+});
+const LastDay = Type.String({
+  format: 'date',
+  description: 'Last local day, inclusive; at most 366 days after from',
+  example: '2026-11-30',
+});
+
 export const SalesQuery = Type.Object(
   {
-    from: Type.String({
-      format: 'date',
-      description: 'First local day (zone of GET /settings)',
-      example: '2026-11-01',
-    }),
-    to: Type.String({
-      format: 'date',
-      description: 'Last local day, inclusive; at most 366 days after from',
-      example: '2026-11-30',
-    }),
+    from: FirstDay,
+    to: LastDay,
     group_by: Type.Union(
       SALES_GROUPINGS.map((grouping) => Type.Literal(grouping)),
       {
@@ -140,3 +144,36 @@ export const DayReport = Type.Object({
   }),
 });
 export type DayReport = Static<typeof DayReport>;
+
+export const InventoryQuery = Type.Object({ from: FirstDay, to: LastDay }, { additionalProperties: false });
+export type InventoryQuery = Static<typeof InventoryQuery>;
+
+export const InventoryRow = Type.Object({
+  item_type: Type.Union([Type.Literal('ingredient'), Type.Literal('product')]),
+  item_id: Uuid(),
+  name: Type.String(),
+  unit: Type.String({ description: "The ingredient's unit; empty for a product (whole units)" }),
+  opening: Type.Number({ description: 'Stock at the start of the first day' }),
+  sales: Type.Number({ description: 'Taken by plates sent to the kitchen (0 or less)' }),
+  void_returns: Type.Number({
+    description: 'Put back by plates voided before the kitchen started (0 or more)',
+  }),
+  waste: Type.Number({ description: 'Recorded as waste (0 or less)' }),
+  receiving: Type.Number({ description: 'Deliveries received (0 or more)' }),
+  adjustments: Type.Number({ description: 'Adjustments, either way' }),
+  counts: Type.Number({ description: 'What counts found more (or less) than the books said' }),
+  closing: Type.Number({
+    description: 'Stock at the end of the last day: opening plus every column between, exactly',
+  }),
+});
+export type InventoryRow = Static<typeof InventoryRow>;
+
+export const InventoryReport = Type.Object({
+  from: Type.String({ format: 'date' }),
+  to: Type.String({ format: 'date' }),
+  items: Type.Array(InventoryRow, {
+    description:
+      'Every live item and every deleted one that moved in the period: ingredients, then products, by name',
+  }),
+});
+export type InventoryReport = Static<typeof InventoryReport>;

@@ -28,10 +28,7 @@ export async function salesReport(
   query: SalesQuery,
 ): Promise<SalesRow[]> {
   authorize(principal, 'reports.read');
-  if (query.from > query.to) throw new BadRequestError('from must not be after to');
-  const { timeZone } = await loadSettings(ctx.db);
-  const { from, to } = localDaysToRange(query.from, query.to, timeZone);
-  if (to - from > (MAX_DAYS + 1) * 86_400_000) throw new BadRequestError(`At most ${MAX_DAYS} days`);
+  const { from, to, timeZone } = await reportPeriod(ctx, query);
   const rows = await repo.salesRows(
     ctx.db,
     { from, to, pieces: zoneOffsets(from, to, timeZone) },
@@ -47,6 +44,21 @@ export async function salesReport(
     net: fromCents(row.gross - row.discounts - row.refunds),
     tips: fromCents(row.tips),
   }));
+}
+
+/**
+ * The instants [from, to) of a report's local days, both included, in the zone of the settings; at
+ * most a year and a day, so one request cannot make the database sum the whole history.
+ */
+export async function reportPeriod(
+  ctx: AppContext,
+  days: { from: string; to: string },
+): Promise<{ from: number; to: number; timeZone: string }> {
+  if (days.from > days.to) throw new BadRequestError('from must not be after to');
+  const { timeZone } = await loadSettings(ctx.db);
+  const { from, to } = localDaysToRange(days.from, days.to, timeZone);
+  if (to - from > (MAX_DAYS + 1) * 86_400_000) throw new BadRequestError(`At most ${MAX_DAYS} days`);
+  return { from, to, timeZone };
 }
 
 /** Day and hour rows are numbered in local time since 1970; the others are named already. */

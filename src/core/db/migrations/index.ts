@@ -31,6 +31,7 @@ import * as floorMoves from './0024_floor_moves';
 import * as modifiers from './0025_modifiers';
 import * as pinLength from './0026_pin_length';
 import * as inventory from './0027_inventory';
+import * as inventoryReportIndex from './0028_inventory_report_index';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -62,6 +63,7 @@ export const migrationProvider: MigrationProvider = {
       '0025_modifiers': modifiers,
       '0026_pin_length': pinLength,
       '0027_inventory': inventory,
+      '0028_inventory_report_index': inventoryReportIndex,
     };
   },
 };
