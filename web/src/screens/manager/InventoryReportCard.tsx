@@ -47,12 +47,15 @@ async function downloadCsv(span: Span): Promise<void> {
   URL.revokeObjectURL(url);
 }
 
-/** Each item's stock over a span of days: where it started, what moved it and why, where it ended. */
-export function InventoryReportCard() {
+/**
+ * Each item's stock over a span of days: where it started, what moved it and why, where it ended.
+ * Today is usually in the span, so it is read again with every movement (`version`).
+ */
+export function InventoryReportCard({ version }: { version: number }) {
   const t = useStrings(inventoryStrings);
   const quantity = useQuantity();
   const [span, setSpan] = useState<Span>();
-  const report = useLoaded(() => loadReport(span), [span?.from, span?.to]);
+  const report = useLoaded(() => loadReport(span), [span?.from, span?.to, version]);
   const download = useAction();
   const shown = report.data;
   const columns = [
@@ -65,8 +68,14 @@ export function InventoryReportCard() {
     ['counts', t.counts],
     ['closing', t.closing],
   ] as const;
+  // The span asked for, ahead of the report that answers it: two dates changed in a row both count.
+  const asked = span ?? (shown && { from: shown.from, to: shown.to });
   const change = (key: keyof Span, value: string) => {
-    if (value && shown) setSpan({ from: shown.from, to: shown.to, [key]: value });
+    if (!value) return;
+    setSpan((previous) => {
+      const base = previous ?? asked;
+      return base && { ...base, [key]: value };
+    });
   };
   return (
     <section class="card stack inventory-report" aria-labelledby="inventory-report-title">
@@ -76,7 +85,7 @@ export function InventoryReportCard() {
           <input
             id="inventory-from"
             type="date"
-            value={shown?.from ?? ''}
+            value={asked?.from ?? ''}
             onChange={(event) => change('from', event.currentTarget.value)}
           />
         </Field>
@@ -84,7 +93,7 @@ export function InventoryReportCard() {
           <input
             id="inventory-to"
             type="date"
-            value={shown?.to ?? ''}
+            value={asked?.to ?? ''}
             onChange={(event) => change('to', event.currentTarget.value)}
           />
         </Field>
@@ -92,8 +101,8 @@ export function InventoryReportCard() {
           <button
             id="inventory-csv"
             type="button"
-            disabled={!shown || download.busy}
-            onClick={() => shown && void download.run(() => downloadCsv({ from: shown.from, to: shown.to }))}
+            disabled={!asked || download.busy}
+            onClick={() => asked && void download.run(() => downloadCsv(asked))}
           >
             {t.downloadCsv}
           </button>

@@ -20,7 +20,7 @@ export function InventorySection() {
   const stock = useLoaded(loadStock);
   const items = stock.data ?? [];
   const [shownKey, setShownKey] = useState<string>();
-  // Bumped on each movement, so the history shown reads its item's movements again.
+  // Bumped on each movement, so the history and the report read their figures again.
   const [movements, setMovements] = useState(0);
   const shown = items.find((item) => itemKey(item) === shownKey);
 
@@ -62,7 +62,7 @@ export function InventorySection() {
           <CountSheet items={items} onRecorded={moved} />
         </>
       )}
-      <InventoryReportCard />
+      <InventoryReportCard version={movements} />
     </div>
   );
 }
