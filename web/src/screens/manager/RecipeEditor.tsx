@@ -6,9 +6,7 @@ import { Field, RowButton } from './shared';
 /** An ingredient or product a recipe can use, with the unit its quantity is in ('' for products). */
 export type RecipeItem = { item_type: ItemType; id: string; name: string; unit: string };
 /** A recipe line as the API sends and takes it. */
-export type RecipeLine =
-  | { ingredient_id: string; quantity: number }
-  | { product_id: string; quantity: number };
+type RecipeLine = { ingredient_id: string; quantity: number } | { product_id: string; quantity: number };
 /** A line as the editor holds it; `key` tells new lines apart, `item` is `ingredient-<id>` or `product-<id>`. */
 export type RecipeDraft = { key: string; item: string; quantity: string };
 

@@ -6,7 +6,6 @@ export type StockItem = NonNullable<Ok<'/inventory/stock', 'get'>>[number];
 export type Movement = NonNullable<Ok<'/inventory/movements', 'get'>>[number];
 export type InventoryReport = Ok<'/reports/inventory', 'get'>;
 export type ItemType = StockItem['item_type'];
-export type Reason = Movement['reason'];
 
 /** One string names an item in a select or an input id: ingredients and products may share an id. */
 export const itemKey = (item: { item_type: ItemType; id: string }) => `${item.item_type}-${item.id}`;
