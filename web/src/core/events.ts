@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { refreshSession, serverReachable } from '../api/client';
 
-export type Topic = 'orders' | 'kitchen' | 'tables' | 'tickets' | 'payments';
+export type Topic = 'orders' | 'kitchen' | 'tables' | 'tickets' | 'payments' | 'inventory';
 /** One event of GET /events: its type, when it happened, and the record as its GET shows it. */
 export type LiveEvent = { type: string; at: string; data: unknown };
 
@@ -17,6 +17,8 @@ const EVENT_TYPES = [
   'modifier_group.created',
   'modifier_group.updated',
   'modifier_group.deleted',
+  'stock.moved',
+  'stock.low',
   'table.created',
   'table.updated',
   'table.deleted',

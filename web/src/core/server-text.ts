@@ -53,6 +53,10 @@ const SPANISH: Record<string, string> = {
     'Abrir y cerrar su propio turno y registrar movimientos de efectivo',
   'See and close the shifts of every user': 'Ver y cerrar los turnos de todos los usuarios',
   'Read sales reports': 'Ver los reportes de ventas',
+  'See stock, its movements, low stock and the inventory report':
+    'Ver las existencias, sus movimientos, lo que está bajo y el reporte de inventario',
+  'Receive deliveries, record waste and adjustments, and enter stock counts':
+    'Recibir entregas, registrar mermas y ajustes, y capturar conteos de inventario',
   'Read and verify the audit log': 'Ver y verificar la bitácora de auditoría',
   "Use the restaurant's Lightning wallet": 'Usar la billetera Lightning del restaurante',
   'Create, edit and delete webhooks': 'Crear, editar y eliminar webhooks',
@@ -154,6 +158,16 @@ const SPANISH: Record<string, string> = {
     'Se necesita tu PIN para poner la primera contraseña de la billetera.',
   'Idempotency-Key was already used with a different request': 'Esta operación ya se envió con otros datos.',
   'Initial setup already completed': 'La configuración inicial ya se hizo.',
+  // Inventory
+  'Item is used by a recipe': 'El artículo se usa en una receta.',
+  'Recipe items must be live ingredients or products':
+    'Los artículos de una receta deben ser ingredientes o productos vigentes.',
+  'A recipe lists each item once': 'Una receta lleva cada artículo una sola vez.',
+  'A delivery adds stock: delta must be above 0':
+    'Una entrega suma existencias: la cantidad debe ser mayor que 0.',
+  'Waste takes stock away: delta must be below 0':
+    'La merma resta existencias: la cantidad debe ser menor que 0.',
+  'Each item is counted once per sheet': 'Cada artículo se cuenta una sola vez por hoja.',
 };
 
 const TABLES: Record<Language, Record<string, string>> = { en: {}, es: SPANISH };

@@ -4,6 +4,7 @@ import { Alert } from '../../components/Alert';
 import { useStrings } from '../../core/i18n';
 import { type Category, type Dish, menuStrings } from './menu-model';
 import type { ModifierGroup } from './modifiers-model';
+import { RecipeEditor, type RecipeItem, recipeDrafts, recipeOf, useRecipeStrings } from './RecipeEditor';
 import {
   amountOf,
   Check,
@@ -21,29 +22,33 @@ import {
 
 /**
  * A dish's form: name, price, category, description, whether it is on (not sold out), and the modifier
- * groups a waiter is asked, in order. A PUT replaces what it is sent, so every field goes back as read.
+ * groups a waiter is asked, in order, and its recipe (what a plate takes from the stock). A PUT replaces what it is sent, so every field goes back as read.
  */
 export function DishForm({
   dish,
   categories,
   groups,
+  recipeItems,
   onSaved,
   onCancel,
 }: {
   dish?: Dish;
   categories: Category[];
   groups: ModifierGroup[];
+  recipeItems: RecipeItem[];
   onSaved: () => Promise<void>;
   onCancel?: () => void;
 }) {
   const t = useStrings(menuStrings);
   const common = useCommonStrings();
+  const recipeStrings = useRecipeStrings();
   const [name, setName] = useState(dish?.name ?? '');
   const [price, setPrice] = useState(dish ? centsText(centsOf(dish.price)) : '');
   const [categoryId, setCategoryId] = useState(dish?.category_id ?? categories[0]?.id ?? '');
   const [description, setDescription] = useState(dish?.description ?? '');
   const [available, setAvailable] = useState(dish?.available ?? true);
   const [groupIds, setGroupIds] = useState<string[]>(dish?.modifier_group_ids ?? []);
+  const [recipe, setRecipe] = useState(() => recipeDrafts(dish?.recipe));
   const [invalid, setInvalid] = useState<string>();
   const action = useAction();
   const prefix = dish ? 'dish-edit' : 'dish-new';
@@ -74,6 +79,11 @@ export function DishForm({
       setInvalid(t.badPrice);
       return;
     }
+    const lines = recipeOf(recipe);
+    if (!lines) {
+      setInvalid(recipeStrings.badLine);
+      return;
+    }
     setInvalid(undefined);
     const body = {
       name: name.trim(),
@@ -82,6 +92,7 @@ export function DishForm({
       description: description.trim(),
       available,
       modifier_group_ids: linked.map((group) => group.id),
+      recipe: lines,
     };
     const done = await action.run(() =>
       dish
@@ -95,6 +106,7 @@ export function DishForm({
       setDescription('');
       setAvailable(true);
       setGroupIds([]);
+      setRecipe([]);
     }
     await onSaved();
   };
@@ -180,6 +192,7 @@ export function DishForm({
           ))}
         </ul>
       </fieldset>
+      <RecipeEditor prefix={`${prefix}-recipe`} items={recipeItems} drafts={recipe} onChange={setRecipe} />
       <Alert message={invalid ?? action.error} />
       <FormActions submitLabel={dish ? common.save : t.addDish} busy={action.busy} onCancel={onCancel} />
     </form>

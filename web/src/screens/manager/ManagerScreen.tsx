@@ -3,6 +3,7 @@ import { type Strings, useStrings } from '../../core/i18n';
 import { currentUser } from '../../core/session';
 import { useStore } from '../../core/store';
 import { FloorSection } from './FloorSection';
+import { InventorySection } from './InventorySection';
 import { MenuSection } from './MenuSection';
 import { ModifiersSection } from './ModifiersSection';
 import { PrintersSection } from './PrintersSection';
@@ -10,11 +11,14 @@ import { SalesSection } from './SalesSection';
 import { SettingsSection } from './SettingsSection';
 import { ShiftsSection } from './ShiftsSection';
 import { StaffSection } from './StaffSection';
+import { StockItemsSection } from './StockItemsSection';
 import { TabletsSection } from './TabletsSection';
 
 const SECTIONS = {
   menu: MenuSection,
   modifiers: ModifiersSection,
+  items: StockItemsSection,
+  inventory: InventorySection,
   floor: FloorSection,
   staff: StaffSection,
   settings: SettingsSection,
@@ -31,6 +35,8 @@ const strings: Strings<Section | 'sections' | 'notAllowed' | 'unknown' | 'manage
     sections: 'Manager sections',
     menu: 'Menu',
     modifiers: 'Modifiers',
+    items: 'Ingredients and products',
+    inventory: 'Inventory',
     floor: 'Spaces and tables',
     staff: 'Staff and roles',
     settings: 'Settings',
@@ -47,6 +53,8 @@ const strings: Strings<Section | 'sections' | 'notAllowed' | 'unknown' | 'manage
     sections: 'Secciones de gerencia',
     menu: 'Menú',
     modifiers: 'Opciones de platillos',
+    items: 'Ingredientes y productos',
+    inventory: 'Inventario',
     floor: 'Espacios y mesas',
     staff: 'Personal y roles',
     settings: 'Ajustes',
@@ -68,7 +76,7 @@ function isSection(name: string): name is Section {
   return Object.hasOwn(SECTIONS, name);
 }
 
-/** The manager's screens: menu, modifier groups, floor, staff and roles, settings, the day's sales, the shifts, onboarding tablets, printers and payment methods. */
+/** The manager's screens: menu, modifier groups, ingredients and products, inventory, floor, staff and roles, settings, the day's sales, the shifts, onboarding tablets, printers and payment methods. */
 export default function ManagerScreen() {
   const t = useStrings(strings);
   const user = useStore(currentUser);

@@ -4,6 +4,14 @@ import { Alert } from '../../components/Alert';
 import { format, useStrings } from '../../core/i18n';
 import { type ModifierGroup, modifierStrings } from './modifiers-model';
 import {
+  type RecipeDraft,
+  RecipeEditor,
+  type RecipeItem,
+  recipeDrafts,
+  recipeOf,
+  useRecipeStrings,
+} from './RecipeEditor';
+import {
   amountOf,
   Check,
   centsOf,
@@ -19,10 +27,23 @@ import {
 } from './shared';
 
 /** An option as the form edits it; `key` tells rows apart before a new option has an id. */
-type OptionDraft = { key: string; id?: string; name: string; delta: string; available: boolean };
+type OptionDraft = {
+  key: string;
+  id?: string;
+  name: string;
+  delta: string;
+  available: boolean;
+  recipe: RecipeDraft[];
+};
 
 let nextKey = 0;
-const newDraft = (): OptionDraft => ({ key: `new-${nextKey++}`, name: '', delta: '0.00', available: true });
+const newDraft = (): OptionDraft => ({
+  key: `new-${nextKey++}`,
+  name: '',
+  delta: '0.00',
+  available: true,
+  recipe: [],
+});
 
 /** "-5.50" → −550 cents: a price change may lower the plate's price. */
 function parseDelta(text: string): number | undefined {
@@ -33,19 +54,23 @@ function parseDelta(text: string): number | undefined {
 
 /**
  * A modifier group's form: its name, how many options a waiter must and may choose, and its options.
- * Options keep their ids on save; one removed here is retired by the server (plates keep it).
+ * Options keep their ids on save; one removed here is retired by the server (plates keep it). Each
+ * option has its own recipe (extra cheese takes cheese), folded away since most options need none.
  */
 export function ModifierGroupForm({
   group,
+  recipeItems,
   onSaved,
   onCancel,
 }: {
   group?: ModifierGroup;
+  recipeItems: RecipeItem[];
   onSaved: () => Promise<void>;
   onCancel?: () => void;
 }) {
   const t = useStrings(modifierStrings);
   const common = useCommonStrings();
+  const recipeStrings = useRecipeStrings();
   const [name, setName] = useState(group?.name ?? '');
   const [min, setMin] = useState(String(group?.min_select ?? 0));
   const [max, setMax] = useState(String(group?.max_select ?? 1));
@@ -56,6 +81,7 @@ export function ModifierGroupForm({
       name: option.name,
       delta: centsText(centsOf(option.price_delta)),
       available: option.available,
+      recipe: recipeDrafts(option.recipe),
     })) ?? [newDraft()],
   );
   const [invalid, setInvalid] = useState<string>();
@@ -73,6 +99,11 @@ export function ModifierGroupForm({
       setInvalid(t.badDelta);
       return;
     }
+    const recipes = options.map((option) => recipeOf(option.recipe));
+    if (recipes.some((recipe) => recipe === undefined)) {
+      setInvalid(recipeStrings.badLine);
+      return;
+    }
     setInvalid(undefined);
     const body = {
       name: name.trim(),
@@ -83,6 +114,7 @@ export function ModifierGroupForm({
         name: option.name.trim(),
         price_delta: amountOf(deltas[index] ?? 0),
         available: option.available,
+        recipe: recipes[index] ?? [],
       })),
     };
     const done = await action.run(() =>
@@ -165,6 +197,15 @@ export function ModifierGroupForm({
               >
                 {t.available}
               </Check>
+              <details class="option-recipe" open={option.recipe.length > 0}>
+                <summary>{format(recipeStrings.recipeOf, { n: option.recipe.length })}</summary>
+                <RecipeEditor
+                  prefix={`${id}-recipe`}
+                  items={recipeItems}
+                  drafts={option.recipe}
+                  onChange={(recipe) => change(option.key, { recipe })}
+                />
+              </details>
               <RowButton
                 label={t.removeOption}
                 target={option.name || label}

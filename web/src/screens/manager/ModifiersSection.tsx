@@ -3,17 +3,20 @@ import { Alert } from '../../components/Alert';
 import { format, useStrings } from '../../core/i18n';
 import { ModifierGroupForm } from './ModifierGroupForm';
 import { type ModifierGroup, modifierStrings } from './modifiers-model';
+import { loadRecipeItems } from './RecipeEditor';
 import { RecordTable, useEditing, useLoaded, useRemoval } from './shared';
 
 async function loadGroups() {
-  return (await ok(api.GET('/modifier-groups'))) ?? [];
+  const [groups, recipeItems] = await Promise.all([ok(api.GET('/modifier-groups')), loadRecipeItems()]);
+  return { groups: groups ?? [], recipeItems };
 }
 
 /** The questions a waiter asks with a dish (tortilla, salsa, size), each with its options and prices. */
 export function ModifiersSection() {
   const t = useStrings(modifierStrings);
   const groups = useLoaded(loadGroups);
-  const list = groups.data ?? [];
+  const list = groups.data?.groups ?? [];
+  const recipeItems = groups.data?.recipeItems ?? [];
   const { editing, edit, close, saved } = useEditing<ModifierGroup>(groups.reload);
   const removal = useRemoval(groups.reload);
   const remove = (group: ModifierGroup) =>
@@ -54,9 +57,15 @@ export function ModifiersSection() {
         )}
         <Alert message={removal.error} />
         {editing ? (
-          <ModifierGroupForm key={editing.id} group={editing} onSaved={saved} onCancel={close} />
+          <ModifierGroupForm
+            key={editing.id}
+            group={editing}
+            recipeItems={recipeItems}
+            onSaved={saved}
+            onCancel={close}
+          />
         ) : (
-          <ModifierGroupForm key="new" onSaved={groups.reload} />
+          <ModifierGroupForm key="new" recipeItems={recipeItems} onSaved={groups.reload} />
         )}
       </section>
     </div>

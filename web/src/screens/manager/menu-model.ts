@@ -31,6 +31,7 @@ export const menuStrings: Strings<
   | 'moveUp'
   | 'moveDown'
   | 'soldOut'
+  | 'outOfStock'
 > = {
   en: {
     categories: 'Dish categories',
@@ -58,6 +59,7 @@ export const menuStrings: Strings<
     moveUp: 'Move up',
     moveDown: 'Move down',
     soldOut: 'Sold out',
+    outOfStock: 'Out of stock',
   },
   es: {
     categories: 'Categorías de platillos',
@@ -85,5 +87,6 @@ export const menuStrings: Strings<
     moveUp: 'Subir',
     moveDown: 'Bajar',
     soldOut: 'Agotado',
+    outOfStock: 'Sin existencias',
   },
 };

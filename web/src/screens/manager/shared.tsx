@@ -39,18 +39,25 @@ export function useFailureMessage(): (failure: unknown) => string {
   return (failure) => messageOf(failure, t.unreachable);
 }
 
-/** Loads what a section shows, again on `reload()`; `error` holds the server's message. */
+/**
+ * Loads what a section shows, again on `reload()`; `error` holds the server's message. Only the
+ * latest load is kept: an answer overtaken by a newer request (a date changed twice) is dropped.
+ */
 export function useLoaded<T>(load: () => Promise<T>, deps: unknown[] = []) {
   const failureMessage = useFailureMessage();
   const [data, setData] = useState<T>();
   const [error, setError] = useState<string>();
+  const latest = useRef(0);
   // The caller names what the load depends on.
   const reload = useCallback(async () => {
+    const request = ++latest.current;
     try {
-      setData(await load());
+      const loaded = await load();
+      if (request !== latest.current) return;
+      setData(loaded);
       setError(undefined);
     } catch (failure) {
-      setError(failureMessage(failure));
+      if (request === latest.current) setError(failureMessage(failure));
     }
   }, deps);
   useEffect(() => {

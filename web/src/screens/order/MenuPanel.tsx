@@ -1,11 +1,13 @@
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { cents, type MenuCategory, type MenuDish, strings } from './order-screen';
+import { SoldOutBadge } from './SoldOutBadge';
 
 /**
  * The menu by category: a tap adds a plain dish at once (the quick path) or opens the options of a
  * dish with modifier groups; "…" sets quantity, seat and course of a plain one. Sold-out dishes are
- * greyed, marked 86 and cannot be tapped.
+ * greyed and cannot be tapped: marked 86 when the kitchen said so, "Out of stock" when the stock of
+ * their recipe ran out (which comes back by itself with the next delivery).
  */
 export function MenuPanel({
   menu,
@@ -60,7 +62,11 @@ export function MenuPanel({
                   <span class="menu-dish-name">{dish.name}</span>{' '}
                   <span class="menu-dish-price num">{money(cents(dish.price))}</span>
                   {dish.modifier_groups.length > 0 && <span class="menu-dish-more">{t.options}</span>}
-                  {!dish.available && <span class="badge danger menu-dish-86">{t.soldOut}</span>}
+                  <SoldOutBadge
+                    available={dish.available}
+                    outOfStock={dish.out_of_stock}
+                    class="menu-dish-86"
+                  />
                 </button>
                 {dish.modifier_groups.length === 0 && dish.available && (
                   <button

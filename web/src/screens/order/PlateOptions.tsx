@@ -9,6 +9,7 @@ import {
   type PlateChoice,
   strings,
 } from './order-screen';
+import { SoldOutBadge } from './SoldOutBadge';
 
 const MAX_QUANTITY = 99;
 const COURSES = [1, 2, 3, 4, 5, 6, 7, 8, 9];
@@ -151,7 +152,7 @@ export function PlateOptions({
                       {money(Math.abs(cents(option.price_delta)))}
                     </span>
                   )}
-                  {!option.available && <span class="badge danger">{t.soldOut}</span>}
+                  <SoldOutBadge available={option.available} outOfStock={option.out_of_stock} />
                 </label>
               );
             })}

@@ -72,6 +72,7 @@ type Keys =
   | 'cancel'
   | 'answer'
   | 'soldOut'
+  | 'outOfStock'
   | 'sendAll'
   | 'sendCourse'
   | 'fireCourse'
@@ -105,6 +106,7 @@ export const strings: Strings<Keys> = {
     cancel: 'Cancel',
     answer: 'Still to choose: {groups}',
     soldOut: '86',
+    outOfStock: 'Out of stock',
     sendAll: 'Send all',
     sendCourse: 'Send course {n}',
     fireCourse: 'Fire course {n}',
@@ -168,6 +170,7 @@ export const strings: Strings<Keys> = {
     cancel: 'Cancelar',
     answer: 'Falta elegir: {groups}',
     soldOut: 'Agotado',
+    outOfStock: 'Sin existencias',
     sendAll: 'Enviar todo',
     sendCourse: 'Enviar tiempo {n}',
     fireCourse: 'Marchar tiempo {n}',
