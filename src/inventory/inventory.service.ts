@@ -107,22 +107,26 @@ export function recordCount(
   body: CountBody,
   claim: IdempotencyClaim | undefined,
 ): Promise<number> {
-  const keys = body.counts.map((count) => `${count.item_type}:${count.item_id}`);
-  if (new Set(keys).size !== keys.length) throw new BadRequestError(COUNTED_TWICE);
+  const items = body.counts.map((count) => ({ itemType: count.item_type, itemId: count.item_id }));
+  if (new Set(items.map(repo.stockItemKey)).size !== items.length) throw new BadRequestError(COUNTED_TWICE);
   const counts = body.counts
-    .map((count) => ({ ...count, counted: baseQuantity(count.item_type, 'counted', count.counted) }))
-    .sort((a, b) => (`${a.item_type}:${a.item_id}` < `${b.item_type}:${b.item_id}` ? -1 : 1));
+    .map((count) => ({
+      itemType: count.item_type,
+      itemId: count.item_id,
+      counted: baseQuantity(count.item_type, 'counted', count.counted),
+    }))
+    .sort(repo.inLockOrder);
   const now = ctx.clock.now();
   // A replayed sheet must not set the stock again over the sales made since the first one.
   return inIdempotentTransaction(ctx.db, { claim, statusCode: 200, now }, async (trx) => {
     const movements: repo.NewMovement[] = [];
     for (const count of counts) {
-      const item = await lockLiveItem(trx, count.item_type, count.item_id);
+      const item = await lockLiveItem(trx, count.itemType, count.itemId);
       const delta = count.counted - item.stock;
       if (delta === 0) continue;
       movements.push({
-        itemType: count.item_type,
-        itemId: count.item_id,
+        itemType: count.itemType,
+        itemId: count.itemId,
         delta,
         reason: 'count',
         userId: principal.id,

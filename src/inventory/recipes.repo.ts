@@ -32,7 +32,10 @@ export function outOfStock(owner: 'dish_id' | 'option_id', ownerId: string): Raw
   ) then 1 else 0 end`;
 }
 
-export function itemOf(line: RecipeLineRow): { itemType: StockItemType; itemId: string } {
+export function itemOf(line: Pick<RecipeLineRow, 'ingredient_id' | 'product_id'>): {
+  itemType: StockItemType;
+  itemId: string;
+} {
   return line.ingredient_id !== null
     ? { itemType: 'ingredient', itemId: line.ingredient_id }
     : { itemType: 'product', itemId: line.product_id as string };
@@ -114,7 +117,8 @@ export async function isUsedByLiveRecipe(db: Db, itemType: StockItemType, id: st
     .where((eb) =>
       eb.or([
         eb('d.is_deleted', '=', 0),
-        eb.and([eb('o.retired_at', 'is', null), eb('o.id', 'is not', null), eb('g.is_deleted', '=', 0)]),
+        // A line of a dish joins no option and no group, so only an option's line passes here.
+        eb.and([eb('o.retired_at', 'is', null), eb('g.is_deleted', '=', 0)]),
       ]),
     )
     .limit(1)

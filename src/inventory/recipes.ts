@@ -5,6 +5,7 @@ import { IngredientQuantity, MAX_QUANTITY } from '../core/quantity';
 import { Uuid } from '../core/schemas';
 import { fromBase, toBase } from './quantities';
 import { itemOf, lockLiveItems, type RecipeItem, type RecipeLineRow } from './recipes.repo';
+import { stockItemKey } from './stock.repo';
 
 export const RECIPE_ITEMS_NOT_LIVE = 'Recipe items must be live ingredients or products';
 export const RECIPE_ITEM_TWICE = 'A recipe lists each item once';
@@ -43,7 +44,7 @@ export async function lockRecipe(trx: Db, lines: RecipeLine[]): Promise<RecipeIt
       ? { itemType: 'ingredient', itemId: line.ingredient_id, quantity: toBase('ingredient', line.quantity) }
       : { itemType: 'product', itemId: line.product_id, quantity: line.quantity },
   );
-  const keys = items.map((item) => `${item.itemType}:${item.itemId}`);
+  const keys = items.map(stockItemKey);
   if (new Set(keys).size !== keys.length) throw new BadRequestError(RECIPE_ITEM_TWICE);
   for (const itemType of ['ingredient', 'product'] as const) {
     const ids = items.filter((item) => item.itemType === itemType).map((item) => item.itemId);

@@ -7,6 +7,20 @@ import { newOrderedId } from '../core/ids';
 
 export type MovementRow = Selectable<Database['stock_movements']>;
 
+type ItemRef = { itemType: StockItemType; itemId: string };
+
+/** One key per item, ingredients and products apart. */
+export const stockItemKey = (item: ItemRef): string => `${item.itemType}:${item.itemId}`;
+
+/**
+ * The one order every transaction locks items in: two writers that share items queue on the first
+ * they share instead of each holding one the other waits for.
+ */
+export const inLockOrder = (a: ItemRef, b: ItemRef): number => {
+  const [left, right] = [stockItemKey(a), stockItemKey(b)];
+  return left < right ? -1 : left > right ? 1 : 0;
+};
+
 export type NewMovement = {
   itemType: StockItemType;
   itemId: string;

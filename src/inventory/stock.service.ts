@@ -3,9 +3,14 @@ import type { StockItemType } from '../core/db/schema';
 import { recordEvent } from '../events/record-event';
 import { fromBase } from './quantities';
 import { findPlateRecipes, findRecipesUsing, itemOf } from './recipes.repo';
-import { applyMovement, findSaleMovements, type MovedItem, type NewMovement } from './stock.repo';
-
-const itemKey = (itemType: StockItemType, itemId: string) => `${itemType}:${itemId}`;
+import {
+  applyMovement,
+  findSaleMovements,
+  inLockOrder,
+  type MovedItem,
+  type NewMovement,
+  stockItemKey,
+} from './stock.repo';
 
 type ItemChange = {
   itemType: StockItemType;
@@ -22,20 +27,14 @@ type ItemChange = {
  * not exist).
  */
 export async function moveStock(trx: Db, movements: NewMovement[]): Promise<string[]> {
-  const sorted = [...movements].sort((a, b) =>
-    itemKey(a.itemType, a.itemId) < itemKey(b.itemType, b.itemId)
-      ? -1
-      : itemKey(a.itemType, a.itemId) > itemKey(b.itemType, b.itemId)
-        ? 1
-        : 0,
-  );
+  const sorted = [...movements].sort(inLockOrder);
   const changes = new Map<string, ItemChange>();
   const movementIds: string[] = [];
   for (const movement of sorted) {
     const moved = await applyMovement(trx, movement);
     if (!moved) continue;
     movementIds.push(moved.movementId);
-    const key = itemKey(movement.itemType, movement.itemId);
+    const key = stockItemKey(movement);
     const change = changes.get(key);
     if (change) {
       change.after = moved;
@@ -88,15 +87,14 @@ async function announceAvailability(trx: Db, changes: ItemChange[], now: number)
   const ranOut = new Set<string>();
   const cameBack = new Set<string>();
   for (const change of changes) {
-    const key = itemKey(change.itemType, change.itemId);
+    const key = stockItemKey(change);
     if (change.before > 0 && change.after.stock <= 0) ranOut.add(key);
     if (change.before <= 0 && change.after.stock > 0) cameBack.add(key);
   }
   if (ranOut.size === 0 && cameBack.size === 0) return;
-  const crossed = changes.filter((change) => {
-    const key = itemKey(change.itemType, change.itemId);
-    return ranOut.has(key) || cameBack.has(key);
-  });
+  const crossed = changes.filter(
+    (change) => ranOut.has(stockItemKey(change)) || cameBack.has(stockItemKey(change)),
+  );
   const lines = await findRecipesUsing(trx, crossed);
   const owners = new Map<
     string,
@@ -120,8 +118,7 @@ async function announceAvailability(trx: Db, changes: ItemChange[], now: number)
       crossed: false,
       returned: false,
     };
-    const { itemType, itemId } = itemOf({ ...line, dish_id: null, option_id: null, quantity: 0 });
-    const key = itemKey(itemType, itemId);
+    const key = stockItemKey(itemOf(line));
     if (line.stock <= 0) owner.out.push(key);
     if (ranOut.has(key) || cameBack.has(key)) owner.crossed = true;
     if (cameBack.has(key)) owner.returned = true;
@@ -162,7 +159,7 @@ export async function recordSales(
   const perPlateItem = new Map<string, NewMovement>();
   for (const line of lines) {
     const { itemType, itemId } = itemOf(line);
-    const key = `${line.order_dish_id} ${itemKey(itemType, itemId)}`;
+    const key = `${line.order_dish_id} ${stockItemKey({ itemType, itemId })}`;
     const movement = perPlateItem.get(key);
     if (movement) movement.delta -= line.quantity;
     else
