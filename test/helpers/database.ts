@@ -157,8 +157,22 @@ async function runAdminStatement(connectionString: string, statement: string): P
   }
 }
 
-/** SQLite always; PostgreSQL when TEST_DATABASE_URL names one. */
-export const databaseTargets: DatabaseTarget[] = postgresUrl ? [sqliteTarget, postgres] : [sqliteTarget];
+/** SQLite always; PostgreSQL when TEST_DATABASE_URL names one; TEST_ENGINES=sqlite or postgres keeps one. */
+export const databaseTargets: DatabaseTarget[] = chosenTargets(
+  postgresUrl ? [sqliteTarget, postgres] : [sqliteTarget],
+);
+
+function chosenTargets(available: DatabaseTarget[]): DatabaseTarget[] {
+  const names = process.env.TEST_ENGINES?.split(',').map((name) => name.trim());
+  if (!names) return available;
+  const chosen = available.filter((target) => names.includes(target.name));
+  if (chosen.length !== names.length) {
+    throw new Error(
+      `TEST_ENGINES=${process.env.TEST_ENGINES}: each must be sqlite, or postgres with TEST_DATABASE_URL set`,
+    );
+  }
+  return chosen;
+}
 
 let announced = false;
 export function announceSkippedTargets(): void {
