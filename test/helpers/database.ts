@@ -1,11 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import {
   type DatabaseHandle,
   type DialectName,
   migrateToLatest,
+  type OpenOptions,
   openDatabase,
 } from '../../src/core/db/database';
 
@@ -16,7 +19,7 @@ export type DatabaseTarget = {
   /** An empty database, for tests that migrate it themselves. */
   url: () => Promise<DisposableUrl>;
   /** A database for a test to run on: one already migrated where the target has a quicker way than migrating. */
-  testUrl: () => Promise<DisposableUrl & { isMigrated: boolean }>;
+  testUrl: () => Promise<DisposableUrl & { isMigrated: boolean; options?: OpenOptions }>;
 };
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
@@ -31,8 +34,33 @@ const runPrefix = postgresUrl ? new URL(postgresUrl).pathname.slice(1, 31) : '';
 export const sqliteTarget: DatabaseTarget = {
   name: 'sqlite',
   url: async () => ({ url: 'sqlite::memory:', drop: async () => {} }),
-  testUrl: async () => ({ url: 'sqlite::memory:', drop: async () => {}, isMigrated: false }),
+  testUrl: async () => ({
+    url: 'sqlite::memory:',
+    drop: async () => {},
+    isMigrated: true,
+    options: { sqliteImage: await migratedSqliteImage() },
+  }),
 };
+
+let sqliteImage: Promise<Buffer> | undefined;
+
+/** A migrated SQLite database, serialized once per test process; each test opens a copy of it in memory. */
+function migratedSqliteImage(): Promise<Buffer> {
+  sqliteImage ??= (async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pos-test-image-'));
+    const database = openDatabase('sqlite::memory:');
+    try {
+      await migrateToLatest(database.db);
+      const file = join(folder, 'migrated.db');
+      await sql`vacuum into ${file}`.execute(database.db);
+      return readFileSync(file);
+    } finally {
+      await database.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  })();
+  return sqliteImage;
+}
 
 /**
  * Each test file (a process of its own) gets a PostgreSQL database of its own, and each test a schema
@@ -186,8 +214,8 @@ export function announceSkippedTargets(): void {
 export async function openTestDatabase(
   target: DatabaseTarget,
 ): Promise<{ database: DatabaseHandle; url: string; dispose: () => Promise<void> }> {
-  const { url, drop, isMigrated } = await target.testUrl();
-  const database = openDatabase(url);
+  const { url, drop, isMigrated, options } = await target.testUrl();
+  const database = openDatabase(url, options);
   if (!isMigrated) await migrateToLatest(database.db);
   return {
     database,

@@ -32,6 +32,11 @@ export type DatabaseHandle = {
 export type OpenOptions = {
   /** How the SQLite WAL is synced to disk; tests slow it down or make it fail. */
   syncWal?: SyncFile;
+  /**
+   * For `sqlite::memory:`: start from a copy of this serialized database instead of an empty one
+   * (tests open hundreds of databases from one that was migrated once).
+   */
+  sqliteImage?: Buffer;
 };
 
 const PG_INT8 = 20;
@@ -51,7 +56,7 @@ function openSqlite(path: string, options: OpenOptions): DatabaseHandle {
   if (!isMemory) prepareSqliteFile(path);
   let sqlite: SQLite.Database | undefined;
   try {
-    sqlite = new SQLite(path);
+    sqlite = isMemory && options.sqliteImage ? new SQLite(options.sqliteImage) : new SQLite(path);
     if (!isMemory) sqlite.pragma('journal_mode = WAL');
   } catch (error) {
     sqlite?.close();
