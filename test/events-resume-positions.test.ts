@@ -71,7 +71,7 @@ describeEachDatabase('GET /events with a Last-Event-ID the outbox never gave', (
     for (const stream of [ahead, plain]) await stream.cancel();
   });
 
-  it('keeps /health/live answering within 100 ms while 50 streams open with random, ahead and malformed positions', async (t) => {
+  it('keeps /health/live answering, with no pause of 250 ms, while 50 streams open with random, ahead and malformed positions', async (t) => {
     const test = await listeningTestApp(t, target);
     const { cookies } = await loggedInUser(test.app, test.db, 'staff');
     // More than one read batch (500), so the replays loop.
@@ -79,9 +79,11 @@ describeEachDatabase('GET /events with a Last-Event-ID the outbox never gave', (
     await recordMany(test, stored);
 
     // The machine's own noise (a shared CI runner, other test processes) measured first on the idle
-    // server and added to the budget, so the check measures what the streams cost the event loop.
+    // server and added to the budget, so the check measures what the streams cost the event loop. A
+    // replay that held the loop would pause it for seconds; the margin keeps a loaded machine's
+    // scheduling (over 100 ms with both cores busy) from failing the check.
     const idle = await healthLatencies(test.base, 50);
-    const budget = 100 + Math.max(...idle);
+    const budget = 250 + Math.max(...idle);
     let polling = true;
     t.after(() => {
       polling = false;
