@@ -162,7 +162,7 @@ describeEachDatabase('phoenixd webhook', (target) => {
     const ignored = await deliver(app, sent, sign(sent));
     assert.equal(ignored.statusCode, 200);
     assert.deepEqual(ignored.json(), { message: 'Event ignored' });
-    const malformed = paymentReceived({ amountSat: -5 });
+    const malformed = paymentReceived({ amountSat: '1234' });
     assert.equal((await deliver(app, malformed, sign(malformed))).statusCode, 400);
     const notJson = 'payment!';
     assert.equal((await deliver(app, notJson, sign(notJson))).statusCode, 400);
