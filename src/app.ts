@@ -19,7 +19,7 @@ import { loggerOptions } from './core/logging';
 import { registerOpenApi } from './core/openapi';
 import { refuseUnknownHosts, registerSecurity } from './core/security';
 import { closeGracefully } from './core/shutdown';
-import { validatorCompiler } from './core/validation';
+import { serializerCompiler, validatorCompiler } from './core/validation';
 import { registerEventJobs } from './events/event-jobs';
 import { eventsRoutes } from './events/events.routes';
 import { generalRoutes } from './general/general.routes';
@@ -194,6 +194,7 @@ function trustedProxies(config: Config): boolean | string | ((address: string, h
 async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<void> {
   refuseUnknownHosts(app, ctx.config);
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   acceptEmptyJsonBodies(app);
   registerErrorHandling(app);
   await app.register(cookie);

@@ -12,7 +12,7 @@ import { runScript } from './helpers/cli';
 import { databaseTargets } from './helpers/database';
 import { exitCodeOf, type ServerProcess, startServerProcess } from './helpers/server-process';
 
-const CLI = 'src/cli/main.ts';
+const CLI = 'pos';
 const ADMIN = { name: 'Owner', pin: '2468' };
 
 function temporaryFolder(t: TestContext): string {

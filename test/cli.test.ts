@@ -4,7 +4,7 @@ import { cookieHeader, describeEachDatabase } from './helpers/app';
 import { login } from './helpers/auth';
 import { appOnSharedDatabase, runScript } from './helpers/cli';
 
-const CLI = 'src/cli/main.ts';
+const CLI = 'pos';
 
 describeEachDatabase('admin CLI (npm run pos)', (target) => {
   it('creates users with the PIN from the environment or standard input, and they can log in', async (t) => {

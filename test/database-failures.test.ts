@@ -15,15 +15,18 @@ import { diningRoom } from './helpers/orders-factories';
 type TestContext = Parameters<typeof buildTestApp>[0];
 
 /** A SQLite file of its own, as in production (WAL, a directory whose free space can be checked). */
+function sqliteFileUrl() {
+  const directory = mkdtempSync(join(tmpdir(), 'pos-db-failures-'));
+  return {
+    url: `sqlite:${join(directory, 'pos.db')}`,
+    drop: async () => rmSync(directory, { recursive: true, force: true }),
+  };
+}
+
 const sqliteFile: DatabaseTarget = {
   name: 'sqlite',
-  url: async () => {
-    const directory = mkdtempSync(join(tmpdir(), 'pos-db-failures-'));
-    return {
-      url: `sqlite:${join(directory, 'pos.db')}`,
-      drop: async () => rmSync(directory, { recursive: true, force: true }),
-    };
-  },
+  url: async () => sqliteFileUrl(),
+  testUrl: async () => ({ ...sqliteFileUrl(), isMigrated: false }),
 };
 
 const PROBE_INTERVAL_MS = 5000;
@@ -123,6 +126,28 @@ describe('database that cannot write [postgres]', { skip: !postgres }, () => {
     assert.equal(readOnlyHealth.statusCode, 503);
     assert.deepEqual(readOnlyHealth.json(), { status: 'unavailable', database: 'read-only' });
     assert.equal((await health()).statusCode, 200);
+  });
+
+  it('survives the server ending its idle connections, and answers the next request', async (t) => {
+    const { app, db, health } = await setUp(t, postgres as DatabaseTarget);
+    await app.inject({ method: 'POST', url: '/initial-setup', payload: setUpBody });
+    // Every connection of the app (its pool and the event feed's) is idle now; end them all, as a
+    // restart or an idle timeout of the server does. A pool with no 'error' listener would crash here.
+    const admin = openDatabase(process.env.TEST_DATABASE_URL as string);
+    t.after(() => admin.close());
+    const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(db);
+    const ended = await sql<{ pid: number }>`select pid from pg_stat_activity
+      where datname = ${rows[0]?.name} and pid <> pg_backend_pid()`.execute(admin.db);
+    for (const { pid } of ended.rows) await sql`select pg_terminate_backend(${pid})`.execute(admin.db);
+    assert.ok(ended.rows.length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal((await health()).statusCode, 200);
+    const login = await app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { name: setUpBody.name, pin: setUpBody.pin },
+    });
+    assert.equal(login.statusCode, 200, login.body);
   });
 
   it('answers a write that finds the disk full (SQLSTATE 53100) with 507 Storage is full and logs why', async (t) => {

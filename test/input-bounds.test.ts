@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
+import { sqliteTarget } from './helpers/database';
 import { diningRoom, ordersSnapshot, storedOrderDishes } from './helpers/orders-factories';
 import { buildWalletTestApp, unlockedAdmin } from './helpers/wallet-factories';
 
@@ -36,10 +37,7 @@ function objectsOf(schema: Schema | undefined, where: string): [string, Schema][
 }
 
 it('bounds every numeric query parameter and closes every body object of the API', async (t) => {
-  const { app } = await buildTestApp(t, {
-    name: 'sqlite',
-    url: async () => ({ url: 'sqlite::memory:', drop: async () => {} }),
-  });
+  const { app } = await buildTestApp(t, sqliteTarget);
   await app.ready();
   const document = app.swagger() as { paths: Record<string, Record<string, Operation>> };
   const unbounded: string[] = [];

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { billableOrder, createBill } from './helpers/checkout-factories';
+import { sqliteTarget } from './helpers/database';
 import { databaseDigest } from './helpers/db-digest';
 
 /** Parsed as 1.0000000001: a double holds it, so it must not be rounded to 1.00. */
@@ -50,10 +51,7 @@ describeEachDatabase('money with more than two decimals at checkout', (target) =
 });
 
 it('checks every two-decimal number of every request exactly (x-whole-cents), not only with multipleOf', async (t) => {
-  const { app } = await buildTestApp(t, {
-    name: 'sqlite',
-    url: async () => ({ url: 'sqlite::memory:', drop: async () => {} }),
-  });
+  const { app } = await buildTestApp(t, sqliteTarget);
   await app.ready();
   const inexact: string[] = [];
   let seen = 0;

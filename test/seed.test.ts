@@ -4,7 +4,7 @@ import { describeEachDatabase } from './helpers/app';
 import { login } from './helpers/auth';
 import { appOnSharedDatabase, runScript } from './helpers/cli';
 
-const SEED = 'src/cli/seed.ts';
+const SEED = 'seed';
 
 type Recipe = ({ ingredient_id: string } | { product_id: string })[];
 

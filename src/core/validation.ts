@@ -1,7 +1,8 @@
+import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import Ajv, { type ErrorObject, type Options } from 'ajv';
 import type { SchemaValidateFunction } from 'ajv/dist/types';
 import addFormats from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import { CENTS_KEYWORD, isWholeCents } from './money';
 import { isWholeThousandths, THOUSANDTHS_KEYWORD } from './quantity';
 
@@ -87,8 +88,38 @@ function refusingNul(validate: Validate): Validate {
   return checked;
 }
 
-export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  refusingNul(httpPart === 'body' ? compileBody(schema) : textAjv.compile(schema)) as Validate;
+/**
+ * A route's schemas are module constants, so every app a process builds (hundreds in the test suite,
+ * one in production) compiles the same objects: each is compiled once and its function shared. ajv
+ * caches by schema object itself, but a body with read-only fields compiles a copy made here, and the
+ * response serializers are built afresh by each app.
+ */
+function compiledOnce<Route extends { schema: object }, Compiled>(
+  compile: (route: Route) => Compiled,
+): (route: Route) => Compiled {
+  const compiled = new WeakMap<object, Compiled>();
+  return (route) => {
+    let found = compiled.get(route.schema);
+    if (found === undefined) {
+      found = compile(route);
+      compiled.set(route.schema, found);
+    }
+    return found;
+  };
+}
+
+const compileBodyOnce = compiledOnce(({ schema }: { schema: ObjectSchema }) => compileBody(schema));
+
+export const validatorCompiler: FastifySchemaCompiler<object> = (route) =>
+  refusingNul(route.httpPart === 'body' ? compileBodyOnce(route) : textAjv.compile(route.schema)) as Validate;
+
+// Fastify's own serializer compiler (fast-json-stringify); we share no schemas by $id, so it needs none.
+const compileSerializer = SerializerSelector()(undefined, undefined);
+type ResponseRoute = Parameters<FastifySerializerCompiler<object>>[0];
+// Fastify always names the status of a response schema; the compiler's own type insists on it.
+export const serializerCompiler: FastifySerializerCompiler<object> = compiledOnce((route: ResponseRoute) =>
+  compileSerializer(route as Parameters<typeof compileSerializer>[0]),
+);
 
 type ObjectSchema = { properties?: Record<string, { readOnly?: boolean }>; required?: string[] };
 

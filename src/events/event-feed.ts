@@ -1,7 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { type DatabaseHandle, type Db, type DialectName, postgresPoolConfig } from '../core/db/database';
+import {
+  type DatabaseHandle,
+  type Db,
+  type DialectName,
+  newPostgresPool,
+  postgresPoolConfig,
+} from '../core/db/database';
 import type { Database } from '../core/db/schema';
 import { ANNOUNCE_CHANNEL_PREFIX, latestPosition, sequenceEvents } from './events.repo';
 
@@ -48,7 +54,7 @@ export class EventFeed {
   ) {
     // Made here rather than in start(): jobs may sequence before the server is ready (it opens lazily).
     if (database.dialect === 'postgres') {
-      this.ownPool = new pg.Pool({ ...postgresPoolConfig(databaseUrl), max: OWN_CONNECTIONS });
+      this.ownPool = newPostgresPool({ ...postgresPoolConfig(databaseUrl), max: OWN_CONNECTIONS });
       this.own = new Kysely<Database>({ dialect: new PostgresDialect({ pool: this.ownPool }) });
     }
   }

@@ -39,16 +39,21 @@ export async function appOnSharedDatabase(
 
 export type CommandResult = { code: number | null; stdout: string; stderr: string };
 
-/** Runs a script as `npm run <script>` would, with the test secrets and that database, and waits for it to end. */
+const START = join(import.meta.dirname, '..', '..', 'scripts', 'start.mjs');
+
+/**
+ * Runs `npm run <script>` (`pos` or `seed`) as a user does: the compiled dist/, built first when
+ * stale, with the test secrets and that database; waits for it to end.
+ */
 export function runScript(
-  script: string,
+  script: 'pos' | 'seed',
   args: string[],
   options: { databaseUrl: string; env?: Record<string, string>; input?: string },
 ): Promise<CommandResult> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('POS_') && name !== 'DATABASE_URL'),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [START, script, ...args], {
     env: {
       ...inherited,
       DATABASE_URL: options.databaseUrl,

@@ -1,4 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import {
   type DatabaseHandle,
@@ -7,16 +9,29 @@ import {
   openDatabase,
 } from '../../src/core/db/database';
 
+type DisposableUrl = { url: string; drop: () => Promise<void> };
+
 export type DatabaseTarget = {
   name: DialectName;
-  url: () => Promise<{ url: string; drop: () => Promise<void> }>;
+  /** An empty database, for tests that migrate it themselves. */
+  url: () => Promise<DisposableUrl>;
+  /** A database for a test to run on: one already migrated where the target has a quicker way than migrating. */
+  testUrl: () => Promise<DisposableUrl & { isMigrated: boolean }>;
 };
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
 
-const sqlite: DatabaseTarget = {
+/**
+ * Every database a test run makes is named after TEST_DATABASE_URL's, so one made by a run that was
+ * killed is easy to find, and `.ci/run` drops them all with its own.
+ */
+const runPrefix = postgresUrl ? new URL(postgresUrl).pathname.slice(1, 31) : '';
+
+/** SQLite in memory: every call is a database of its own. */
+export const sqliteTarget: DatabaseTarget = {
   name: 'sqlite',
   url: async () => ({ url: 'sqlite::memory:', drop: async () => {} }),
+  testUrl: async () => ({ url: 'sqlite::memory:', drop: async () => {}, isMigrated: false }),
 };
 
 /**
@@ -28,20 +43,97 @@ let processDatabaseUrl: Promise<string> | undefined;
 
 function databaseOfThisProcess(): Promise<string> {
   processDatabaseUrl ??= (async () => {
-    const name = `pos_test_${process.pid}_${randomBytes(3).toString('hex')}`;
+    const name = `${runPrefix}_p${process.pid}_${randomBytes(3).toString('hex')}`;
     await runAdminStatement(postgresUrl as string, `create database ${name}`);
-    process.once('beforeExit', () => {
-      void runAdminStatement(postgresUrl as string, `drop database if exists ${name} with (force)`);
-    });
-    const url = new URL(postgresUrl as string);
-    url.pathname = `/${name}`;
-    return url.toString();
+    dropWhenTheProcessEnds(name);
+    return withDatabase(postgresUrl as string, name);
   })();
   return processDatabaseUrl;
 }
 
+/**
+ * Migrating a PostgreSQL schema takes about a second, which hundreds of tests paid again and again. A
+ * database copied from a migrated template takes a tenth of that. The template is made once for all
+ * the test processes of a run (an advisory lock lets one build it while the others wait) and is named
+ * by the migrations' source, so a changed migration gets a new template.
+ */
+let migratedTemplate: Promise<string> | undefined;
+
+const TEMPLATE_LOCK = 0x706f_7374;
+
+function templateOfTheMigrations(): Promise<string> {
+  migratedTemplate ??= (async () => {
+    const folder = join(import.meta.dirname, '..', '..', 'src', 'core', 'db', 'migrations');
+    const source = createHash('sha256');
+    for (const file of readdirSync(folder).sort())
+      source.update(file).update(readFileSync(join(folder, file)));
+    const name = `${runPrefix}_tmpl_${source.digest('hex').slice(0, 12)}`;
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    try {
+      await admin.query('select pg_advisory_lock($1)', [TEMPLATE_LOCK]);
+      const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+      if (rowCount === 0) {
+        // Built under another name and renamed when whole, so a run killed half-way leaves no template.
+        const building = `${name}_building`;
+        await admin.query(`drop database if exists ${building} with (force)`);
+        await admin.query(`create database ${building}`);
+        const database = openDatabase(withDatabase(postgresUrl as string, building));
+        try {
+          await migrateToLatest(database.db);
+        } finally {
+          await database.close();
+        }
+        await admin.query(`alter database ${building} rename to ${name}`);
+      }
+    } finally {
+      await admin.query('select pg_advisory_unlock($1)', [TEMPLATE_LOCK]);
+      await admin.end();
+    }
+    return name;
+  })();
+  return migratedTemplate;
+}
+
+/**
+ * Databases are dropped when the test process has nothing left to do, not when their test ends: a
+ * test may close a connection of its own after the hook that would drop the database, and a forced
+ * drop would kill it in use.
+ */
+const databasesToDrop: string[] = [];
+
+function dropWhenTheProcessEnds(name: string): void {
+  if (databasesToDrop.length === 0) {
+    process.once('beforeExit', () => {
+      void (async () => {
+        for (const database of databasesToDrop.splice(0)) {
+          await runAdminStatement(postgresUrl as string, `drop database if exists ${database} with (force)`);
+        }
+      })();
+    });
+  }
+  databasesToDrop.push(name);
+}
+
+function withDatabase(url: string, database: string): string {
+  const copy = new URL(url);
+  copy.pathname = `/${database}`;
+  return copy.toString();
+}
+
 const postgres: DatabaseTarget = {
   name: 'postgres',
+  testUrl: async () => {
+    const template = await templateOfTheMigrations();
+    const name = `${runPrefix}_t${process.pid}_${randomBytes(4).toString('hex')}`;
+    // WAL_LOG copies the small template block by block; FILE_COPY would checkpoint the whole server each time.
+    await runAdminStatement(
+      postgresUrl as string,
+      `create database ${name} template ${template} strategy wal_log`,
+    );
+    dropWhenTheProcessEnds(name);
+    return { url: withDatabase(postgresUrl as string, name), drop: async () => {}, isMigrated: true };
+  },
   url: async () => {
     const databaseUrl = await databaseOfThisProcess();
     const schema = `test_${randomBytes(6).toString('hex')}`;
@@ -66,7 +158,7 @@ async function runAdminStatement(connectionString: string, statement: string): P
 }
 
 /** SQLite always; PostgreSQL when TEST_DATABASE_URL names one. */
-export const databaseTargets: DatabaseTarget[] = postgresUrl ? [sqlite, postgres] : [sqlite];
+export const databaseTargets: DatabaseTarget[] = postgresUrl ? [sqliteTarget, postgres] : [sqliteTarget];
 
 let announced = false;
 export function announceSkippedTargets(): void {
@@ -80,9 +172,9 @@ export function announceSkippedTargets(): void {
 export async function openTestDatabase(
   target: DatabaseTarget,
 ): Promise<{ database: DatabaseHandle; url: string; dispose: () => Promise<void> }> {
-  const { url, drop } = await target.url();
+  const { url, drop, isMigrated } = await target.testUrl();
   const database = openDatabase(url);
-  await migrateToLatest(database.db);
+  if (!isMigrated) await migrateToLatest(database.db);
   return {
     database,
     url,

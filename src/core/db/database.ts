@@ -132,9 +132,20 @@ export function postgresPoolConfig(url: string): pg.PoolConfig {
   };
 }
 
+/**
+ * A pool whose idle connections the server may end (a restart, a terminated backend, an idle timeout)
+ * without ending the process: node-postgres drops such a connection and opens another for the next
+ * query, but it reports the end as an 'error' event, which with no listener is an uncaught exception.
+ */
+export function newPostgresPool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool(config);
+  pool.on('error', () => {});
+  return pool;
+}
+
 function openPostgres(url: string): DatabaseHandle {
   const outboxListeners = new Listeners();
-  const pool = new OutboxCommitPool(new pg.Pool(postgresPoolConfig(url)), () => outboxListeners.call());
+  const pool = new OutboxCommitPool(newPostgresPool(postgresPoolConfig(url)), () => outboxListeners.call());
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
