@@ -255,9 +255,10 @@ async function rush(
       `baseline/ours CPU per request ${fixed(median(cpuRatios), 2)}, RSS ${fixed(median(rssRatios), 2)}x`,
   );
   for (const [index, run] of rounds.entries()) {
-    const { paid, settledByWebhook } = run.ours.lightning;
+    const { paid, withFee, settledByWebhook, settledOnce } = run.ours.lightning;
     console.log(
-      `  round ${index + 1} ours: ${paid} Lightning bills paid, ${settledByWebhook} settled by the webhook`,
+      `  round ${index + 1} ours: ${paid} Lightning bills paid (${withFee} net of a liquidity fee), ` +
+        `${settledByWebhook} settled by the webhook, ${settledOnce} of ${paid} settled exactly once`,
     );
     for (const [name, result] of Object.entries(run)) {
       for (const [failure, count] of Object.entries(result.failures))

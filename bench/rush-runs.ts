@@ -25,9 +25,21 @@ export type RushWatcher = {
   /** Every answer a tablet receives. */
   onAnswer?: (step: string, status: number, body: string) => void;
 };
+/**
+ * Lightning bills paid through the phoenixd simulator during the measured run: how many, how many of
+ * them paid a liquidity fee (so arrived short, or negative), how many of its webhooks our server took
+ * (2xx), and how many bills then stood settled exactly once (their payment settled, the bill Paid
+ * with nothing over: a payment counted twice would leave a negative balance).
+ */
+export type LightningFigures = {
+  paid: number;
+  withFee: number;
+  settledByWebhook: number;
+  settledOnce: number;
+};
+
 export type RushRun = RushResult & {
-  /** Lightning bills paid through the phoenixd simulator, and how many of its webhooks our server took (2xx). */
-  lightning: { paid: number; settledByWebhook: number };
+  lightning: LightningFigures;
   peakRssMb: number;
   /** Server CPU time per answered request, in µs: steadier than req/s when the machine's speed drifts. */
   cpuMicrosPerRequest: number;
@@ -37,6 +49,10 @@ const WARM_UP_SECONDS = 2;
 const DRAIN_MS = 3000;
 
 const WEBHOOK_SECRET = 'bench-webhook-secret';
+/** One Lightning payment in this many arrives net of a liquidity fee, as on a node buying inbound liquidity. */
+const FEE_EVERY = 10;
+/** More than a small bill brings at the bench's rate (1.00 = 50 sat), so some arrive negative. */
+const LIQUIDITY_FEE_SAT = 1500;
 
 /**
  * Our whole server: one waiter account and login session per connection, each serving its own table,
@@ -126,12 +142,19 @@ async function measure(
   menu: Menu,
   simulator?: PhoenixdSimulator,
 ): Promise<RushRun> {
-  const lightning = { paid: 0, settledByWebhook: 0 };
+  const lightning: LightningFigures = { paid: 0, withFee: 0, settledByWebhook: 0, settledOnce: 0 };
+  const paidPaymentIds: string[] = [];
+  let invoices = 0;
   const payInvoice = simulator
     ? (invoice: string) => {
-        simulator.receivePayment(invoice).then(({ webhook }) => {
+        const withFee = invoices++ % FEE_EVERY === 0;
+        const options = withFee ? { liquidityFeeSat: LIQUIDITY_FEE_SAT } : {};
+        simulator.receivePayment(invoice, options).then(async ({ payment, webhooks }) => {
           lightning.paid++;
-          if (webhook && webhook.status >= 200 && webhook.status < 300) lightning.settledByWebhook++;
+          if (withFee) lightning.withFee++;
+          if (payment.externalId) paidPaymentIds.push(payment.externalId);
+          const [delivery] = await webhooks;
+          if (delivery && delivery.status >= 200 && delivery.status < 300) lightning.settledByWebhook++;
         }, console.error);
       }
     : undefined;
@@ -154,8 +177,8 @@ async function measure(
   // autocannon stops without waiting for answers: let the server finish what it was given first.
   await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
   await closeOpenOrders((servers[0] as RunningServer).baseUrl, tablets[0]?.cookie);
-  lightning.paid = 0;
-  lightning.settledByWebhook = 0;
+  Object.assign(lightning, { paid: 0, withFee: 0, settledByWebhook: 0, settledOnce: 0 });
+  paidPaymentIds.length = 0;
   const cpuSeconds = () => servers.reduce((sum, server) => sum + server.cpuSeconds(), 0);
   const cpuBefore = cpuSeconds();
   settings.watcher?.measuring(true);
@@ -163,8 +186,33 @@ async function measure(
   settings.watcher?.measuring(false);
   const cpuMicrosPerRequest = ((cpuSeconds() - cpuBefore) * 1e6) / result.requests;
   const peakRssMb = servers.reduce((sum, server) => sum + server.peakRssMb(), 0);
-  // Webhooks still on their way when autocannon stopped are not counted: a lower bound.
+  if (simulator) {
+    await simulator.webhooksDelivered();
+    lightning.settledOnce = await countSettledOnce((servers[0] as RunningServer).baseUrl, paidPaymentIds);
+  }
   return { ...result, lightning: { ...lightning }, peakRssMb, cpuMicrosPerRequest };
+}
+
+/** How many of these Lightning payments are settled and left their bill Paid with a zero balance. */
+async function countSettledOnce(baseUrl: string, paymentIds: string[]): Promise<number> {
+  const admin = await ApiSession.login(baseUrl, APP_ADMIN.name, APP_ADMIN.pin);
+  let settledOnce = 0;
+  for (const id of paymentIds) {
+    const payment = (await admin.request('GET', `/payments/${id}`)).body as {
+      status: string;
+      ticket_id: string;
+    };
+    const ticket = (await admin.request('GET', `/tickets/${payment.ticket_id}`)).body as {
+      status: number;
+      balance: number;
+    };
+    if (payment.status === 'settled' && ticket.status === 2 && ticket.balance === 0) settledOnce++;
+    else
+      console.error(
+        `Lightning payment ${id}: ${payment.status}, bill status ${ticket.status} balance ${ticket.balance}`,
+      );
+  }
+  return settledOnce;
 }
 
 /**

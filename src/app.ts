@@ -31,7 +31,7 @@ import { floorMovesRoutes } from './orders/floor-moves.routes';
 import { orderDishesRoutes } from './orders/order-dishes.routes';
 import { orderFiltersRoutes } from './orders/order-filters.routes';
 import { ordersRoutes } from './orders/orders.routes';
-import { sweepLightningPayments } from './payments/lightning-settlement.service';
+import { catchUpLightningPayments, sweepLightningPayments } from './payments/lightning-settlement.service';
 import { paymentsRoutes } from './payments/payments.routes';
 import {
   PRINT_JOBS,
@@ -100,6 +100,9 @@ declare module 'fastify' {
 /** Asks the node about pending Lightning payments; the contract wants at least every 10 s. */
 export const LIGHTNING_SWEEP = 'lightning-sweep';
 const LIGHTNING_SWEEP_INTERVAL_MS = 5000;
+/** Reads the node's paid payments for bills whose webhook was lost, however late they were paid. */
+export const LIGHTNING_CATCH_UP = 'lightning-catch-up';
+const LIGHTNING_CATCH_UP_INTERVAL_MS = 30_000;
 
 /** Builds the whole application: database ready and migrated, every feature registered. */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
@@ -128,6 +131,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 function registerJobs(app: FastifyInstance, ctx: AppContext, isStarted: boolean): void {
   const jobs = new Jobs(app.log);
   jobs.register(LIGHTNING_SWEEP, LIGHTNING_SWEEP_INTERVAL_MS, () => sweepLightningPayments(ctx));
+  jobs.register(LIGHTNING_CATCH_UP, LIGHTNING_CATCH_UP_INTERVAL_MS, () => catchUpLightningPayments(ctx));
   const printerTransport = tcpPrinterTransport();
   jobs.register(PRINT_JOBS, PRINT_JOBS_INTERVAL_MS, () => sendDuePrintJobs(ctx, printerTransport));
   jobs.register(PRUNE_PRINT_JOBS, PRUNE_PRINT_JOBS_INTERVAL_MS, () => pruneFinishedPrintJobs(ctx));

@@ -53,6 +53,11 @@ export type Config = Readonly<{
     url: string;
     password: string | undefined;
     webhookSecret: string | undefined;
+    /**
+     * This server's /webhook/phoenixd as phoenixd reaches it; sent with every bill's invoice so its
+     * payment is posted here even when phoenix.conf has no `webhook=`.
+     */
+    webhookUrl: string | undefined;
     /** How long a call to phoenixd may take before the node counts as unavailable. */
     timeoutMs: number;
     /** The same for payments, which wait until they settle. */
@@ -177,6 +182,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const phoenixdUrl = read('PHOENIXD_URL') ?? 'http://127.0.0.1:9740';
   if (!URL.canParse(phoenixdUrl)) problems.push('PHOENIXD_URL is not a URL');
+  const phoenixdWebhookUrl = read('PHOENIXD_WEBHOOK_URL');
+  if (
+    phoenixdWebhookUrl !== undefined &&
+    (!/^https?:\/\//.test(phoenixdWebhookUrl) || !URL.canParse(phoenixdWebhookUrl))
+  ) {
+    problems.push('PHOENIXD_WEBHOOK_URL must be an http:// or https:// URL');
+  }
   const phoenixdTimeoutMs = Number(read('PHOENIXD_TIMEOUT_MS') ?? 5000);
   const phoenixdPaymentTimeoutMs = Number(read('PHOENIXD_PAYMENT_TIMEOUT_MS') ?? 60_000);
   for (const [name, value] of [
@@ -230,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       url: phoenixdUrl.replace(/\/$/, ''),
       password: read('PHOENIXD_PASSWORD'),
       webhookSecret: read('PHOENIXD_WEBHOOK_SECRET'),
+      webhookUrl: phoenixdWebhookUrl,
       timeoutMs: phoenixdTimeoutMs,
       paymentTimeoutMs: phoenixdPaymentTimeoutMs,
     }),

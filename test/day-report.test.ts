@@ -4,6 +4,7 @@ import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
 import { billableOrder, createBill } from './helpers/checkout-factories';
 import { type Caller, callerFor } from './helpers/orders-factories';
+import { buildWalletTestApp } from './helpers/wallet-factories';
 
 async function pay(call: Caller, ticketId: string, body: Record<string, unknown>): Promise<string> {
   const paid = await call('POST', `/tickets/${ticketId}/payments`, body);
@@ -18,6 +19,42 @@ async function openShift(call: Caller, openingCash: number): Promise<string> {
 }
 
 describeEachDatabase('day report', (target) => {
+  it('shows the liquidity fees the node took from Lightning payments as a cost, in the day and Z reports', async (t) => {
+    // 1 BTC = 2,000,000.00: the 60.00 bill is 3,000 sat, the 10.00 bill 500 sat.
+    const { app, db, simulator } = await buildWalletTestApp(t, target, {
+      env: { POS_RATE_SOURCE: 'fixed:2000000' },
+      simulator: { liquidityFeeSat: 226 },
+    });
+    const { call: waiter, orderId, dishIds } = await billableOrder(app, db, [6000, 1000]);
+    const cashier = callerFor(app, (await loggedInUser(app, db, 'cashier')).cookies);
+    const manager = callerFor(app, (await loggedInUser(app, db, 'manager')).cookies);
+    const shiftId = await openShift(cashier, 0);
+    const payByLightning = async (dishId: string | undefined, liquidityFeeSat?: number) => {
+      const ticketId = await createBill(waiter, orderId, { order_dish_ids: [dishId] });
+      const payment = (await cashier('POST', `/tickets/${ticketId}/lightning`, {})).json();
+      const options = liquidityFeeSat === undefined ? {} : { liquidityFeeSat };
+      await simulator.receivePayment(payment.lightning.invoice, options);
+      assert.equal((await cashier('GET', `/payments/${payment.id}`)).json().status, 'settled');
+    };
+    await payByLightning(dishIds[0]);
+    // A liquidity purchase larger than the 500 sat paid: -1,000 sat arrive, the bill is paid all the same.
+    await payByLightning(dishIds[1], 1500);
+
+    // (226,000 + 1,500,000) msat at 2,000,000.00 per 10^11 msat: 4.52 + 30.00.
+    const expected = { lightning_sats: 2774 - 1000, lightning_fees_msat: 1_726_000, lightning_fees: 34.52 };
+    const figures = (report: Record<string, unknown>) => ({
+      lightning_sats: report.lightning_sats,
+      lightning_fees_msat: report.lightning_fees_msat,
+      lightning_fees: report.lightning_fees,
+    });
+    const z = (await cashier('GET', `/shifts/${shiftId}/report`)).json();
+    assert.deepEqual(figures(z), expected);
+    assert.deepEqual(z.payments_by_method, [{ method: 'lightning', payments: 2, amount: 70, tips: 0 }]);
+    const day = (await manager('GET', '/reports/day/2026-11-22')).json();
+    assert.deepEqual(figures(day), expected);
+    assert.equal(day.payments_total, 70);
+  });
+
   it('counts the money taken and given back outside any shift, with the net of /reports/sales', async (t) => {
     const { app, db, clock } = await buildTestApp(t, target, {
       env: { POS_TIMEZONE: 'America/Mexico_City' },

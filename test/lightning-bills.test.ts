@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, LIGHTNING_SWEEP } from '../src/app';
+import { buildApp, LIGHTNING_CATCH_UP, LIGHTNING_SWEEP } from '../src/app';
 import type { Db } from '../src/core/db/database';
 import type { RateSource } from '../src/rates/exchange-rate';
 import { describeEachDatabase } from './helpers/app';
@@ -17,6 +17,12 @@ import { PaymentRefusedError } from './phoenixd-sim/sim-node';
 /** 1 BTC = 2,000,000.00 in the base currency: 1.00 is 50 sat, the 60.00 bill 3,000 sat. */
 const PRICE = 2_000_000;
 const RATE_ENV = { POS_RATE_SOURCE: `fixed:${PRICE}` };
+/**
+ * The node buys inbound liquidity with every payment and takes this fee from it, as real phoenixd
+ * does: the 3,000-sat bill arrives as 2,774 sat, and is paid in full all the same.
+ */
+const FEE_SAT = 226;
+const NET_SAT = 3000 - FEE_SAT;
 
 type TestContext = Parameters<typeof buildWalletTestApp>[0];
 
@@ -25,7 +31,11 @@ async function lightningBill(
   target: DatabaseTarget,
   options: { env?: Record<string, string>; startJobs?: boolean } = {},
 ) {
-  const built = await buildWalletTestApp(t, target, { ...options, env: { ...RATE_ENV, ...options.env } });
+  const built = await buildWalletTestApp(t, target, {
+    ...options,
+    env: { ...RATE_ENV, ...options.env },
+    simulator: { liquidityFeeSat: FEE_SAT },
+  });
   const bill = await billableOrder(built.app, built.db);
   const ticketId = await createBill(bill.call, bill.orderId, {});
   return { ...built, ...bill, ticketId };
@@ -68,10 +78,13 @@ describeEachDatabase('lightning bills', (target) => {
     assert.equal(atNode?.requestedSat, 3000);
     assert.equal(atNode?.description, 'Restaurant bill');
 
-    const { webhook } = await simulator.receivePayment(payment.lightning.invoice);
+    const [webhook] = await (await simulator.receivePayment(payment.lightning.invoice)).webhooks;
     assert.equal(webhook?.status, 200);
     const row = await storedPayment(db, payment.id);
-    assert.deepEqual([row.status, Number(row.received_sat)], ['settled', 3000]);
+    assert.deepEqual(
+      [row.status, Number(row.received_sat), Number(row.fees_msat)],
+      ['settled', NET_SAT, FEE_SAT * 1000],
+    );
     const ticket = (await call('GET', `/tickets/${ticketId}`)).json();
     assert.deepEqual([ticket.status, ticket.paid, ticket.balance], [2, 60, 0]);
     assert.deepEqual((await eventTypes(db)).slice(-3), ['payment.pending', 'payment.settled', 'ticket.paid']);
@@ -113,7 +126,10 @@ describeEachDatabase('lightning bills', (target) => {
     assert.equal((await call('GET', `/payments/${payment.id}`)).json().status, 'pending');
     await simulator.receivePayment(payment.lightning.invoice);
     const looked = (await call('GET', `/payments/${payment.id}`)).json();
-    assert.deepEqual([looked.status, looked.lightning.received_sat], ['settled', 3000]);
+    assert.deepEqual(
+      [looked.status, looked.lightning.received_sat, looked.lightning.fees_msat],
+      ['settled', NET_SAT, FEE_SAT * 1000],
+    );
     assert.equal((await storedTicket(db, ticketId)).status, 2);
   });
 
@@ -129,7 +145,7 @@ describeEachDatabase('lightning bills', (target) => {
       simulator.redeliverLastWebhook(),
       call('GET', `/payments/${payment.id}`),
     ]);
-    assert.equal(results[0]?.status, 200);
+    assert.equal(results[0]?.[0]?.status, 200);
     const ticket = await storedTicket(db, ticketId);
     assert.deepEqual([ticket.status, Number(ticket.paid_cents)], [2, 6000]);
     assert.equal((await storedPayment(db, payment.id)).status, 'settled');
@@ -170,7 +186,7 @@ describeEachDatabase('lightning bills', (target) => {
     const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
     const cash = await call('POST', `/tickets/${ticketId}/payments`, { method: 'cash', amount: 60 });
     assert.deepEqual([cash.statusCode, cash.json().ticket_status], [201, 2]);
-    await simulator.receivePayment(payment.lightning.invoice);
+    await (await simulator.receivePayment(payment.lightning.invoice)).webhooks;
     assert.equal((await storedPayment(db, payment.id)).status, 'settled');
     const ticket = (await call('GET', `/tickets/${ticketId}`)).json();
     assert.deepEqual([ticket.status, ticket.paid, ticket.balance], [2, 120, -60]);
@@ -199,28 +215,34 @@ describeEachDatabase('lightning bills', (target) => {
     assert.equal(await databaseDigest(db), before);
 
     // The customer pays the invoice the bill still stands for: paid once, nothing to refund.
-    await simulator.receivePayment(payment.lightning.invoice);
+    await (await simulator.receivePayment(payment.lightning.invoice)).webhooks;
     const ticket = (await call('GET', `/tickets/${ticketId}`)).json();
     assert.deepEqual([ticket.status, ticket.paid, ticket.balance], [2, 60, 0]);
     const order = (await call('GET', `/orders/${orderId}`)).json();
     assert.deepEqual([order.paid, order.balance], [60, 0]);
   });
 
-  it('records a payment for an expired invoice reaching a cancelled bill as an overpayment to refund', async (t) => {
+  it('settles through the catch-up read a payment arriving 20 minutes after expiry, its webhook lost: the cancelled bill is overpaid', async (t) => {
     const { app, db, clock, simulator, call, ticketId, orderId } = await lightningBill(t, target);
     simulator.node.useClock(clock);
     await listenForWebhooks(app, simulator);
-    simulator.webhookMode = 'hold';
+    simulator.webhookMode = 'drop';
     const payment = (await call('POST', `/tickets/${ticketId}/lightning`, { expiry_seconds: 60 })).json();
-    clock.advance(60_000);
+    clock.advance(61_000);
+    await app.jobs.run(LIGHTNING_SWEEP);
+    assert.equal((await storedPayment(db, payment.id)).status, 'expired');
     const waiter = await freshWaiter(app, db);
     assert.equal((await waiter('POST', `/tickets/${ticketId}/cancel`)).statusCode, 200);
-    // The node still took it at the very instant of expiry; its webhook arrives after the cancel.
+    // The payer's HTLCs waited while the node bought the liquidity they pay for; phoenixd accepts the
+    // payment 20 minutes after expiry and posts its one webhook, which is lost.
+    clock.advance(20 * 60_000);
     await simulator.receivePayment(payment.lightning.invoice);
-    const [delivery] = await simulator.releaseHeldWebhooks();
-    assert.equal(delivery?.status, 200);
-    assert.equal((await storedPayment(db, payment.id)).status, 'settled');
-    const ticket = (await waiter('GET', `/tickets/${ticketId}`)).json();
+    await app.jobs.run(LIGHTNING_SWEEP);
+    assert.equal((await storedPayment(db, payment.id)).status, 'expired', 'past the sweep’s window');
+    await app.jobs.run(LIGHTNING_CATCH_UP);
+    const row = await storedPayment(db, payment.id);
+    assert.deepEqual([row.status, Number(row.received_sat)], ['settled', NET_SAT]);
+    const ticket = (await (await freshWaiter(app, db))('GET', `/tickets/${ticketId}`)).json();
     assert.deepEqual([ticket.status, ticket.paid, ticket.balance], [3, 60, -60]);
     const manager = callerFor(app, (await loggedInUser(app, db, 'admin')).cookies);
     const balances = (await manager('GET', '/reports/open-balances')).json();
@@ -276,18 +298,17 @@ describeEachDatabase('lightning bills', (target) => {
     assert.equal((await storedPayment(db, first.id)).status, 'expired');
   });
 
-  it('counts an invoice paid in its last moment after the sweep expired it, when the held webhook arrives', async (t) => {
+  it('counts an invoice paid after the sweep expired it, when its webhook arrives', async (t) => {
     const { app, db, clock, simulator, call, ticketId } = await lightningBill(t, target);
     simulator.node.useClock(clock);
     await listenForWebhooks(app, simulator);
-    simulator.webhookMode = 'hold';
     const first = (await call('POST', `/tickets/${ticketId}/lightning`, { expiry_seconds: 60 })).json();
     clock.advance(60_000);
     await app.jobs.run(LIGHTNING_SWEEP);
     assert.equal((await storedPayment(db, first.id)).status, 'expired');
-    // The node still takes a payment at the very instant of expiry; the POS already gave up on it.
-    await simulator.receivePayment(first.lightning.invoice);
-    const [delivery] = await simulator.releaseHeldWebhooks();
+    // The node takes a payment past expiry while it buys liquidity for it; the POS already gave up on it.
+    clock.advance(30_000);
+    const [delivery] = await (await simulator.receivePayment(first.lightning.invoice)).webhooks;
     assert.equal(delivery?.status, 200);
     assert.equal((await storedPayment(db, first.id)).status, 'settled');
     const ticket = await storedTicket(db, ticketId);
@@ -315,7 +336,11 @@ describeEachDatabase('lightning bills', (target) => {
     simulator.node.useClock(clock);
     const first = (await call('POST', `/tickets/${ticketId}/lightning`, { expiry_seconds: 60 })).json();
     clock.advance(61_000);
-    await assert.rejects(simulator.receivePayment(first.lightning.invoice), PaymentRefusedError);
+    // Without a liquidity purchase to wait for, an expired invoice is refused.
+    await assert.rejects(
+      simulator.receivePayment(first.lightning.invoice, { liquidityFeeSat: 0 }),
+      PaymentRefusedError,
+    );
     await app.jobs.run(LIGHTNING_SWEEP);
     assert.equal((await storedPayment(db, first.id)).status, 'expired');
     assert.equal((await storedTicket(db, ticketId)).status, 1);
@@ -375,18 +400,91 @@ describeEachDatabase('lightning bills', (target) => {
     assert.equal(rows.length, 1);
   });
 
-  it('records an underpayment without counting it; the bill stays open', async (t) => {
+  it('counts an invoice the node says is paid even when its liquidity fee left less than nothing', async (t) => {
     const { app, db, simulator, call, ticketId } = await lightningBill(t, target);
     await listenForWebhooks(app, simulator);
-    // Real nodes refuse less than the invoice asks; the POS does not take that on trust.
-    simulator.node.isAcceptingUnderpayments = true;
     const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
-    await simulator.receivePayment(payment.lightning.invoice, { amountSat: 2999 });
+    // A payment that paid for a large liquidity purchase: phoenixd reports what arrived as -500 sat.
+    const options = { liquidityFeeSat: 3500 };
+    const [webhook] = await (await simulator.receivePayment(payment.lightning.invoice, options)).webhooks;
+    assert.equal(webhook?.status, 200, webhook?.body);
     const row = await storedPayment(db, payment.id);
-    assert.deepEqual([row.status, Number(row.received_sat)], ['settled', 2999]);
+    assert.deepEqual(
+      [row.status, Number(row.received_sat), Number(row.fees_msat)],
+      ['settled', -500, 3_500_000],
+    );
     const ticket = (await call('GET', `/tickets/${ticketId}`)).json();
-    assert.deepEqual([ticket.status, ticket.paid, ticket.balance], [1, 0, 60]);
-    assert.equal((await call('POST', `/tickets/${ticketId}/lightning`, {})).statusCode, 201);
+    assert.deepEqual([ticket.status, ticket.paid, ticket.balance], [2, 60, 0]);
+    const incoming = await db.selectFrom('incoming_payments').selectAll().executeTakeFirstOrThrow();
+    assert.equal(Number(incoming.received_sat), -500);
+  });
+
+  it('settles through the catch-up read of paid payments, without webhook, sweep or lookup', async (t) => {
+    const { app, db, simulator, call, ticketId } = await lightningBill(t, target);
+    simulator.webhookMode = 'drop';
+    const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
+    await simulator.receivePayment(payment.lightning.invoice);
+    const before = simulator.received.length;
+    await app.jobs.run(LIGHTNING_CATCH_UP);
+    assert.deepEqual(
+      simulator.received.slice(before).map((line) => line.split('?')[0]),
+      ['GET /payments/incoming', 'GET /payments/incoming'],
+      'one page, then the empty page that ends the list',
+    );
+    const row = await storedPayment(db, payment.id);
+    assert.deepEqual([row.status, Number(row.received_sat)], ['settled', NET_SAT]);
+    assert.equal((await storedTicket(db, ticketId)).status, 2);
+    assert.equal(count(await eventTypes(db), 'payment.settled'), 1);
+    const cursor = await db.selectFrom('lightning_catch_up').selectAll().executeTakeFirstOrThrow();
+    assert.deepEqual(
+      [Number(cursor.seen_until), cursor.claimed_until],
+      [simulator.node.incoming.get(payment.lightning.payment_hash)?.completedAt, null],
+    );
+  });
+
+  it('does not read the node when no Lightning payment of ours can still be paid', async (t) => {
+    const { app, simulator } = await lightningBill(t, target);
+    await app.jobs.run(LIGHTNING_CATCH_UP);
+    assert.equal(simulator.received.length, 0);
+  });
+
+  it('catches up once when two instances run it at the same moment', async (t) => {
+    const { app, db, database, config, clock, simulator, call, ticketId } = await lightningBill(t, target);
+    const other = await buildApp(config, { database, clock, startJobs: false });
+    t.after(() => other.close());
+    simulator.webhookMode = 'drop';
+    const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
+    await simulator.receivePayment(payment.lightning.invoice);
+    await Promise.all([app.jobs.run(LIGHTNING_CATCH_UP), other.jobs.run(LIGHTNING_CATCH_UP)]);
+    assert.equal(
+      count(
+        simulator.received.map((line) => line.split('?')[0] as string),
+        'GET /payments/incoming',
+      ),
+      2,
+    );
+    assert.equal((await storedPayment(db, payment.id)).status, 'settled');
+    assert.equal(count(await eventTypes(db), 'payment.settled'), 1);
+  });
+
+  it('never expires a paid invoice on a 404 that is not phoenixd’s "Not found"', async (t) => {
+    const { app, db, database, config, clock, simulator, call, ticketId } = await lightningBill(t, target);
+    simulator.webhookMode = 'drop';
+    const payment = (await call('POST', `/tickets/${ticketId}/lightning`, { expiry_seconds: 60 })).json();
+    await simulator.receivePayment(payment.lightning.invoice);
+    clock.advance(61_000);
+    // Another instance with a wrong path prefix: phoenixd answers its lookups 404 "Unknown endpoint".
+    const wrongPath = { ...config, phoenixd: { ...config.phoenixd, url: `${simulator.url}/phoenixd` } };
+    const misdirected = await buildApp(wrongPath, { database, clock, startJobs: false });
+    t.after(() => misdirected.close());
+    await assert.rejects(misdirected.jobs.run(LIGHTNING_SWEEP), AggregateError);
+    assert.ok(
+      simulator.received.includes(`GET /phoenixd/payments/incoming/${payment.lightning.payment_hash}`),
+    );
+    assert.equal((await storedPayment(db, payment.id)).status, 'pending');
+    assert.equal(count(await eventTypes(db), 'payment.expired'), 0);
+    await app.jobs.run(LIGHTNING_SWEEP);
+    assert.equal((await storedPayment(db, payment.id)).status, 'settled');
   });
 
   it('counts a payment of more satoshis than asked for what was asked', async (t) => {
@@ -398,8 +496,8 @@ describeEachDatabase('lightning bills', (target) => {
       /over twice/,
     );
     assert.equal((await storedPayment(db, payment.id)).status, 'pending');
-    await simulator.receivePayment(payment.lightning.invoice, { amountSat: 3100 });
-    assert.equal(Number((await storedPayment(db, payment.id)).received_sat), 3100);
+    await (await simulator.receivePayment(payment.lightning.invoice, { amountSat: 3100 })).webhooks;
+    assert.equal(Number((await storedPayment(db, payment.id)).received_sat), 3100 - FEE_SAT);
     const ticket = await storedTicket(db, ticketId);
     assert.deepEqual([ticket.status, Number(ticket.paid_cents)], [2, 6000]);
   });

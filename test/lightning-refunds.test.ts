@@ -8,12 +8,24 @@ import { buildWalletTestApp } from './helpers/wallet-factories';
 type TestContext = Parameters<typeof buildWalletTestApp>[0];
 
 /** A 60.00 bill paid with Lightning at 1 BTC = 2,000,000.00 (3,000 sat). */
-async function paidLightningBill(t: TestContext, target: DatabaseTarget) {
-  const built = await buildWalletTestApp(t, target, { env: { POS_RATE_SOURCE: 'fixed:2000000' } });
+async function paidLightningBill(
+  t: TestContext,
+  target: DatabaseTarget,
+  options: { password?: 'limited'; toFeeCredit?: boolean } = {},
+) {
+  const built = await buildWalletTestApp(t, target, {
+    env: {
+      POS_RATE_SOURCE: 'fixed:2000000',
+      // The simulator's default http-password-limited-access: it reads and makes invoices, never pays.
+      ...(options.password === 'limited' && { PHOENIXD_PASSWORD: 'sim-limited-password' }),
+    },
+  });
   const { call, admin, orderId } = await billableOrder(built.app, built.db);
   const ticketId = await createBill(call, orderId, {});
   const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
-  await built.simulator.receivePayment(payment.lightning.invoice);
+  await built.simulator.receivePayment(payment.lightning.invoice, {
+    toFeeCredit: options.toFeeCredit ?? false,
+  });
   assert.equal((await call('GET', `/payments/${payment.id}`)).json().status, 'settled');
   const customerInvoice = (amountSat: number) =>
     built.simulator.node.createInvoice({
@@ -88,6 +100,38 @@ describeEachDatabase('lightning refunds', (target) => {
       .executeTakeFirstOrThrow();
     assert.deepEqual([payment.status, Number(payment.refunded_cents)], ['settled', 0]);
     assert.equal((await db.selectFrom('refunds').selectAll().execute()).length, 0);
+  });
+
+  it('names the password when the node refuses to pay with the limited-access one, and gives the refund back', async (t) => {
+    const { db, simulator, admin, paymentId, customerInvoice } = await paidLightningBill(t, target, {
+      password: 'limited',
+    });
+    const refused = await admin('POST', `/payments/${paymentId}/refund`, {
+      reason: 'x',
+      invoice: customerInvoice(3000),
+    });
+    assert.equal(refused.statusCode, 503);
+    assert.match(refused.json().message, /http-password-limited-access/);
+    assert.ok(simulator.received.includes('POST /payinvoice'));
+    assert.deepEqual(simulator.node.outgoing, []);
+    assert.equal((await db.selectFrom('refunds').selectAll().execute()).length, 0);
+  });
+
+  it('says so when the refund fails because the sats went to fee credit', async (t) => {
+    const { simulator, admin, paymentId, customerInvoice } = await paidLightningBill(t, target, {
+      toFeeCredit: true,
+    });
+    simulator.node.setBalance(0);
+    const refused = await admin('POST', `/payments/${paymentId}/refund`, {
+      reason: 'x',
+      invoice: customerInvoice(3000),
+    });
+    assert.equal(refused.statusCode, 400);
+    assert.equal(
+      refused.json().message,
+      'Payment failed: not enough funds in wallet to afford payment. The node can send 0 sat; ' +
+        '3000 sat it received went to its fee credit, which pays future liquidity fees and cannot be sent',
+    );
   });
 
   it('needs the customer invoice for a Lightning refund', async (t) => {

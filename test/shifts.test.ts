@@ -57,7 +57,7 @@ describeEachDatabase('shifts', (target) => {
     assert.equal(part.statusCode, 201, part.body);
     const invoice = await cashier('POST', `/tickets/${second}/lightning`, {});
     assert.equal(invoice.statusCode, 201, invoice.body);
-    await simulator.receivePayment(invoice.json().lightning.invoice);
+    await (await simulator.receivePayment(invoice.json().lightning.invoice)).webhooks;
     assert.equal((await cashier('GET', `/tickets/${second}`)).json().status, 2);
     // A cash payment by someone without a shift belongs to no shift.
     const third = await createBill(waiter, (await billableOrder(app, db, [700])).orderId);

@@ -44,7 +44,7 @@ describeEachDatabase('phoenixd webhook', (target) => {
       externalId: 'order-9',
     });
 
-    const { webhook } = await simulator.receivePayment(invoice.serialized);
+    const [webhook] = await (await simulator.receivePayment(invoice.serialized)).webhooks;
     assert.equal(webhook?.status, 200);
     assert.deepEqual(JSON.parse(webhook?.body ?? ''), { message: 'Payment recorded' });
     const row = await db.selectFrom('incoming_payments').selectAll().executeTakeFirstOrThrow();
@@ -65,8 +65,8 @@ describeEachDatabase('phoenixd webhook', (target) => {
       expirySeconds: null,
       externalId: null,
     });
-    await simulator.receivePayment(invoice.serialized);
-    const again = await simulator.redeliverLastWebhook();
+    await (await simulator.receivePayment(invoice.serialized)).webhooks;
+    const [again] = await simulator.redeliverLastWebhook();
     assert.equal(again?.status, 200);
     assert.deepEqual(JSON.parse(again?.body ?? ''), { message: 'Payment already recorded' });
     const rows = await db.selectFrom('incoming_payments').selectAll().execute();
@@ -112,6 +112,15 @@ describeEachDatabase('phoenixd webhook', (target) => {
     assert.equal(row.completed_at, Date.UTC(2026, 10, 22, 18, 30));
   });
 
+  it('records a negative amount: what arrived after a liquidity fee larger than the payment', async (t) => {
+    const { app, db } = await buildTestApp(t, target, { env: { PHOENIXD_WEBHOOK_SECRET: WEBHOOK_SECRET } });
+    const body = paymentReceived({ amountSat: -2266 });
+    const response = await deliver(app, body, sign(body));
+    assert.equal(response.statusCode, 200, response.body);
+    const row = await db.selectFrom('incoming_payments').selectAll().executeTakeFirstOrThrow();
+    assert.deepEqual([Number(row.amount_sat), Number(row.received_sat)], [-2266, -2266]);
+  });
+
   it('refuses impossible amounts and timestamps with 400 and records nothing', async (t) => {
     const { app, db } = await buildTestApp(t, target, { env: { PHOENIXD_WEBHOOK_SECRET: WEBHOOK_SECRET } });
     const impossible: [string, Record<string, unknown>][] = [
@@ -119,9 +128,9 @@ describeEachDatabase('phoenixd webhook', (target) => {
       ['timestamp', { timestamp: 1.5 }],
       ['timestamp', { timestamp: '1795000000000' }],
       ['timestamp', { timestamp: 1e300 }],
-      ['amountSat', { amountSat: -5 }],
       ['amountSat', { amountSat: 0.5 }],
       ['amountSat', { amountSat: 2_100_000_000_000_001 }],
+      ['amountSat', { amountSat: -2_100_000_000_000_001 }],
     ];
     for (const [field, overrides] of impossible) {
       const body = paymentReceived(overrides);
@@ -153,7 +162,7 @@ describeEachDatabase('phoenixd webhook', (target) => {
     const ignored = await deliver(app, sent, sign(sent));
     assert.equal(ignored.statusCode, 200);
     assert.deepEqual(ignored.json(), { message: 'Event ignored' });
-    const malformed = paymentReceived({ amountSat: -5 });
+    const malformed = paymentReceived({ amountSat: '1234' });
     assert.equal((await deliver(app, malformed, sign(malformed))).statusCode, 400);
     const notJson = 'payment!';
     assert.equal((await deliver(app, notJson, sign(notJson))).statusCode, 400);

@@ -73,7 +73,7 @@ function errorParts(error: unknown): { code: string | undefined; message: string
 /** What the Lightning probe found (lightning/node-probe.ts); core only prints it. */
 export type LightningFact =
   | { state: 'not-configured' }
-  | { state: 'answers'; nodeId: string; channels: number }
+  | { state: 'answers'; nodeId: string; channels: number; canPay: boolean }
   | { state: 'refused' }
   | { state: 'unreachable'; reason: string };
 
@@ -109,12 +109,15 @@ function describeLightning(config: Config, fact: LightningFact | undefined): str
     case 'not-configured':
       return 'not configured (set PHOENIXD_PASSWORD; wallet routes answer 503 until then)';
     case 'answers': {
-      const { nodeId, channels } = fact as Extract<LightningFact, { state: 'answers' }>;
+      const { nodeId, channels, canPay } = fact as Extract<LightningFact, { state: 'answers' }>;
       const webhook =
         config.phoenixd.webhookSecret === undefined
           ? '; no PHOENIXD_WEBHOOK_SECRET: payments settle by the sweep only'
           : '';
-      return `${node} answers (node ${nodeId.slice(0, 16)}…, ${channels} channel${channels === 1 ? '' : 's'})${webhook}`;
+      const limited = canPay
+        ? ''
+        : ' but refuses payments: PHOENIXD_PASSWORD is http-password-limited-access; refunds and wallet payments answer 503 until it is http-password';
+      return `${node} answers (node ${nodeId.slice(0, 16)}…, ${channels} channel${channels === 1 ? '' : 's'})${limited}${webhook}`;
     }
     case 'refused':
       return `${node} refused the password: set PHOENIXD_PASSWORD to http-password from ~/.phoenix/phoenix.conf`;

@@ -47,6 +47,7 @@ export type NodeIncomingPayment = {
   isPaid: boolean;
   isExpired: boolean;
   requestedSat: number | null;
+  /** Net of the liquidity fee the node took (`feesMsat`): less than asked, even negative. */
   receivedSat: number;
   feesMsat: number;
   createdAt: number;
@@ -81,6 +82,8 @@ export type CreateInvoiceInput = {
   amountSat?: number | undefined;
   externalId?: string | undefined;
   expirySeconds?: number | undefined;
+  /** Where phoenixd posts this invoice's payment_received event, besides phoenix.conf's `webhook=`. */
+  webhookUrl?: string | undefined;
 };
 
 export interface LightningNode {
@@ -126,6 +129,17 @@ export class LightningOutcomeUnknownError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'LightningOutcomeUnknownError';
+  }
+}
+
+/**
+ * The node refused a payment call for the password: phoenixd's `http-password-limited-access` reads
+ * and makes invoices but may not pay. Nothing was sent.
+ */
+export class LightningLimitedAccessError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LightningLimitedAccessError';
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import {
   type CreateInvoiceInput,
+  LightningLimitedAccessError,
   type LightningNode,
   LightningOutcomeUnknownError,
   LightningRequestError,
@@ -27,6 +28,9 @@ type Form = Record<string, string | number | boolean | undefined>;
 type Call = { method: 'GET' | 'POST'; path: string; query?: Form; form?: Form; timeoutMs?: number };
 
 const TXID = /^[0-9a-f]{64}$/i;
+
+/** phoenixd's text for a payment lookup that found nothing; any other 404 is a wrong address or version. */
+export const UNKNOWN_PAYMENT_TEXT = 'Not found';
 
 /** Connection failures that happen before a single byte of the request is written. */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
@@ -141,6 +145,10 @@ export class PhoenixdClient implements LightningNode {
     if (answer.status >= 500) {
       throw new LightningOutcomeUnknownError(`phoenixd answered ${answer.status} (${where})`);
     }
+    if (answer.status === 401) {
+      // Payments need the full password; getinfo and the lookups that worked took the limited one.
+      throw new LightningLimitedAccessError(`phoenixd refused the password for ${where}`);
+    }
     this.assertOk(answer.status, answer.text);
     try {
       return read(answer.text);
@@ -155,10 +163,14 @@ export class PhoenixdClient implements LightningNode {
     return parse.parseJson(text);
   }
 
-  /** Payment lookups: phoenixd answers 404 for a payment it does not know. */
+  /**
+   * Payment lookups: phoenixd answers 404 "Not found" for a payment it does not know. A 404 with
+   * another text ("Unknown endpoint" from a wrong path prefix, a proxy, an older phoenixd) says
+   * nothing about the payment, so it reads as an unavailable node, never as an unknown payment.
+   */
   private async jsonOrNull(call: Call): Promise<unknown> {
     const { status, text } = await this.send(call);
-    if (status === 404) return null;
+    if (status === 404 && text.trim() === UNKNOWN_PAYMENT_TEXT) return null;
     this.assertOk(status, text);
     return parse.parseJson(text);
   }

@@ -31,12 +31,20 @@ function asArray(value: unknown, what: string): unknown[] {
   return value;
 }
 
-/** Every number phoenixd sends (sat, msat, Unix ms, block heights) is a whole, non-negative Long. */
+/** Every number phoenixd sends (sat, msat, Unix ms, block heights) is a whole, non-negative Long… */
 function num(json: Json, field: string): number {
+  const value = signedNum(json, field);
+  if (value < 0) unexpected(`${field} is not a non-negative integer`);
+  return value;
+}
+
+/**
+ * …but for what an incoming payment brought: `receivedSat` is net of the liquidity fee phoenixd took
+ * from it, and a small payment that paid for a large liquidity purchase brings less than nothing.
+ */
+function signedNum(json: Json, field: string): number {
   const value = json[field];
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    unexpected(`${field} is not a non-negative integer`);
-  }
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) unexpected(`${field} is not an integer`);
   return value;
 }
 
@@ -130,7 +138,7 @@ export function parseIncomingPayment(value: unknown): NodeIncomingPayment {
     isPaid: bool(json, 'isPaid'),
     isExpired: json.isExpired === undefined ? false : bool(json, 'isExpired'),
     requestedSat: optionalNum(json, 'requestedSat'),
-    receivedSat: num(json, 'receivedSat'),
+    receivedSat: signedNum(json, 'receivedSat'),
     feesMsat: optionalNum(json, 'fees') ?? 0,
     createdAt: num(json, 'createdAt'),
     completedAt: optionalNum(json, 'completedAt'),

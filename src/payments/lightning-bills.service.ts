@@ -157,6 +157,7 @@ async function makeInvoice(
         amountSat: reservation.amountSat,
         externalId: reservation.id,
         expirySeconds,
+        webhookUrl: ctx.config.phoenixd.webhookUrl,
       }),
     );
   } catch (error) {

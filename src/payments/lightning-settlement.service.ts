@@ -10,7 +10,10 @@ import * as lightning from './lightning.repo';
 import { toPaymentView } from './payment-views';
 import * as payments from './payments.repo';
 
-/** Sweeps ask the node about payments that expired this recently: the webhook of a payment made just before expiry may be lost. */
+/**
+ * Sweeps ask the node about payments that expired this recently: the webhook of a payment made just
+ * before expiry may be lost. Later ones are the catch-up's (below), which finds them however late.
+ */
 const LATE_PAYMENT_WINDOW_MS = 10 * 60 * 1000;
 /** Long enough for one sweep to ask the node about every row it claimed; released when it is done. */
 const SWEEP_CLAIM_MS = 30 * 1000;
@@ -20,35 +23,36 @@ const ABANDONED_RESERVATION_MS = 5 * 60 * 1000;
 
 export type Settlement = 'settled' | 'already settled' | 'unknown';
 
+/** What the node says arrived: `receivedSat` net of the liquidity fee it took, which is in msat. */
+export type Arrived = { receivedSat: number; feesMsat: number | null };
+
 /**
  * Settles the Lightning payment with this hash, once: the conditional update on its status lets
- * only one of a webhook, a lookup and a sweep through, and the bill's order lock is held for the
- * money it moves. A payment counts for its amount and tip only when the node received at least the
- * satoshis asked; less is recorded (`received_sat`) but not counted, and the bill stays open. A
- * payment settling late (the bill paid by other means, cancelled, or the invoice expired) still
- * counts, and the bill shows a negative balance.
+ * only one of a webhook, a lookup, a sweep and the catch-up through, and the bill's order lock is
+ * held for the money it moves. Callers come here only when the node says the invoice is paid, and
+ * phoenixd refuses less than an invoice asks before it accepts a payment, so a paid invoice was
+ * paid in full: it counts for its amount and tip whatever `receivedSat` says, which is net of the
+ * liquidity fee the node took (less than asked, even negative). What arrived and the fee are kept
+ * for the accounts. A payment settling late (the bill paid by other means, cancelled, or the
+ * invoice expired) still counts, and the bill shows a negative balance.
  */
 export async function settleByHash(
   ctx: AppContext,
   paymentHash: string,
-  receivedSat: number,
+  arrived: Arrived,
 ): Promise<Settlement> {
   const found = await lightning.findPaymentByHash(ctx.db, paymentHash);
   if (found?.method !== 'lightning') return 'unknown';
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     const ticket = await lockTicketWithOrder(trx, found.ticket_id);
-    if (!(await lightning.markSettled(trx, found.id, receivedSat, now))) return 'already settled';
-    const isCovered = receivedSat >= Number(found.amount_sat);
-    if (isCovered) {
-      await payments.addSettledToTicket(
-        trx,
-        { id: ticket.id, orderId: ticket.order_id },
-        { amountCents: Number(found.amount_cents), tipCents: Number(found.tip_cents) },
-        now,
-      );
-    }
-    // Even a payment that does not cover its amount is settled, and a Paid bill's shares count it.
+    if (!(await lightning.markSettled(trx, found.id, arrived, now))) return 'already settled';
+    await payments.addSettledToTicket(
+      trx,
+      { id: ticket.id, orderId: ticket.order_id },
+      { amountCents: Number(found.amount_cents), tipCents: Number(found.tip_cents) },
+      now,
+    );
     await refreshSalesFacts(trx, ticket.order_id);
     await recordEvent(trx, { type: 'payment.settled', data: await paymentView(trx, found.id), at: now });
     const ticketView = await ticketViewOf(trx, ticket.id);
@@ -77,7 +81,7 @@ export async function reconcile(ctx: AppContext, payment: payments.PaymentRow): 
   if (hash === null || (payment.status !== 'pending' && payment.status !== 'expired')) return;
   const fromNode: NodeIncomingPayment | null = await callNode(ctx, (node) => node.getIncomingPayment(hash));
   if (fromNode?.isPaid) {
-    await settleByHash(ctx, hash, fromNode.receivedSat);
+    await settleByHash(ctx, hash, fromNode);
     return;
   }
   const isPastExpiry = payment.expires_at !== null && Number(payment.expires_at) <= ctx.clock.now();
@@ -119,4 +123,63 @@ async function paymentView(db: Db, id: string) {
   const row = await payments.findPayment(db, id);
   if (!row) throw new Error(`payment ${id} vanished inside its own transaction`);
   return toPaymentView(row);
+}
+
+/** Long enough for one catch-up to read its pages; released when it is done. */
+const CATCH_UP_CLAIM_MS = 60 * 1000;
+const CATCH_UP_PAGE = 100;
+/**
+ * Each read starts this far before the newest completion already seen: payments complete on the
+ * node in parallel and are stored a moment after their completion time, and its clock and ours may
+ * differ a little. Re-reading a settled payment changes nothing.
+ */
+const CATCH_UP_OVERLAP_MS = 10 * 60 * 1000;
+
+/**
+ * The catch-up: phoenixd posts each webhook once and forgets it, so a payment whose webhook was lost
+ * (the POS restarting, a network cut, an invoice paid long after it expired while the node bought
+ * liquidity) would otherwise rest on sweeps that only look at recent invoices. This reads the node's
+ * paid incoming payments completed since the newest one already seen (phoenixd's default list:
+ * paid only, filtered by completion time) and settles every one of ours still pending or expired.
+ * One instance reads at a time (a claim on the cursor's row); the cursor moves only when every page
+ * was read. Pages are read until an empty one: phoenixd drops some kinds of payment from a page after
+ * counting it, so a short page is not the last, and nothing here relies on the order of a page.
+ */
+export async function catchUpLightningPayments(ctx: AppContext): Promise<void> {
+  if (!ctx.lightning) return;
+  const now = ctx.clock.now();
+  const claim = await lightning.claimCatchUp(ctx.db, now, now + CATCH_UP_CLAIM_MS);
+  if (claim === undefined) return;
+  let seenUntil = claim.seenUntil;
+  let isComplete = false;
+  try {
+    const oldest = await lightning.oldestUnsettledCreatedAt(ctx.db);
+    if (oldest === undefined) {
+      isComplete = true;
+      return;
+    }
+    // No payment of ours can have completed before its invoice was made.
+    const from = Math.max(0, Math.max(claim.seenUntil, oldest) - CATCH_UP_OVERLAP_MS);
+    for (let offset = 0; ; offset += CATCH_UP_PAGE) {
+      const page = await callNode(ctx, (node) =>
+        node.listIncomingPayments({ from, limit: CATCH_UP_PAGE, offset }),
+      );
+      if (page.length === 0) break;
+      const paid = page.filter((payment) => payment.isPaid);
+      const ours = await lightning.unsettledHashesAmong(
+        ctx.db,
+        paid.map((payment) => payment.paymentHash.toLowerCase()),
+      );
+      for (const payment of paid) {
+        if (ours.has(payment.paymentHash.toLowerCase())) {
+          await settleByHash(ctx, payment.paymentHash.toLowerCase(), payment);
+        }
+        seenUntil = Math.max(seenUntil, payment.completedAt ?? 0);
+      }
+    }
+    isComplete = true;
+  } finally {
+    // A read cut short (the node stopped answering) starts again from where this one started.
+    await lightning.releaseCatchUp(ctx.db, claim.claimedUntil, isComplete ? seenUntil : claim.seenUntil);
+  }
 }

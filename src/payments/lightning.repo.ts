@@ -39,10 +39,20 @@ export async function deleteReservation(db: Db, id: string): Promise<void> {
  * Settles a pending or expired Lightning payment; false when another settlement got there first.
  * The condition on the status is what makes settlement happen once.
  */
-export async function markSettled(db: Db, id: string, receivedSat: number, now: number): Promise<boolean> {
+export async function markSettled(
+  db: Db,
+  id: string,
+  arrived: { receivedSat: number; feesMsat: number | null },
+  now: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('payments')
-    .set({ status: 'settled', received_sat: receivedSat, settled_at: now })
+    .set({
+      status: 'settled',
+      received_sat: arrived.receivedSat,
+      fees_msat: arrived.feesMsat,
+      settled_at: now,
+    })
     .where('id', '=', id)
     .where('status', 'in', ['pending', 'expired'])
     .executeTakeFirst();
@@ -132,4 +142,63 @@ export async function tableNameOfOrder(db: Db, orderId: string): Promise<string 
     .where('orders.id', '=', orderId)
     .executeTakeFirst();
   return row?.name;
+}
+
+const UNSETTLED = ['pending', 'expired'] as const;
+
+/** When the oldest invoice that may still be paid (pending or expired) was made; undefined when none. */
+export async function oldestUnsettledCreatedAt(db: Db): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('payments')
+    .select((eb) => eb.fn.min<number>('created_at').as('oldest'))
+    .where('method', '=', LIGHTNING)
+    .where('payment_hash', 'is not', null)
+    .where('status', 'in', UNSETTLED)
+    .executeTakeFirst();
+  return row?.oldest === null || row?.oldest === undefined ? undefined : Number(row.oldest);
+}
+
+/** Which of these payment hashes are our Lightning payments still pending or expired. */
+export async function unsettledHashesAmong(db: Db, hashes: string[]): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('payments')
+    .select('payment_hash')
+    .where('payment_hash', 'in', hashes)
+    .where('method', '=', LIGHTNING)
+    .where('status', 'in', UNSETTLED)
+    .execute();
+  return new Set(rows.map((row) => row.payment_hash as string));
+}
+
+/**
+ * Claims the catch-up until `claimUntil` unless another instance holds it; answers how far the
+ * node's paid payments were already read.
+ */
+export async function claimCatchUp(
+  db: Db,
+  now: number,
+  claimUntil: number,
+): Promise<{ seenUntil: number; claimedUntil: number } | undefined> {
+  const row = await db
+    .updateTable('lightning_catch_up')
+    .set({ claimed_until: claimUntil })
+    .where('id', '=', 1)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
+    .returning('seen_until')
+    .executeTakeFirst();
+  return row && { seenUntil: Number(row.seen_until), claimedUntil: claimUntil };
+}
+
+/**
+ * Records how far the node's paid payments were read and lets the next catch-up, here or elsewhere,
+ * read. Nothing happens when the claim lapsed and another instance took it: its cursor stands.
+ */
+export async function releaseCatchUp(db: Db, claimedUntil: number, seenUntil: number): Promise<void> {
+  await db
+    .updateTable('lightning_catch_up')
+    .set({ claimed_until: null, seen_until: seenUntil })
+    .where('id', '=', 1)
+    .where('claimed_until', '=', claimedUntil)
+    .execute();
 }

@@ -22,6 +22,7 @@ export function toPaymentView(row: PaymentRow): PaymentView {
         invoice: row.invoice ?? '',
         expires_at: toIsoUtcOrNull(row.expires_at),
         received_sat: row.received_sat === null ? null : Number(row.received_sat),
+        fees_msat: row.fees_msat === null ? null : Number(row.fees_msat),
       },
     }),
   };

@@ -44,7 +44,15 @@ export const LightningDetails = Type.Object({
   payment_hash: Type.String(),
   invoice: Type.String(),
   expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  received_sat: Type.Union([Type.Integer(), Type.Null()]),
+  received_sat: Type.Union([Type.Integer(), Type.Null()], {
+    description:
+      'Once settled: what the node counted as received, net of the liquidity fee it took (less than ' +
+      'amount_sat, even negative). The payment counts in full all the same: the node accepts only ' +
+      'an invoice paid in full',
+  }),
+  fees_msat: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Once settled: the liquidity fee the node took from it, in millisatoshis',
+  }),
 });
 
 export const PaymentView = Type.Object({

@@ -74,10 +74,6 @@ async function takeRefund(
   if (!REFUNDABLE.has(payment.status)) {
     throw new BadRequestError(`A ${payment.status} payment cannot be refunded`);
   }
-  if (lightning && Number(payment.received_sat) < Number(payment.amount_sat)) {
-    // It never counted towards the bill, so there is no `paid` to take it from.
-    throw new BadRequestError('An underpaid Lightning payment is not counted and cannot be refunded here');
-  }
   const leftCents = Number(payment.amount_cents) - Number(payment.refunded_cents);
   const cents = input.amount === undefined ? leftCents : toCents(input.amount);
   if (cents > leftCents) throw new BadRequestError('Amount exceeds what is left of the payment');
@@ -151,7 +147,7 @@ async function refundLightning(
       const outcome = await callNode(ctx, (node) =>
         node.payInvoice({ invoice, amountSat: taken.amountSat ?? undefined }),
       );
-      if (!outcome.isSent) throw new BadRequestError(`Payment failed: ${outcome.reason}`);
+      if (!outcome.isSent) throw new BadRequestError(await explainFailure(ctx, outcome.reason));
       sent = outcome;
     } catch (error) {
       if (isDefinitelyNotPaid(error)) await giveBack(ctx, principal, taken);
@@ -167,6 +163,25 @@ async function refundLightning(
     });
     return { id: taken.id, payment_status: taken.status };
   });
+}
+
+/** lightning-kmp's reason when the channels cannot afford a payment (FinalFailure.InsufficientBalance). */
+const INSUFFICIENT_BALANCE = /not enough funds/i;
+
+/**
+ * Sats that arrived while the node had no channel, or too few to pay for one, are paid but kept as
+ * fee credit for the next liquidity purchase: the bill counts them, the node cannot send them. A
+ * refund refused for want of funds says so when that is where the money is.
+ */
+async function explainFailure(ctx: AppContext, reason: string): Promise<string> {
+  const failed = `Payment failed: ${reason}`;
+  if (!INSUFFICIENT_BALANCE.test(reason)) return failed;
+  const balance = await callNode(ctx, (node) => node.getBalance()).catch(() => undefined);
+  if (!balance || balance.feeCreditSat === 0) return failed;
+  return (
+    `${failed}. The node can send ${balance.balanceSat} sat; ${balance.feeCreditSat} sat it received ` +
+    'went to its fee credit, which pays future liquidity fees and cannot be sent'
+  );
 }
 
 /** A refusal (4xx) or an unavailable node (503) means no money moved; see runPaymentOnce. */

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import type { OffsetPiece } from '../core/time';
+import { liquidityFeeColumns } from '../payments/lightning-fees';
 import { TICKET_STATUS } from '../tickets/tickets.schemas';
 
 export type SalesGrouping = 'day' | 'hour' | 'payment_method' | 'dish' | 'category' | 'waiter';
@@ -145,6 +146,8 @@ export type DayPaymentRow = {
   amount_cents: number;
   tips_cents: number;
   sats: number;
+  fees_msat: number;
+  fees_msat_value: number;
 };
 
 /** The counted payments settled in [from, to), whatever shift took them (none included), by shift and method. */
@@ -158,6 +161,7 @@ export function dayPayments(db: Db, range: { from: number; to: number }): Promis
       eb.fn.sum<number>('amount_cents').as('amount_cents'),
       eb.fn.sum<number>('tip_cents').as('tips_cents'),
       eb.fn.coalesce(eb.fn.sum<number>('received_sat'), eb.lit(0)).as('sats'),
+      ...liquidityFeeColumns(),
     ])
     .where('status', 'in', COUNTED_PAYMENTS)
     .where('settled_at', '>=', range.from)

@@ -136,7 +136,19 @@ export const DayReport = Type.Object({
   }),
   payments_total: Type.Number(),
   refunds_recorded: Type.Number({ description: 'Refunds recorded that day, whatever bill, whatever shift' }),
-  lightning_sats: Type.Integer(),
+  lightning_sats: Type.Integer({
+    description:
+      'Sats the node counted as received for the Lightning payments settled that day, net of its ' +
+      'liquidity fees (a payment that paid for more liquidity than it brought counts negative)',
+  }),
+  lightning_fees_msat: Type.Integer({
+    description: 'Liquidity fees the node took from those payments, in millisatoshis',
+  }),
+  lightning_fees: Type.Number({
+    description:
+      'The same fees in the base currency, each at its payment’s rate: the cost of taking Lightning. ' +
+      'The bills count each paid invoice in full; the wallet holds lightning_sats',
+  }),
   shifts: Type.Array(DayShiftLine, {
     description:
       'Per shift, oldest first, then the line outside any shift (shift_id null) when money moved outside ' +

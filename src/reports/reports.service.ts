@@ -12,6 +12,7 @@ import {
   zoneOffsets,
 } from '../core/time';
 import { orderBalanceCents } from '../orders/order-views';
+import { lightningFigures } from '../payments/lightning-fees';
 import { taxShareCents } from '../printing/receipts.service';
 import { authorize } from '../roles/permissions';
 import { loadSettings } from '../settings/settings.service';
@@ -197,9 +198,7 @@ export async function dayReport(ctx: AppContext, principal: Principal, date: str
     })),
     payments_total: fromCents(byMethod.reduce((sum, [, total]) => sum + total.amount, 0)),
     refunds_recorded: fromCents(refunds.reduce((sum, row) => sum + Number(row.amount_cents), 0)),
-    lightning_sats: payments
-      .filter((row) => row.method === 'lightning')
-      .reduce((sum, row) => sum + Number(row.sats), 0),
+    ...lightningFigures(payments.filter((row) => row.method === 'lightning')),
     shifts: lines,
   };
 }

@@ -3,6 +3,7 @@ import type { Db } from '../core/db/database';
 import { forShare, forUpdate } from '../core/db/locks';
 import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
+import { liquidityFeeColumns } from '../payments/lightning-fees';
 
 export type ShiftRow = Selectable<Database['shifts']> & { user_name: string };
 export type MovementRow = Selectable<Database['shift_cash_movements']>;
@@ -153,9 +154,11 @@ export type MethodTotalRow = {
   amount_cents: number;
   tips_cents: number;
   sats: number;
+  fees_msat: number;
+  fees_msat_value: number;
 };
 
-/** The shift's counted payments by method, with the sats Lightning received. */
+/** The shift's counted payments by method, with the sats Lightning received and the fees it cost. */
 export function paymentsByMethod(db: Db, shiftId: string): Promise<MethodTotalRow[]> {
   return db
     .selectFrom('payments')
@@ -165,6 +168,7 @@ export function paymentsByMethod(db: Db, shiftId: string): Promise<MethodTotalRo
       eb.fn.sum<number>('amount_cents').as('amount_cents'),
       eb.fn.sum<number>('tip_cents').as('tips_cents'),
       eb.fn.coalesce(eb.fn.sum<number>('received_sat'), eb.lit(0)).as('sats'),
+      ...liquidityFeeColumns(),
     ])
     .where('shift_id', '=', shiftId)
     .where('status', 'in', COUNTED_PAYMENT_STATUSES)

@@ -121,7 +121,16 @@ export const ShiftReport = Type.Object({
   tips_by_waiter: Type.Array(Type.Object({ user_id: Uuid(), name: Type.String(), tips: Type.Number() }), {
     description: 'Tips of the shift’s payments, by the waiter of each order',
   }),
-  lightning_sats: Type.Integer({ description: 'Sats received by the shift’s Lightning payments' }),
+  lightning_sats: Type.Integer({
+    description: 'Sats received by the shift’s Lightning payments, net of the node’s liquidity fees',
+  }),
+  lightning_fees_msat: Type.Integer({
+    description: 'Liquidity fees the node took from those payments, in millisatoshis',
+  }),
+  lightning_fees: Type.Number({
+    description:
+      'The same fees in the base currency, each at its payment’s rate: the cost of taking Lightning',
+  }),
   forced_pay_outs: Type.Array(CashMovementView, {
     description: 'Pay-outs beyond the expected cash that a manager forced, oldest first',
   }),

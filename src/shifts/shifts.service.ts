@@ -7,6 +7,7 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '.
 import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
 import { localDaysToRange, toIsoUtc, toIsoUtcOrNull } from '../core/time';
+import { lightningFigures } from '../payments/lightning-fees';
 import { taxShareCents } from '../printing/receipts.service';
 import { authorize } from '../roles/permissions';
 import { loadSettings } from '../settings/settings.service';
@@ -229,7 +230,7 @@ export async function shiftReport(
       name: row.name,
       tips: fromCents(Number(row.tips_cents)),
     })),
-    lightning_sats: sum(methods.filter((row) => row.method === 'lightning').map((row) => row.sats)),
+    ...lightningFigures(methods.filter((row) => row.method === 'lightning')),
     forced_pay_outs: view.cash_movements.filter((movement) => movement.forced),
     expected_cash: view.expected_cash,
     counted_cash: view.counted_cash,

@@ -17,8 +17,11 @@ import { callNode } from './node-call';
 import { fetchAllPages } from './pages';
 import type { OutgoingListQuery, OutgoingPaymentView } from './wallet.schemas';
 
-/** How many recent outgoing records are searched for the one a new on-chain transaction created. */
-const RECENT_RECORDS = 50;
+/**
+ * The outgoing record of a new on-chain transaction is searched among those made since a little
+ * before it was sent: the node's clock and ours may differ.
+ */
+const CLOCK_SLACK_MS = 10 * 60 * 1000;
 
 export const getInfo = (ctx: AppContext): Promise<NodeInfo> => callNode(ctx, (node) => node.getInfo());
 
@@ -92,14 +95,16 @@ export function payOffer(
 
 /**
  * phoenixd answers a txid only; the fees are in the outgoing record that transaction created.
- * The money has left by then, so neither a record not (yet) found nor a node that stops answering
- * may turn the answer into an error that invites a second payment: the fees then read 0 and the
- * record shows them later.
+ * phoenixd's outgoing list has no order, so every record made since the send began is read (all
+ * of them: the default list leaves out pending ones, as a fresh transaction is). The money has left
+ * by then, so neither a record not (yet) found nor a node that stops answering may turn the answer
+ * into an error that invites a second payment: the fees then read 0 and the record shows them later.
  */
-async function feesOfTransaction(ctx: AppContext, txId: string): Promise<number> {
+async function feesOfTransaction(ctx: AppContext, txId: string, sentFrom: number): Promise<number> {
   try {
+    const from = Math.max(0, sentFrom - CLOCK_SLACK_MS);
     const recent = await callNode(ctx, (node) =>
-      node.listOutgoingPayments({ all: true, limit: RECENT_RECORDS }),
+      fetchAllPages((page) => node.listOutgoingPayments({ ...page, from, all: true })),
     );
     const record = recent.find((payment) => payment.txId === txId);
     return record ? Math.floor(record.feesMsat / 1000) : 0;
@@ -115,8 +120,9 @@ export function payOnChain(
   claim?: IdempotencyClaim,
 ) {
   return runPaymentOnce(ctx, claim, async () => {
+    const sentFrom = ctx.clock.now();
     const txId = txIdOrThrow(await callNode(ctx, (node) => node.sendToAddress(input)));
-    const sent = { txId, amountSat: input.amountSat, feesSat: await feesOfTransaction(ctx, txId) };
+    const sent = { txId, amountSat: input.amountSat, feesSat: await feesOfTransaction(ctx, txId, sentFrom) };
     await auditPayment(ctx, actor, 'onchain', { ...sent, address: input.address });
     return sent;
   });
@@ -129,11 +135,12 @@ export function bumpFee(
   claim?: IdempotencyClaim,
 ) {
   return runPaymentOnce(ctx, claim, async () => {
+    const sentFrom = ctx.clock.now();
     const txId = txIdOrThrow(await callNode(ctx, (node) => node.bumpFee(feerateSatByte)));
     const bumped = {
       txId,
       newFeerateSatByte: feerateSatByte,
-      additionalFeesSat: await feesOfTransaction(ctx, txId),
+      additionalFeesSat: await feesOfTransaction(ctx, txId, sentFrom),
     };
     await auditPayment(ctx, actor, 'bumpfee', bumped);
     return bumped;

@@ -37,10 +37,14 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           'Header X-Phoenix-Signature: hex HMAC-SHA256 of the raw body keyed with the secret; missing or ' +
           'wrong: 401. A `payment_received` event {type, timestamp, amountSat, paymentHash, externalId, ' +
           'payerNote, payerKey} is recorded once per payment hash; other events are acknowledged and ignored. ' +
-          'Impossible values (amountSat or timestamp negative, fractional, beyond 21 million bitcoin or year ' +
-          '9999): 400. The payment is recorded as the node knows it: when the node does not know it as ' +
-          'received, 404 `Resource not found` and nothing is recorded; when the node cannot be asked, 503 ' +
-          'and nothing is recorded (the next listing of incoming payments records it from the node). ' +
+          'amountSat is net of the liquidity fee phoenixd took and may be negative. Impossible values ' +
+          '(amountSat fractional or beyond 21 million bitcoin either way, timestamp negative, fractional or ' +
+          'past year 9999): 400. The payment is recorded as the node knows it: when the node does not know it ' +
+          'as received, 404 `Resource not found` and nothing is recorded; when the node cannot be asked, 503 ' +
+          'and nothing is recorded. phoenixd posts each event once and ignores the answer: a bill whose ' +
+          'webhook was lost is settled by the sweep and the catch-up read of the node’s paid payments, and ' +
+          'the next listing of incoming payments records it. Each bill’s invoice carries PHOENIXD_WEBHOOK_URL ' +
+          'when set, so phoenixd posts its payment here even without `webhook=`. ' +
           'Without a configured node the signed payload is recorded as is. ' +
           '503 also when no webhook secret is configured.',
         response: { 200: WebhookReply, ...errors(400, 401, 404, 503) },

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context';
 import { BadRequestError, NotFoundError, ServiceUnavailableError, UnauthorizedError } from '../core/errors';
 import { MAX_UNIX_MS } from '../core/schemas';
-import { settleByHash } from '../payments/lightning-settlement.service';
+import { type Arrived, settleByHash } from '../payments/lightning-settlement.service';
 import * as repo from './incoming-payments.repo';
 import { nodePaymentToRow } from './incoming-payments.service';
 import { callNode } from './node-call';
@@ -30,8 +30,8 @@ type PaymentReceived = {
 /** No amount can exceed the 21 million bitcoin that will ever exist. */
 const MAX_SAT = 2_100_000_000_000_000;
 
-const isWholeInRange = (value: unknown, max: number): value is number =>
-  Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= max;
+const isWholeInRange = (value: unknown, min: number, max: number): value is number =>
+  Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max;
 
 function readEvent(rawBody: string): { type: unknown; payment: PaymentReceived | null } {
   let event: Record<string, unknown>;
@@ -46,9 +46,12 @@ function readEvent(rawBody: string): { type: unknown; payment: PaymentReceived |
   if (typeof paymentHash !== 'string' || !HEX_64.test(paymentHash)) {
     throw new BadRequestError('Invalid webhook payload: paymentHash');
   }
-  if (!isWholeInRange(amountSat, MAX_SAT)) throw new BadRequestError('Invalid webhook payload: amountSat');
+  // Net of the liquidity fee phoenixd took from the payment: below zero when the fee was larger.
+  if (!isWholeInRange(amountSat, -MAX_SAT, MAX_SAT)) {
+    throw new BadRequestError('Invalid webhook payload: amountSat');
+  }
   const hasTimestamp = timestamp !== undefined && timestamp !== null;
-  if (hasTimestamp && !isWholeInRange(timestamp, MAX_UNIX_MS)) {
+  if (hasTimestamp && !isWholeInRange(timestamp, 0, MAX_UNIX_MS)) {
     throw new BadRequestError('Invalid webhook payload: timestamp');
   }
   return {
@@ -64,21 +67,25 @@ function readEvent(rawBody: string): { type: unknown; payment: PaymentReceived |
 }
 
 /**
- * The row to record. With a node configured, the node's own record is what counts (it is richer:
- * description, invoice creation time, fees): a payment it does not know as received is not recorded
- * (404), and while it cannot be asked nothing is recorded (503); the next listing of incoming
- * payments records the payment from the node anyway. Without a node, the signed payload is all
- * there is.
+ * The row to record, and what arrived. With a node configured, the node's own record is what counts
+ * (it is richer: description, invoice creation time, fees): a payment it does not know as received
+ * is not recorded (404), and while it cannot be asked nothing is recorded (503). phoenixd ignores
+ * the answer and never sends the webhook again: the sweep and the catch-up read settle the bill, and
+ * the next listing of incoming payments records the payment. Without a node, the signed payload is
+ * all there is.
  */
-async function rowFor(ctx: AppContext, payment: PaymentReceived): Promise<repo.NewIncomingPayment> {
+async function rowFor(
+  ctx: AppContext,
+  payment: PaymentReceived,
+): Promise<{ row: repo.NewIncomingPayment; arrived: Arrived }> {
   const now = ctx.clock.now();
   if (ctx.lightning) {
     const fromNode = await callNode(ctx, (node) => node.getIncomingPayment(payment.paymentHash));
     if (!fromNode?.isPaid) throw new NotFoundError();
-    return nodePaymentToRow(fromNode, now);
+    return { row: nodePaymentToRow(fromNode, now), arrived: fromNode };
   }
   const receivedAt = payment.timestamp ?? now;
-  return {
+  const row = {
     payment_hash: payment.paymentHash,
     amount_sat: payment.amountSat,
     received_sat: payment.amountSat,
@@ -91,11 +98,13 @@ async function rowFor(ctx: AppContext, payment: PaymentReceived): Promise<repo.N
     completed_at: receivedAt,
     recorded_at: now,
   };
+  return { row, arrived: { receivedSat: payment.amountSat, feesMsat: null } };
 }
 
 /**
- * Records a payment phoenixd tells us it received, and settles the bill payment it paid, if any. The signature is checked over the raw bytes
- * before anything is parsed; a payment delivered twice is stored once (payment hash primary key).
+ * Records a payment phoenixd tells us it received, and settles the bill payment it paid, if any. The
+ * signature is checked over the raw bytes before anything is parsed; a payment delivered twice is
+ * stored once (payment hash primary key).
  */
 export async function handlePhoenixdWebhook(
   ctx: AppContext,
@@ -108,9 +117,10 @@ export async function handlePhoenixdWebhook(
 
   const { payment } = readEvent(rawBody);
   if (!payment) return 'ignored';
-  const row = await rowFor(ctx, payment);
+  const { row, arrived } = await rowFor(ctx, payment);
   const inserted = await repo.insertIncomingPayments(ctx.db, [row]);
-  // A bill's invoice settles its payment in the same flow; a redelivery settles nothing twice.
-  await settleByHash(ctx, row.payment_hash, row.received_sat);
+  // A bill's invoice settles its payment in the same flow; a second copy (phoenix.conf's webhook and
+  // the invoice's own both post it) settles nothing twice.
+  await settleByHash(ctx, row.payment_hash, arrived);
   return inserted === 1 ? 'recorded' : 'already recorded';
 }

@@ -191,6 +191,16 @@ describe('Lightning node probe at start-up', () => {
     );
   });
 
+  it('says the limited-access password cannot pay, and what to set instead', async (t) => {
+    const simulator = await startSimulator(t);
+    const line = await summaryWith(t, simulator, simulator.limitedPassword);
+    assert.match(
+      line ?? '',
+      /answers \(node [0-9a-f]{16}…, 1 channel\) but refuses payments: PHOENIXD_PASSWORD is http-password-limited-access;/,
+    );
+    assert.deepEqual(simulator.node.outgoing, [], 'the check pays nothing');
+  });
+
   it('says the node does not answer, and the server still starts', async (t) => {
     const simulator = await startSimulator(t);
     simulator.setMode({ kind: 'down' });

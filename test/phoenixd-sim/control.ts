@@ -7,11 +7,12 @@ import type { PhoenixdSimulator, SimMode, WebhookMode } from './simulator';
  * The simulator's own control API, for trying the POS by hand (`npm run phoenixd-sim`). Tests call
  * the simulator's methods directly. POST, form-encoded, same Basic auth as the phoenixd routes.
  *
- *   /sim/receive   invoice, amountSat?, payerNote?   an outside payer pays our invoice (webhook fires);
- *                                                    400 when the node refuses it (expired, under, over 2x)
- *   /sim/webhook   mode=deliver|drop|hold            what happens to the webhooks of later payments
- *   /sim/release-webhooks                            delivers the held webhooks, oldest first
- *   /sim/balance   balanceSat                        one NORMAL channel with that balance (0: none)
+ *   /sim/receive   invoice, amountSat?, payerNote?,  an outside payer pays our invoice (webhook fires
+ *                  liquidityFeeSat?, toFeeCredit?    once); 400 when the node refuses it (expired, under, over 2x)
+ *   /sim/webhook   mode=deliver|drop                 what happens to the webhooks of later payments
+ *   /sim/liquidity-fee feeSat                        the fee taken from every later payment (0: none)
+ *   /sim/balance   balanceSat                        one Normal channel with that balance (0: none)
+ *   /sim/offline   offline=true|false                the channel goes Offline(Normal), or back
  *   /sim/fail-next reason                            the next payment fails with that reason
  *   /sim/mode      mode=up|down|slow, delayMs?, durationMs?   down and slow end after durationMs
  *   /sim/confirm                                     the pending on-chain transaction confirms
@@ -25,12 +26,15 @@ export async function handleControl(
     case '/sim/receive': {
       const amountSat = params.optionalLong('amountSat');
       const payerNote = params.optionalString('payerNote');
+      const liquidityFeeSat = params.optionalLong('liquidityFeeSat');
       try {
-        const { payment, webhook } = await simulator.receivePayment(params.string('invoice'), {
+        const { payment, webhooks } = await simulator.receivePayment(params.string('invoice'), {
           ...(amountSat !== null && { amountSat }),
           ...(payerNote !== null && { payerNote }),
+          ...(liquidityFeeSat !== null && { liquidityFeeSat }),
+          toFeeCredit: params.flag('toFeeCredit'),
         });
-        return { json: { paymentHash: payment.paymentHash, webhook } };
+        return { json: { paymentHash: payment.paymentHash, webhooks: await webhooks } };
       } catch (error) {
         if (error instanceof PaymentRefusedError) throw new HttpAnswer(400, error.message);
         throw error;
@@ -39,8 +43,12 @@ export async function handleControl(
     case '/sim/webhook':
       simulator.webhookMode = readWebhookMode(params);
       return { text: 'ok' };
-    case '/sim/release-webhooks':
-      return { json: { deliveries: await simulator.releaseHeldWebhooks() } };
+    case '/sim/liquidity-fee':
+      simulator.node.liquidityFeeSat = params.long('feeSat');
+      return { text: 'ok' };
+    case '/sim/offline':
+      simulator.node.setOffline(params.flag('offline'));
+      return { text: 'ok' };
     case '/sim/balance':
       simulator.node.setBalance(params.long('balanceSat'));
       return { text: 'ok' };
@@ -67,6 +75,6 @@ function readMode(params: Params): SimMode {
 
 function readWebhookMode(params: Params): WebhookMode {
   const mode = params.string('mode');
-  if (mode === 'deliver' || mode === 'drop' || mode === 'hold') return mode;
-  throw new HttpAnswer(400, 'mode must be deliver, drop or hold');
+  if (mode === 'deliver' || mode === 'drop') return mode;
+  throw new HttpAnswer(400, 'mode must be deliver or drop');
 }

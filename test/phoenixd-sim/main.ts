@@ -8,6 +8,8 @@ It prints the PHOENIXD_* values to start the POS server with.
 Environment:
   SIM_PORT            port it listens on (127.0.0.1)             default 9740, 0 picks a free one
   SIM_PASSWORD        its http password (Basic auth)             default sim-http-password
+  SIM_LIMITED_PASSWORD  its http-password-limited-access (no payments)  default sim-limited-password
+  SIM_LIQUIDITY_FEE_SAT the liquidity fee taken from each payment received  default 0
   SIM_BALANCE_SAT     the starting balance in satoshis           default 1000000
   SIM_WEBHOOK_URL     where it posts payment_received webhooks   default from the POS server's own
                       PORT and HOST: http://<HOST>:<PORT>/webhook/phoenixd (127.0.0.1 and 9154 when unset)
@@ -42,9 +44,16 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     throw new Error('SIM_BALANCE_SAT must be a whole number of satoshis');
   }
 
+  const liquidityFeeSat = Number(env.SIM_LIQUIDITY_FEE_SAT ?? 0);
+  if (!Number.isSafeInteger(liquidityFeeSat) || liquidityFeeSat < 0) {
+    throw new Error('SIM_LIQUIDITY_FEE_SAT must be a whole number of satoshis');
+  }
+
   const simulator = await PhoenixdSimulator.start({
     port: readPort(env, 'SIM_PORT', 9740),
     password: env.SIM_PASSWORD || 'sim-http-password',
+    limitedPassword: env.SIM_LIMITED_PASSWORD || 'sim-limited-password',
+    liquidityFeeSat,
     balanceSat,
     webhookUrl,
     webhookSecret: env.SIM_WEBHOOK_SECRET || 'sim-webhook-secret',

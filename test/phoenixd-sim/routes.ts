@@ -9,6 +9,8 @@ type Route = {
   method: 'GET' | 'POST';
   pattern: RegExp;
   handle: (node: SimNode, params: Params, path: string[]) => Answer;
+  /** Only the full `http-password` may call it; `http-password-limited-access` gets 401. */
+  paysOut?: true;
 };
 
 const HEX32 = /^[0-9a-fA-F]{64}$/;
@@ -17,7 +19,7 @@ const REGTEST_ADDRESS = /^(bcrt1[02-9ac-hj-np-z]{8,87}|[mn2][1-9A-HJ-NP-Za-km-z]
 const OFFER = /^lno1[02-9ac-hj-np-z]+$/;
 const MAX_DESCRIPTION = 128;
 
-export function incomingJson(payment: SimIncoming) {
+export function incomingJson(payment: SimIncoming, now: number) {
   return {
     type: 'incoming_payment',
     subType: 'lightning',
@@ -27,7 +29,7 @@ export function incomingJson(payment: SimIncoming) {
     description: payment.description,
     invoice: payment.invoice,
     isPaid: payment.completedAt !== null,
-    isExpired: payment.completedAt === null && Date.now() > payment.expiresAt,
+    isExpired: now > payment.expiresAt,
     requestedSat: payment.requestedSat,
     receivedSat: payment.receivedSat,
     fees: payment.fees,
@@ -55,16 +57,37 @@ function hex32(name: string, value: string): string {
   return value.toLowerCase();
 }
 
-/** phoenixd's list parameters; `all` means unpaid (incoming) or failed (outgoing) ones too. */
-function page<T extends { createdAt: number }>(items: T[], params: Params): T[] {
-  const from = params.optionalLong('from') ?? 0;
-  const to = params.optionalLong('to') ?? Date.now();
-  const limit = params.optionalLong('limit') ?? 20;
-  const offset = params.optionalLong('offset') ?? 0;
-  return items
-    .filter((item) => item.createdAt >= from && item.createdAt <= to)
-    .sort((a, b) => b.createdAt - a.createdAt)
-    .slice(offset, offset + limit);
+type ListWindow = { from: number; to: number; limit: number; offset: number };
+
+function listWindow(node: SimNode, params: Params): ListWindow {
+  return {
+    from: params.optionalLong('from') ?? 0,
+    to: params.optionalLong('to') ?? node.now(),
+    limit: params.optionalLong('limit') ?? 20,
+    offset: params.optionalLong('offset') ?? 0,
+  };
+}
+
+/**
+ * phoenixd's lists (its SQL): by default only completed payments, filtered on the completion time;
+ * with `all`, every one, filtered on the creation time. Incoming payments come newest first by that
+ * same time; outgoing ones in no promised order (here: as stored, oldest first).
+ */
+function listOf<T extends { createdAt: number; completedAt: number | null }>(
+  items: T[],
+  window: ListWindow,
+  options: { isAll: boolean; isNewestFirst: boolean },
+): T[] {
+  const timeOf = (item: T) => (options.isAll ? item.createdAt : (item.completedAt ?? -1));
+  const matching = items.filter((item) => timeOf(item) >= window.from && timeOf(item) <= window.to);
+  if (options.isNewestFirst) matching.sort((a, b) => timeOf(b) - timeOf(a));
+  return matching.slice(window.offset, window.offset + window.limit);
+}
+
+function optionalUrl(params: Params, name: string): string | null {
+  const value = params.optionalString(name);
+  if (value !== null && !URL.canParse(value)) throw new HttpAnswer(400, TEXTS.invalid(name, 'url'));
+  return value;
 }
 
 function createInvoice(node: SimNode, params: Params): Answer {
@@ -81,6 +104,7 @@ function createInvoice(node: SimNode, params: Params): Answer {
     description,
     expirySeconds: params.optionalLong('expirySeconds'),
     externalId: params.optionalString('externalId'),
+    webhookUrl: optionalUrl(params, 'webhookUrl'),
   });
   return { json: invoice };
 }
@@ -139,25 +163,28 @@ export const ROUTES: Route[] = [
     handle: (node) => ({ json: { balanceSat: node.balanceSat, feeCreditSat: node.feeCreditSat } }),
   },
   { method: 'POST', pattern: /^\/createinvoice$/, handle: createInvoice },
-  { method: 'POST', pattern: /^\/payinvoice$/, handle: payInvoice },
-  { method: 'POST', pattern: /^\/payoffer$/, handle: payOffer },
-  { method: 'POST', pattern: /^\/sendtoaddress$/, handle: sendToAddress },
+  { method: 'POST', pattern: /^\/payinvoice$/, handle: payInvoice, paysOut: true },
+  { method: 'POST', pattern: /^\/payoffer$/, handle: payOffer, paysOut: true },
+  { method: 'POST', pattern: /^\/sendtoaddress$/, handle: sendToAddress, paysOut: true },
   {
     method: 'POST',
     pattern: /^\/bumpfee$/,
     handle: (node, params) => ({ text: node.bumpFee(params.long('feerateSatByte')) }),
+    paysOut: true,
   },
   {
     method: 'GET',
     pattern: /^\/payments\/incoming$/,
     handle: (node, params) => {
       const externalId = params.optionalString('externalId');
-      const isAll = params.flag('all');
       const matching = [...node.incoming.values()].filter(
-        (payment) =>
-          (isAll || payment.completedAt !== null) && (!externalId || payment.externalId === externalId),
+        (payment) => !externalId || payment.externalId === externalId,
       );
-      return { json: page(matching, params).map(incomingJson) };
+      const listed = listOf(matching, listWindow(node, params), {
+        isAll: params.flag('all'),
+        isNewestFirst: true,
+      });
+      return { json: listed.map((payment) => incomingJson(payment, node.now())) };
     },
   },
   {
@@ -165,7 +192,7 @@ export const ROUTES: Route[] = [
     pattern: /^\/payments\/incoming\/([^/]+)$/,
     handle: (node, _params, [hash = '']) => {
       const payment = node.incoming.get(hex32('paymentHash', hash));
-      return found(payment && incomingJson(payment));
+      return found(payment && incomingJson(payment, node.now()));
     },
   },
   {
@@ -173,10 +200,10 @@ export const ROUTES: Route[] = [
     pattern: /^\/payments\/outgoing$/,
     handle: (node, params) => {
       const isAll = params.flag('all');
-      const matching = node.outgoing.filter(
-        (payment) => isAll || payment.isPaid || payment.completedAt === null,
-      );
-      return { json: page(matching, params).map(outgoingJson) };
+      // The default list is phoenixd's listSuccessful: neither pending nor failed payments.
+      const matching = isAll ? node.outgoing : node.outgoing.filter((payment) => payment.isPaid);
+      const listed = listOf(matching, listWindow(node, params), { isAll, isNewestFirst: false });
+      return { json: listed.map(outgoingJson) };
     },
   },
   {

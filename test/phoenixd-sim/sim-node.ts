@@ -28,6 +28,8 @@ export type SimIncoming = {
   createdAt: number;
   expiresAt: number;
   completedAt: number | null;
+  /** The invoice's own webhook (createinvoice's `webhookUrl`), posted besides phoenix.conf's. */
+  webhookUrl: string | null;
 };
 
 export type SimOutgoing = {
@@ -57,8 +59,9 @@ export type PaymentResult =
 
 /**
  * Why the node refused an incoming payment. lightning-kmp fails the payer's HTLCs for an expired
- * invoice, for less than the invoice asks, or for more than twice it (an overpayment that large is
- * taken for a mistake); the payer sees the failure and we see nothing at all.
+ * invoice (unless they arrived in time and wait for the liquidity they pay for), for less than the
+ * invoice asks, or for more than twice it (an overpayment that large is taken for a mistake); the
+ * payer sees the failure and we see nothing at all.
  */
 export class PaymentRefusedError extends Error {}
 
@@ -75,16 +78,37 @@ export function lightningFeeMsat(amountSat: number): number {
   return 4000 + amountSat * 4;
 }
 
+/** Channel states as lightning-kmp names them (`stateName`); an offline channel wraps its state. */
+export const CHANNEL_STATES = { normal: 'Normal', offline: 'Offline(Normal)' } as const;
+
+/** How a payment arrives: what the payer sends, and what the node does with it. */
+export type ReceiveOptions = {
+  amountSat?: number;
+  payerNote?: string;
+  /**
+   * The liquidity fee the node takes from this payment (buying inbound liquidity for it), instead of
+   * the node's `liquidityFeeSat`. What arrives is the payment less the fee: negative when the fee is
+   * larger.
+   */
+  liquidityFeeSat?: number;
+  /** The payment goes to fee credit: paid, counted, but not spendable (no channel takes it). */
+  toFeeCredit?: boolean;
+};
+
 export class SimNode {
   chain = 'regtest';
   blockHeight = 1200;
-  version = '0.6.2-sim';
+  /** The phoenixd release this simulator follows (README.md). */
+  version = '0.8.0';
   feeCreditSat = 0;
   channels: SimChannel[] = [];
   readonly incoming = new Map<string, SimIncoming>();
   readonly outgoing: SimOutgoing[] = [];
-  /** Whether an invoice of a fixed amount takes less than it asks: real nodes never do; our defence is tested with it. */
-  isAcceptingUnderpayments = false;
+  /**
+   * The liquidity fee taken from every payment received (0: the node has inbound liquidity). phoenixd
+   * takes it from the payment that needs the liquidity, so `receivedSat` is net of it.
+   */
+  liquidityFeeSat = 0;
   private forcedFailure: string | null = null;
   private clock: { now(): number } = { now: () => Date.now() };
   private pendingSplice: { txId: string; feerateSatByte: number } | null = null;
@@ -97,13 +121,13 @@ export class SimNode {
     return SIM_NODE_ID;
   }
 
-  /** One NORMAL channel holding the balance; 0 leaves the node without channels. */
+  /** One Normal channel holding the balance; 0 leaves the node without channels. */
   setBalance(balanceSat: number): void {
     this.channels =
       balanceSat > 0
         ? [
             {
-              state: 'NORMAL',
+              state: CHANNEL_STATES.normal,
               channelId: randomHex32(),
               balanceSat,
               inboundLiquiditySat: 2_000_000,
@@ -123,6 +147,17 @@ export class SimNode {
     this.clock = clock;
   }
 
+  now(): number {
+    return this.clock.now();
+  }
+
+  /** The peer disconnects (or reconnects): the channel shows as lightning-kmp's Offline state and cannot pay. */
+  setOffline(isOffline: boolean): void {
+    for (const channel of this.channels) {
+      channel.state = isOffline ? CHANNEL_STATES.offline : CHANNEL_STATES.normal;
+    }
+  }
+
   failNextPayment(reason: string): void {
     this.forcedFailure = reason;
   }
@@ -132,6 +167,7 @@ export class SimNode {
     description: string;
     expirySeconds: number | null;
     externalId: string | null;
+    webhookUrl?: string | null;
   }) {
     const createdAt = this.clock.now();
     const expirySeconds = input.expirySeconds ?? 3600;
@@ -154,26 +190,39 @@ export class SimNode {
       createdAt,
       expiresAt: createdAt + expirySeconds * 1000,
       completedAt: null,
+      webhookUrl: input.webhookUrl ?? null,
     });
     return { amountSat: input.amountSat, paymentHash: invoice.paymentHash, serialized: invoice.serialized };
   }
 
-  /** Someone outside pays one of our invoices. */
-  receive(serialized: string, options: { amountSat?: number; payerNote?: string } = {}): SimIncoming {
+  /**
+   * Someone outside pays one of our invoices. With a liquidity fee the node buys inbound liquidity
+   * and takes the fee from what arrives; the payer's HTLCs wait for that, so an invoice may be paid
+   * after its expiry. A payment to fee credit adds to it instead of a channel.
+   */
+  receive(serialized: string, options: ReceiveOptions = {}): SimIncoming {
     const decoded = decodeInvoice(serialized);
     const payment = decoded && this.incoming.get(decoded.paymentHash);
     if (!payment) throw new PaymentRefusedError('not an invoice of this node');
     if (payment.completedAt !== null) throw new PaymentRefusedError('invoice already paid');
-    if (this.clock.now() > payment.expiresAt) throw new PaymentRefusedError('invoice expired');
+    const feeSat = options.liquidityFeeSat ?? this.liquidityFeeSat;
+    if (this.clock.now() > payment.expiresAt && feeSat === 0) {
+      throw new PaymentRefusedError('invoice expired');
+    }
     const amountSat = options.amountSat ?? payment.requestedSat;
     if (amountSat === null) throw new PaymentRefusedError('amountSat is needed for an invoice of any amount');
     this.refuseWrongAmount(payment.requestedSat, amountSat);
-    payment.receivedSat = amountSat;
+    payment.receivedSat = options.toFeeCredit ? amountSat : amountSat - feeSat;
+    payment.fees = options.toFeeCredit ? 0 : feeSat * 1000;
     payment.payerNote = options.payerNote ?? null;
     payment.completedAt = this.clock.now();
+    if (options.toFeeCredit) {
+      this.feeCreditSat += amountSat;
+      return payment;
+    }
     const channel = this.normalChannel();
     if (channel) {
-      channel.balanceSat += amountSat;
+      channel.balanceSat += payment.receivedSat;
       channel.inboundLiquiditySat = Math.max(0, channel.inboundLiquiditySat - amountSat);
     }
     return payment;
@@ -181,7 +230,7 @@ export class SimNode {
 
   private refuseWrongAmount(requestedSat: number | null, amountSat: number): void {
     if (requestedSat === null) return;
-    if (amountSat < requestedSat && !this.isAcceptingUnderpayments) {
+    if (amountSat < requestedSat) {
       throw new PaymentRefusedError(`underpayment: ${amountSat} sat for an invoice of ${requestedSat} sat`);
     }
     if (amountSat > 2 * requestedSat) {
@@ -306,6 +355,6 @@ export class SimNode {
   }
 
   private normalChannel(): SimChannel | undefined {
-    return this.channels.find((channel) => channel.state === 'NORMAL');
+    return this.channels.find((channel) => channel.state === CHANNEL_STATES.normal);
   }
 }

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import bolt11 from 'bolt11';
 import { manualClock } from '../../src/core/clock';
 import { REGTEST } from './invoices';
-import { FAILURE_REASONS, PaymentRefusedError } from './sim-node';
+import { FAILURE_REASONS, PaymentRefusedError, type SimOutgoing } from './sim-node';
 import { PhoenixdSimulator } from './simulator';
 
 type TestContext = { after: (fn: () => Promise<void> | void) => void };
@@ -71,14 +71,37 @@ describe('phoenixd simulator', () => {
     assert.equal(named.status, 200);
   });
 
+  it('lets the limited-access password do everything but pay out, which answers 401', async (t) => {
+    const { simulator } = await startSimulator(t);
+    const limited = {
+      authorization: `Basic ${Buffer.from(`:${simulator.limitedPassword}`).toString('base64')}`,
+    };
+    assert.equal((await fetch(`${simulator.url}/getinfo`, { headers: limited })).status, 200);
+    const invoice = await fetch(`${simulator.url}/createinvoice`, {
+      method: 'POST',
+      headers: { ...limited, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'description=x&amountSat=10',
+    });
+    assert.equal(invoice.status, 200);
+    for (const path of ['/payinvoice', '/payoffer', '/sendtoaddress', '/bumpfee']) {
+      const paid = await fetch(`${simulator.url}${path}`, { method: 'POST', headers: limited });
+      assert.equal(paid.status, 401, path);
+      assert.match(await paid.text(), /^Invalid authentication/);
+    }
+    assert.deepEqual(simulator.node.outgoing, []);
+  });
+
   it('answers getinfo and getbalance in phoenixd shapes', async (t) => {
-    const { get } = await startSimulator(t, { balanceSat: 250_000 });
+    const { simulator, get } = await startSimulator(t, { balanceSat: 250_000 });
     const info = await json(get('/getinfo'));
     assert.match(info.nodeId, /^0[23][0-9a-f]{64}$/);
     assert.equal(info.chain, 'regtest');
-    assert.equal(info.channels[0].state, 'NORMAL');
+    assert.equal(info.version, '0.8.0');
+    assert.equal(info.channels[0].state, 'Normal');
     assert.equal(info.channels[0].balanceSat, 250_000);
     assert.deepEqual(await json(get('/getbalance')), { balanceSat: 250_000, feeCreditSat: 0 });
+    simulator.node.setOffline(true);
+    assert.equal((await json(get('/getinfo'))).channels[0].state, 'Offline(Normal)');
   });
 
   it('creates real signed BOLT11 invoices from form bodies', async (t) => {
@@ -237,8 +260,11 @@ describe('phoenixd simulator', () => {
       externalId: 'o-9',
     });
 
-    const { webhook } = await simulator.receivePayment(invoice.serialized);
-    assert.equal(webhook?.status, 200);
+    const { webhooks } = await simulator.receivePayment(invoice.serialized);
+    assert.deepEqual(
+      (await webhooks).map((webhook) => webhook.status),
+      [200],
+    );
     const [delivery] = received;
     assert.ok(delivery);
     assert.equal(delivery.signature, createHmac('sha256', 'shh').update(delivery.body).digest('hex'));
@@ -276,36 +302,124 @@ describe('phoenixd simulator', () => {
     await assert.rejects(simulator.receivePayment(late), refused(/expired/));
     const record = simulator.node.incoming.get(bolt11.decode(late, REGTEST).tagsObject.payment_hash ?? '');
     assert.equal(record?.completedAt, null);
-
-    simulator.node.isAcceptingUnderpayments = true;
-    assert.equal((await simulator.receivePayment(invoice(1000), { amountSat: 10 })).payment.receivedSat, 10);
   });
 
-  it('drops webhooks, or holds them and delivers them in order when released', async (t) => {
+  it('takes a liquidity fee from what arrives, in msat in its records, and may then accept past expiry', async (t) => {
+    const { simulator, get } = await startSimulator(t, { liquidityFeeSat: 300, balanceSat: 10_000 });
+    const clock = manualClock();
+    simulator.node.useClock(clock);
+    const invoice = (amountSat: number) =>
+      simulator.node.createInvoice({ amountSat, description: 'Bill', expirySeconds: 60, externalId: null });
+    const paid = invoice(1000);
+    await simulator.receivePayment(paid.serialized);
+    const record = await json(get(`/payments/incoming/${paid.paymentHash}`));
+    assert.deepEqual([record.isPaid, record.receivedSat, record.fees], [true, 700, 300_000]);
+    assert.equal(simulator.node.balanceSat, 10_700);
+
+    const small = invoice(100);
+    clock.advance(20 * 60_000);
+    // The HTLCs wait for the liquidity they pay for: accepted 20 minutes after expiry, below zero.
+    await simulator.receivePayment(small.serialized);
+    const late = await json(get(`/payments/incoming/${small.paymentHash}`));
+    assert.deepEqual([late.isPaid, late.isExpired, late.receivedSat, late.fees], [true, true, -200, 300_000]);
+    const expired = invoice(100);
+    clock.advance(61_000);
+    await assert.rejects(simulator.receivePayment(expired.serialized, { liquidityFeeSat: 0 }), /expired/);
+
+    const toCredit = invoice(50);
+    await simulator.receivePayment(toCredit.serialized, { toFeeCredit: true });
+    assert.deepEqual(await json(get('/getbalance')), { balanceSat: 10_500, feeCreditSat: 50 });
+  });
+
+  it('lists as phoenixd: paid incoming by completion, newest first; outgoing unordered, pending only with all', async (t) => {
+    const { simulator, get } = await startSimulator(t);
+    const clock = manualClock(Date.UTC(2026, 0, 1));
+    simulator.node.useClock(clock);
+    const first = simulator.node.createInvoice({
+      amountSat: 10,
+      description: 'a',
+      expirySeconds: null,
+      externalId: null,
+    });
+    clock.advance(1000);
+    const second = simulator.node.createInvoice({
+      amountSat: 10,
+      description: 'b',
+      expirySeconds: null,
+      externalId: null,
+    });
+    clock.advance(1000);
+    simulator.node.createInvoice({
+      amountSat: 10,
+      description: 'unpaid',
+      expirySeconds: null,
+      externalId: null,
+    });
+    clock.advance(1000);
+    await simulator.receivePayment(second.serialized);
+    clock.advance(1000);
+    await simulator.receivePayment(first.serialized);
+    const paidAt = clock.now();
+    const hashes = (list: { paymentHash: string }[]) => list.map((payment) => payment.paymentHash);
+    assert.deepEqual(hashes(await json(get('/payments/incoming'))), [first.paymentHash, second.paymentHash]);
+    // `from` is on the completion time: the first invoice was made before, paid after it.
+    assert.deepEqual(hashes(await json(get(`/payments/incoming?from=${paidAt}`))), [first.paymentHash]);
+    const all = await json(get('/payments/incoming?all=true'));
+    assert.deepEqual(
+      all.map((payment: { description: string }) => payment.description),
+      ['unpaid', 'b', 'a'],
+    );
+
+    const older = simulator.node.pay({ amountSat: 5, paymentHash: null, invoice: null });
+    clock.advance(1000);
+    const newer = simulator.node.pay({ amountSat: 6, paymentHash: null, invoice: null });
+    simulator.node.outgoing.push({
+      ...(simulator.node.outgoing[0] as SimOutgoing),
+      paymentId: 'pending',
+      isPaid: false,
+      completedAt: null,
+    });
+    const ids = (list: { paymentId: string }[]) => list.map((payment) => payment.paymentId);
+    assert.ok(older.isSent && newer.isSent);
+    assert.deepEqual(ids(await json(get('/payments/outgoing'))), [older.paymentId, newer.paymentId]);
+    assert.deepEqual(ids(await json(get('/payments/outgoing?all=true'))), [
+      older.paymentId,
+      newer.paymentId,
+      'pending',
+    ]);
+  });
+
+  it("posts each webhook once, to phoenix.conf's URL and to the invoice's own, or drops it", async (t) => {
     const receiver = await startWebhookReceiver(t);
+    const ownReceiver = await startWebhookReceiver(t);
     const { simulator, postForm } = await startSimulator(t, { webhookUrl: receiver.url });
-    const invoice = (externalId: string) =>
-      simulator.node.createInvoice({ amountSat: 100, description: 'Bill', expirySeconds: null, externalId })
-        .serialized;
+    const invoice = (externalId: string, webhookUrl: string | null = null) =>
+      simulator.node.createInvoice({
+        amountSat: 100,
+        description: 'Bill',
+        expirySeconds: null,
+        externalId,
+        webhookUrl,
+      }).serialized;
 
     assert.equal(await (await postForm('/sim/webhook', { mode: 'drop' })).text(), 'ok');
-    assert.equal((await simulator.receivePayment(invoice('dropped'))).webhook, null);
-    simulator.webhookMode = 'hold';
-    await simulator.receivePayment(invoice('held-1'));
-    await simulator.receivePayment(invoice('held-2'));
-    assert.equal(receiver.bodies.length, 0);
-
-    const released = await json(postForm('/sim/release-webhooks', {}));
+    assert.deepEqual(await (await simulator.receivePayment(invoice('dropped'))).webhooks, []);
+    simulator.webhookMode = 'deliver';
+    const { webhooks } = await simulator.receivePayment(invoice('both', ownReceiver.url));
     assert.deepEqual(
-      released.deliveries.map((delivery: { status: number }) => delivery.status),
+      (await webhooks).map((delivery) => delivery.status),
       [200, 200],
     );
+    await simulator.webhooksDelivered();
     assert.deepEqual(
       receiver.bodies.map((body) => body.externalId),
-      ['held-1', 'held-2'],
+      ['both'],
     );
-    assert.deepEqual((await json(postForm('/sim/release-webhooks', {}))).deliveries, []);
-    assert.equal((await postForm('/sim/webhook', { mode: 'sometimes' })).status, 400);
+    assert.deepEqual(
+      ownReceiver.bodies.map((body) => body.externalId),
+      ['both'],
+    );
+    assert.equal((await postForm('/sim/webhook', { mode: 'hold' })).status, 400);
   });
 
   it('answers a refused outside payment on its control route with 400 and the reason', async (t) => {

@@ -5,10 +5,14 @@ import { baseUrlOf, listenOn } from '../helpers/loopback-server';
 import { handleControl } from './control';
 import { HttpAnswer, isAuthorized, Params, parseForm, readBody, sendJson, sendText, TEXTS } from './http';
 import { type Answer, ROUTES } from './routes';
-import { SimNode } from './sim-node';
+import { type ReceiveOptions, type SimIncoming, SimNode } from './sim-node';
 
 export type SimulatorOptions = {
   password?: string;
+  /** phoenixd's `http-password-limited-access`: everything but paying out. */
+  limitedPassword?: string;
+  /** The liquidity fee taken from every payment received (SimNode.liquidityFeeSat). */
+  liquidityFeeSat?: number;
   port?: number;
   host?: string;
   balanceSat?: number;
@@ -22,11 +26,11 @@ export type SimMode = { kind: 'up' } | { kind: 'down' } | { kind: 'slow'; delayM
 export type WebhookDelivery = { status: number; body: string };
 
 /**
- * deliver: phoenixd posts each payment's webhook at once; drop: it never arrives (a crash, a network
- * cut, a wrong URL), so only a sweep or a lookup can find the payment; hold: it waits until
- * `releaseHeldWebhooks`, as when phoenixd retries after the POS was unreachable.
+ * deliver: phoenixd posts each payment's webhook once, right after the payment and without the payer
+ * waiting for it, and ignores the answer (no retry, nothing kept); drop: it never arrives (a crash,
+ * a network cut, a wrong URL), so only a sweep, a lookup or the catch-up read finds the payment.
  */
-export type WebhookMode = 'deliver' | 'drop' | 'hold';
+export type WebhookMode = 'deliver' | 'drop';
 
 /**
  * A stand-in for phoenixd on a real HTTP port: its routes, Basic auth, form bodies, JSON shapes
@@ -36,6 +40,7 @@ export type WebhookMode = 'deliver' | 'drop' | 'hold';
 export class PhoenixdSimulator {
   readonly node: SimNode;
   readonly password: string;
+  readonly limitedPassword: string;
   webhookUrl: string | undefined;
   webhookSecret: string | undefined;
   /** `METHOD /path` of every request that reached the node, in arrival order, answered or not yet. */
@@ -45,12 +50,14 @@ export class PhoenixdSimulator {
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
   webhookMode: WebhookMode = 'deliver';
-  private lastWebhookBody: string | undefined;
-  private readonly heldWebhookBodies: string[] = [];
+  private lastWebhook: { body: string; payment: SimIncoming } | undefined;
+  private readonly deliveries = new Set<Promise<unknown>>();
 
   private constructor(options: SimulatorOptions) {
     this.node = new SimNode(options.balanceSat ?? 1_000_000);
+    this.node.liquidityFeeSat = options.liquidityFeeSat ?? 0;
     this.password = options.password ?? 'sim-http-password';
+    this.limitedPassword = options.limitedPassword ?? 'sim-limited-password';
     this.webhookUrl = options.webhookUrl;
     this.webhookSecret = options.webhookSecret;
     this.server = createServer((request, response) => this.onRequest(request, response));
@@ -88,8 +95,13 @@ export class PhoenixdSimulator {
     }
   }
 
-  /** An outside payer pays one of our invoices; phoenixd then calls its webhook. Throws PaymentRefusedError as the node would refuse. */
-  async receivePayment(invoice: string, options: { amountSat?: number; payerNote?: string } = {}) {
+  /**
+   * An outside payer pays one of our invoices. phoenixd then posts the payment_received event once
+   * to each of its webhooks (phoenix.conf's and the invoice's own `webhookUrl`), in the background:
+   * `webhooks` settles when they were answered, or failed, one delivery per URL. Throws
+   * PaymentRefusedError as the node would refuse.
+   */
+  async receivePayment(invoice: string, options: ReceiveOptions = {}) {
     const payment = this.node.receive(invoice, options);
     const event = {
       type: 'payment_received',
@@ -101,39 +113,48 @@ export class PhoenixdSimulator {
       payerKey: null,
     };
     // phoenixd's webhook client pretty-prints and keeps nulls; the signature covers exactly these bytes.
-    this.lastWebhookBody = JSON.stringify(event, null, 4);
-    if (this.webhookMode === 'hold') this.heldWebhookBodies.push(this.lastWebhookBody);
-    const webhook = this.webhookMode === 'deliver' ? await this.deliverWebhook(this.lastWebhookBody) : null;
-    return { payment, webhook };
+    const body = JSON.stringify(event, null, 4);
+    this.lastWebhook = { body, payment };
+    const webhooks =
+      this.webhookMode === 'deliver' ? this.deliverInBackground(body, payment) : Promise.resolve([]);
+    return { payment, webhooks };
   }
 
-  /** Delivers the held webhooks in the order their payments arrived; the mode stays as it is. */
-  async releaseHeldWebhooks(): Promise<(WebhookDelivery | null)[]> {
-    const bodies = this.heldWebhookBodies.splice(0);
-    const deliveries: (WebhookDelivery | null)[] = [];
-    for (const body of bodies) deliveries.push(await this.deliverWebhook(body));
-    return deliveries;
+  /**
+   * The last event once more to each of its webhooks, as when phoenix.conf's `webhook=` and the
+   * invoice's `webhookUrl` both name the POS: phoenixd itself never sends an event twice to one URL.
+   */
+  redeliverLastWebhook(): Promise<WebhookDelivery[]> {
+    if (this.lastWebhook === undefined) throw new Error('no webhook was sent yet');
+    return this.deliverInBackground(this.lastWebhook.body, this.lastWebhook.payment);
   }
 
-  /** Sends the last webhook again, as phoenixd may after a restart. */
-  redeliverLastWebhook(): Promise<WebhookDelivery | null> {
-    if (this.lastWebhookBody === undefined) throw new Error('no webhook was sent yet');
-    return this.deliverWebhook(this.lastWebhookBody);
+  /** Waits for every webhook under way, e.g. before a test looks at what it settled. */
+  async webhooksDelivered(): Promise<void> {
+    await Promise.allSettled([...this.deliveries]);
+  }
+
+  private deliverInBackground(body: string, payment: SimIncoming): Promise<WebhookDelivery[]> {
+    const urls = [this.webhookUrl, payment.webhookUrl].filter((url): url is string => !!url);
+    const delivery = Promise.all(urls.map((url) => this.deliverWebhook(url, body)));
+    this.deliveries.add(delivery);
+    void delivery.finally(() => this.deliveries.delete(delivery));
+    return delivery;
   }
 
   async stop(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer);
+    await this.webhooksDelivered();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  private async deliverWebhook(body: string): Promise<WebhookDelivery | null> {
-    if (!this.webhookUrl) return null;
+  private async deliverWebhook(url: string, body: string): Promise<WebhookDelivery> {
     const signature = createHmac('sha256', this.webhookSecret ?? '')
       .update(body)
       .digest('hex');
     try {
-      const response = await fetch(this.webhookUrl, {
+      const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-phoenix-signature': signature },
         body,
@@ -171,7 +192,8 @@ export class PhoenixdSimulator {
       if (matches.length === 0) throw new HttpAnswer(404, TEXTS.unknownEndpoint);
       const route = matches.find((candidate) => candidate.method === request.method);
       if (!route) throw new HttpAnswer(405, TEXTS.methodNotAllowed);
-      if (!isAuthorized(request.headers.authorization, this.password)) {
+      const passwords = route.paysOut ? [this.password] : [this.password, this.limitedPassword];
+      if (!passwords.some((password) => isAuthorized(request.headers.authorization, password))) {
         response.setHeader('www-authenticate', 'Basic realm="Ktor Server", charset=UTF-8');
         throw new HttpAnswer(401, TEXTS.unauthorized);
       }

@@ -267,7 +267,10 @@ export type Database = {
     payment_hash: string | null;
     invoice: string | null;
     expires_at: number | null;
+    /** What the node counted as received, net of its liquidity fee: it can be negative. */
     received_sat: number | null;
+    /** The liquidity fee the node took from a Lightning payment, in millisatoshis. */
+    fees_msat: Generated<number | null>;
     /** The open shift of the user who recorded it, if any. */
     shift_id: Generated<string | null>;
     /** Until when one instance's sweep has claimed this pending Lightning payment. */
@@ -400,6 +403,13 @@ export type Database = {
     last_error: string | null;
     created_at: number;
     printed_at: number | null;
+  };
+  /** One row: how far the Lightning catch-up has read the node's paid payments, and who reads now. */
+  lightning_catch_up: {
+    id: number;
+    /** The completion time (node's Unix ms) of the newest paid payment already read. */
+    seen_until: number;
+    claimed_until: number | null;
   };
   /** Outbound webhooks (src/webhooks/); `events` is a JSON array of event types or `["*"]`. */
   webhooks: {

@@ -200,6 +200,8 @@ describe('web app: manager screens', { skip: skipWithoutChromium }, () => {
     assert.match(reportText, /Expected cash\s+\S*116\.60/);
     assert.match(reportText, /Counted cash\s+\S*115\.00/);
     assert.match(reportText, /Difference\s+-\S*1\.60/);
+    // No Lightning payment, so no liquidity fee: the line is there all the same, for the accounts.
+    assert.match(reportText, /Lightning node fees \(liquidity\)\s+\S*0\.00/);
     await page.getByText('You have no open shift.').waitFor();
     await assertAccessible(page, 'manager Z report');
     await saveScreenshot(page, 'manager-z-report');

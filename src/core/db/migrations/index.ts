@@ -32,6 +32,7 @@ import * as modifiers from './0025_modifiers';
 import * as pinLength from './0026_pin_length';
 import * as inventory from './0027_inventory';
 import * as inventoryReportIndex from './0028_inventory_report_index';
+import * as lightningFees from './0029_lightning_fees';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -64,6 +65,7 @@ export const migrationProvider: MigrationProvider = {
       '0026_pin_length': pinLength,
       '0027_inventory': inventory,
       '0028_inventory_report_index': inventoryReportIndex,
+      '0029_lightning_fees': lightningFees,
     };
   },
 };

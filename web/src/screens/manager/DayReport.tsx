@@ -11,6 +11,7 @@ const strings: Strings<
   | 'paymentsTotal'
   | 'refundsRecorded'
   | 'net'
+  | 'lightningFees'
   | 'shift'
   | 'outside'
   | 'payments'
@@ -27,6 +28,7 @@ const strings: Strings<
     paymentsTotal: 'Payments taken',
     refundsRecorded: 'Refunds given back',
     net: 'Net sales',
+    lightningFees: 'Lightning node fees (liquidity)',
     shift: 'Shift',
     outside: 'Outside any shift',
     payments: 'Payments',
@@ -43,6 +45,7 @@ const strings: Strings<
     paymentsTotal: 'Pagos cobrados',
     refundsRecorded: 'Reembolsos devueltos',
     net: 'Ventas netas',
+    lightningFees: 'Comisiones del nodo Lightning (liquidez)',
     shift: 'Turno',
     outside: 'Fuera de turno',
     payments: 'Pagos',
@@ -81,6 +84,7 @@ export function DayReport({ date }: { date: string }) {
             <Figure label={t.paymentsTotal} value={money(centsOf(report.payments_total))} />
             <Figure label={t.refundsRecorded} value={money(centsOf(report.refunds_recorded))} />
             <Figure label={t.net} value={money(centsOf(report.net_sales))} strong />
+            <Figure label={t.lightningFees} value={money(centsOf(report.lightning_fees))} />
           </dl>
           <TableScroll label={t.shift}>
             <table class="list">

@@ -53,6 +53,7 @@ const strings: Strings<
   | 'paymentsTotal'
   | 'tipsTotal'
   | 'lightning'
+  | 'lightningFees'
   | 'byMethod'
   | 'method'
   | 'payments'
@@ -98,6 +99,7 @@ const strings: Strings<
     paymentsTotal: 'Payments',
     tipsTotal: 'Tips',
     lightning: 'Lightning received',
+    lightningFees: 'Lightning node fees (liquidity)',
     byMethod: 'Payments by method',
     method: 'Method',
     payments: 'Payments',
@@ -143,6 +145,7 @@ const strings: Strings<
     paymentsTotal: 'Cobros',
     tipsTotal: 'Propinas',
     lightning: 'Lightning recibido',
+    lightningFees: 'Comisiones del nodo Lightning (liquidez)',
     byMethod: 'Cobros por forma de pago',
     method: 'Forma de pago',
     payments: 'Cobros',
@@ -442,6 +445,7 @@ function ZReportView({ report, title }: { report: Report; title: string }) {
         <Figure label={t.paymentsTotal} value={money(centsOf(report.payments_total))} />
         <Figure label={t.tipsTotal} value={money(centsOf(report.tips_total))} />
         <Figure label={t.lightning} value={format(t.sats, { sats: report.lightning_sats })} />
+        <Figure label={t.lightningFees} value={money(centsOf(report.lightning_fees))} />
         <Figure label={t.expectedCash} value={cash(report.expected_cash)} />
         <Figure label={t.countedCash} value={cash(report.counted_cash)} />
         <Figure label={t.difference} value={cash(report.difference)} strong />
