@@ -1,19 +1,17 @@
 import { useState } from 'preact/hooks';
 import { api, createOnce, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { fromCents, parseCents, toCents } from '../../core/cents';
 import { useStrings } from '../../core/i18n';
 import { type Category, type Dish, menuStrings } from './menu-model';
 import type { ModifierGroup } from './modifiers-model';
 import { RecipeEditor, type RecipeItem, recipeDrafts, recipeOf, useRecipeStrings } from './RecipeEditor';
 import {
-  amountOf,
   Check,
-  centsOf,
   centsText,
   Field,
   FormActions,
   NameField,
-  parseCents,
   RowButton,
   useAction,
   useCommonStrings,
@@ -43,7 +41,7 @@ export function DishForm({
   const common = useCommonStrings();
   const recipeStrings = useRecipeStrings();
   const [name, setName] = useState(dish?.name ?? '');
-  const [price, setPrice] = useState(dish ? centsText(centsOf(dish.price)) : '');
+  const [price, setPrice] = useState(dish ? centsText(toCents(dish.price)) : '');
   const [categoryId, setCategoryId] = useState(dish?.category_id ?? categories[0]?.id ?? '');
   const [description, setDescription] = useState(dish?.description ?? '');
   const [available, setAvailable] = useState(dish?.available ?? true);
@@ -87,7 +85,7 @@ export function DishForm({
     setInvalid(undefined);
     const body = {
       name: name.trim(),
-      price: amountOf(cents),
+      price: fromCents(cents),
       category_id: chosenCategory,
       description: description.trim(),
       available,

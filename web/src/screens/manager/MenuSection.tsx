@@ -1,5 +1,6 @@
 import { api, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { toCents } from '../../core/cents';
 import { useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { CategoriesCard } from './CategoriesCard';
@@ -7,7 +8,7 @@ import { DishForm } from './DishForm';
 import { type Category, type Dish, menuStrings } from './menu-model';
 import type { ModifierGroup } from './modifiers-model';
 import { loadRecipeItems, type RecipeItem } from './RecipeEditor';
-import { centsOf, RecordTable, useEditing, useLoaded, useRemoval } from './shared';
+import { RecordTable, useEditing, useLoaded, useRemoval } from './shared';
 
 async function loadMenu() {
   const [categories, dishes, groups, recipeItems] = await Promise.all([
@@ -100,7 +101,7 @@ function DishesTable({
               ),
             },
             { header: t.category, cell: (dish) => categoryName(dish.category_id), class: 'hide-narrow' },
-            { header: t.price, cell: (dish) => money(centsOf(dish.price)), class: 'num' },
+            { header: t.price, cell: (dish) => money(toCents(dish.price)), class: 'num' },
           ]}
           busy={removal.busy}
           actionsOf={(dish) => ({

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, createOnce, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { fromCents, parseSignedCents, toCents } from '../../core/cents';
 import { format, useStrings } from '../../core/i18n';
 import { type ModifierGroup, modifierStrings } from './modifiers-model';
 import {
@@ -12,14 +13,11 @@ import {
   useRecipeStrings,
 } from './RecipeEditor';
 import {
-  amountOf,
   Check,
-  centsOf,
   centsText,
   Field,
   FormActions,
   NameField,
-  parseCents,
   RowButton,
   useAction,
   useCommonStrings,
@@ -44,13 +42,6 @@ const newDraft = (): OptionDraft => ({
   available: true,
   recipe: [],
 });
-
-/** "-5.50" → −550 cents: a price change may lower the plate's price. */
-function parseDelta(text: string): number | undefined {
-  const negative = text.trim().startsWith('-');
-  const cents = parseCents(negative ? text.trim().slice(1) : text);
-  return cents === undefined ? undefined : negative ? -cents : cents;
-}
 
 /**
  * A modifier group's form: its name, how many options a waiter must and may choose, and its options.
@@ -79,7 +70,7 @@ export function ModifierGroupForm({
       key: option.id,
       id: option.id,
       name: option.name,
-      delta: centsText(centsOf(option.price_delta)),
+      delta: centsText(toCents(option.price_delta)),
       available: option.available,
       recipe: recipeDrafts(option.recipe),
     })) ?? [newDraft()],
@@ -94,7 +85,7 @@ export function ModifierGroupForm({
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const deltas = options.map((option) => parseDelta(option.delta));
+    const deltas = options.map((option) => parseSignedCents(option.delta));
     if (deltas.some((delta) => delta === undefined)) {
       setInvalid(t.badDelta);
       return;
@@ -112,7 +103,7 @@ export function ModifierGroupForm({
       options: options.map((option, index) => ({
         ...(option.id && { id: option.id }),
         name: option.name.trim(),
-        price_delta: amountOf(deltas[index] ?? 0),
+        price_delta: fromCents(deltas[index] ?? 0),
         available: option.available,
         recipe: recipes[index] ?? [],
       })),

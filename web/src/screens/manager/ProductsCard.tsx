@@ -1,18 +1,16 @@
 import { useState } from 'preact/hooks';
 import { api, createOnce, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { fromCents, parseCents, toCents } from '../../core/cents';
 import { useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { parseQuantity } from './inventory-model';
 import type { Category } from './menu-model';
 import {
-  amountOf,
-  centsOf,
   centsText,
   Field,
   FormActions,
   NameField,
-  parseCents,
   RecordTable,
   useAction,
   useCommonStrings,
@@ -51,7 +49,7 @@ export function ProductsCard({
           columns={[
             { header: t.name, cell: (product) => product.name },
             { header: t.sku, cell: (product) => product.sku, class: 'hide-narrow' },
-            { header: t.price, cell: (product) => money(centsOf(product.price)), class: 'num' },
+            { header: t.price, cell: (product) => money(toCents(product.price)), class: 'num' },
             { header: t.quantity, cell: (product) => product.quantity, class: 'num' },
             { header: t.reorderLevel, cell: (product) => product.reorder_level, class: 'num hide-narrow' },
           ]}
@@ -97,7 +95,7 @@ function ProductForm({
   const common = useCommonStrings();
   const [name, setName] = useState(product?.name ?? '');
   const [sku, setSku] = useState(product?.sku ?? '');
-  const [price, setPrice] = useState(product ? centsText(centsOf(product.price)) : '');
+  const [price, setPrice] = useState(product ? centsText(toCents(product.price)) : '');
   const [categoryId, setCategoryId] = useState(product?.category_id ?? categories[0]?.id ?? '');
   const [stock, setStock] = useState(product ? String(product.quantity) : '');
   const [reorderLevel, setReorderLevel] = useState(product ? String(product.reorder_level) : '0');
@@ -125,7 +123,7 @@ function ProductForm({
     const body = {
       name: name.trim(),
       sku: sku.trim(),
-      price: amountOf(cents),
+      price: fromCents(cents),
       quantity,
       category_id: chosenCategory,
       reorder_level: reorder,

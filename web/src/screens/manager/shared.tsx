@@ -396,28 +396,6 @@ export function TableScroll({ label, children }: { label: string; children: Comp
   );
 }
 
-/**
- * "12.50", "12,5" or "12" → 1250 cents, read from the digits (no float arithmetic);
- * undefined when it is not an amount with at most two decimals.
- */
-export function parseCents(text: string): number | undefined {
-  const match = /^\s*(\d{1,10})(?:[.,](\d{0,2}))?\s*$/.exec(text);
-  if (!match) return undefined;
-  const whole = Number(match[1]);
-  const fraction = Number((match[2] ?? '').padEnd(2, '0'));
-  return whole * 100 + fraction;
-}
-
-/** The API sends money as numbers with at most two decimals; the screens count in cents. */
-export function centsOf(amount: number): number {
-  return Math.round(amount * 100);
-}
-
-/** Cents as the API takes them: 1250 → 12.5 (a division by 100 prints exactly). */
-export function amountOf(cents: number): number {
-  return cents / 100;
-}
-
 /** Cents as a price input shows them: 1250 → "12.50". */
 export function centsText(cents: number): string {
   const sign = cents < 0 ? '-' : '';
