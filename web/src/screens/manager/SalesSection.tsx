@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
 import { api, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { Field } from '../../components/FormKit';
 import { toCents } from '../../core/cents';
 import { language, type Strings, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { translateServerText } from '../../core/server-text';
 import { DayReport } from './DayReport';
-import { Field, Figure, TableScroll, todayIn, useLoaded, useReloadOnPayments } from './shared';
+import { Figure, TableScroll, todayIn, useLoaded, useReloadOnPayments } from './shared';
 
 type Row = Ok<'/reports/sales', 'get'>[number];
 

@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
 import { api, type Body, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { Field, FormActions } from '../../components/FormKit';
 import { fromCents, parseCents } from '../../core/cents';
 import { type Strings, useStrings } from '../../core/i18n';
 import { loadBaseCurrency } from '../../core/money';
-import { Check, centsText, Field, FormActions, useAction, useLoaded } from './shared';
+import { Check, centsText, useAction, useLoaded } from './shared';
 
 type Settings = Ok<'/settings', 'get'>;
 type Currency = NonNullable<Body<'/settings', 'put'>['base_currency']>;

@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { Field } from '../../components/FormKit';
 import { fromCents, parseCents, toCents } from '../../core/cents';
 import { format, language, type Strings, useLocale, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { translateServerText } from '../../core/server-text';
-import { Field, Figure, TableScroll, useAction, useLoaded, useReloadOnPayments } from './shared';
+import { Figure, TableScroll, useAction, useLoaded, useReloadOnPayments } from './shared';
 
 type Shift = Ok<'/shifts/current', 'get'>;
 type Report = Ok<'/shifts/{id}/report', 'get'>;
