@@ -585,7 +585,6 @@ describeEachDatabase('inventory that moves', (target) => {
     ) as [string, string];
     const { id: orderId } = (await call('POST', '/orders', {})).json();
     await call('POST', `/orders/${orderId}/dishes`, [{ dish_id: menu.quesadilla }]);
-    const before = await stockOf(call, '/ingredients', first);
     let send: Promise<LightMyRequestResponse> | undefined;
     let count: Promise<LightMyRequestResponse> | undefined;
     await withRowLockHeld(databaseUrl, 'ingredients', second, async (_trx, untilWaiting) => {
@@ -605,7 +604,6 @@ describeEachDatabase('inventory that moves', (target) => {
     const [sale, counted] = (await movementsOf(db, first)).slice(-2);
     assert.equal(sale?.reason, 'sale');
     assert.equal(counted?.reason, 'count');
-    assert.ok(before > 7);
   });
 
   it(
