@@ -139,6 +139,38 @@ describeEachDatabase('audit chain keyed outside the database', (target) => {
     });
   });
 
+  it('refuses a head signed with the same key for another database, put over the truncated chain', async (t) => {
+    const { db, admin } = await withFiveEntries(t, target);
+    const other = await buildTestApp(t, target);
+    const otherAdmin = callerFor(other.app, (await loggedInUser(other.app, other.db, 'admin')).cookies);
+    for (const name of ['X', 'Y']) {
+      assert.equal((await otherAdmin('PUT', '/settings', { business_name: name })).statusCode, 200);
+    }
+    const headOf = async (database: Db) =>
+      (
+        await database
+          .selectFrom('app_settings')
+          .select('value')
+          .where('name', '=', 'audit_head')
+          .executeTakeFirstOrThrow()
+      ).value;
+    const foreignHead = await headOf(other.db);
+    assert.equal(JSON.parse(foreignHead).seq, 3);
+    assert.deepEqual(await verify(otherAdmin), { ok: true, entries: 3 });
+    const all = await rows(db);
+    await db.deleteFrom('audit_log').where('seq', '>=', 4).execute();
+    await db
+      .updateTable('app_settings')
+      .set({ value: foreignHead })
+      .where('name', '=', 'audit_head')
+      .execute();
+    assert.deepEqual(await verify(admin), {
+      ok: false,
+      broken_at: brokenAt(all[2]),
+      reason: 'The head of the chain does not match its signature: it was changed',
+    });
+  });
+
   it('re-keys the unkeyed chain of a database from before the key at start, once, and keeps appending to it', async (t) => {
     const { db, admin, ...test } = await withFiveEntries(t, target);
     // The database as the previous version left it: a plain SHA-256 chain and no head.

@@ -72,29 +72,56 @@ async function platesOf(call: Caller, orderId: string): Promise<{ id: string; st
 /** How many moves of each kind succeeded in one engine's runs, so the property cannot pass on refusals alone. */
 let succeeded = { move: 0, merge: 0, movePlates: 0 };
 
+/**
+ * Where the floor should be after the steps the API accepted, kept apart from the database: the order
+ * each plate belongs to and the table each order sits at. A move or merge that answers 200 without
+ * doing its work leaves the database behind the model.
+ */
+type FloorModel = { orderOfPlate: Map<string, string>; tableOfOrder: Map<string, string | null> };
+
 /** The run's two dishes: a plain one whose price a step may override, and tacos with options. */
 type Dishes = { plainId: string; tacosId: string; tortillas: string[]; extras: string[] };
 
-async function runStep(call: Caller, step: Step, tables: string[], orders: string[], dishes: Dishes) {
+async function runStep(
+  call: Caller,
+  step: Step,
+  tables: string[],
+  orders: string[],
+  dishes: Dishes,
+  model: FloorModel,
+) {
+  const added = (orderId: string, response: { statusCode: number; json: () => { ids: string[] } }) => {
+    if (response.statusCode !== 201) return;
+    for (const id of response.json().ids) model.orderOfPlate.set(id, orderId);
+  };
   const dishId = dishes.plainId;
   const pick = <T>(list: T[], index: number) => list[index % list.length] as T;
   if (step.kind === 'open') {
+    const tableId = step.table === null ? null : pick(tables, step.table);
     const response = await send(call, 'POST', '/orders/with-dishes', {
-      order: { table_id: step.table === null ? null : pick(tables, step.table) },
+      order: { table_id: tableId },
       dishes: step.pricesCents.map((cents) => ({ dish_id: dishId, price_at_order: cents / 100 })),
     });
-    if (response.statusCode === 201) orders.push(response.json().id);
+    if (response.statusCode !== 201) return;
+    const orderId = response.json().id as string;
+    orders.push(orderId);
+    model.tableOfOrder.set(orderId, tableId);
+    for (const plate of await platesOf(call, orderId)) model.orderOfPlate.set(plate.id, orderId);
     return;
   }
   if (orders.length === 0) return;
   switch (step.kind) {
-    case 'add':
-      await send(call, 'POST', `/orders/${pick(orders, step.order)}/dishes`, [
+    case 'add': {
+      const orderId = pick(orders, step.order);
+      const response = await send(call, 'POST', `/orders/${orderId}/dishes`, [
         { dish_id: dishId, price_at_order: step.priceCents / 100 },
       ]);
+      added(orderId, response);
       return;
-    case 'addTacos':
-      await send(call, 'POST', `/orders/${pick(orders, step.order)}/dishes`, [
+    }
+    case 'addTacos': {
+      const orderId = pick(orders, step.order);
+      const response = await send(call, 'POST', `/orders/${orderId}/dishes`, [
         {
           dish_id: dishes.tacosId,
           modifiers: [
@@ -104,17 +131,25 @@ async function runStep(call: Caller, step: Step, tables: string[], orders: strin
           quantity: step.quantity,
         },
       ]);
+      added(orderId, response);
       return;
+    }
     case 'move': {
-      const url = `/orders/${pick(orders, step.order)}/move`;
-      const response = await send(call, 'POST', url, { table_id: pick(tables, step.table) });
-      if (response.statusCode === 200) succeeded.move += 1;
+      const [orderId, tableId] = [pick(orders, step.order), pick(tables, step.table)];
+      const response = await send(call, 'POST', `/orders/${orderId}/move`, { table_id: tableId });
+      if (response.statusCode !== 200) return;
+      succeeded.move += 1;
+      model.tableOfOrder.set(orderId, tableId);
       return;
     }
     case 'merge': {
-      const url = `/orders/${pick(orders, step.into)}/merge`;
-      const response = await send(call, 'POST', url, { from_order_id: pick(orders, step.from) });
-      if (response.statusCode === 200) succeeded.merge += 1;
+      const [into, from] = [pick(orders, step.into), pick(orders, step.from)];
+      const response = await send(call, 'POST', `/orders/${into}/merge`, { from_order_id: from });
+      if (response.statusCode !== 200) return;
+      succeeded.merge += 1;
+      for (const [plate, orderId] of model.orderOfPlate) {
+        if (orderId === from) model.orderOfPlate.set(plate, into);
+      }
       return;
     }
     case 'movePlates': {
@@ -122,11 +157,14 @@ async function runStep(call: Caller, step: Step, tables: string[], orders: strin
       const plates = await platesOf(call, from);
       if (plates.length === 0) return;
       const ids = [...new Set(step.plates.map((index) => pick(plates, index).id))];
+      const to = pick(orders, step.to);
       const response = await send(call, 'POST', `/orders/${from}/dishes/move`, {
         order_dish_ids: ids,
-        to_order_id: pick(orders, step.to),
+        to_order_id: to,
       });
-      if (response.statusCode === 200) succeeded.movePlates += 1;
+      if (response.statusCode !== 200) return;
+      succeeded.movePlates += 1;
+      for (const id of ids) model.orderOfPlate.set(id, to);
       return;
     }
     case 'void': {
@@ -188,6 +226,27 @@ async function assertFloorInvariants(db: Db, tacosPriceCents: number): Promise<v
   }
 }
 
+/** Every plate on the order the model says, every order at the model's table. */
+async function assertFloorMatchesModel(db: Db, model: FloorModel): Promise<void> {
+  // Earlier runs' orders share the database: only this run's plates and orders are compared.
+  const plates = (await db.selectFrom('order_dishes').select(['id', 'order_id']).execute()).filter(
+    (plate) => model.orderOfPlate.has(plate.id) || model.tableOfOrder.has(plate.order_id),
+  );
+  assert.deepEqual(
+    new Map(plates.map((plate) => [plate.id, plate.order_id])),
+    model.orderOfPlate,
+    'each plate is on the order the accepted steps put it on',
+  );
+  const orders = await db.selectFrom('orders').select(['id', 'table_id']).execute();
+  assert.deepEqual(
+    new Map(
+      orders.filter((order) => model.tableOfOrder.has(order.id)).map((order) => [order.id, order.table_id]),
+    ),
+    model.tableOfOrder,
+    'each order is at the table the accepted moves put it at',
+  );
+}
+
 describeEachDatabase('floor moves (property)', (target) => {
   it('keeps totals and tables consistent through any adds (with options or not), moves, merges, plate moves, voids and bills', async (t) => {
     const { app, db } = await buildTestApp(t, target);
@@ -215,11 +274,13 @@ describeEachDatabase('floor moves (property)', (target) => {
           table,
           pricesCents: [1000, 250],
         }));
+        const model: FloorModel = { orderOfPlate: new Map(), tableOfOrder: new Map() };
         for (const step of [...opening, ...steps]) {
           if (orders.length >= ORDERS && step.kind === 'open') continue;
-          await runStep(call, step, tables, orders, dishes);
+          await runStep(call, step, tables, orders, dishes, model);
           await assertFloorInvariants(db, menu.tacos.priceCents);
         }
+        await assertFloorMatchesModel(db, model);
       }),
       {
         numRuns: 20,

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app';
 import { type Db, openDatabase } from '../src/core/db/database';
 import { buildTestApp, describeEachDatabase, testConfig } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
 import { createBill, storedEvents } from './helpers/checkout-factories';
 import { insertDish, insertTable } from './helpers/factories';
+import { withRowLockHeld } from './helpers/menu-factories';
 import { type Caller, callerFor, ordersSnapshot, storedOrder, storedTable } from './helpers/orders-factories';
 
 /** A waiter (who holds orders.move), an administrator to read the audit log, and a dish of 12.50. */
@@ -397,5 +398,104 @@ describeEachDatabase('moving plates between orders', (target) => {
       message: 'The order total would fall below its bills: cancel a bill first',
     });
     assert.deepEqual(await ordersSnapshot(db), before);
+  });
+});
+
+/*
+ * PostgreSQL runs the floor's moves side by side, so each move locks the orders it reads (lockOrders)
+ * and the tables it changes (lockTables) before it decides. A connection of the test's own holds a
+ * table row, which stops the first request exactly after it has taken its order locks; the second
+ * request then either queues behind them or, without them, decides on what it read before the
+ * first committed. Each test fails with its lock removed.
+ */
+describeEachDatabase('floor moves queued by their row locks', (target) => {
+  const postgresOnly = {
+    skip:
+      target.name !== 'postgres' &&
+      'row locks exist only on PostgreSQL; SQLite runs one transaction at a time',
+  };
+  /** A request started now (an inject chain runs only once something awaits it). */
+  const started = (request: Promise<LightMyRequestResponse> | PromiseLike<LightMyRequestResponse>) =>
+    Promise.resolve(request);
+
+  /** Runs `first`, holds it at the source's table, then runs `second` against it; both answers. */
+  async function raced(
+    databaseUrl: string,
+    heldTableId: string,
+    first: () => PromiseLike<LightMyRequestResponse>,
+    second: () => PromiseLike<LightMyRequestResponse>,
+  ) {
+    const requests: Promise<LightMyRequestResponse>[] = [];
+    await withRowLockHeld(databaseUrl, 'dining_tables', heldTableId, async (_trx, untilWaiting) => {
+      requests.push(started(first()));
+      await untilWaiting(1, ...requests);
+      requests.push(started(second()));
+      await untilWaiting(2, ...requests);
+    });
+    return (await Promise.all(requests)).map(answerOf);
+  }
+
+  it('merges a source into only one of two orders merging it at once', postgresOnly, async (t) => {
+    const { app, db, databaseUrl } = await buildTestApp(t, target);
+    const { call, dish } = await floor(app, db);
+    const first = await seatedOrder(call, db, dish.id);
+    const second = await seatedOrder(call, db, dish.id);
+    const source = await seatedOrder(call, db, dish.id, { pricesCents: [1250, 1250] });
+    const answers = await raced(
+      databaseUrl,
+      source.tableId as string,
+      () => call('POST', `/orders/${first.orderId}/merge`, { from_order_id: source.orderId }),
+      () => call('POST', `/orders/${second.orderId}/merge`, { from_order_id: source.orderId }),
+    );
+    assert.equal(answers[0]?.status, 200);
+    assert.deepEqual(answers[1], { status: 400, body: { message: 'Cannot merge a cancelled order' } });
+    assert.equal(await totalOf(call, first.orderId), 37.5);
+    assert.equal(await totalOf(call, second.orderId), 12.5);
+    await assertTablesMatchOrders(db);
+  });
+
+  it('moves no plate off an order that is being merged away', postgresOnly, async (t) => {
+    const { app, db, databaseUrl } = await buildTestApp(t, target);
+    const { call, dish } = await floor(app, db);
+    const into = await seatedOrder(call, db, dish.id);
+    const other = await seatedOrder(call, db, dish.id);
+    const source = await seatedOrder(call, db, dish.id, { pricesCents: [1250, 1250] });
+    const answers = await raced(
+      databaseUrl,
+      source.tableId as string,
+      () => call('POST', `/orders/${into.orderId}/merge`, { from_order_id: source.orderId }),
+      () =>
+        call('POST', `/orders/${source.orderId}/dishes/move`, {
+          to_order_id: other.orderId,
+          order_dish_ids: [source.dishIds[0]],
+        }),
+    );
+    assert.equal(answers[0]?.status, 200);
+    assert.deepEqual(answers[1], {
+      status: 400,
+      body: { message: 'Cannot move dishes of a cancelled order' },
+    });
+    assert.equal(await totalOf(call, into.orderId), 37.5);
+    assert.equal(await totalOf(call, other.orderId), 12.5);
+  });
+
+  it('refuses to move a party to a table that is being reserved meanwhile', postgresOnly, async (t) => {
+    const { app, db, databaseUrl } = await buildTestApp(t, target);
+    const { call, dish } = await floor(app, db);
+    const party = await seatedOrder(call, db, dish.id);
+    const table = await insertTable(db);
+    let move: Promise<LightMyRequestResponse> | undefined;
+    // The reservation holds the table row: the move must read the table only once it is through.
+    await withRowLockHeld(databaseUrl, 'dining_tables', table.id, async (trx, untilWaiting) => {
+      await trx.updateTable('dining_tables').set({ status: 'reserved' }).where('id', '=', table.id).execute();
+      move = started(call('POST', `/orders/${party.orderId}/move`, { table_id: table.id }));
+      await untilWaiting(1, move);
+    });
+    assert.deepEqual(answerOf((await move) as LightMyRequestResponse), {
+      status: 400,
+      body: { message: 'Table is not free' },
+    });
+    assert.deepEqual(await storedTable(db, table.id), { status: 'reserved', order_id: null });
+    assert.equal((await storedOrder(db, party.orderId)).table_id, party.tableId);
   });
 });

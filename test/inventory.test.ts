@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
 import type { Db } from '../src/core/db/database';
+import { inLockOrder } from '../src/inventory/stock.repo';
+import { moveStock } from '../src/inventory/stock.service';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
 import { databaseDigest } from './helpers/db-digest';
 import { insertCategory } from './helpers/factories';
-import { fireConcurrently } from './helpers/menu-factories';
+import { fireConcurrently, withRowLockHeld } from './helpers/menu-factories';
 import { type Caller, callerFor } from './helpers/orders-factories';
 
 type Movement = {
@@ -86,6 +89,11 @@ async function stockedMenu(call: Caller, db: Db) {
 }
 
 describeEachDatabase('inventory that moves', (target) => {
+  const postgresOnly = {
+    skip:
+      target.name !== 'postgres' &&
+      'row locks exist only on PostgreSQL; SQLite runs one transaction at a time',
+  };
   async function setup(t: Parameters<typeof buildTestApp>[0]) {
     const testApp = await buildTestApp(t, target);
     const { cookies } = await loggedInUser(testApp.app, testApp.db, 'manager');
@@ -534,6 +542,118 @@ describeEachDatabase('inventory that moves', (target) => {
     );
     assert.equal((await call('GET', '/inventory/low-stock')).statusCode, 204);
   });
+
+  it('enters a count sheet retried with its Idempotency-Key once, and refuses the key on another sheet', async (t) => {
+    const { app, db, cookies, call, menu } = await setup(t);
+    const sheet = (counted: number) =>
+      app.inject({
+        method: 'POST',
+        url: '/inventory/counts',
+        headers: { cookie: cookies, 'idempotency-key': 'count-7' },
+        payload: { counts: [{ item_type: 'ingredient', item_id: menu.cheese, counted }] },
+      });
+    const first = await sheet(0.9);
+    assert.equal(first.statusCode, 200, first.body);
+    assert.deepEqual(first.json(), { message: 'Count recorded', movements: 1 });
+    // A plate sold after the count: the tablet's retry must not set the stock back over that sale.
+    await sentOrder(call, [{ dish_id: menu.quesadilla }]);
+    const retry = await sheet(0.9);
+    assert.deepEqual({ status: retry.statusCode, body: retry.json() }, { status: 200, body: first.json() });
+    assert.equal(await stockOf(call, '/ingredients', menu.cheese), 0.85);
+    assert.deepEqual(
+      (await movementsOf(db, menu.cheese)).map((movement) => movement.reason),
+      ['count', 'count', 'sale'],
+    );
+    const digest = await databaseDigest(db);
+    const otherSheet = await sheet(0.5);
+    assert.deepEqual(
+      { status: otherSheet.statusCode, body: otherSheet.json() },
+      { status: 400, body: { message: 'Idempotency-Key was already used with a different request' } },
+    );
+    assert.deepEqual(await databaseDigest(db), digest);
+  });
+
+  // PostgreSQL runs a count and a send side by side: the count reads each item under its row lock
+  // (lockItem), so it waits for the sale and replaces what the sale left. A connection of the test's
+  // own holds the send between its two items, every run; without the lock the count lands under the
+  // sale (6.95 instead of 7), and with movements applied in the order given the next test deadlocks.
+  it('counts over a send that is taking the same item, never under it', postgresOnly, async (t) => {
+    const { db, databaseUrl, call, menu } = await setup(t);
+    // The send locks the quesadilla's items in one order: it takes the first and waits for the second.
+    const [first, second] = [menu.cheese, menu.tortilla].sort((a, b) =>
+      inLockOrder({ itemType: 'ingredient', itemId: a }, { itemType: 'ingredient', itemId: b }),
+    ) as [string, string];
+    const { id: orderId } = (await call('POST', '/orders', {})).json();
+    await call('POST', `/orders/${orderId}/dishes`, [{ dish_id: menu.quesadilla }]);
+    let send: Promise<LightMyRequestResponse> | undefined;
+    let count: Promise<LightMyRequestResponse> | undefined;
+    await withRowLockHeld(databaseUrl, 'ingredients', second, async (_trx, untilWaiting) => {
+      send = Promise.resolve(call('POST', `/orders/${orderId}/send`, {}));
+      await untilWaiting(1, send);
+      count = Promise.resolve(
+        call('POST', '/inventory/counts', {
+          counts: [{ item_type: 'ingredient', item_id: first, counted: 7 }],
+        }),
+      );
+      await untilWaiting(2, count);
+    });
+    assert.equal((await send)?.statusCode, 200);
+    assert.equal((await count)?.statusCode, 200);
+    // The count waited for the sale and replaced the stock it left: what was counted is what there is.
+    assert.equal(await stockOf(call, '/ingredients', first), 7);
+    const [sale, counted] = (await movementsOf(db, first)).slice(-2);
+    assert.equal(sale?.reason, 'sale');
+    assert.equal(counted?.reason, 'count');
+  });
+
+  it(
+    'moves shared items of two transactions in one order, whatever order each lists them in',
+    postgresOnly,
+    async (t) => {
+      const { db, databaseUrl, call, menu } = await setup(t);
+      const salsa = (
+        await call('POST', '/ingredients', {
+          name: 'Salsa',
+          category_id: menu.pantry,
+          quantity: 10,
+          unit: 'kg',
+        })
+      ).json().id as string;
+      const items = [menu.cheese, menu.tortilla, salsa].map((itemId) => ({
+        itemType: 'ingredient' as const,
+        itemId,
+      }));
+      const [a, b, last] = items.sort(inLockOrder) as [
+        (typeof items)[0],
+        (typeof items)[0],
+        (typeof items)[0],
+      ];
+      const sale = (item: (typeof items)[0]) => ({
+        ...item,
+        delta: -1,
+        reason: 'sale' as const,
+        userId: null,
+        now: 1,
+      });
+      // Listed as [a, last, b] and [b, last, a]: taken as given, each would hold its first item while
+      // waiting for `last`, then wait for the other's first: a deadlock, one of them aborted.
+      let moves: Promise<unknown>[] = [];
+      await withRowLockHeld(databaseUrl, 'ingredients', last.itemId, async (_trx, untilWaiting) => {
+        moves = [
+          [a, last, b],
+          [b, last, a],
+        ].map((listed) => db.transaction().execute((trx) => moveStock(trx, listed.map(sale))));
+        await untilWaiting(2, ...moves);
+      });
+      const outcomes = await Promise.allSettled(moves);
+      assert.deepEqual(
+        outcomes.map((outcome) => outcome.status),
+        ['fulfilled', 'fulfilled'],
+        String(outcomes.find((outcome) => outcome.status === 'rejected')?.reason),
+      );
+      for (const item of items) await assertStockIsItsMovements(db, 'ingredients', item.itemId);
+    },
+  );
 
   it('lists stock with low items first', async (t) => {
     const { call, menu } = await setup(t);

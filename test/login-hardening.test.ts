@@ -152,6 +152,34 @@ describeEachDatabase('login throttle', (target) => {
     );
   });
 
+  it('counts a client that forges X-Forwarded-For by its own address unless it is the proxy', async (t) => {
+    const { app, db } = await buildTestApp(t, target, { env: { POS_TRUST_PROXY: '10.9.9.9' } });
+    const user = await insertUser(db, { name: 'victim', pin: '9876' });
+    const forged = (name: string, forwardedFor: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { name, pin: '0000' },
+        remoteAddress: '203.0.113.7',
+        headers: { 'x-forwarded-for': forwardedFor },
+      });
+    const statuses: number[] = [];
+    for (let name = 0; name < 31; name++)
+      statuses.push((await forged(`name ${name}`, `198.51.100.${name + 1}`)).statusCode);
+    assert.deepEqual(statuses, [...Array(30).fill(401), 429]);
+    const viaProxy = (forwardedFor: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { name: user.name, pin: user.pin },
+        remoteAddress: '10.9.9.9',
+        headers: { 'x-forwarded-for': forwardedFor },
+      });
+    // From the proxy the header names the client: the forger is throttled, another guest is not.
+    assert.equal((await viaProxy('203.0.113.7')).statusCode, 429);
+    assert.equal((await viaProxy('198.51.100.200')).statusCode, 200);
+  });
+
   it('shares the counters between two instances on one database', async (t) => {
     const { apps, db } = await twoInstances(t, target);
     const [first, second] = apps as [FastifyInstance, FastifyInstance];

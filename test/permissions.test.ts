@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { after, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../src/core/db/database';
 import { grantedPermissions, isPermission, parsePermissions } from '../src/roles/permissions';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
 import { databaseDigest } from './helpers/db-digest';
-import { insertDish, insertTable, type UserFixture } from './helpers/factories';
+import { insertCategory, insertDish, insertTable, type UserFixture } from './helpers/factories';
 import { type Caller, callerFor } from './helpers/orders-factories';
 
 /**
@@ -46,6 +46,19 @@ const MATRIX: Record<string, readonly [waiter: boolean, cashier: boolean, kitche
   'manage printers: POST /printers':                    [no,   no,     no,     yes,    yes],
   '86 a dish: PUT /dishes/{id}/availability':           [yes,  yes,    yes,    yes,    yes],
   'edit modifiers: POST /modifier-groups':              [no,   no,     no,     yes,    yes],
+  'read the stock: GET /inventory/stock':               [no,   no,     yes,    yes,    yes],
+  'read stock movements: GET /inventory/movements':     [no,   no,     yes,    yes,    yes],
+  'read the inventory report: GET /reports/inventory':  [no,   no,     yes,    yes,    yes],
+  'record a delivery: POST /inventory/movements':       [no,   no,     no,     yes,    yes],
+  'record waste: POST /inventory/movements waste':      [no,   no,     no,     yes,    yes],
+  'enter a count sheet: POST /inventory/counts':        [no,   no,     no,     yes,    yes],
+  'edit the floor: POST /spaces':                       [no,   no,     no,     yes,    yes],
+  'split a bill: POST /orders/{id}/tickets':            [yes,  yes,    no,     yes,    yes],
+  'take a payment: POST /tickets/{id}/payments':        [yes,  yes,    no,     yes,    yes],
+  'add a payment method: POST /payment-methods':        [no,   no,     no,     yes,    yes],
+  'manage roles: POST /roles':                          [no,   no,     no,     no,     yes],
+  "see another's shifts: GET /shifts?user_id":          [no,   no,     no,     yes,    yes],
+  'read the audit log: GET /audit':                     [no,   no,     no,     yes,    yes],
 };
 
 /** One request of an action, on a state the administrator prepared for it; `status` on success. */
@@ -212,7 +225,94 @@ const ACTIONS: Record<keyof typeof MATRIX, Action> = {
     },
     status: 201,
   }),
+  'read the stock: GET /inventory/stock': async (admin, db) => {
+    await pantryItem(admin, db);
+    return { method: 'GET', url: '/inventory/stock', status: 200 };
+  },
+  'read stock movements: GET /inventory/movements': async (admin, db) => {
+    await pantryItem(admin, db);
+    return { method: 'GET', url: '/inventory/movements', status: 200 };
+  },
+  'read the inventory report: GET /reports/inventory': async () => ({
+    method: 'GET',
+    url: '/reports/inventory?from=2026-11-01&to=2026-11-30',
+    status: 200,
+  }),
+  'record a delivery: POST /inventory/movements': async (admin, db) => ({
+    method: 'POST',
+    url: '/inventory/movements',
+    body: { item_type: 'ingredient', item_id: await pantryItem(admin, db), delta: 2, reason: 'receiving' },
+    status: 201,
+  }),
+  'record waste: POST /inventory/movements waste': async (admin, db) => ({
+    method: 'POST',
+    url: '/inventory/movements',
+    body: { item_type: 'ingredient', item_id: await pantryItem(admin, db), delta: -1, reason: 'waste' },
+    status: 201,
+  }),
+  'enter a count sheet: POST /inventory/counts': async (admin, db) => ({
+    method: 'POST',
+    url: '/inventory/counts',
+    body: { counts: [{ item_type: 'ingredient', item_id: await pantryItem(admin, db), counted: 3 }] },
+    status: 200,
+  }),
+  'edit the floor: POST /spaces': async () => ({
+    method: 'POST',
+    url: '/spaces',
+    body: { name: `Terrace ${Math.random().toString(36).slice(2, 8)}` },
+    status: 201,
+  }),
+  'split a bill: POST /orders/{id}/tickets': async (admin, db) => {
+    const { orderId } = await openOrder(admin, db);
+    return { method: 'POST', url: `/orders/${orderId}/tickets`, body: {}, status: 201 };
+  },
+  'take a payment: POST /tickets/{id}/payments': async (admin, db) => {
+    const ticketId = await billOf(admin, (await openOrder(admin, db)).orderId);
+    return {
+      method: 'POST',
+      url: `/tickets/${ticketId}/payments`,
+      body: { method: 'cash', amount: 20 },
+      status: 201,
+    };
+  },
+  'add a payment method: POST /payment-methods': async () => {
+    const code = `voucher_${Math.random().toString(36).slice(2, 8)}`;
+    return { method: 'POST', url: '/payment-methods', body: { code, name: 'Voucher' }, status: 201 };
+  },
+  'manage roles: POST /roles': async () => ({
+    method: 'POST',
+    url: '/roles',
+    body: { name: `bar-${Math.random().toString(36).slice(2, 8)}`, permissions: ['orders.write'] },
+    status: 201,
+  }),
+  "see another's shifts: GET /shifts?user_id": async (admin) => {
+    const current = await admin('GET', '/shifts/current');
+    const shift =
+      current.statusCode === 200 ? current : await admin('POST', '/shifts', { opening_cash: 100 });
+    assert.ok([200, 201].includes(shift.statusCode), shift.body);
+    return { method: 'GET', url: `/shifts?user_id=${shift.json().user_id}`, status: 200 };
+  },
+  'read the audit log: GET /audit': async (admin, db) => {
+    await openOrder(admin, db).then(({ orderId }) => admin('DELETE', `/orders/${orderId}`));
+    return { method: 'GET', url: '/audit', status: 200 };
+  },
 };
+
+/** An ingredient with stock, made by the administrator; its id. */
+async function pantryItem(admin: Caller, db: Db): Promise<string> {
+  const pantry = await insertCategory(db, {
+    type: 'ingredient',
+    name: `Pantry ${Math.random().toString(36).slice(2, 8)}`,
+  });
+  const created = await admin('POST', '/ingredients', {
+    name: `Cheese ${Math.random().toString(36).slice(2, 8)}`,
+    category_id: pantry.id,
+    quantity: 5,
+    unit: 'kg',
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  return created.json().id as string;
+}
 
 async function loggedInRoles(app: FastifyInstance, db: Db) {
   const users = {} as Record<Role, { user: UserFixture; call: Caller }>;
@@ -224,10 +324,26 @@ async function loggedInRoles(app: FastifyInstance, db: Db) {
 }
 
 describeEachDatabase('permissions', (target) => {
+  // One app for the whole matrix: every action prepares rows of its own and the digest is taken
+  // around each request, so the rows share the database and the five logins.
+  const closers: (() => Promise<void> | void)[] = [];
+  after(async () => {
+    for (const close of closers) await close();
+  });
+  let matrixApp: Promise<{ db: Db; users: Awaited<ReturnType<typeof loggedInRoles>> }> | undefined;
+  const openMatrixApp = () => {
+    matrixApp ??= buildTestApp({ after: (close) => closers.push(close) }, target).then(
+      async ({ app, db }) => ({
+        db,
+        users: await loggedInRoles(app, db),
+      }),
+    );
+    return matrixApp;
+  };
+
   for (const [name, cells] of Object.entries(MATRIX)) {
-    it(`${name}: ${ROLES.map((role, index) => `${role} ${cells[index] ? 'yes' : 'no'}`).join(', ')}`, async (t) => {
-      const { app, db } = await buildTestApp(t, target);
-      const users = await loggedInRoles(app, db);
+    it(`${name}: ${ROLES.map((role, index) => `${role} ${cells[index] ? 'yes' : 'no'}`).join(', ')}`, async () => {
+      const { db, users } = await openMatrixApp();
       const action = ACTIONS[name] as Action;
       for (const [index, role] of ROLES.entries()) {
         const { user, call } = users[role];

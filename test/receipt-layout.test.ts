@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { taxShareCents } from '../src/core/money';
 import { type Receipt, receiptText } from '../src/printing/receipt-layout';
-import { taxShareCents } from '../src/printing/receipts.service';
 import { centered, formatMoney, pair, wrap } from '../src/printing/text-layout';
 
 const paidBill: Receipt = {

@@ -167,7 +167,7 @@ describeEachDatabase('wallet node routes', (target) => {
   });
 
   it('bumps the fee with a bare JSON number as the body', async (t) => {
-    const { app, call, simulator } = await setUp(t, { simulator: { balanceSat: 500_000 } });
+    const { call, simulator } = await setUp(t, { simulator: { balanceSat: 500_000 } });
     await call('POST', '/wallet/payonchain', { amountSat: 40_000, address: ADDRESS, feerateSatByte: 2 });
     const response = await call('POST', '/wallet/bumpfee', 12);
     assert.equal(response.statusCode, 200, response.body);
@@ -183,11 +183,12 @@ describeEachDatabase('wallet node routes', (target) => {
     const asString = await call('POST', '/wallet/bumpfee', '12');
     assert.equal(asString.statusCode, 400);
     simulator.node.confirmOnChain();
+    const recorded = simulator.node.outgoing.length;
     const confirmed = await call('POST', '/wallet/bumpfee', 20);
     assert.deepEqual(confirmed.json(), {
       message: 'Payment failed: either the tx is already confirmed or has a higher feerate',
     });
-    assert.ok(app);
+    assert.equal(simulator.node.outgoing.length, recorded, 'a refused bump records no transaction');
   });
 
   it('answers 503 while the node is down, and recovers with it', async (t) => {

@@ -16,6 +16,9 @@ Object.defineProperty(globalThis, 'navigator', {
   configurable: true,
 });
 const { moneyFormatter } = await import('../web/src/core/money');
+const { fromCents, parseCents, parseSignedCents, splitEvenly, toCents } = await import(
+  '../web/src/core/cents'
+);
 
 describe('web money formatting', () => {
   it('writes pesos as $1,255.50 in Mexican Spanish and in English', () => {
@@ -29,5 +32,40 @@ describe('web money formatting', () => {
     assert.equal(moneyFormatter('en', 'USD')(100), '$1.00');
     // Before the currency is known: the amount alone, not euros.
     assert.equal(moneyFormatter('es', null)(125550), '1,255.50');
+  });
+});
+
+describe('web money typed in', () => {
+  it('reads what a person types from its digits: a dot or a comma, up to two decimals', () => {
+    assert.equal(parseCents('20'), 2000);
+    assert.equal(parseCents('20.5'), 2050);
+    assert.equal(parseCents('20,50'), 2050);
+    assert.equal(parseCents(' 12. '), 1200);
+    assert.equal(parseCents('4.35'), 435);
+    assert.equal(parseCents('0.07'), 7);
+  });
+
+  it('refuses anything that is not such an amount, and more than ten whole digits', () => {
+    for (const text of ['', ' ', '-1', '1.234', '1e3', '12abc', '1.2.3', '.5', '12345678901', 'Infinity']) {
+      assert.equal(parseCents(text), undefined, JSON.stringify(text));
+    }
+    assert.equal(parseCents('1234567890.99'), 123456789099);
+  });
+
+  it('reads a price change that may be negative', () => {
+    assert.equal(parseSignedCents('-5.50'), -550);
+    assert.equal(parseSignedCents(' 5 '), 500);
+    assert.equal(parseSignedCents('--5'), undefined);
+    assert.equal(parseSignedCents('-'), undefined);
+  });
+
+  it('converts API amounts and splits evenly to the cent', () => {
+    assert.equal(toCents(19.99), 1999);
+    assert.equal(fromCents(1250), 12.5);
+    assert.deepEqual(splitEvenly(1000, 3), [334, 333, 333]);
+    assert.equal(
+      splitEvenly(1001, 7).reduce((sum, part) => sum + part, 0),
+      1001,
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
+import { Page } from '../core/paging';
 import { UnixMsQuery, Uuid } from '../core/schemas';
-import { Page } from '../orders/orders.schemas';
 
 const Json = Type.Unknown({ description: 'The record as JSON; null when there is none' });
 

@@ -45,3 +45,15 @@ export function toCents(amount: number): number {
 export function fromCents(cents: number): number {
   return cents / 100;
 }
+
+/**
+ * The tax in a total, for a rate in hundredths of a percent: with prices that include tax, the part
+ * of the total that is tax (16 % → 16/116 of it); otherwise the tax the rate adds on the total. The
+ * receipt, the Z report and the sales reports all state tax through this one rule.
+ */
+export function taxShareCents(totalCents: number, rateBasisPoints: number, isIncluded: boolean): number {
+  const share = isIncluded
+    ? (totalCents * rateBasisPoints) / (10_000 + rateBasisPoints)
+    : (totalCents * rateBasisPoints) / 10_000;
+  return Math.round(share);
+}

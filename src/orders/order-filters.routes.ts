@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../context';
+import { Page } from '../core/paging';
 import { BareText, errors, NoContent, Uuid } from '../core/schemas';
 import { sendOrderPage } from './order-page';
 import * as queries from './order-queries.service';
-import { DateRangeQuery, OrderPageReply, OrderStatusSchema, Page, TotalSalesView } from './orders.schemas';
+import { DateRangeQuery, OrderPageReply, OrderStatusSchema, TotalSalesView } from './orders.schemas';
 
 const tags = ['Orders'];
 const PAGED =

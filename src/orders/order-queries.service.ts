@@ -1,12 +1,13 @@
 import type { AppContext } from '../context';
 import { BadRequestError } from '../core/errors';
 import { fromCents } from '../core/money';
+import type { Page } from '../core/paging';
 import { totalFromLastPage } from '../core/paging';
 import { localDaysToRange } from '../core/time';
 import { loadSettings } from '../settings/settings.service';
 import { toOrderView } from './order-views';
 import * as orders from './orders.repo';
-import type { OrderFilter, OrdersQuery, OrderView, Page, TotalSalesView } from './orders.schemas';
+import type { OrderFilter, OrdersQuery, OrderView, TotalSalesView } from './orders.schemas';
 
 export type OrderPage = { items: OrderView[]; totalCount: number };
 

@@ -3,7 +3,8 @@ import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
 import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
-import type { OrderFilter, Page } from './orders.schemas';
+import type { Page } from '../core/paging';
+import type { OrderFilter } from './orders.schemas';
 
 export type OrderRow = Selectable<Database['orders']>;
 

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Money } from '../core/money';
-import { MAX_OFFSET, OptionalText, UnixMsQuery, Uuid } from '../core/schemas';
+import { Page } from '../core/paging';
+import { OptionalText, UnixMsQuery, Uuid } from '../core/schemas';
 
 export const ORDER_STATUSES = ['pending', 'preparing', 'ready', 'completed', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -200,12 +201,6 @@ export const OrderPageReply = Type.Array(OrderView, {
 
 export const CompleteOrderView = Type.Object({ order: OrderView, dishes: Type.Array(OrderDishView) });
 export type CompleteOrderView = Static<typeof CompleteOrderView>;
-
-export const Page = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
-  offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }),
-});
-export type Page = Static<typeof Page>;
 
 export const OrdersQuery = Type.Object(
   {

@@ -11,7 +11,7 @@ import { refreshSalesFacts } from '../reports/sales-facts';
 import { authorize } from '../roles/permissions';
 import { authorizeAction } from '../roles/request-permissions';
 import { recordTableEvent } from '../tables/table-events';
-import { cancelBillsOfOrder } from '../tickets/tickets.service';
+import { cancelBillsOfOrder } from '../tickets/bill-cancellation';
 import * as dishes from './order-dishes.repo';
 import { recordOrderEvent } from './order-events';
 import { findOrderUser, priceDishEntries, sumCents, tableNotFound, tableTaken } from './order-links';

@@ -1,7 +1,7 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import type { Database } from '../core/db/schema';
-import type { Page } from '../orders/orders.schemas';
+import type { Page } from '../core/paging';
 
 export type PrintJobRow = Selectable<Database['print_jobs']>;
 /** A job without its bytes, for lists. */

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
+import { Page } from '../core/paging';
 import { Uuid } from '../core/schemas';
-import { Page } from '../orders/orders.schemas';
 
 const Width = Type.Union([Type.Literal(32), Type.Literal(42), Type.Literal(48)], {
   description: 'Characters per line: 32 for 58 mm paper, 42 or 48 for 80 mm',

@@ -3,6 +3,7 @@ import type { Principal } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
+import { taxShareCents } from '../core/money';
 import { formatLocalDateTime } from '../core/time';
 import { authorize } from '../roles/permissions';
 import { loadSettings, type Settings } from '../settings/settings.service';
@@ -153,15 +154,4 @@ function billLines(
       amountCents: option.cents === 0 ? null : line.quantity * option.cents,
     })),
   }));
-}
-
-/**
- * The tax in a total, for a rate in hundredths of a percent: with prices that include tax, the part
- * of the total that is tax (16 % → 16/116 of it); otherwise the tax the rate adds on the total.
- */
-export function taxShareCents(totalCents: number, rateBasisPoints: number, isIncluded: boolean): number {
-  const share = isIncluded
-    ? (totalCents * rateBasisPoints) / (10_000 + rateBasisPoints)
-    : (totalCents * rateBasisPoints) / 10_000;
-  return Math.round(share);
 }

@@ -2,7 +2,7 @@ import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
 import { toCsv } from '../core/csv';
 import { BadRequestError } from '../core/errors';
-import { fromCents } from '../core/money';
+import { fromCents, taxShareCents } from '../core/money';
 import {
   dayNumberToDate,
   isCalendarDate,
@@ -13,7 +13,6 @@ import {
 } from '../core/time';
 import { orderBalanceCents } from '../orders/order-views';
 import { lightningFigures } from '../payments/lightning-fees';
-import { taxShareCents } from '../printing/receipts.service';
 import { authorize } from '../roles/permissions';
 import { loadSettings } from '../settings/settings.service';
 import { TICKET_STATUS, type TicketStatus } from '../tickets/tickets.schemas';

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { CENTS_KEYWORD, MAX_AMOUNT, Money } from '../core/money';
+import { Page } from '../core/paging';
 import { OptionalText, UnixMsQuery, Uuid } from '../core/schemas';
-import { Page } from '../orders/orders.schemas';
 
 const Instant = Type.String({ format: 'date-time', example: '2026-11-22T18:00:00.000Z' });
 

@@ -1,6 +1,9 @@
+import type { Db } from '../core/db/database';
+import { NotFoundError } from '../core/errors';
 import { fromCents } from '../core/money';
 import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
 import type { TicketWithDishes } from './tickets.repo';
+import * as tickets from './tickets.repo';
 import { TICKET_STATUS, type TicketStatus, type TicketView } from './tickets.schemas';
 
 export function toTicketView(row: TicketWithDishes): TicketView {
@@ -23,4 +26,12 @@ export function toTicketView(row: TicketWithDishes): TicketView {
     created_at: toIsoUtc(Number(row.created_at)),
     paid_at: toIsoUtcOrNull(row.paid_at),
   };
+}
+
+/** The bill as the API shows it, read afresh; 404 when there is no such bill. */
+export async function viewOf(db: Db, id: string): Promise<TicketView> {
+  const row = await tickets.findTicket(db, id);
+  if (!row) throw new NotFoundError();
+  const [withDishes] = await tickets.withDishes(db, [row]);
+  return toTicketView(withDishes as tickets.TicketWithDishes);
 }

@@ -3,7 +3,7 @@ import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
 import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
-import type { Page } from '../orders/orders.schemas';
+import type { Page } from '../core/paging';
 import { TICKET_STATUS, type TicketFilter } from './tickets.schemas';
 
 export type TicketRow = Selectable<Database['tickets']>;

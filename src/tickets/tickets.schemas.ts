@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { CENTS_KEYWORD, MAX_AMOUNT, PositiveMoney } from '../core/money';
+import { Page } from '../core/paging';
 import { UnixMsQuery, Uuid } from '../core/schemas';
-import { Page } from '../orders/orders.schemas';
 
 /** The spec's ticket codes. */
 export const TICKET_STATUS = { pending: 1, paid: 2, canceled: 3 } as const;

@@ -2,7 +2,7 @@ import { recordAudit } from '../audit/record-audit';
 import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
-import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';
+import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
@@ -13,13 +13,13 @@ import * as orders from '../orders/orders.repo';
 import { refreshSalesFacts } from '../reports/sales-facts';
 import { authorize } from '../roles/permissions';
 import { authorizeAction } from '../roles/request-permissions';
+import { cancelLockedTicket } from './bill-cancellation';
 import { discountCents } from './discounts';
-import { toTicketView } from './ticket-views';
+import { toTicketView, viewOf } from './ticket-views';
 import * as tickets from './tickets.repo';
 import { TICKET_STATUS, type TicketBody, type TicketsQuery, type TicketView } from './tickets.schemas';
 
 export const NOTHING_LEFT_TO_BILL = 'Nothing left to bill';
-export const INVOICE_PENDING = 'Ticket has a pending Lightning invoice: wait until it is paid or expires';
 const EXCEEDS_UNBILLED = 'Amount exceeds the unbilled balance';
 
 /**
@@ -147,52 +147,6 @@ export async function cancelTicket(ctx: AppContext, id: string): Promise<void> {
 }
 
 /**
- * Cancels a bill whose order the caller has locked; the orders service uses it when an order goes.
- * Refused (409) while one of its Lightning invoices can still be paid: phoenixd cannot withdraw an
- * invoice, so the customer could pay a bill that no longer exists. The lock on the order is the one
- * an invoice is reserved under, so none can appear between this check and the cancel. A payment for
- * an invoice that had expired but still reached the node (paid at its last instant) settles onto the
- * cancelled bill, which then shows a negative balance and is listed in the open balances for a refund.
- */
-export async function cancelLockedTicket(trx: Db, ticket: tickets.TicketRow, now: number): Promise<void> {
-  if (await tickets.hasPayableInvoice(trx, ticket.id, now)) throw new ConflictError(INVOICE_PENDING);
-  await tickets.updateTicket(trx, ticket.id, {
-    status: TICKET_STATUS.canceled,
-    canceled_at: now,
-    updated_at: now,
-  });
-  await tickets.releaseTicketDishes(trx, ticket.id);
-  const released = {
-    subtotalCents: -Number(ticket.subtotal_cents),
-    discountCents: -Number(ticket.discount_cents),
-  };
-  await tickets.addToOrderBilled(trx, ticket.order_id, released, now);
-  // A Paid bill whose payments were all refunded can be cancelled: it leaves the reports; any bill's
-  // dishes go back to the pool an amount-split bill is shared over.
-  await refreshSalesFacts(trx, ticket.order_id);
-  await recordEvent(trx, { type: 'ticket.canceled', data: await viewOf(trx, ticket.id), at: now });
-}
-
-/**
- * Before an order is cancelled or deleted: refused while one of its bills is paid or has money on
- * it; its pending bills are cancelled with it, which is cancelling bills: the caller's role must
- * allow that too. The caller holds the order's lock.
- */
-export async function cancelBillsOfOrder(
-  trx: Db,
-  principal: Principal,
-  orderId: string,
-  now: number,
-): Promise<void> {
-  const live = await tickets.findLiveTicketsOfOrder(trx, orderId);
-  if (live.length > 0) authorizeAction(principal, 'cancelBillsWithOrder');
-  if (live.some((ticket) => Number(ticket.status) === TICKET_STATUS.paid || Number(ticket.paid_cents) > 0)) {
-    throw new BadRequestError('Order has paid bills: refund and cancel them first');
-  }
-  for (const ticket of live) await cancelLockedTicket(trx, ticket, now);
-}
-
-/**
  * Locks the bill's order, then the bill: every writer of an order's bills and payments takes the
  * locks in that order, so they queue instead of deadlocking. 404 when there is no such bill.
  */
@@ -203,13 +157,6 @@ export async function lockTicketWithOrder(trx: Db, id: string): Promise<tickets.
   const ticket = await tickets.lockTicket(trx, id);
   if (!ticket) throw new NotFoundError();
   return ticket;
-}
-
-export async function viewOf(db: Db, id: string): Promise<TicketView> {
-  const row = await tickets.findTicket(db, id);
-  if (!row) throw new NotFoundError();
-  const [withDishes] = await tickets.withDishes(db, [row]);
-  return toTicketView(withDishes as tickets.TicketWithDishes);
 }
 
 export function getTicket(ctx: AppContext, id: string): Promise<TicketView> {

@@ -1,7 +1,7 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import type { Database } from '../core/db/schema';
-import type { Page } from '../orders/orders.schemas';
+import type { Page } from '../core/paging';
 
 export type DeliveryRow = Selectable<Database['webhook_deliveries']>;
 export type DeliveryAttemptRow = Selectable<Database['webhook_delivery_attempts']>;

@@ -18,9 +18,14 @@ type Operation = { method: string; path: string; parameters: Parameter[]; body?:
 const EXCLUDED = new Set(['POST /auth/logout', 'GET /events']);
 /**
  * A refused login is recorded on purpose: the audit log keeps failed logins and the throttle counts
- * them (test/audit.test.ts and test/login-hardening.test.ts cover both).
+ * them (test/audit.test.ts and test/login-hardening.test.ts cover both). A wrong PIN or wallet
+ * password on the wallet's routes is counted by the same throttle (test/wallet-access.test.ts).
  */
-const RECORDS_ITS_REFUSALS = new Set(['POST /auth/login']);
+const RECORDS_ITS_REFUSALS = new Set([
+  'POST /auth/login',
+  'PUT /users/me/wallet-password',
+  'POST /wallet/auth',
+]);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const REQUEST_TIMEOUT_MS = 10_000;

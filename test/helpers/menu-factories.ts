@@ -98,32 +98,46 @@ export async function fireConcurrently(
 
 /**
  * PostgreSQL only: holds a row lock from a connection of its own while `work` runs. `work` gets the
- * locking transaction and a function that resolves once some other session waits on that lock,
- * so a test can interleave a request with a concurrent writer exactly where it wants.
+ * locking transaction and `untilWaiting(sessions, ...requests)`, which resolves once that many
+ * sessions of this database wait on a lock (the holder's or one another's) or one of the requests
+ * has answered without waiting, so a test can interleave requests with a concurrent writer exactly
+ * where it wants, every run.
  */
 export async function withRowLockHeld(
   databaseUrl: string,
-  table: 'categories' | 'spaces',
+  table: 'categories' | 'spaces' | 'dining_tables' | 'orders' | 'ingredients',
   id: string,
-  work: (trx: Db, untilSomeoneWaits: () => Promise<void>) => Promise<void>,
+  work: (
+    trx: Db,
+    untilWaiting: (sessions?: number, ...requests: Promise<unknown>[]) => Promise<void>,
+  ) => Promise<void>,
 ): Promise<void> {
   const holder = openDatabase(databaseUrl);
   try {
     await holder.db.transaction().execute(async (trx) => {
       await trx.selectFrom(table).select('id').where('id', '=', id).forUpdate().execute();
-      const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
-      const holderPid = rows[0]?.pid;
-      const untilSomeoneWaits = async () => {
+      const untilWaiting = async (sessions = 1, ...requests: Promise<unknown>[]) => {
+        let answered = false;
+        for (const request of requests)
+          request.then(
+            () => {
+              answered = true;
+            },
+            () => {
+              answered = true;
+            },
+          );
         for (let attempt = 0; attempt < 1000; attempt++) {
           const waiting = await sql<{ count: number }>`
-            select count(*)::int as count from pg_stat_activity where ${holderPid} = any(pg_blocking_pids(pid))
+            select count(*)::int as count from pg_stat_activity
+            where datname = current_database() and cardinality(pg_blocking_pids(pid)) > 0
           `.execute(holder.db);
-          if ((waiting.rows[0]?.count ?? 0) > 0) return;
+          if ((waiting.rows[0]?.count ?? 0) >= sessions || answered) return;
           await new Promise((resolve) => setTimeout(resolve, 5));
         }
-        throw new Error('no session ever waited on the lock');
+        throw new Error(`${sessions} sessions never waited on a lock`);
       };
-      await work(trx, untilSomeoneWaits);
+      await work(trx, untilWaiting);
     });
   } finally {
     await holder.close();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { it } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describeEachDatabase } from '../../helpers/app';
 import { login } from '../../helpers/auth';
 import { insertSpace, insertTable, insertUser } from '../../helpers/factories';
@@ -78,6 +78,30 @@ async function recordMovement(
   await form.getByLabel('Note').fill(movement.note ?? '');
   await form.getByRole('button', { name: 'Record' }).click();
   await form.getByRole('status').filter({ hasText: 'Stock movement recorded.' }).waitFor();
+}
+
+/** Sets both dates of the report in one task, as two change events the screen gets before it redraws. */
+async function changeBothDates(page: Page, span: { from: string; to: string }): Promise<void> {
+  await page.evaluate((dates) => {
+    for (const [id, value] of [
+      ['inventory-from', dates.from],
+      ['inventory-to', dates.to],
+    ] as const) {
+      const input = document.getElementById(id) as HTMLInputElement;
+      input.value = value;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    }
+  }, span);
+}
+
+/** Waits until a report line shows these cells; a report that never gets there fails within 5 s. */
+async function waitForCells(line: Locator, cells: string[]): Promise<void> {
+  const expected = JSON.stringify(cells);
+  for (const started = Date.now(); Date.now() - started < 5000; ) {
+    if (JSON.stringify(await line.locator('td').allTextContents()) === expected) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.deepEqual(await line.locator('td').allTextContents(), cells, 'the report line');
 }
 
 describeEachDatabase('web app: inventory that moves', (target) => {
@@ -196,18 +220,53 @@ describeEachDatabase('web app: inventory that moves', (target) => {
     assert.equal(stock.find((item) => item.id === masa)?.stock, 0.75);
     assert.equal(stock.find((item) => item.id === cola)?.stock, 20);
 
-    // The report of the day: masa from nothing, 1.5 kg received, two tamales sold, counted down to 0.75.
+    // The report opens on the last week. The manager changes both dates at once (two change events
+    // before the screen redraws), to two days before anything moved, whose answer the network holds
+    // back, and at once again to today: the late answer must not replace today's, and neither of two
+    // quick changes may be lost.
     const report = page.locator('.inventory-report');
-    await report.getByLabel('From', { exact: true }).fill(TODAY);
-    await report.getByLabel('To', { exact: true }).fill(TODAY);
     const masaLine = report.locator('tbody tr', { hasText: 'Masa (kg)' });
     await masaLine.waitFor();
-    const cells = await masaLine.locator('td').allTextContents();
+    const spanOf = (url: string) => {
+      const query = new URL(url).searchParams;
+      return `${query.get('from')} ${query.get('to')}`;
+    };
+    const isReport = (url: string) => new URL(url).pathname === '/reports/inventory';
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (isReport(request.url())) asked.push(spanOf(request.url()));
+    });
+    const EARLIER = { from: '2026-11-20', to: '2026-11-21' };
+    const isEarlier = (url: URL | string) =>
+      isReport(url.toString()) && spanOf(url.toString()) === `${EARLIER.from} ${EARLIER.to}`;
+    await page.route(isEarlier, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.continue();
+    });
+    const earlierAsked = page.waitForRequest((request) => isEarlier(request.url()), { timeout: 5000 });
+    const earlierAnswered = page.waitForResponse((response) => isEarlier(response.url()));
+    await changeBothDates(page, EARLIER);
+    await earlierAsked;
+    await changeBothDates(page, { from: TODAY, to: TODAY });
+    const todayCells = ['0', '-0.5', '0', '0', '1.5', '0', '-0.25', '0.75'];
+    await waitForCells(masaLine, todayCells);
+    await earlierAnswered;
+    // Two frames for the late answer to be drawn, if the screen were to take it.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
     assert.deepEqual(
-      cells,
-      ['0', '-0.5', '0', '0', '1.5', '0', '-0.25', '0.75'],
+      await masaLine.locator('td').allTextContents(),
+      todayCells,
       'opening, sales, void returns, waste, received, adjustments, counts, closing',
     );
+    assert.equal(await report.getByLabel('From', { exact: true }).inputValue(), TODAY);
+    assert.equal(asked.at(-1), `${TODAY} ${TODAY}`, `the spans asked for: ${asked.join(', ')}`);
+    await page.unroute(isEarlier);
+
+    // Waste recorded while the report is open: the report reads its figures again by itself.
+    await recordMovement(page, { item: 'Masa (kg)', reason: 'Waste', amount: '0.25' });
+    await waitForCells(masaLine, ['0', '-0.5', '0', '-0.25', '1.5', '0', '-0.25', '0.5']);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       report.getByRole('button', { name: 'Download CSV' }).click(),

@@ -122,7 +122,7 @@ export function messageOf(failure: unknown, fallback: string): string {
   return failure instanceof ApiError ? translateServerText(failure.message, language.get()) : fallback;
 }
 
-type Outcome<T> = { data?: T; error?: unknown; response: Response };
+export type Outcome<T> = { data?: T; error?: unknown; response: Response };
 
 /** The success body, or an ApiError carrying the server's message. */
 export async function ok<T>(call: Promise<Outcome<T>>): Promise<T> {

@@ -1,20 +1,11 @@
 import { useState } from 'preact/hooks';
-import { api, createOnce, writeOnce } from '../../api/client';
+import { api, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { Field, RecordForm } from '../../components/FormKit';
 import { useStrings } from '../../core/i18n';
 import { useServerText } from '../../core/server-text';
 import { type Category, menuStrings } from './menu-model';
-import {
-  Field,
-  FormActions,
-  NameField,
-  RecordTable,
-  useAction,
-  useCommonStrings,
-  useEditing,
-  useFocusWhenShown,
-  useRemoval,
-} from './shared';
+import { type RecordFormProps, RecordTable, useEditing, useRecordForm, useRemoval } from './shared';
 
 type CategoryType = 'dish' | 'ingredient' | 'product';
 
@@ -51,7 +42,7 @@ export function CategoriesCard({
   const t = useStrings(menuStrings);
   const titleId = `${idPrefix(type)}-list-title`;
   const serverText = useServerText();
-  const { editing, edit, close, saved } = useEditing<Category>(reload);
+  const { editing, edit, close, saved, newKey, added } = useEditing<Category>(reload);
   const removal = useRemoval(reload);
   const remove = (category: Category) =>
     removal.remove(() =>
@@ -94,7 +85,7 @@ export function CategoriesCard({
       {editing ? (
         <CategoryForm key={editing.id} type={type} category={editing} onSaved={saved} onCancel={close} />
       ) : (
-        <CategoryForm key="new" type={type} onSaved={reload} />
+        <CategoryForm key={newKey} type={type} onSaved={added} />
       )}
     </section>
   );
@@ -105,69 +96,36 @@ function CategoryForm({
   category,
   onSaved,
   onCancel,
-}: {
-  type: CategoryType;
-  category?: Category;
-  onSaved: () => Promise<void>;
-  onCancel?: () => void;
-}) {
+}: RecordFormProps & { type: CategoryType; category?: Category }) {
   const t = useStrings(menuStrings);
-  const common = useCommonStrings();
-  const [name, setName] = useState(category?.name ?? '');
+  const labels = [t.newCategory, t.editCategory, t.addCategory] as const;
+  const form = useRecordForm(category, '/categories', idPrefix(type), labels, { onSaved, onCancel });
+  const { prefix } = form;
   const [station, setStation] = useState(category?.station ?? 'kitchen');
-  const action = useAction();
-  const prefix = `${idPrefix(type)}-${category ? 'edit' : 'new'}`;
-  const first = useFocusWhenShown<HTMLInputElement>(category !== undefined);
-  const title = category ? t.editCategory : t.newCategory;
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  const submit = async () => {
     const body = {
-      name: name.trim(),
+      name: form.name.trim(),
       type,
       ...(type === 'dish' && { station: station.trim() || 'kitchen' }),
     };
-    const done = await action.run(() =>
-      category
-        ? writeOnce(() => api.PUT('/categories/{id}', { params: { path: { id: category.id } }, body }))
-        : createOnce((key) =>
-            api.POST('/categories', { params: { header: { 'idempotency-key': key } }, body }),
-          ),
-    );
-    if (!done) return;
-    if (!category) {
-      setName('');
-      setStation('kitchen');
-    }
-    await onSaved();
+    await form.save(body);
   };
   return (
-    <form class="manager-form" aria-labelledby={`${prefix}-title`} onSubmit={submit}>
-      <h3 id={`${prefix}-title`}>
-        {title}
-        {category && `: ${category.name}`}
-      </h3>
-      <div class="fields">
-        <NameField prefix={prefix} label={t.categoryName} value={name} onInput={setName} inputRef={first} />
-        {type === 'dish' && (
-          <Field id={`${prefix}-station`} label={t.station}>
-            <input
-              id={`${prefix}-station`}
-              list="stations"
-              required
-              maxLength={50}
-              value={station}
-              onInput={(event) => setStation(event.currentTarget.value)}
-            />
-          </Field>
-        )}
-      </div>
-      <Alert message={action.error} />
-      <FormActions
-        submitLabel={category ? common.save : t.addCategory}
-        busy={action.busy}
-        onCancel={onCancel}
-      />
-    </form>
+    <RecordForm {...form.shell} onSubmit={submit}>
+      {form.nameField(t.categoryName)}
+      {type === 'dish' && (
+        <Field id={`${prefix}-station`} label={t.station}>
+          <input
+            id={`${prefix}-station`}
+            list="stations"
+            required
+            maxLength={50}
+            value={station}
+            onInput={(event) => setStation(event.currentTarget.value)}
+          />
+        </Field>
+      )}
+    </RecordForm>
   );
 }

@@ -1,8 +1,9 @@
 import { api, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { toCents } from '../../core/cents';
 import { format, type Strings, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
-import { centsOf, Figure, TableScroll, useLoaded, useReloadOnPayments } from './shared';
+import { Figure, TableScroll, useLoaded, useReloadOnPayments } from './shared';
 
 type Line = Ok<'/reports/day/{date}', 'get'>['shifts'][number];
 
@@ -69,7 +70,7 @@ export function DayReport({ date }: { date: string }) {
   const day = useLoaded(() => ok(api.GET('/reports/day/{date}', { params: { path: { date } } })), [date]);
   useReloadOnPayments(day.reload);
   const report = day.data;
-  const amount = (value: number | null) => (value === null ? '—' : money(centsOf(value)));
+  const amount = (value: number | null) => (value === null ? '—' : money(toCents(value)));
   const nameOf = (line: Line) =>
     line.shift_id === null
       ? t.outside
@@ -81,10 +82,10 @@ export function DayReport({ date }: { date: string }) {
       {report && (
         <>
           <dl class="figures">
-            <Figure label={t.paymentsTotal} value={money(centsOf(report.payments_total))} />
-            <Figure label={t.refundsRecorded} value={money(centsOf(report.refunds_recorded))} />
-            <Figure label={t.net} value={money(centsOf(report.net_sales))} strong />
-            <Figure label={t.lightningFees} value={money(centsOf(report.lightning_fees))} />
+            <Figure label={t.paymentsTotal} value={money(toCents(report.payments_total))} />
+            <Figure label={t.refundsRecorded} value={money(toCents(report.refunds_recorded))} />
+            <Figure label={t.net} value={money(toCents(report.net_sales))} strong />
+            <Figure label={t.lightningFees} value={money(toCents(report.lightning_fees))} />
           </dl>
           <TableScroll label={t.shift}>
             <table class="list">
@@ -115,9 +116,9 @@ export function DayReport({ date }: { date: string }) {
                 {report.shifts.map((line) => (
                   <tr key={line.shift_id ?? 'outside'} data-shift={line.shift_id ?? 'outside'}>
                     <th scope="row">{nameOf(line)}</th>
-                    <td class="num">{money(centsOf(line.payments_total))}</td>
-                    <td class="num">{money(centsOf(line.tips))}</td>
-                    <td class="num">{money(centsOf(line.refunds))}</td>
+                    <td class="num">{money(toCents(line.payments_total))}</td>
+                    <td class="num">{money(toCents(line.tips))}</td>
+                    <td class="num">{money(toCents(line.refunds))}</td>
                     <td class="num">{amount(line.expected_cash)}</td>
                     <td class="num">{amount(line.counted_cash)}</td>
                     <td class="num">{amount(line.difference)}</td>

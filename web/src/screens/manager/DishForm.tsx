@@ -1,24 +1,11 @@
 import { useState } from 'preact/hooks';
-import { api, createOnce, writeOnce } from '../../api/client';
-import { Alert } from '../../components/Alert';
+import { CategoryField, Field, PriceField, RecordForm, useCategoryChoice } from '../../components/FormKit';
+import { fromCents, parseCents, toCents } from '../../core/cents';
 import { useStrings } from '../../core/i18n';
 import { type Category, type Dish, menuStrings } from './menu-model';
 import type { ModifierGroup } from './modifiers-model';
 import { RecipeEditor, type RecipeItem, recipeDrafts, recipeOf, useRecipeStrings } from './RecipeEditor';
-import {
-  amountOf,
-  Check,
-  centsOf,
-  centsText,
-  Field,
-  FormActions,
-  NameField,
-  parseCents,
-  RowButton,
-  useAction,
-  useCommonStrings,
-  useFocusWhenShown,
-} from './shared';
+import { Check, centsText, type RecordFormProps, RowButton, useRecordForm } from './shared';
 
 /**
  * A dish's form: name, price, category, description, whether it is on (not sold out), and the modifier
@@ -31,31 +18,24 @@ export function DishForm({
   recipeItems,
   onSaved,
   onCancel,
-}: {
+}: RecordFormProps & {
   dish?: Dish;
   categories: Category[];
   groups: ModifierGroup[];
   recipeItems: RecipeItem[];
-  onSaved: () => Promise<void>;
-  onCancel?: () => void;
 }) {
   const t = useStrings(menuStrings);
-  const common = useCommonStrings();
+  const labels = [t.newDish, t.editDish, t.addDish] as const;
+  const form = useRecordForm(dish, '/dishes', 'dish', labels, { onSaved, onCancel });
+  const { prefix } = form;
   const recipeStrings = useRecipeStrings();
-  const [name, setName] = useState(dish?.name ?? '');
-  const [price, setPrice] = useState(dish ? centsText(centsOf(dish.price)) : '');
-  const [categoryId, setCategoryId] = useState(dish?.category_id ?? categories[0]?.id ?? '');
+  const [price, setPrice] = useState(dish ? centsText(toCents(dish.price)) : '');
   const [description, setDescription] = useState(dish?.description ?? '');
   const [available, setAvailable] = useState(dish?.available ?? true);
   const [groupIds, setGroupIds] = useState<string[]>(dish?.modifier_group_ids ?? []);
   const [recipe, setRecipe] = useState(() => recipeDrafts(dish?.recipe));
   const [invalid, setInvalid] = useState<string>();
-  const action = useAction();
-  const prefix = dish ? 'dish-edit' : 'dish-new';
-  const first = useFocusWhenShown<HTMLInputElement>(dish !== undefined);
-  const chosenCategory = categories.some((category) => category.id === categoryId)
-    ? categoryId
-    : (categories[0]?.id ?? '');
+  const category = useCategoryChoice(categories, dish?.category_id);
   // The linked groups first, in their order, then the others to choose from.
   const linked = groupIds
     .map((id) => groups.find((group) => group.id === id))
@@ -72,8 +52,7 @@ export function DishForm({
       return next;
     });
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  const submit = async () => {
     const cents = parseCents(price);
     if (cents === undefined) {
       setInvalid(t.badPrice);
@@ -86,71 +65,18 @@ export function DishForm({
     }
     setInvalid(undefined);
     const body = {
-      name: name.trim(),
-      price: amountOf(cents),
-      category_id: chosenCategory,
+      name: form.name.trim(),
+      price: fromCents(cents),
+      category_id: category.chosen,
       description: description.trim(),
       available,
       modifier_group_ids: linked.map((group) => group.id),
       recipe: lines,
     };
-    const done = await action.run(() =>
-      dish
-        ? writeOnce(() => api.PUT('/dishes/{id}', { params: { path: { id: dish.id } }, body }))
-        : createOnce((key) => api.POST('/dishes', { params: { header: { 'idempotency-key': key } }, body })),
-    );
-    if (!done) return;
-    if (!dish) {
-      setName('');
-      setPrice('');
-      setDescription('');
-      setAvailable(true);
-      setGroupIds([]);
-      setRecipe([]);
-    }
-    await onSaved();
+    await form.save(body);
   };
-  return (
-    <form class="manager-form" aria-labelledby={`${prefix}-title`} onSubmit={submit}>
-      <h3 id={`${prefix}-title`}>
-        {dish ? t.editDish : t.newDish}
-        {dish && `: ${dish.name}`}
-      </h3>
-      <div class="fields">
-        <NameField prefix={prefix} label={t.dishName} value={name} onInput={setName} inputRef={first} />
-        <Field id={`${prefix}-price`} label={t.price}>
-          <input
-            id={`${prefix}-price`}
-            inputMode="decimal"
-            required
-            placeholder="12.50"
-            value={price}
-            onInput={(event) => setPrice(event.currentTarget.value)}
-          />
-        </Field>
-        <Field id={`${prefix}-category`} label={t.category}>
-          <select
-            id={`${prefix}-category`}
-            value={chosenCategory}
-            onChange={(event) => setCategoryId(event.currentTarget.value)}
-          >
-            {categories.map((category) => (
-              <option key={category.id} value={category.id}>
-                {category.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field id={`${prefix}-description`} label={t.description}>
-          <textarea
-            id={`${prefix}-description`}
-            maxLength={500}
-            rows={2}
-            value={description}
-            onInput={(event) => setDescription(event.currentTarget.value)}
-          />
-        </Field>
-      </div>
+  const after = (
+    <>
       <Check id={`${prefix}-available`} checked={available} onChange={setAvailable}>
         {t.available}
       </Check>
@@ -193,8 +119,22 @@ export function DishForm({
         </ul>
       </fieldset>
       <RecipeEditor prefix={`${prefix}-recipe`} items={recipeItems} drafts={recipe} onChange={setRecipe} />
-      <Alert message={invalid ?? action.error} />
-      <FormActions submitLabel={dish ? common.save : t.addDish} busy={action.busy} onCancel={onCancel} />
-    </form>
+    </>
+  );
+  return (
+    <RecordForm {...form.shell} invalid={invalid} onSubmit={submit} after={after}>
+      {form.nameField(t.dishName)}
+      <PriceField prefix={prefix} label={t.price} value={price} onInput={setPrice} placeholder="12.50" />
+      <CategoryField prefix={prefix} label={t.category} choice={category} />
+      <Field id={`${prefix}-description`} label={t.description}>
+        <textarea
+          id={`${prefix}-description`}
+          maxLength={500}
+          rows={2}
+          value={description}
+          onInput={(event) => setDescription(event.currentTarget.value)}
+        />
+      </Field>
+    </RecordForm>
   );
 }

@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
 import { api, createOnce, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { FormActions } from '../../components/FormKit';
 import { format, type Strings, useStrings } from '../../core/i18n';
 import {
   DeleteButton,
-  FormActions,
   NameField,
   RecordTable,
   RowButton,

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import { api, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { Field } from '../../components/FormKit';
 import { useStrings } from '../../core/i18n';
 import { type InventoryReport, inventoryStrings, useQuantity } from './inventory-model';
-import { Field, TableScroll, todayIn, useAction, useLoaded } from './shared';
+import { TableScroll, todayIn, useAction, useLoaded } from './shared';
 
 /** A week back by default: the span between two deliveries in most kitchens. */
 const DEFAULT_DAYS = 7;

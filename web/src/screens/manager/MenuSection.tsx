@@ -1,5 +1,6 @@
 import { api, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { toCents } from '../../core/cents';
 import { useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { CategoriesCard } from './CategoriesCard';
@@ -7,7 +8,7 @@ import { DishForm } from './DishForm';
 import { type Category, type Dish, menuStrings } from './menu-model';
 import type { ModifierGroup } from './modifiers-model';
 import { loadRecipeItems, type RecipeItem } from './RecipeEditor';
-import { centsOf, RecordTable, useEditing, useLoaded, useRemoval } from './shared';
+import { RecordTable, useEditing, useLoaded, useNewRecord, useRemoval } from './shared';
 
 async function loadMenu() {
   const [categories, dishes, groups, recipeItems] = await Promise.all([
@@ -23,6 +24,7 @@ async function loadMenu() {
 export function MenuSection() {
   const t = useStrings(menuStrings);
   const menu = useLoaded(loadMenu);
+  const newDish = useNewRecord(menu.reload);
   const categories = menu.data?.categories ?? [];
   const dishes = menu.data?.dishes ?? [];
   const groups = menu.data?.groups ?? [];
@@ -41,7 +43,13 @@ export function MenuSection() {
           reload={menu.reload}
         />
         {categories.length > 0 ? (
-          <DishForm categories={categories} groups={groups} recipeItems={recipeItems} onSaved={menu.reload} />
+          <DishForm
+            key={newDish.newKey}
+            categories={categories}
+            groups={groups}
+            recipeItems={recipeItems}
+            onSaved={newDish.added}
+          />
         ) : (
           <p class="muted">{t.chooseCategory}</p>
         )}
@@ -100,7 +108,7 @@ function DishesTable({
               ),
             },
             { header: t.category, cell: (dish) => categoryName(dish.category_id), class: 'hide-narrow' },
-            { header: t.price, cell: (dish) => money(centsOf(dish.price)), class: 'num' },
+            { header: t.price, cell: (dish) => money(toCents(dish.price)), class: 'num' },
           ]}
           busy={removal.busy}
           actionsOf={(dish) => ({

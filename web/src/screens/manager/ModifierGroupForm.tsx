@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { api, createOnce, writeOnce } from '../../api/client';
-import { Alert } from '../../components/Alert';
+import { Field, RecordForm } from '../../components/FormKit';
+import { fromCents, parseSignedCents, toCents } from '../../core/cents';
 import { format, useStrings } from '../../core/i18n';
 import { type ModifierGroup, modifierStrings } from './modifiers-model';
 import {
@@ -11,20 +11,7 @@ import {
   recipeOf,
   useRecipeStrings,
 } from './RecipeEditor';
-import {
-  amountOf,
-  Check,
-  centsOf,
-  centsText,
-  Field,
-  FormActions,
-  NameField,
-  parseCents,
-  RowButton,
-  useAction,
-  useCommonStrings,
-  useFocusWhenShown,
-} from './shared';
+import { Check, centsText, type RecordFormProps, RowButton, useRecordForm } from './shared';
 
 /** An option as the form edits it; `key` tells rows apart before a new option has an id. */
 type OptionDraft = {
@@ -45,13 +32,6 @@ const newDraft = (): OptionDraft => ({
   recipe: [],
 });
 
-/** "-5.50" → −550 cents: a price change may lower the plate's price. */
-function parseDelta(text: string): number | undefined {
-  const negative = text.trim().startsWith('-');
-  const cents = parseCents(negative ? text.trim().slice(1) : text);
-  return cents === undefined ? undefined : negative ? -cents : cents;
-}
-
 /**
  * A modifier group's form: its name, how many options a waiter must and may choose, and its options.
  * Options keep their ids on save; one removed here is retired by the server (plates keep it). Each
@@ -62,16 +42,15 @@ export function ModifierGroupForm({
   recipeItems,
   onSaved,
   onCancel,
-}: {
+}: RecordFormProps & {
   group?: ModifierGroup;
   recipeItems: RecipeItem[];
-  onSaved: () => Promise<void>;
-  onCancel?: () => void;
 }) {
   const t = useStrings(modifierStrings);
-  const common = useCommonStrings();
   const recipeStrings = useRecipeStrings();
-  const [name, setName] = useState(group?.name ?? '');
+  const labels = [t.newGroup, t.editGroup, t.addGroup] as const;
+  const form = useRecordForm(group, '/modifier-groups', 'group', labels, { onSaved, onCancel });
+  const { prefix } = form;
   const [min, setMin] = useState(String(group?.min_select ?? 0));
   const [max, setMax] = useState(String(group?.max_select ?? 1));
   const [options, setOptions] = useState<OptionDraft[]>(
@@ -79,22 +58,18 @@ export function ModifierGroupForm({
       key: option.id,
       id: option.id,
       name: option.name,
-      delta: centsText(centsOf(option.price_delta)),
+      delta: centsText(toCents(option.price_delta)),
       available: option.available,
       recipe: recipeDrafts(option.recipe),
     })) ?? [newDraft()],
   );
   const [invalid, setInvalid] = useState<string>();
-  const action = useAction();
-  const prefix = group ? 'group-edit' : 'group-new';
-  const first = useFocusWhenShown<HTMLInputElement>(group !== undefined);
 
   const change = (key: string, patch: Partial<OptionDraft>) =>
     setOptions((list) => list.map((option) => (option.key === key ? { ...option, ...patch } : option)));
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const deltas = options.map((option) => parseDelta(option.delta));
+  const submit = async () => {
+    const deltas = options.map((option) => parseSignedCents(option.delta));
     if (deltas.some((delta) => delta === undefined)) {
       setInvalid(t.badDelta);
       return;
@@ -106,121 +81,101 @@ export function ModifierGroupForm({
     }
     setInvalid(undefined);
     const body = {
-      name: name.trim(),
+      name: form.name.trim(),
       min_select: Number(min),
       max_select: Number(max),
       options: options.map((option, index) => ({
         ...(option.id && { id: option.id }),
         name: option.name.trim(),
-        price_delta: amountOf(deltas[index] ?? 0),
+        price_delta: fromCents(deltas[index] ?? 0),
         available: option.available,
         recipe: recipes[index] ?? [],
       })),
     };
-    const done = await action.run(() =>
-      group
-        ? writeOnce(() => api.PUT('/modifier-groups/{id}', { params: { path: { id: group.id } }, body }))
-        : createOnce((key) =>
-            api.POST('/modifier-groups', { params: { header: { 'idempotency-key': key } }, body }),
-          ),
-    );
-    if (!done) return;
-    if (!group) {
-      setName('');
-      setMin('0');
-      setMax('1');
-      setOptions([newDraft()]);
-    }
-    await onSaved();
+    await form.save(body);
   };
-  return (
-    <form class="manager-form" aria-labelledby={`${prefix}-title`} onSubmit={submit}>
-      <h3 id={`${prefix}-title`}>
-        {group ? t.editGroup : t.newGroup}
-        {group && `: ${group.name}`}
-      </h3>
-      <div class="fields">
-        <NameField prefix={prefix} label={t.groupName} value={name} onInput={setName} inputRef={first} />
-        <Field id={`${prefix}-min`} label={t.minSelect}>
-          <input
-            id={`${prefix}-min`}
-            type="number"
-            min={0}
-            max={50}
-            required
-            value={min}
-            onInput={(event) => setMin(event.currentTarget.value)}
-          />
-        </Field>
-        <Field id={`${prefix}-max`} label={t.maxSelect}>
-          <input
-            id={`${prefix}-max`}
-            type="number"
-            min={1}
-            max={50}
-            required
-            value={max}
-            onInput={(event) => setMax(event.currentTarget.value)}
-          />
-        </Field>
-      </div>
-      <fieldset class="modifier-options">
-        <legend>{t.options}</legend>
-        {options.map((option, index) => {
-          const id = `${prefix}-option-${option.key}`;
-          const label = format(t.option, { n: index + 1 });
-          return (
-            <fieldset key={option.key} class="fields inline modifier-option">
-              <legend class="visually-hidden">{label}</legend>
-              <Field id={`${id}-name`} label={t.optionName}>
-                <input
-                  id={`${id}-name`}
-                  required
-                  maxLength={100}
-                  value={option.name}
-                  onInput={(event) => change(option.key, { name: event.currentTarget.value })}
-                />
-              </Field>
-              <Field id={`${id}-delta`} label={t.priceDelta}>
-                <input
-                  id={`${id}-delta`}
-                  inputMode="decimal"
-                  required
-                  value={option.delta}
-                  onInput={(event) => change(option.key, { delta: event.currentTarget.value })}
-                />
-              </Field>
-              <Check
-                id={`${id}-available`}
-                checked={option.available}
-                onChange={(available) => change(option.key, { available })}
-              >
-                {t.available}
-              </Check>
-              <details class="option-recipe" open={option.recipe.length > 0}>
-                <summary>{format(recipeStrings.recipeOf, { n: option.recipe.length })}</summary>
-                <RecipeEditor
-                  prefix={`${id}-recipe`}
-                  items={recipeItems}
-                  drafts={option.recipe}
-                  onChange={(recipe) => change(option.key, { recipe })}
-                />
-              </details>
-              <RowButton
-                label={t.removeOption}
-                target={option.name || label}
-                kind="ghost"
-                onClick={() => setOptions((list) => list.filter((other) => other.key !== option.key))}
+  const after = (
+    <fieldset class="modifier-options">
+      <legend>{t.options}</legend>
+      {options.map((option, index) => {
+        const id = `${prefix}-option-${option.key}`;
+        const label = format(t.option, { n: index + 1 });
+        return (
+          <fieldset key={option.key} class="fields inline modifier-option">
+            <legend class="visually-hidden">{label}</legend>
+            <Field id={`${id}-name`} label={t.optionName}>
+              <input
+                id={`${id}-name`}
+                required
+                maxLength={100}
+                value={option.name}
+                onInput={(event) => change(option.key, { name: event.currentTarget.value })}
               />
-            </fieldset>
-          );
-        })}
-        <button type="button" onClick={() => setOptions((list) => [...list, newDraft()])}>
-          {t.addOption}
-        </button>
-      </fieldset>
-      <Alert message={invalid ?? action.error} />
-      <FormActions submitLabel={group ? common.save : t.addGroup} busy={action.busy} onCancel={onCancel} />
-    </form>
+            </Field>
+            <Field id={`${id}-delta`} label={t.priceDelta}>
+              <input
+                id={`${id}-delta`}
+                inputMode="decimal"
+                required
+                value={option.delta}
+                onInput={(event) => change(option.key, { delta: event.currentTarget.value })}
+              />
+            </Field>
+            <Check
+              id={`${id}-available`}
+              checked={option.available}
+              onChange={(available) => change(option.key, { available })}
+            >
+              {t.available}
+            </Check>
+            <details class="option-recipe" open={option.recipe.length > 0}>
+              <summary>{format(recipeStrings.recipeOf, { n: option.recipe.length })}</summary>
+              <RecipeEditor
+                prefix={`${id}-recipe`}
+                items={recipeItems}
+                drafts={option.recipe}
+                onChange={(recipe) => change(option.key, { recipe })}
+              />
+            </details>
+            <RowButton
+              label={t.removeOption}
+              target={option.name || label}
+              kind="ghost"
+              onClick={() => setOptions((list) => list.filter((other) => other.key !== option.key))}
+            />
+          </fieldset>
+        );
+      })}
+      <button type="button" onClick={() => setOptions((list) => [...list, newDraft()])}>
+        {t.addOption}
+      </button>
+    </fieldset>
+  );
+  return (
+    <RecordForm {...form.shell} invalid={invalid} onSubmit={submit} after={after}>
+      {form.nameField(t.groupName)}
+      <Field id={`${prefix}-min`} label={t.minSelect}>
+        <input
+          id={`${prefix}-min`}
+          type="number"
+          min={0}
+          max={50}
+          required
+          value={min}
+          onInput={(event) => setMin(event.currentTarget.value)}
+        />
+      </Field>
+      <Field id={`${prefix}-max`} label={t.maxSelect}>
+        <input
+          id={`${prefix}-max`}
+          type="number"
+          min={1}
+          max={50}
+          required
+          value={max}
+          onInput={(event) => setMax(event.currentTarget.value)}
+        />
+      </Field>
+    </RecordForm>
   );
 }

@@ -17,7 +17,7 @@ export function ModifiersSection() {
   const groups = useLoaded(loadGroups);
   const list = groups.data?.groups ?? [];
   const recipeItems = groups.data?.recipeItems ?? [];
-  const { editing, edit, close, saved } = useEditing<ModifierGroup>(groups.reload);
+  const { editing, edit, close, saved, newKey, added } = useEditing<ModifierGroup>(groups.reload);
   const removal = useRemoval(groups.reload);
   const remove = (group: ModifierGroup) =>
     removal.remove(() =>
@@ -65,7 +65,7 @@ export function ModifiersSection() {
             onCancel={close}
           />
         ) : (
-          <ModifierGroupForm key="new" recipeItems={recipeItems} onSaved={groups.reload} />
+          <ModifierGroupForm key={newKey} recipeItems={recipeItems} onSaved={added} />
         )}
       </section>
     </div>

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import { api, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { Field } from '../../components/FormKit';
 import { useStrings } from '../../core/i18n';
 import { inventoryStrings, itemKey, parseQuantity, type StockItem } from './inventory-model';
-import { Field, useAction } from './shared';
+import { useAction } from './shared';
 
 const REASONS = ['receiving', 'waste', 'adjustment'] as const;
 type ManualReason = (typeof REASONS)[number];

@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
 import { api, createOnce, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { Field } from '../../components/FormKit';
 import { useStrings } from '../../core/i18n';
 import { useServerText } from '../../core/server-text';
 import { type PaymentMethod, printerStrings } from './printers-model';
-import { Field, useFailureMessage, useLoaded } from './shared';
+import { useFailureMessage, useLoaded } from './shared';
 
 /**
  * The payment methods the till offers: added with a code, (de)activated. The API deletes none, since

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, createOnce, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { Field } from '../../components/FormKit';
 import { format, useStrings } from '../../core/i18n';
 import { PaymentMethodsPanel } from './PaymentMethodsPanel';
 import { PrintJobsPanel } from './PrintJobsPanel';
@@ -12,7 +13,7 @@ import {
   printerStrings,
   WIDTHS,
 } from './printers-model';
-import { DeleteButton, Field, useCommonStrings, useFailureMessage, useLoaded } from './shared';
+import { DeleteButton, useCommonStrings, useFailureMessage, useLoaded } from './shared';
 
 /** The restaurant's printers (the receipt printer at the till, the kitchen's) with their jobs, and its payment methods. */
 export function PrintersSection() {

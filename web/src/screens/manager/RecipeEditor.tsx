@@ -1,7 +1,8 @@
 import { api, ok } from '../../api/client';
+import { Field } from '../../components/FormKit';
 import { format, type Strings, useStrings } from '../../core/i18n';
 import { type ItemType, parseQuantity } from './inventory-model';
-import { Field, RowButton } from './shared';
+import { RowButton } from './shared';
 
 /** An ingredient or product a recipe can use, with the unit its quantity is in ('' for products). */
 export type RecipeItem = { item_type: ItemType; id: string; name: string; unit: string };

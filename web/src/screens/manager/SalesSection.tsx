@@ -1,11 +1,13 @@
 import { useState } from 'preact/hooks';
 import { api, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { Field } from '../../components/FormKit';
+import { toCents } from '../../core/cents';
 import { language, type Strings, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { translateServerText } from '../../core/server-text';
 import { DayReport } from './DayReport';
-import { centsOf, Field, Figure, TableScroll, todayIn, useLoaded, useReloadOnPayments } from './shared';
+import { Figure, TableScroll, todayIn, useLoaded, useReloadOnPayments } from './shared';
 
 type Row = Ok<'/reports/sales', 'get'>[number];
 
@@ -111,11 +113,11 @@ export function SalesSection() {
           <dl class="figures">
             <Figure label={t.orders} value={String(totals.orders)} />
             <Figure label={t.items} value={String(totals.items)} />
-            <Figure label={t.gross} value={money(centsOf(totals.gross))} />
-            <Figure label={t.discounts} value={money(centsOf(totals.discounts))} />
-            <Figure label={t.refunds} value={money(centsOf(totals.refunds))} />
-            <Figure label={t.net} value={money(centsOf(totals.net))} strong />
-            <Figure label={t.tips} value={money(centsOf(totals.tips))} />
+            <Figure label={t.gross} value={money(toCents(totals.gross))} />
+            <Figure label={t.discounts} value={money(toCents(totals.discounts))} />
+            <Figure label={t.refunds} value={money(toCents(totals.refunds))} />
+            <Figure label={t.net} value={money(toCents(totals.net))} strong />
+            <Figure label={t.tips} value={money(toCents(totals.tips))} />
           </dl>
         </section>
       )}
@@ -172,9 +174,9 @@ function RowsTable({
               <tr key={row.key}>
                 <th scope="row">{row.key}</th>
                 <td class="num">{items ? row.items : row.orders}</td>
-                <td class="num">{money(centsOf(row.gross))}</td>
-                <td class="num">{money(centsOf(row.net))}</td>
-                <td class="num">{money(centsOf(row.tips))}</td>
+                <td class="num">{money(toCents(row.gross))}</td>
+                <td class="num">{money(toCents(row.net))}</td>
+                <td class="num">{money(toCents(row.tips))}</td>
               </tr>
             ))}
           </tbody>

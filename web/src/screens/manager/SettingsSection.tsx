@@ -1,9 +1,11 @@
 import { useState } from 'preact/hooks';
 import { api, type Body, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { Field, FormActions } from '../../components/FormKit';
+import { fromCents, parseCents } from '../../core/cents';
 import { type Strings, useStrings } from '../../core/i18n';
 import { loadBaseCurrency } from '../../core/money';
-import { amountOf, Check, centsText, Field, FormActions, parseCents, useAction, useLoaded } from './shared';
+import { Check, centsText, useAction, useLoaded } from './shared';
 
 type Settings = Ok<'/settings', 'get'>;
 type Currency = NonNullable<Body<'/settings', 'put'>['base_currency']>;
@@ -119,7 +121,7 @@ function SettingsForm({ settings, currencies }: { settings: Settings; currencies
       return;
     }
     setInvalid(undefined);
-    const wanted: Settings = { ...form, tax_rate: amountOf(taxRate) };
+    const wanted: Settings = { ...form, tax_rate: fromCents(taxRate) };
     const changes = Object.fromEntries(
       Object.entries(wanted).filter(([key, value]) => stored[key as keyof Settings] !== value),
     ) as Body<'/settings', 'put'>;

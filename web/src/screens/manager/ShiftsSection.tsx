@@ -1,20 +1,12 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { Field } from '../../components/FormKit';
+import { fromCents, parseCents, toCents } from '../../core/cents';
 import { format, language, type Strings, useLocale, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { translateServerText } from '../../core/server-text';
-import {
-  amountOf,
-  centsOf,
-  Field,
-  Figure,
-  parseCents,
-  TableScroll,
-  useAction,
-  useLoaded,
-  useReloadOnPayments,
-} from './shared';
+import { Figure, TableScroll, useAction, useLoaded, useReloadOnPayments } from './shared';
 
 type Shift = Ok<'/shifts/current', 'get'>;
 type Report = Ok<'/shifts/{id}/report', 'get'>;
@@ -247,10 +239,10 @@ function ShiftCard({
         ? writeOnce(() =>
             api.POST('/shifts/{id}/close', {
               params: { path: { id: shift.id } },
-              body: { counted_cash: amountOf(cents), ...(notes.trim() ? { notes: notes.trim() } : {}) },
+              body: { counted_cash: fromCents(cents), ...(notes.trim() ? { notes: notes.trim() } : {}) },
             }),
           )
-        : writeOnce(() => api.POST('/shifts', { body: { opening_cash: amountOf(cents) } })),
+        : writeOnce(() => api.POST('/shifts', { body: { opening_cash: fromCents(cents) } })),
     );
     if (!done) return;
     setAmount('');
@@ -264,9 +256,9 @@ function ShiftCard({
         <>
           <p>{format(t.openedBy, { name: shift.user_name, time: dateTime(shift.opened_at) })}</p>
           <dl class="figures">
-            <Figure label={t.openingCash} value={money(centsOf(shift.opening_cash))} />
+            <Figure label={t.openingCash} value={money(toCents(shift.opening_cash))} />
             {shift.expected_cash !== null && (
-              <Figure label={t.expectedCash} value={money(centsOf(shift.expected_cash))} strong />
+              <Figure label={t.expectedCash} value={money(toCents(shift.expected_cash))} strong />
             )}
           </dl>
         </>
@@ -322,7 +314,7 @@ function History({
   const t = useStrings(strings);
   const money = useMoney();
   const dateTime = useDateTime();
-  const cash = (amount: number | null) => (amount === null ? '' : money(centsOf(amount)));
+  const cash = (amount: number | null) => (amount === null ? '' : money(toCents(amount)));
   return (
     <section class="card stack" aria-labelledby="shift-history">
       <h2 id="shift-history">{t.history}</h2>
@@ -423,7 +415,7 @@ function ZReportView({ report, title }: { report: Report; title: string }) {
   const t = useStrings(strings);
   const money = useMoney();
   const dateTime = useDateTime();
-  const cash = (amount: number | null) => (amount === null ? '–' : money(centsOf(amount)));
+  const cash = (amount: number | null) => (amount === null ? '–' : money(toCents(amount)));
   return (
     <section class="card stack z-report" aria-labelledby="z-report-title">
       <div class="card-head">
@@ -437,15 +429,15 @@ function ZReportView({ report, title }: { report: Report; title: string }) {
       <dl class="figures">
         <Figure label={t.orders} value={String(report.orders)} />
         <Figure label={t.bills} value={String(report.bills)} />
-        <Figure label={t.gross} value={money(centsOf(report.gross_sales))} />
-        <Figure label={t.discounts} value={money(centsOf(report.discounts))} />
-        <Figure label={t.refunds} value={money(centsOf(report.refunds))} />
-        <Figure label={t.net} value={money(centsOf(report.net_sales))} strong />
-        <Figure label={t.tax} value={money(centsOf(report.tax))} />
-        <Figure label={t.paymentsTotal} value={money(centsOf(report.payments_total))} />
-        <Figure label={t.tipsTotal} value={money(centsOf(report.tips_total))} />
+        <Figure label={t.gross} value={money(toCents(report.gross_sales))} />
+        <Figure label={t.discounts} value={money(toCents(report.discounts))} />
+        <Figure label={t.refunds} value={money(toCents(report.refunds))} />
+        <Figure label={t.net} value={money(toCents(report.net_sales))} strong />
+        <Figure label={t.tax} value={money(toCents(report.tax))} />
+        <Figure label={t.paymentsTotal} value={money(toCents(report.payments_total))} />
+        <Figure label={t.tipsTotal} value={money(toCents(report.tips_total))} />
         <Figure label={t.lightning} value={format(t.sats, { sats: report.lightning_sats })} />
-        <Figure label={t.lightningFees} value={money(centsOf(report.lightning_fees))} />
+        <Figure label={t.lightningFees} value={money(toCents(report.lightning_fees))} />
         <Figure label={t.expectedCash} value={cash(report.expected_cash)} />
         <Figure label={t.countedCash} value={cash(report.counted_cash)} />
         <Figure label={t.difference} value={cash(report.difference)} strong />
@@ -473,8 +465,8 @@ function ZReportView({ report, title }: { report: Report; title: string }) {
                 <tr key={row.method}>
                   <th scope="row">{row.method}</th>
                   <td class="num">{row.payments}</td>
-                  <td class="num">{money(centsOf(row.amount))}</td>
-                  <td class="num">{money(centsOf(row.tips))}</td>
+                  <td class="num">{money(toCents(row.amount))}</td>
+                  <td class="num">{money(toCents(row.tips))}</td>
                 </tr>
               ))}
             </tbody>
@@ -497,7 +489,7 @@ function ZReportView({ report, title }: { report: Report; title: string }) {
               {report.tips_by_waiter.map((row) => (
                 <tr key={row.user_id}>
                   <th scope="row">{row.name}</th>
-                  <td class="num">{money(centsOf(row.tips))}</td>
+                  <td class="num">{money(toCents(row.tips))}</td>
                 </tr>
               ))}
             </tbody>

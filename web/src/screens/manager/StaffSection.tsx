@@ -1,12 +1,11 @@
 import { useState } from 'preact/hooks';
 import { api, type Body, createOnce, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { Field, FormActions } from '../../components/FormKit';
 import { type Strings, useStrings } from '../../core/i18n';
 import { useServerText } from '../../core/server-text';
 import {
   Check,
-  Field,
-  FormActions,
   RecordTable,
   useAction,
   useCommonStrings,

@@ -1,6 +1,7 @@
 import type { ComponentChildren, RefObject } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { messageOf } from '../../api/client';
+import { api, type Body, messageOf, writeOnce } from '../../api/client';
+import { Field } from '../../components/FormKit';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { type Strings, useStrings } from '../../core/i18n';
 
@@ -113,6 +114,19 @@ export function useRemoval(reload: () => Promise<void>) {
   return { error: action.error, busy: action.busy, remove };
 }
 
+/**
+ * The form that adds records: `added` loads the list again and gives the form a new `newKey`, so it
+ * comes back empty for the next record.
+ */
+export function useNewRecord(reload: () => Promise<void>) {
+  const [addedCount, setAddedCount] = useState(0);
+  const added = async () => {
+    setAddedCount((count) => count + 1);
+    await reload();
+  };
+  return { newKey: `new-${addedCount}`, added };
+}
+
 /** The record whose edit form is open; `saved` closes the form and loads the list again. */
 export function useEditing<T>(reload: () => Promise<void>) {
   const [editing, setEditing] = useState<T>();
@@ -121,7 +135,7 @@ export function useEditing<T>(reload: () => Promise<void>) {
     close();
     await reload();
   };
-  return { editing, edit: (record: T) => setEditing(record), close, saved };
+  return { editing, edit: (record: T) => setEditing(record), close, saved, ...useNewRecord(reload) };
 }
 
 /**
@@ -139,14 +153,55 @@ export function useFocusWhenShown<T extends HTMLElement>(shouldFocus: boolean) {
   return ref;
 }
 
-/** A labelled field: the label above its control, tied by `for`. */
-export function Field({ id, label, children }: { id: string; label: string; children: ComponentChildren }) {
-  return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      {children}
-    </div>
+/** What the list hands a record form: what to do once it saved, and how to close it when it edits. */
+export type RecordFormProps = { onSaved: () => Promise<void>; onCancel?: (() => void) | undefined };
+
+/** The collections whose records the manager's forms add (POST) and edit (PUT on `{collection}/{id}`). */
+type Collection = '/categories' | '/ingredients' | '/products' | '/dishes' | '/modifier-groups';
+
+/**
+ * What every record form of the manager starts from: the record's name and its field (which takes
+ * the focus when an edit opens), the shell's title and buttons (`RecordForm`: "New dish" and "Add dish" for a new
+ * record, "Edit dish: Tamal" and "Save" for an existing one) and `save`, which sends the record once
+ * (PUT to `{collection}/{id}`, or POST with the write's key) and tells the list it was saved.
+ * A new record's form is emptied by the list (`useNewRecord`), not here.
+ */
+export function useRecordForm<C extends Collection>(
+  record: { id: string; name: string } | undefined,
+  collection: C,
+  /** The ids' stem: `dish` names the fields `dish-new-…` or `dish-edit-…`. */
+  idStem: string,
+  [newTitle, editTitle, addLabel]: readonly [string, string, string],
+  { onSaved, onCancel }: RecordFormProps,
+) {
+  const common = useCommonStrings();
+  const action = useAction();
+  const prefix = `${idStem}-${record ? 'edit' : 'new'}`;
+  const [name, setName] = useState(record?.name ?? '');
+  const first = useFocusWhenShown<HTMLInputElement>(record !== undefined);
+  /** The record's name field, which takes the focus when an edit opens. */
+  const nameField = (label: string) => (
+    <NameField prefix={prefix} label={label} value={name} onInput={setName} inputRef={first} />
   );
+  const shell = {
+    prefix,
+    title: record ? editTitle : newTitle,
+    recordName: record?.name,
+    submitLabel: record ? common.save : addLabel,
+    busy: action.busy,
+    error: action.error,
+    onCancel,
+  };
+  // Each collection takes the same body on POST and PUT; the paths are typed by the caller's
+  // `collection`, so the generic calls below are cast once here.
+  const send = (body: Body<C, 'post'>) => (key: string) =>
+    record
+      ? api.PUT(`${collection}/{id}` as never, { params: { path: { id: record.id } }, body } as never)
+      : api.POST(collection as never, { params: { header: { 'idempotency-key': key } }, body } as never);
+  const save = async (body: Body<C, 'post'>) => {
+    if (await action.run(() => writeOnce(send(body)))) await onSaved();
+  };
+  return { prefix, name, nameField, shell, save };
 }
 
 /** A record's name, up to 100 characters; `inputRef` takes the focus when an edit form opens. */
@@ -361,31 +416,6 @@ export function RecordTable<T extends { id: string }>({
   );
 }
 
-/** A form's buttons: Cancel when it edits a record, then its submit button. */
-export function FormActions({
-  submitLabel,
-  busy,
-  onCancel,
-}: {
-  submitLabel: string;
-  busy: boolean;
-  onCancel?: () => void;
-}) {
-  const t = useStrings(strings);
-  return (
-    <div class="actions">
-      {onCancel && (
-        <button type="button" class="ghost" onClick={onCancel}>
-          {t.cancel}
-        </button>
-      )}
-      <button type="submit" class="primary" disabled={busy}>
-        {submitLabel}
-      </button>
-    </div>
-  );
-}
-
 /** A wide table that scrolls sideways on a phone instead of widening the page. */
 export function TableScroll({ label, children }: { label: string; children: ComponentChildren }) {
   return (
@@ -394,28 +424,6 @@ export function TableScroll({ label, children }: { label: string; children: Comp
       {children}
     </section>
   );
-}
-
-/**
- * "12.50", "12,5" or "12" → 1250 cents, read from the digits (no float arithmetic);
- * undefined when it is not an amount with at most two decimals.
- */
-export function parseCents(text: string): number | undefined {
-  const match = /^\s*(\d{1,10})(?:[.,](\d{0,2}))?\s*$/.exec(text);
-  if (!match) return undefined;
-  const whole = Number(match[1]);
-  const fraction = Number((match[2] ?? '').padEnd(2, '0'));
-  return whole * 100 + fraction;
-}
-
-/** The API sends money as numbers with at most two decimals; the screens count in cents. */
-export function centsOf(amount: number): number {
-  return Math.round(amount * 100);
-}
-
-/** Cents as the API takes them: 1250 → 12.5 (a division by 100 prints exactly). */
-export function amountOf(cents: number): number {
-  return cents / 100;
 }
 
 /** Cents as a price input shows them: 1250 → "12.50". */

@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api, type Body, createOnce } from '../../api/client';
+import { fromCents, splitEvenly, toCents } from '../../core/cents';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { useCan } from '../../core/session';
-import { fromCents, splitEvenly, toCents } from './cents';
 import { checkoutStrings } from './checkout-strings';
 import { DiscountFields, discountOf, NO_DISCOUNT } from './DiscountFields';
 import { strings } from './strings';

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, createOnce, messageOf, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { fromCents, parseCents, toCents } from '../../core/cents';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { useCan } from '../../core/session';
-import { fromCents, parseCents, toCents } from './cents';
 import { checkoutStrings } from './checkout-strings';
 import { strings } from './strings';
 import type { Payment, Ticket } from './till-model';

@@ -1,7 +1,7 @@
 import { api, keyHeader, writeOnce } from '../../api/client';
+import { toCents } from '../../core/cents';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
-import { toCents } from './cents';
 import { checkoutStrings } from './checkout-strings';
 import { strings } from './strings';
 import { TICKET_CANCELED, TICKET_PAID, TICKET_PENDING, type Ticket } from './till-model';

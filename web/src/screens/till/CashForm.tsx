@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, messageOf, ok, writeOnce } from '../../api/client';
+import { fromCents, parseCents, toCents } from '../../core/cents';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { currentUser } from '../../core/session';
 import { useStore } from '../../core/store';
-import { fromCents, parseCents, toCents } from './cents';
 import { recordPayment } from './pay-requests';
 import { strings } from './strings';
 

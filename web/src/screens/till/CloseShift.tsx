@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, messageOf, type Ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { fromCents, parseCents, toCents } from '../../core/cents';
 import { useStrings } from '../../core/i18n';
-import { fromCents, parseCents, toCents } from './cents';
 import { closeShiftStrings } from './close-shift-strings';
 import { strings } from './strings';
 

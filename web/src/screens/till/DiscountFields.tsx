@@ -1,6 +1,6 @@
 import type { Body } from '../../api/client';
+import { fromCents, parseCents } from '../../core/cents';
 import { useStrings } from '../../core/i18n';
-import { fromCents, parseCents } from './cents';
 import { checkoutStrings } from './checkout-strings';
 
 type Discount = NonNullable<Body<'/orders/{id}/tickets', 'post'>['discount']>;

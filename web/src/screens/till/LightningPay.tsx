@@ -3,10 +3,10 @@ import { toSvgDataURL } from 'lean-qr/extras/svg';
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, api, messageOf, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { fromCents, toCents } from '../../core/cents';
 import type { LiveEvent } from '../../core/events';
 import { format, useLocale, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
-import { fromCents, toCents } from './cents';
 import { strings } from './strings';
 import { TICKET_PAID, type Ticket } from './till-model';
 

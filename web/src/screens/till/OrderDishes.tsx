@@ -1,6 +1,6 @@
+import { toCents } from '../../core/cents';
 import { useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
-import { toCents } from './cents';
 import { checkoutStrings } from './checkout-strings';
 import { strings } from './strings';
 import type { OrderDish } from './till-model';

@@ -1,6 +1,6 @@
+import { fromCents, parseCents } from '../../core/cents';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
-import { fromCents, parseCents } from './cents';
 import { checkoutStrings } from './checkout-strings';
 
 /** The tips a customer is offered, as percentages of the amount paid. */

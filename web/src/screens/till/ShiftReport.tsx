@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, messageOf, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { toCents } from '../../core/cents';
 import { useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { currentUser, useCan } from '../../core/session';
 import { useStore } from '../../core/store';
 import { type Closed, ClosedFigures, CloseShift } from './CloseShift';
-import { toCents } from './cents';
 import { checkoutStrings } from './checkout-strings';
 import { closeShiftStrings } from './close-shift-strings';
 import { strings } from './strings';

@@ -1,5 +1,5 @@
 import { api, createOnce } from '../../api/client';
-import { fromCents } from './cents';
+import { fromCents } from '../../core/cents';
 
 /** A settled payment of `amountCents` of the bill, with the tip on top and, for cash, what was handed over. */
 export function recordPayment(
