@@ -18,12 +18,12 @@ export async function migratorOf({ db, dialect }: DatabaseHandle): Promise<Migra
 export async function unmigratedDatabase(
   t: TestContext,
   target: DatabaseTarget,
-): Promise<{ database: DatabaseHandle; migrator: Migrator }> {
+): Promise<{ database: DatabaseHandle; migrator: Migrator; url: string }> {
   const { url, drop } = await target.url();
   const database = openDatabase(url);
   t.after(async () => {
     await database.close();
     await drop();
   });
-  return { database, migrator: await migratorOf(database) };
+  return { database, migrator: await migratorOf(database), url };
 }
