@@ -51,14 +51,15 @@ async function addPrinter(admin: Caller, body: Record<string, unknown>): Promise
   return created.json().id;
 }
 
+/** The chit's head as a Mexican kitchen reads it. */
 function header(station: string, orderId: string): string[] {
   const title = station.toUpperCase();
   return [
     ' '.repeat(Math.floor((32 - title.length) / 2)) + title,
-    'Table T4',
-    'Waiter Ana',
-    `Order ${orderId.slice(0, 8)}`,
-    'Sent 2026-11-22 12:00',
+    'Mesa T4',
+    'Mesero Ana',
+    `Orden ${orderId.slice(0, 8)}`,
+    'Enviado 22/11/2026 12:00',
     '-'.repeat(32),
   ];
 }
@@ -99,7 +100,7 @@ describeEachDatabase('kitchen chits', (target) => {
     ]);
     assert.deepEqual(everything.jobs, [
       Buffer.from(
-        escposOf([...header('KITCHEN', orderId), ...tacos, '1 x Agua de jamaica', '-'.repeat(32)], 32),
+        escposOf([...header('COCINA', orderId), ...tacos, '1 x Agua de jamaica', '-'.repeat(32)], 32),
       ),
     ]);
     const states = await db.selectFrom('print_jobs').select(['printer_id', 'state']).execute();
@@ -128,5 +129,38 @@ describeEachDatabase('kitchen chits', (target) => {
       /the send failed/,
     );
     assert.deepEqual(await db.selectFrom('print_jobs').selectAll().execute(), []);
+  });
+
+  it('prints the chit in English for an English set-up', async (t) => {
+    const built = await buildTestApp(t, target);
+    const { app, db, clock } = built;
+    const { admin, orderId, dishes } = await orderForTwoStations(built);
+    const english = await admin('PUT', '/settings', { locale: 'en-US' });
+    assert.equal(english.statusCode, 200, english.body);
+    const pass = await FakePrinter.start();
+    t.after(() => pass.stop());
+    await addPrinter(admin, { name: 'Pass', port: pass.port, role: 'kitchen' });
+    await db.transaction().execute((trx) => enqueueKitchenChits(trx, { orderId, dishes, now: clock.now() }));
+    await app.jobs.run(PRINT_JOBS);
+    assert.deepEqual(pass.jobs, [
+      Buffer.from(
+        escposOf(
+          [
+            '            KITCHEN',
+            'Table T4',
+            'Waiter Ana',
+            `Order ${orderId.slice(0, 8)}`,
+            'Sent 2026-11-22 12:00',
+            '-'.repeat(32),
+            '1 x Tacos al pastor',
+            '>> no onion',
+            '2 x Tacos al pastor',
+            '1 x Agua de jamaica',
+            '-'.repeat(32),
+          ],
+          32,
+        ),
+      ),
+    ]);
   });
 });

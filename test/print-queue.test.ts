@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { buildApp } from '../src/app';
+import { escposOf } from '../src/printing/escpos';
 import {
   FINISHED_JOB_RETENTION_MS,
   PRINT_JOBS,
@@ -79,6 +80,49 @@ describeEachDatabase('print queue', (target) => {
     ]);
     await app.jobs.run(PRINT_JOBS);
     assert.equal(printer.jobs.length, 1, 'a printed job is never sent again');
+  });
+
+  it('marks a receipt printed again for the bill as it stands as a reprint, and only then', async (t) => {
+    const { app, db, clock } = await buildTestApp(t, target);
+    const printer = await FakePrinter.start();
+    t.after(() => printer.stop());
+    const { call, admin, orderId } = await billableOrder(app, db);
+    await addReceiptPrinter(admin, printer.port);
+    const ticketId = await createBill(call, orderId, {});
+    /** The receipt as previewed, with the reprint mark above the first rule when `reprint`. */
+    const paper = async (reprint: boolean) => {
+      const lines = (await call('GET', `/tickets/${ticketId}/receipt?width=32`)).body.trimEnd().split('\n');
+      const rule = lines.indexOf('-'.repeat(32));
+      const mark = reprint ? ['      *** REIMPRESIÓN ***'] : [];
+      return Buffer.from(escposOf([...lines.slice(0, rule), ...mark, ...lines.slice(rule)], 32));
+    };
+    await printBill(call, ticketId);
+    clock.advance(1);
+    await printBill(call, ticketId);
+    await app.jobs.run(PRINT_JOBS);
+    assert.deepEqual(
+      printer.jobs,
+      [await paper(false), await paper(true)],
+      'the guest check, then its reprint',
+    );
+
+    clock.advance(1000);
+    const paid = await call('POST', `/tickets/${ticketId}/payments`, { method: 'cash', amount: 60 });
+    assert.equal(paid.statusCode, 201, paid.body);
+    await printBill(call, ticketId);
+    clock.advance(1);
+    await printBill(call, ticketId);
+    await app.jobs.run(PRINT_JOBS);
+    assert.deepEqual(
+      printer.jobs.slice(2),
+      [await paper(false), await paper(true)],
+      'the paid receipt is no reprint of the guest check; printed again, it is',
+    );
+    const english = await admin('PUT', '/settings', { locale: 'en-US' });
+    assert.equal(english.statusCode, 200, english.body);
+    await printBill(call, ticketId);
+    await app.jobs.run(PRINT_JOBS);
+    assert.ok(printer.jobs[4]?.includes(Buffer.from(' *** REPRINT ***\n')), 'REPRINT in English');
   });
 
   it('keeps the job of a printer that is off and prints it, in order, when it is back', async (t) => {

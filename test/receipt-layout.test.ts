@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { taxShareCents } from '../src/core/money';
+import { moneyFormatter } from '../src/printing/paper-language';
 import { type Receipt, receiptText } from '../src/printing/receipt-layout';
-import { centered, formatMoney, pair, wrap } from '../src/printing/text-layout';
+import { centered, pair, wrap } from '../src/printing/text-layout';
 
+/** A Mexico City restaurant's bill, printed in its language. */
 const paidBill: Receipt = {
+  locale: 'es-MX',
+  reprint: false,
   business: {
     name: 'Casa Pepe Cocina Mexicana',
     address: 'Av. Reforma 222, Col. Juárez, CDMX',
@@ -15,7 +19,7 @@ const paidBill: Receipt = {
   status: 'paid',
   tableName: 'Terrace 4',
   waiter: 'Ana',
-  date: '2026-11-22 12:00',
+  date: '22/11/2026 12:00',
   currency: 'MXN',
   lines: [
     { name: 'Tacos al pastor', quantity: 2, amountCents: 9000 },
@@ -41,11 +45,14 @@ const paidBill: Receipt = {
   footer: '¡Gracias por su visita!\nVuelva pronto',
 };
 
+/** The same bill where the restaurant prints in English and bills in dollars. */
+const englishBill: Receipt = { ...paidBill, locale: 'en-US', currency: 'USD', date: '2026-11-22 12:00' };
+
 /** Lines joined with newlines, each ended by one, as the text receipt is. */
 const text = (...lines: string[]) => lines.map((line) => `${line}\n`).join('');
 
 describe('receipt layout', () => {
-  it('lays out a paid bill at 32 columns', () => {
+  it('lays out a paid bill at 32 columns in Mexican Spanish, amounts the Mexican way', () => {
     assert.equal(
       receiptText(paidBill, 32),
       text(
@@ -53,29 +60,29 @@ describe('receipt layout', () => {
         ' Av. Reforma 222, Col. Juárez,',
         '              CDMX',
         '       Tel. 55 1234 5678',
-        '      Tax ID CPE010101AB1',
+        '        RFC CPE010101AB1',
         '--------------------------------',
-        'Bill 3f1c2a7e',
-        'Date 2026-11-22 12:00',
-        'Table Terrace 4',
-        'Waiter Ana',
+        'Cuenta 3f1c2a7e',
+        'Fecha 22/11/2026 12:00',
+        'Mesa Terrace 4',
+        'Mesero Ana',
         '--------------------------------',
-        '2 x Tacos al pastor        90.00',
+        '2 x Tacos al pastor       $90.00',
         '1 x Enchiladas suizas',
-        'con pollo y crema       1,250.50',
-        '3 x Agua de jamaica        75.00',
+        'con pollo y crema      $1,250.50',
+        '3 x Agua de jamaica       $75.00',
         '--------------------------------',
-        'Subtotal                1,415.50',
-        'Discount                 -141.55',
-        'TOTAL MXN               1,273.95',
-        'Tax included 16%          175.72',
+        'Subtotal               $1,415.50',
+        'Descuento               -$141.55',
+        'TOTAL MXN              $1,273.95',
+        'IVA incluido 16 %        $175.72',
         '--------------------------------',
-        'Cash                    1,000.00',
-        'Lightning                 273.95',
-        '  16,115 sat at 1,700,000.00/BTC',
-        '  Refunded                -10.00',
-        'Tip                        50.00',
-        'Change                     26.05',
+        'Cash                   $1,000.00',
+        'Lightning                $273.95',
+        '  16,115 sat a $1,700,000.00/BTC',
+        '  Reembolsado            -$10.00',
+        'Propina                   $50.00',
+        'Cambio                    $26.05',
         '--------------------------------',
         '    ¡Gracias por su visita!',
         '         Vuelva pronto',
@@ -83,9 +90,9 @@ describe('receipt layout', () => {
     );
   });
 
-  it('lays out a paid bill at 42 columns', () => {
+  it('lays out a paid bill at 42 columns for an English set-up', () => {
     assert.equal(
-      receiptText(paidBill, 42),
+      receiptText(englishBill, 42),
       text(
         '        Casa Pepe Cocina Mexicana',
         '    Av. Reforma 222, Col. Juárez, CDMX',
@@ -97,22 +104,22 @@ describe('receipt layout', () => {
         'Table Terrace 4',
         'Waiter Ana',
         '------------------------------------------',
-        '2 x Tacos al pastor                  90.00',
-        '1 x Enchiladas suizas con pollo y',
-        'crema                             1,250.50',
-        '3 x Agua de jamaica                  75.00',
+        '2 x Tacos al pastor                 $90.00',
+        '1 x Enchiladas suizas con pollo',
+        'y crema                          $1,250.50',
+        '3 x Agua de jamaica                 $75.00',
         '------------------------------------------',
-        'Subtotal                          1,415.50',
-        'Discount                           -141.55',
-        'TOTAL MXN                         1,273.95',
-        'Tax included 16%                    175.72',
+        'Subtotal                         $1,415.50',
+        'Discount                          -$141.55',
+        'TOTAL USD                        $1,273.95',
+        'Tax included 16%                   $175.72',
         '------------------------------------------',
-        'Cash                              1,000.00',
-        'Lightning                           273.95',
-        '  16,115 sat at 1,700,000.00/BTC',
-        '  Refunded                          -10.00',
-        'Tip                                  50.00',
-        'Change                               26.05',
+        'Cash                             $1,000.00',
+        'Lightning                          $273.95',
+        '  16,115 sat at $1,700,000.00/BTC',
+        '  Refunded                         -$10.00',
+        'Tip                                 $50.00',
+        'Change                              $26.05',
         '------------------------------------------',
         '         ¡Gracias por su visita!',
         '              Vuelva pronto',
@@ -120,35 +127,36 @@ describe('receipt layout', () => {
     );
   });
 
-  it('lays out a paid bill at 48 columns', () => {
+  it('lays out a paid bill at 48 columns in Mexican Spanish', () => {
     assert.equal(
       receiptText(paidBill, 48),
       text(
         '           Casa Pepe Cocina Mexicana',
         '       Av. Reforma 222, Col. Juárez, CDMX',
         '               Tel. 55 1234 5678',
-        '              Tax ID CPE010101AB1',
+        '                RFC CPE010101AB1',
         '------------------------------------------------',
-        'Bill 3f1c2a7e',
-        'Date 2026-11-22 12:00',
-        'Table Terrace 4',
-        'Waiter Ana',
+        'Cuenta 3f1c2a7e',
+        'Fecha 22/11/2026 12:00',
+        'Mesa Terrace 4',
+        'Mesero Ana',
         '------------------------------------------------',
-        '2 x Tacos al pastor                        90.00',
-        '1 x Enchiladas suizas con pollo y crema 1,250.50',
-        '3 x Agua de jamaica                        75.00',
+        '2 x Tacos al pastor                       $90.00',
+        '1 x Enchiladas suizas con pollo y',
+        'crema                                  $1,250.50',
+        '3 x Agua de jamaica                       $75.00',
         '------------------------------------------------',
-        'Subtotal                                1,415.50',
-        'Discount                                 -141.55',
-        'TOTAL MXN                               1,273.95',
-        'Tax included 16%                          175.72',
+        'Subtotal                               $1,415.50',
+        'Descuento                               -$141.55',
+        'TOTAL MXN                              $1,273.95',
+        'IVA incluido 16 %                        $175.72',
         '------------------------------------------------',
-        'Cash                                    1,000.00',
-        'Lightning                                 273.95',
-        '  16,115 sat at 1,700,000.00/BTC',
-        '  Refunded                                -10.00',
-        'Tip                                        50.00',
-        'Change                                     26.05',
+        'Cash                                   $1,000.00',
+        'Lightning                                $273.95',
+        '  16,115 sat a $1,700,000.00/BTC',
+        '  Reembolsado                            -$10.00',
+        'Propina                                   $50.00',
+        'Cambio                                    $26.05',
         '------------------------------------------------',
         '            ¡Gracias por su visita!',
         '                 Vuelva pronto',
@@ -162,7 +170,7 @@ describe('receipt layout', () => {
       business: { name: 'Casa Pepe', address: '', phone: '', taxId: '' },
       status: 'pending',
       tableName: null,
-      lines: [{ name: 'Share of the order', quantity: 1, amountCents: 5000 }],
+      lines: [{ name: 'Parte de la orden', quantity: 1, amountCents: 5000 }],
       subtotalCents: 5000,
       discountCents: 0,
       totalCents: 5000,
@@ -178,20 +186,38 @@ describe('receipt layout', () => {
       text(
         '           Casa Pepe',
         '--------------------------------',
-        'Bill 3f1c2a7e',
-        'Date 2026-11-22 12:00',
-        'Waiter Ana',
-        '      *** GUEST CHECK ***',
+        'Cuenta 3f1c2a7e',
+        'Fecha 22/11/2026 12:00',
+        'Mesero Ana',
+        '       *** PRECUENTA ***',
         '--------------------------------',
-        '1 x Share of the order     50.00',
+        '1 x Parte de la orden     $50.00',
         '--------------------------------',
-        'Subtotal                   50.00',
-        'TOTAL MXN                  50.00',
+        'Subtotal                  $50.00',
+        'TOTAL MXN                 $50.00',
         '--------------------------------',
-        'Balance due                50.00',
+        'Saldo pendiente           $50.00',
       ),
     );
-    assert.match(receiptText({ ...unpaid, status: 'canceled' }, 32), /^ {7}\*\*\* CANCELLED \*\*\*$/m);
+    assert.match(receiptText({ ...unpaid, status: 'canceled' }, 32), /^ {7}\*\*\* CANCELADA \*\*\*$/m);
+    const english = receiptText({ ...unpaid, locale: 'en-US', currency: 'USD' }, 32);
+    assert.match(english, /^ {6}\*\*\* GUEST CHECK \*\*\*$/m);
+    assert.match(english, /^Balance due {15}\$50\.00$/m);
+    assert.match(
+      receiptText({ ...unpaid, locale: 'en-US', status: 'canceled' }, 32),
+      /^ {7}\*\*\* CANCELLED \*\*\*$/m,
+    );
+  });
+
+  it("marks a reprint under the business header, in the restaurant's language", () => {
+    const reprinted = receiptText({ ...paidBill, reprint: true }, 32).split('\n');
+    assert.equal(reprinted[5], '      *** REIMPRESIÓN ***');
+    assert.equal(reprinted[6], '-'.repeat(32));
+    assert.equal(
+      receiptText({ ...englishBill, reprint: true }, 42).split('\n')[4],
+      '             *** REPRINT ***',
+    );
+    assert.doesNotMatch(receiptText(paidBill, 32), /REIMPRESIÓN/);
   });
 
   it('never lets a line run past the width', () => {
@@ -209,7 +235,9 @@ describe('receipt layout', () => {
     assert.deepEqual(wrap('abcdefghij', 4), ['abcd', 'efgh', 'ij']);
     assert.deepEqual(centered('ab', 7), ['  ab']);
     assert.deepEqual(pair('Total', '1.00', 12), ['Total   1.00']);
-    assert.equal(formatMoney(-123456789), '-1,234,567.89');
+    assert.equal(moneyFormatter('es-MX', 'MXN')(-123456789), '-$1,234,567.89');
+    assert.equal(moneyFormatter('es-MX', 'USD')(123450), 'USD 1,234.50');
+    assert.equal(moneyFormatter('en-US', 'MXN')(123450), 'MX$1,234.50');
   });
 
   it('works out the tax inside prices that include it, and on top of those that do not', () => {

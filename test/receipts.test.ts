@@ -64,7 +64,7 @@ async function paidBill(t: TestContext, target: DatabaseTarget) {
   assert.equal(lightning.statusCode, 201, lightning.body);
   await simulator.receivePayment(lightning.json().lightning.invoice);
   await app.jobs.run(LIGHTNING_SWEEP);
-  return { ...built, call, ticketId };
+  return { ...built, call, admin, ticketId };
 }
 
 const lines = (...texts: string[]) => texts.map((text) => `${text}\n`).join('');
@@ -74,7 +74,7 @@ function storedTicket(db: Db, id: string) {
 }
 
 describeEachDatabase('receipts', (target) => {
-  it('prints a paid bill as text: header, dishes grouped (first entered first), totals, payments with sats and rate, local date', async (t) => {
+  it("prints a paid bill as text in the restaurant's Spanish: header, dishes grouped (first entered first), totals, payments with sats and rate, local date, amounts the Mexican way", async (t) => {
     const { db, call, ticketId } = await paidBill(t, target);
     const stored = await storedTicket(db, ticketId);
     assert.deepEqual([stored.status, Number(stored.total_cents)], [2, 10350]);
@@ -87,30 +87,54 @@ describeEachDatabase('receipts', (target) => {
         '           Casa Pepe',
         '     Av. Juárez 10, Centro',
         '       Tel. 55 1234 5678',
-        '      Tax ID CPE010203AB1',
+        '        RFC CPE010203AB1',
         '--------------------------------',
-        `Bill ${ticketId.slice(0, 8)}`,
-        'Date 2026-11-22 12:00',
-        'Table T4',
-        'Waiter Ana',
+        `Cuenta ${ticketId.slice(0, 8)}`,
+        'Fecha 22/11/2026 12:00',
+        'Mesa T4',
+        'Mesero Ana',
         '--------------------------------',
-        '2 x Tacos al pastor        90.00',
-        '1 x Agua de jamaica        25.00',
+        '2 x Tacos al pastor       $90.00',
+        '1 x Agua de jamaica       $25.00',
         '--------------------------------',
-        'Subtotal                  115.00',
-        'Discount                  -11.50',
-        'TOTAL MXN                 103.50',
-        'Tax included 16%           14.28',
+        'Subtotal                 $115.00',
+        'Descuento                -$11.50',
+        'TOTAL MXN                $103.50',
+        'IVA incluido 16 %         $14.28',
         '--------------------------------',
-        'Cash                       50.00',
-        'Lightning                  53.50',
-        '  2,675 sat at 2,000,000.00/BTC',
-        'Tip                         5.00',
-        'Change                      5.00',
+        'Cash                      $50.00',
+        'Lightning                 $53.50',
+        '  2,675 sat a $2,000,000.00/BTC',
+        'Propina                    $5.00',
+        'Cambio                     $5.00',
         '--------------------------------',
         '           ¡Gracias!',
       ),
     );
+  });
+
+  it('prints in English for an English set-up, and refuses a language it has no words for', async (t) => {
+    const { db, call, admin, ticketId } = await paidBill(t, target);
+    const before = await databaseDigest(db);
+    const refused = await admin('PUT', '/settings', { locale: 'fr-FR' });
+    assert.equal(refused.statusCode, 400, refused.body);
+    assert.deepEqual(await databaseDigest(db), before);
+    const english = await admin('PUT', '/settings', { locale: 'en-US' });
+    assert.deepEqual([english.statusCode, english.json().locale], [200, 'en-US']);
+    const printed = (await call('GET', `/tickets/${ticketId}/receipt?width=32`)).body.split('\n');
+    for (const line of [
+      '      Tax ID CPE010203AB1',
+      'Date 2026-11-22 12:00',
+      'Waiter Ana',
+      'TOTAL MXN              MX$103.50',
+      'Tax included 16%        MX$14.28',
+      '  2,675 sat at',
+      '  MX$2,000,000.00/BTC',
+      'Tip                      MX$5.00',
+      'Change                   MX$5.00',
+    ]) {
+      assert.ok(printed.includes(line), line);
+    }
   });
 
   it('answers the same receipt as ESC/POS bytes', async (t) => {
@@ -123,7 +147,7 @@ describeEachDatabase('receipts', (target) => {
     assert.deepEqual(bytes, Buffer.from(escposOf(text.body.trimEnd().split('\n'), 42)));
     assert.deepEqual([...bytes.subarray(0, 2)], [0x1b, 0x40], 'starts by resetting the printer');
     assert.deepEqual([...bytes.subarray(-4, -1)], [0x1d, 0x56, 0x00], 'ends with a cut');
-    assert.ok(bytes.includes(Buffer.from('TOTAL MXN                           103.50\n')));
+    assert.ok(bytes.includes(Buffer.from('TOTAL MXN                          $103.50\n')));
     assert.ok(bytes.includes(Buffer.from([0xad])), 'the ¡ of the footer in the printer’s code page');
   });
 
@@ -141,11 +165,11 @@ describeEachDatabase('receipts', (target) => {
         [],
       );
       assert.ok(
-        printed.includes(`Balance due${' '.repeat(width - 16)}60.00`),
+        printed.includes(`Saldo pendiente${' '.repeat(width - 21)}$60.00`),
         'an unpaid bill says what is owed',
       );
       assert.equal(
-        printed.filter((line) => line.trim() === '*** GUEST CHECK ***').length,
+        printed.filter((line) => line.trim() === '*** PRECUENTA ***').length,
         1,
         'and is marked as the guest check, not a receipt',
       );

@@ -31,7 +31,15 @@ describeEachDatabase('business settings', (target) => {
       require_shift_for_cash: false,
       webhooks_block_private_targets: false,
       blind_shift_close: false,
+      locale: 'en-US',
     });
+    const mexican = await buildTestApp(t, target, { env: { ...ENV, POS_BASE_CURRENCY: 'MXN' } });
+    const waiter = callerFor(mexican.app, (await loggedInUser(mexican.app, mexican.db, 'staff')).cookies);
+    assert.equal(
+      (await waiter('GET', '/settings')).json().locale,
+      'es-MX',
+      'a peso set-up prints in Spanish',
+    );
   });
 
   it('changes only the fields sent, for settings.write holders only', async (t) => {
@@ -49,6 +57,7 @@ describeEachDatabase('business settings', (target) => {
       { base_currency: 'EUR' },
       { business_name: 'x', colour: 'red' },
       { webhooks_block_private_targets: 'yes' },
+      { locale: 'es-ES' },
     ]) {
       const response = await admin('PUT', '/settings', body);
       assert.equal(response.statusCode, 400, JSON.stringify(body));
@@ -61,6 +70,7 @@ describeEachDatabase('business settings', (target) => {
       prices_include_tax: false,
       receipt_footer: '¡Gracias!',
       require_shift_for_cash: true,
+      locale: 'es-MX',
     });
     assert.equal(changed.statusCode, 200, changed.body);
     const expected = {
@@ -76,6 +86,7 @@ describeEachDatabase('business settings', (target) => {
       require_shift_for_cash: true,
       webhooks_block_private_targets: false,
       blind_shift_close: false,
+      locale: 'es-MX',
     };
     assert.deepEqual(changed.json(), expected);
     assert.deepEqual((await staff('GET', '/settings')).json(), expected);

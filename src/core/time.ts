@@ -31,11 +31,6 @@ export function toIsoUtc(unixMs: number): string {
   return new Date(unixMs).toISOString();
 }
 
-/** `2026-11-22 12:00`: an instant as the restaurant's clock on the wall showed it. */
-export function formatLocalDateTime(unixMs: number, timeZone: string): string {
-  return DateTime.fromMillis(unixMs, { zone: timeZone }).toFormat('yyyy-LL-dd HH:mm');
-}
-
 /** A stretch of time over which a zone keeps one UTC offset: from the previous piece's `until`. */
 export type OffsetPiece = { until: number; offsetMs: number };
 

@@ -1,13 +1,16 @@
+import { type PaperLocale, paperWords } from './paper-language';
 import { centered, indented, rule, wrap } from './text-layout';
 
 /** A kitchen chit: what one station must prepare for one order, and for whom. */
 export type Chit = {
+  /** The restaurant's language. */
+  locale: PaperLocale;
   /** null: a printer that takes every station's dishes. */
   station: string | null;
   orderId: string;
   tableName: string | null;
   waiter: string;
-  /** e.g. `2026-11-22 12:00`, local to the restaurant. */
+  /** e.g. `22/11/2026 12:00`, local to the restaurant and written in its language. */
   sentAt: string;
   /** By course; the same dish with the same options, seat and notes counted once. */
   dishes: ChitDish[];
@@ -28,19 +31,23 @@ export type ChitDish = {
  * after them marked to catch the eye, and a heading per course when the chit holds any course but the first.
  */
 export function chitLines(chit: Chit, width: number): string[] {
+  const words = paperWords(chit.locale);
   const hasCourses = chit.dishes.some((dish) => dish.course !== 1);
   return [
-    ...centered(chit.station === null ? 'KITCHEN' : chit.station.toUpperCase(), width),
-    ...wrap(chit.tableName === null ? 'No table' : `Table ${chit.tableName}`, width),
-    ...wrap(`Waiter ${chit.waiter}`, width),
-    ...wrap(`Order ${chit.orderId.slice(0, 8)}`, width),
-    ...wrap(`Sent ${chit.sentAt}`, width),
+    ...centered(chit.station === null ? words.kitchen : chit.station.toUpperCase(), width),
+    ...wrap(chit.tableName === null ? words.noTable : `${words.table} ${chit.tableName}`, width),
+    ...wrap(`${words.waiter} ${chit.waiter}`, width),
+    ...wrap(`${words.order} ${chit.orderId.slice(0, 8)}`, width),
+    ...wrap(`${words.sent} ${chit.sentAt}`, width),
     rule(width),
     ...chit.dishes.flatMap((dish, index) => [
       ...(hasCourses && chit.dishes[index - 1]?.course !== dish.course
-        ? wrap(`-- Course ${dish.course} --`, width)
+        ? wrap(`-- ${words.course} ${dish.course} --`, width)
         : []),
-      ...wrap(`${dish.quantity} x ${dish.name}${dish.seat === null ? '' : ` (seat ${dish.seat})`}`, width),
+      ...wrap(
+        `${dish.quantity} x ${dish.name}${dish.seat === null ? '' : ` (${words.seat} ${dish.seat})`}`,
+        width,
+      ),
       ...dish.modifiers.flatMap((modifier) => indented(wrap(`+ ${modifier}`, width - 2))),
       ...(dish.notes.trim() ? wrap(`>> ${dish.notes.trim()}`, width) : []),
     ]),

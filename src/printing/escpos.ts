@@ -7,7 +7,9 @@ import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
  */
 export function escposOf(lines: string[], width: number): Uint8Array {
   const encoder = new ReceiptPrinterEncoder({ language: 'esc-pos', columns: width, newline: '\n' });
-  encoder.initialize();
+  // The default code page (437) has no Ó: REIMPRESIÓN would print as REIMPRESI?N. Auto switches,
+  // per stretch of text, to a code page the printer has that holds the letter.
+  encoder.initialize().codepage('auto');
   for (const line of lines) encoder.line(line);
   return encoder.cut().encode();
 }

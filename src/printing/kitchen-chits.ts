@@ -1,10 +1,10 @@
 import type { Db } from '../core/db/database';
 import { NotFoundError } from '../core/errors';
-import { formatLocalDateTime } from '../core/time';
 import { loadSettings } from '../settings/settings.service';
 import { type Chit, type ChitDish, chitLines } from './chit-layout';
 import * as chits from './chits.repo';
 import { escposOf } from './escpos';
+import { formatPaperDateTime } from './paper-language';
 import { enqueuePrintJob } from './print-queue';
 import { lockKitchenPrinters } from './printers.repo';
 
@@ -25,7 +25,7 @@ export async function enqueueKitchenChits(
   if (printers.length === 0) return 0;
   const header = await chits.findChitHeader(trx, sent.orderId);
   if (!header) throw new NotFoundError();
-  const { timeZone } = await loadSettings(trx);
+  const { timeZone, locale } = await loadSettings(trx);
   const stationOf = new Map(sent.dishes.map((dish) => [dish.orderDishId, stationKey(dish.station)]));
   const plateIds = [...stationOf.keys()];
   const modifiers = new Map<string, string[]>();
@@ -46,11 +46,12 @@ export async function enqueueKitchenChits(
     const mine = rows.filter((row) => station === null || stationOf.get(row.id) === station);
     if (mine.length === 0) continue;
     const chit: Chit = {
+      locale,
       station: printer.station,
       orderId: sent.orderId,
       tableName: header.table_name,
       waiter: header.waiter,
-      sentAt: formatLocalDateTime(sent.now, timeZone),
+      sentAt: formatPaperDateTime(locale, sent.now, timeZone),
       dishes: grouped(mine),
     };
     const width = Number(printer.width);

@@ -5,7 +5,7 @@ import type { Page } from '../core/paging';
 
 export type PrintJobRow = Selectable<Database['print_jobs']>;
 /** A job without its bytes, for lists. */
-export type PrintJobSummary = Omit<PrintJobRow, 'bytes'> & { size: number };
+export type PrintJobSummary = Omit<PrintJobRow, 'bytes' | 'ticket_status'> & { size: number };
 /** The first unfinished job of a printer, with where to send it. */
 export type QueueHead = PrintJobRow & { host: string; port: number };
 
@@ -13,6 +13,19 @@ const UNFINISHED = ['pending', 'sending'] as const;
 
 export async function insertPrintJob(db: Db, job: Insertable<Database['print_jobs']>): Promise<void> {
   await db.insertInto('print_jobs').values(job).execute();
+}
+
+/** Whether the bill's receipt was already queued for printing while the bill was in `status`. */
+export async function hasReceiptJobInStatus(db: Db, ticketId: string, status: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('print_jobs')
+    .select('id')
+    .where('ticket_id', '=', ticketId)
+    .where('kind', '=', 'receipt')
+    .where('ticket_status', '=', status)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export function listPrinterJobs(db: Db, printerId: string, page: Page): Promise<PrintJobSummary[]> {

@@ -28,7 +28,8 @@ export type NewPrintJob = {
   printerId: string;
   kind: 'receipt' | 'kitchen_chit';
   bytes: Uint8Array;
-  ticketId?: string;
+  /** A receipt's bill and the state it printed it in. */
+  ticket?: { id: string; status: number };
   orderId?: string;
 };
 
@@ -42,7 +43,8 @@ export async function enqueuePrintJob(trx: Db, job: NewPrintJob, now: number): P
     id,
     printer_id: job.printerId,
     kind: job.kind,
-    ticket_id: job.ticketId ?? null,
+    ticket_id: job.ticket?.id ?? null,
+    ticket_status: job.ticket?.status ?? null,
     order_id: job.orderId ?? null,
     bytes: job.bytes,
     state: 'pending',

@@ -1,13 +1,25 @@
-import { centered, formatInteger, formatMoney, indented, pair, rule, wrap } from './text-layout';
+import {
+  formatCount,
+  formatPercent,
+  moneyFormatter,
+  type PaperLocale,
+  type PaperWords,
+  paperWords,
+} from './paper-language';
+import { centered, indented, pair, rule, wrap } from './text-layout';
 
 /** Everything a receipt shows, already worked out: amounts in cents, the date in the restaurant's zone. */
 export type Receipt = {
+  /** The restaurant's language: the words, and how amounts are written. */
+  locale: PaperLocale;
+  /** Printed before for the bill as it stands now: marked so it does not count twice. */
+  reprint: boolean;
   business: { name: string; address: string; phone: string; taxId: string };
   billId: string;
   status: 'pending' | 'paid' | 'canceled';
   tableName: string | null;
   waiter: string;
-  /** e.g. `2026-11-22 12:00`, local to the restaurant. */
+  /** e.g. `22/11/2026 12:00`, local to the restaurant and written in its language. */
   date: string;
   currency: string;
   /**
@@ -41,26 +53,34 @@ export type ReceiptLine = {
   modifiers?: { name: string; amountCents: number | null }[];
 };
 
+/** How one receipt writes its words and amounts. */
+type Paper = { words: PaperWords; money: (cents: number) => string };
+
 /** The receipt as lines of at most `width` characters. */
 export function receiptLines(receipt: Receipt, width: number): string[] {
+  const paper: Paper = {
+    words: paperWords(receipt.locale),
+    money: moneyFormatter(receipt.locale, receipt.currency),
+  };
+  const { words, money } = paper;
   return [
-    ...header(receipt, width),
+    ...header(receipt, paper, width),
     rule(width),
     ...receipt.lines.flatMap((line) => [
       ...pair(
-        `${line.quantity} x ${line.name}${line.seat ? ` (seat ${line.seat})` : ''}`,
-        formatMoney(line.amountCents),
+        `${line.quantity} x ${line.name}${line.seat ? ` (${words.seat} ${line.seat})` : ''}`,
+        money(line.amountCents),
         width,
       ),
       ...(line.modifiers ?? []).flatMap((modifier) =>
         modifier.amountCents === null
           ? indented(wrap(`+ ${modifier.name}`, width - 2))
-          : indented(pair(`+ ${modifier.name}`, formatMoney(modifier.amountCents), width - 2)),
+          : indented(pair(`+ ${modifier.name}`, money(modifier.amountCents), width - 2)),
       ),
     ]),
     rule(width),
-    ...totals(receipt, width),
-    ...payments(receipt, width),
+    ...totals(receipt, paper, width),
+    ...payments(receipt, paper, width),
     ...footer(receipt, width),
   ];
 }
@@ -72,52 +92,55 @@ export function receiptText(receipt: Receipt, width: number): string {
     .join('');
 }
 
-function header(receipt: Receipt, width: number): string[] {
+function header(receipt: Receipt, { words }: Paper, width: number): string[] {
   const { business } = receipt;
   return [
     ...(business.name ? centered(business.name, width) : []),
     ...(business.address ? centered(business.address, width) : []),
     ...(business.phone ? centered(`Tel. ${business.phone}`, width) : []),
-    ...(business.taxId ? centered(`Tax ID ${business.taxId}`, width) : []),
+    ...(business.taxId ? centered(`${words.taxId} ${business.taxId}`, width) : []),
+    ...(receipt.reprint ? centered(words.reprint, width) : []),
     rule(width),
-    ...wrap(`Bill ${receipt.billId.slice(0, 8)}`, width),
-    ...wrap(`Date ${receipt.date}`, width),
-    ...(receipt.tableName === null ? [] : wrap(`Table ${receipt.tableName}`, width)),
-    ...wrap(`Waiter ${receipt.waiter}`, width),
-    ...(receipt.status === 'canceled' ? centered('*** CANCELLED ***', width) : []),
+    ...wrap(`${words.bill} ${receipt.billId.slice(0, 8)}`, width),
+    ...wrap(`${words.date} ${receipt.date}`, width),
+    ...(receipt.tableName === null ? [] : wrap(`${words.table} ${receipt.tableName}`, width)),
+    ...wrap(`${words.waiter} ${receipt.waiter}`, width),
+    ...(receipt.status === 'canceled' ? centered(words.cancelled, width) : []),
     // A pending bill's receipt is the check a waiter brings to the table before payment: marked so
     // nobody takes it for proof of payment.
-    ...(receipt.status === 'pending' ? centered('*** GUEST CHECK ***', width) : []),
+    ...(receipt.status === 'pending' ? centered(words.guestCheck, width) : []),
   ];
 }
 
-function totals(receipt: Receipt, width: number): string[] {
-  const lines = pair('Subtotal', formatMoney(receipt.subtotalCents), width);
-  if (receipt.discountCents > 0) lines.push(...pair('Discount', formatMoney(-receipt.discountCents), width));
-  lines.push(...pair(`TOTAL ${receipt.currency}`, formatMoney(receipt.totalCents), width));
+function totals(receipt: Receipt, { words, money }: Paper, width: number): string[] {
+  const lines = pair('Subtotal', money(receipt.subtotalCents), width);
+  if (receipt.discountCents > 0) lines.push(...pair(words.discount, money(-receipt.discountCents), width));
+  lines.push(...pair(`TOTAL ${receipt.currency}`, money(receipt.totalCents), width));
   if (receipt.tax) {
-    const label = `${receipt.tax.isIncluded ? 'Tax included' : 'Tax'} ${receipt.tax.ratePercent}%`;
-    lines.push(...pair(label, formatMoney(receipt.tax.cents), width));
+    const rate = formatPercent(receipt.locale, receipt.tax.ratePercent);
+    const label = `${receipt.tax.isIncluded ? words.taxIncluded : words.tax} ${rate}`;
+    lines.push(...pair(label, money(receipt.tax.cents), width));
   }
   return lines;
 }
 
-function payments(receipt: Receipt, width: number): string[] {
+function payments(receipt: Receipt, { words, money }: Paper, width: number): string[] {
   const lines: string[] = [];
   for (const payment of receipt.payments) {
-    lines.push(...pair(payment.method, formatMoney(payment.amountCents), width));
+    lines.push(...pair(payment.method, money(payment.amountCents), width));
     if (payment.lightning) {
       const { amountSat, rate } = payment.lightning;
-      const detail = `${formatInteger(amountSat)} sat at ${formatMoney(Math.round(rate * 100))}/BTC`;
+      const sats = formatCount(receipt.locale, amountSat);
+      const detail = `${sats} sat ${words.satAt} ${money(Math.round(rate * 100))}/BTC`;
       lines.push(...indented(wrap(detail, width - 2)));
     }
     if (payment.refundedCents > 0) {
-      lines.push(...indented(pair('Refunded', formatMoney(-payment.refundedCents), width - 2)));
+      lines.push(...indented(pair(words.refunded, money(-payment.refundedCents), width - 2)));
     }
   }
-  if (receipt.tipCents > 0) lines.push(...pair('Tip', formatMoney(receipt.tipCents), width));
-  if (receipt.changeCents > 0) lines.push(...pair('Change', formatMoney(receipt.changeCents), width));
-  if (receipt.balanceCents > 0) lines.push(...pair('Balance due', formatMoney(receipt.balanceCents), width));
+  if (receipt.tipCents > 0) lines.push(...pair(words.tip, money(receipt.tipCents), width));
+  if (receipt.changeCents > 0) lines.push(...pair(words.change, money(receipt.changeCents), width));
+  if (receipt.balanceCents > 0) lines.push(...pair(words.balanceDue, money(receipt.balanceCents), width));
   return lines.length === 0 ? [] : [rule(width), ...lines];
 }
 

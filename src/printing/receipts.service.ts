@@ -4,11 +4,12 @@ import type { Db } from '../core/db/database';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { taxShareCents } from '../core/money';
-import { formatLocalDateTime } from '../core/time';
 import { authorize } from '../roles/permissions';
 import { loadSettings, type Settings } from '../settings/settings.service';
 import { TICKET_STATUS } from '../tickets/tickets.schemas';
 import { escposOf } from './escpos';
+import { formatPaperDateTime, paperWords } from './paper-language';
+import { hasReceiptJobInStatus } from './print-jobs.repo';
 import { enqueuePrintJob } from './print-queue';
 import * as printers from './printers.repo';
 import { type Receipt, type ReceiptLine, receiptLines, receiptText } from './receipt-layout';
@@ -23,7 +24,7 @@ export async function getReceiptText(
   ticketId: string,
   width: ReceiptWidth,
 ): Promise<string> {
-  return receiptText(await buildReceipt(ctx.db, await loadSettings(ctx.db), ticketId), width);
+  return receiptText(await buildReceipt(ctx.db, await loadSettings(ctx.db), ticketId, false), width);
 }
 
 export async function getReceiptEscpos(
@@ -31,7 +32,7 @@ export async function getReceiptEscpos(
   ticketId: string,
   width: ReceiptWidth,
 ): Promise<Uint8Array> {
-  const receipt = await buildReceipt(ctx.db, await loadSettings(ctx.db), ticketId);
+  const receipt = await buildReceipt(ctx.db, await loadSettings(ctx.db), ticketId, false);
   return escposOf(receiptLines(receipt, width), width);
 }
 
@@ -49,21 +50,36 @@ export async function printReceipt(
   const settings = await loadSettings(ctx.db);
   const now = ctx.clock.now();
   return inIdempotentTransaction(ctx.db, { claim, statusCode: 202, now }, async (trx) => {
-    const receipt = await buildReceipt(trx, settings, ticketId);
+    const receipt = await buildReceipt(trx, settings, ticketId, true);
     const printer = await printers.lockReceiptPrinter(trx);
     if (!printer) throw new BadRequestError(NO_RECEIPT_PRINTER);
     const width = Number(printer.width);
     const bytes = escposOf(receiptLines(receipt, width), width);
     const jobId = await enqueuePrintJob(
       trx,
-      { printerId: printer.id, kind: 'receipt', bytes, ticketId },
+      {
+        printerId: printer.id,
+        kind: 'receipt',
+        bytes,
+        ticket: { id: ticketId, status: TICKET_STATUS[receipt.status] },
+      },
       now,
     );
     return { jobId };
   });
 }
 
-async function buildReceipt(db: Db, settings: Settings, ticketId: string): Promise<Receipt> {
+/**
+ * `printing`: the receipt goes to paper, so it is marked as a reprint when this bill's receipt was
+ * already queued in the bill's present state (a guest check before payment does not make the paid
+ * receipt a reprint). The preview is never marked.
+ */
+async function buildReceipt(
+  db: Db,
+  settings: Settings,
+  ticketId: string,
+  printing: boolean,
+): Promise<Receipt> {
   const bill = await receipts.findBillHeader(db, ticketId);
   if (!bill) throw new NotFoundError();
   const status = Number(bill.status) as keyof typeof STATUS_NAMES;
@@ -75,6 +91,8 @@ async function buildReceipt(db: Db, settings: Settings, ticketId: string): Promi
     await receipts.findBillModifiers(db, ticketId),
   );
   return {
+    locale: settings.locale,
+    reprint: printing && (await hasReceiptJobInStatus(db, ticketId, status)),
     business: {
       name: settings.businessName,
       address: settings.address,
@@ -85,13 +103,13 @@ async function buildReceipt(db: Db, settings: Settings, ticketId: string): Promi
     status: STATUS_NAMES[status],
     tableName: bill.table_name,
     waiter: bill.waiter,
-    date: formatLocalDateTime(Number(bill.paid_at ?? bill.created_at), settings.timeZone),
+    date: formatPaperDateTime(settings.locale, Number(bill.paid_at ?? bill.created_at), settings.timeZone),
     currency: settings.baseCurrency,
     // A bill split by amount covers money, not dishes.
     lines:
       dishLines.length > 0
         ? dishLines
-        : [{ name: 'Share of the order', quantity: 1, amountCents: subtotalCents }],
+        : [{ name: paperWords(settings.locale).shareOfOrder, quantity: 1, amountCents: subtotalCents }],
     subtotalCents,
     discountCents: Number(bill.discount_cents),
     totalCents,

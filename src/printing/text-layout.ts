@@ -54,15 +54,3 @@ export function indented(lines: string[], by = 2): string[] {
 export function rule(width: number): string {
   return '-'.repeat(width);
 }
-
-/** Cents as `1,234.50` (`-7.00` for negative amounts): no currency sign, which the header names once. */
-export function formatMoney(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const absolute = Math.abs(cents);
-  const whole = Math.floor(absolute / 100).toLocaleString('en-US');
-  return `${sign}${whole}.${String(absolute % 100).padStart(2, '0')}`;
-}
-
-export function formatInteger(value: number): string {
-  return value.toLocaleString('en-US');
-}

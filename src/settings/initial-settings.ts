@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import type { Clock } from '../core/clock';
 import type { Db } from '../core/db/database';
+import { DEFAULT_PAPER_LOCALE } from '../printing/paper-language';
 import * as repo from './settings.repo';
 
 /**
@@ -17,6 +18,7 @@ export async function ensureSettings(ctx: {
   await repo.insertSettingsIfMissing(ctx.db, {
     timezone: ctx.config.timeZone,
     base_currency: ctx.config.baseCurrency,
+    locale: ctx.config.baseCurrency === 'MXN' ? DEFAULT_PAPER_LOCALE : 'en-US',
     updated_at: ctx.clock.now(),
   });
 }

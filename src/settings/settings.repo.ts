@@ -12,7 +12,7 @@ export const SETTINGS_ID = 1;
 /** Creates the one row unless it exists; the loser of a race between instances changes nothing. */
 export async function insertSettingsIfMissing(
   db: Db,
-  defaults: { timezone: string; base_currency: string; updated_at: number },
+  defaults: { timezone: string; base_currency: string; locale: string; updated_at: number },
 ): Promise<void> {
   await db
     .insertInto('business_settings')

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { CENTS_KEYWORD } from '../core/money';
 import { OptionalText } from '../core/schemas';
+import { PAPER_LOCALES } from '../printing/paper-language';
 
 const Text = (maxLength: number, example: string) => Type.String({ maxLength, example });
 
@@ -38,6 +39,12 @@ const settingsProperties = {
     description:
       'Webhooks may not target loopback, link-local or private addresses: refused when saved, and at ' +
       'each delivery after the name is resolved (default false)',
+  }),
+  locale: Type.Union([Type.Literal(PAPER_LOCALES[0]), Type.Literal(PAPER_LOCALES[1])], {
+    description:
+      'The language receipts, guest checks and kitchen chits print in, and how they write amounts ' +
+      '(default es-MX when the first base currency is MXN, en-US otherwise)',
+    example: 'es-MX',
   }),
   blind_shift_close: Type.Boolean({
     description:

@@ -6,6 +6,7 @@ import type { Db } from '../core/db/database';
 import { BadRequestError, ConflictError } from '../core/errors';
 import { toCents } from '../core/money';
 import { isValidTimeZone } from '../core/time';
+import type { PaperLocale } from '../printing/paper-language';
 import { authorize } from '../roles/permissions';
 import * as repo from './settings.repo';
 import type { SettingsView, UpdateSettingsBody } from './settings.schemas';
@@ -26,6 +27,8 @@ export type Settings = Readonly<{
   requireShiftForCash: boolean;
   webhooksBlockPrivateTargets: boolean;
   blindShiftClose: boolean;
+  /** The language paper prints in. */
+  locale: PaperLocale;
 }>;
 
 export const CURRENCY_CHANGE_REFUSED = 'The base currency cannot change while a bill is pending';
@@ -54,6 +57,7 @@ function toSettings(row: repo.SettingsRow): Settings {
     requireShiftForCash: Number(row.require_shift_for_cash) === 1,
     webhooksBlockPrivateTargets: Number(row.webhooks_block_private_targets) === 1,
     blindShiftClose: Number(row.blind_shift_close) === 1,
+    locale: row.locale as PaperLocale,
   };
 }
 
@@ -71,6 +75,7 @@ function toView(settings: Settings): SettingsView {
     require_shift_for_cash: settings.requireShiftForCash,
     webhooks_block_private_targets: settings.webhooksBlockPrivateTargets,
     blind_shift_close: settings.blindShiftClose,
+    locale: settings.locale,
   };
 }
 
@@ -113,6 +118,7 @@ export async function updateSettings(
         webhooks_block_private_targets: input.webhooks_block_private_targets ? 1 : 0,
       }),
       ...(input.blind_shift_close !== undefined && { blind_shift_close: input.blind_shift_close ? 1 : 0 }),
+      ...(input.locale !== undefined && { locale: input.locale }),
       updated_at: ctx.clock.now(),
     });
     const after = toView(await loadSettings(trx));

@@ -363,6 +363,8 @@ export type Database = {
     webhooks_block_private_targets: Generated<number>;
     /** 1: the expected cash of an open shift is hidden from its cashier until she has counted. */
     blind_shift_close: Generated<number>;
+    /** The language receipts and kitchen chits print in: es-MX or en-US. */
+    locale: Generated<string>;
     updated_at: number;
   };
   /** The outbox of the live stream: written in the transaction of each change. */
@@ -394,6 +396,8 @@ export type Database = {
     kind: 'receipt' | 'kitchen_chit';
     ticket_id: string | null;
     order_id: string | null;
+    /** For a receipt: the state of the bill it printed (1 pending, 2 paid, 3 cancelled), to tell a reprint. */
+    ticket_status: number | null;
     bytes: Uint8Array;
     state: PrintJobState;
     attempts: Generated<number>;

@@ -1,0 +1,93 @@
+import { DateTime } from 'luxon';
+
+/** The languages paper prints in: the restaurant's, from its settings. */
+export const PAPER_LOCALES = ['es-MX', 'en-US'] as const;
+export type PaperLocale = (typeof PAPER_LOCALES)[number];
+
+/** What a Mexican restaurant prints unless it asks for English. */
+export const DEFAULT_PAPER_LOCALE: PaperLocale = 'es-MX';
+
+const WORDS = {
+  'es-MX': {
+    taxId: 'RFC',
+    bill: 'Cuenta',
+    date: 'Fecha',
+    table: 'Mesa',
+    noTable: 'Sin mesa',
+    waiter: 'Mesero',
+    seat: 'asiento',
+    cancelled: '*** CANCELADA ***',
+    guestCheck: '*** PRECUENTA ***',
+    reprint: '*** REIMPRESIÓN ***',
+    shareOfOrder: 'Parte de la orden',
+    discount: 'Descuento',
+    tax: 'IVA',
+    taxIncluded: 'IVA incluido',
+    satAt: 'a',
+    refunded: 'Reembolsado',
+    tip: 'Propina',
+    change: 'Cambio',
+    balanceDue: 'Saldo pendiente',
+    kitchen: 'COCINA',
+    order: 'Orden',
+    sent: 'Enviado',
+    course: 'Tiempo',
+  },
+  'en-US': {
+    taxId: 'Tax ID',
+    bill: 'Bill',
+    date: 'Date',
+    table: 'Table',
+    noTable: 'No table',
+    waiter: 'Waiter',
+    seat: 'seat',
+    cancelled: '*** CANCELLED ***',
+    guestCheck: '*** GUEST CHECK ***',
+    reprint: '*** REPRINT ***',
+    shareOfOrder: 'Share of the order',
+    discount: 'Discount',
+    tax: 'Tax',
+    taxIncluded: 'Tax included',
+    satAt: 'at',
+    refunded: 'Refunded',
+    tip: 'Tip',
+    change: 'Change',
+    balanceDue: 'Balance due',
+    kitchen: 'KITCHEN',
+    order: 'Order',
+    sent: 'Sent',
+    course: 'Course',
+  },
+} as const satisfies Record<PaperLocale, Record<string, string>>;
+
+export type PaperWords = (typeof WORDS)[PaperLocale];
+
+export function paperWords(locale: PaperLocale): PaperWords {
+  return WORDS[locale];
+}
+
+/**
+ * Amounts as the locale writes them, with the currency's sign (`$1,234.50` in es-MX). Printers know
+ * no non-breaking space, so Intl's become plain ones.
+ */
+export function moneyFormatter(locale: PaperLocale, currency: string): (cents: number) => string {
+  const format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 2 });
+  return (cents) => format.format(cents / 100).replace(/[\u00a0\u202f]/g, ' ');
+}
+
+export function formatCount(locale: PaperLocale, value: number): string {
+  return new Intl.NumberFormat(locale).format(value);
+}
+
+/** A percentage as the locale writes it: `16 %` in Spanish (a space before the sign), `16%` in English. */
+export function formatPercent(locale: PaperLocale, percent: number): string {
+  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(percent);
+  return locale === 'es-MX' ? `${number} %` : `${number}%`;
+}
+
+/** An instant as the restaurant's wall clock showed it: `22/11/2026 12:00` in Mexico, `2026-11-22 12:00` otherwise. */
+export function formatPaperDateTime(locale: PaperLocale, unixMs: number, timeZone: string): string {
+  return DateTime.fromMillis(unixMs, { zone: timeZone }).toFormat(
+    locale === 'es-MX' ? 'dd/LL/yyyy HH:mm' : 'yyyy-LL-dd HH:mm',
+  );
+}
