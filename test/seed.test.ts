@@ -17,8 +17,14 @@ describeEachDatabase('demo seed (npm run seed)', (target) => {
     assert.equal(seed.code, 0, seed.stderr);
     assert.match(seed.stdout, /^Demo restaurant created: 10 dishes, 6 tables, 3 orders of today\.$/m);
 
-    const printedUsers = [...seed.stdout.matchAll(/^ {2}(admin|waiter) +(.+) {2}PIN (\d+)$/gm)];
-    assert.equal(printedUsers.length, 3);
+    const printedUsers = [
+      ...seed.stdout.matchAll(/^ {2}(admin|waiter|kitchen|cashier|manager) +(.+) {2}PIN (\d+)$/gm),
+    ];
+    assert.deepEqual(
+      printedUsers.map(([, role]) => role),
+      ['admin', 'waiter', 'waiter', 'kitchen', 'cashier', 'manager'],
+      'a waiter for each demo order, the kitchen screen, the till and a manager',
+    );
     let adminCookies = '';
     for (const [, role, name, pin] of printedUsers) {
       const cookies = await login(app, name as string, pin as string);
@@ -71,7 +77,17 @@ describeEachDatabase('demo seed (npm run seed)', (target) => {
       groupNamed('Tortilla')?.id,
       groupNamed('Salsa')?.id,
     ]);
-    assert.equal((await get('/categories?type=dish')).json().length, 3);
+    const categories = (await get('/categories?type=dish')).json() as { name: string; station: string }[];
+    assert.deepEqual(categories.map(({ name, station }) => [name, station]).sort(), [
+      ['Bebidas', 'bar'],
+      ['Entradas', 'kitchen'],
+      ['Platos fuertes', 'kitchen'],
+    ]);
+    // The screen offers "None" for an optional single choice: no option of the menu says it again.
+    assert.deepEqual(
+      groupNamed('Salsa')?.options.map((option) => option.name),
+      ['Verde', 'Roja'],
+    );
 
     // The menu uses the stock: every dish has a recipe, and so does the extra pineapple of the tacos.
     const stock = (await get('/inventory/stock')).json() as {

@@ -22,10 +22,14 @@ import type { UserView } from '../users/users.schemas';
 import { createUser } from '../users/users.service';
 
 export const DEMO_ADMIN = { name: 'Demo Admin', pin: '1234', walletPassword: 'demo-wallet-password' };
+/** A shift's team: two waiters (the demo orders are theirs), the kitchen's screen, the till and a manager. */
 export const DEMO_STAFF = [
-  { name: 'Lucía', pin: '2222' },
-  { name: 'Mateo', pin: '3333' },
-];
+  { name: 'Lucía', pin: '2222', role: 'waiter' },
+  { name: 'Mateo', pin: '3333', role: 'waiter' },
+  { name: 'Rosa', pin: '4444', role: 'kitchen' },
+  { name: 'Jorge', pin: '5555', role: 'cashier' },
+  { name: 'Elena', pin: '6666', role: 'manager' },
+] as const;
 
 /**
  * The kitchen's stock by category: [name, unit, stock, reorder level]. The pineapple is already below
@@ -80,6 +84,7 @@ const MODIFIER_GROUPS = {
       ['Harina', 0],
     ],
   },
+  // Optional and single: the order screen offers "Ninguno" itself, so no "Sin salsa" option repeats it.
   salsa: {
     name: 'Salsa',
     min: 0,
@@ -87,7 +92,6 @@ const MODIFIER_GROUPS = {
     options: [
       ['Verde', 0, { 'Tomate verde': 0.03 }],
       ['Roja', 0, { Jitomate: 0.03 }],
-      ['Sin salsa', 0],
     ],
   },
   termino: {
@@ -161,6 +165,9 @@ const MENU: Record<string, [name: string, price: number, groups: GroupKey[], rec
   ],
 };
 
+/** Drinks are made at the bar, with its own screen and printer; the rest in the kitchen. */
+const STATIONS: Record<string, string> = { Entradas: 'kitchen', 'Platos fuertes': 'kitchen', Bebidas: 'bar' };
+
 /** A Mexico City restaurant: IVA of 16 % included in menu prices, days counted in local time. */
 export const DEMO_SETTINGS = {
   business_name: 'La Esquina',
@@ -206,7 +213,7 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
   const staff: UserView[] = [];
   for (const user of DEMO_STAFF)
     staff.push(
-      await createUser(ctx, { ...user, role: 'waiter' }, undefined, {
+      await createUser(ctx, user, undefined, {
         actor: COMMAND_LINE_ACTOR,
         action: 'cli.user_created',
       }),
@@ -248,7 +255,11 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
   const dishIds = new Map<string, string>();
   for (const [categoryName, dishes] of Object.entries(MENU)) {
     // CategoryBody's Static type loses the literals of its mapped union; the value is a valid body.
-    const body = { name: categoryName, type: 'dish' } as unknown as CategoryBody;
+    const body = {
+      name: categoryName,
+      type: 'dish',
+      station: STATIONS[categoryName],
+    } as unknown as CategoryBody;
     const categoryId = await createCategory(ctx, body, undefined);
     for (const [name, price, groups, recipe] of dishes) {
       const modifier_group_ids = groups.map((key) => groupIds[key]);
@@ -271,7 +282,7 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
       tableIds.push(await createTable(ctx, { name, space_id: spaceId }, undefined));
   }
 
-  const [lucia, mateo] = (await Promise.all(staff.map((user) => asPrincipal(ctx, user)))) as [
+  const [lucia, mateo] = (await Promise.all(staff.slice(0, 2).map((user) => asPrincipal(ctx, user)))) as [
     Principal,
     Principal,
   ];
@@ -318,7 +329,7 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
   return {
     users: [
       { name: admin.name, role: 'admin', pin: DEMO_ADMIN.pin },
-      ...DEMO_STAFF.map((user) => ({ name: user.name, role: 'waiter', pin: user.pin })),
+      ...DEMO_STAFF.map((user) => ({ name: user.name, role: user.role, pin: user.pin })),
     ],
     dishes: dishIds.size,
     tables: tableIds.length,

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
       `Demo restaurant created: ${summary.dishes} dishes, ${summary.tables} tables, ${summary.orders} orders of today.`,
     );
     console.log('Log in with (demo PINs: change them before real service, npm run pos -- reset-pin):');
-    for (const user of summary.users) console.log(`  ${user.role.padEnd(6)}  ${user.name}  PIN ${user.pin}`);
+    for (const user of summary.users) console.log(`  ${user.role.padEnd(7)}  ${user.name}  PIN ${user.pin}`);
     console.log(`Wallet password of ${DEMO_ADMIN.name}: ${DEMO_ADMIN.walletPassword}`);
   } finally {
     await database.close();
