@@ -15,7 +15,7 @@ Object.defineProperty(globalThis, 'navigator', {
   value: { language: 'es-MX', languages: ['es-MX'] },
   configurable: true,
 });
-const { moneyFormatter } = await import('../web/src/core/money');
+const { moneyFormatter, satsFormatter } = await import('../web/src/core/money');
 const { fromCents, parseCents, parseSignedCents, splitEvenly, toCents } = await import(
   '../web/src/core/cents'
 );
@@ -32,6 +32,14 @@ describe('web money formatting', () => {
     assert.equal(moneyFormatter('en', 'USD')(100), '$1.00');
     // Before the currency is known: the amount alone, not euros.
     assert.equal(moneyFormatter('es', null)(125550), '1,255.50');
+  });
+});
+
+describe('web sats formatting', () => {
+  it('groups satoshis by thousands in both languages', () => {
+    assert.equal(satsFormatter('es')(16115), '16,115');
+    assert.equal(satsFormatter('en')(1234567), '1,234,567');
+    assert.equal(satsFormatter('es')(619), '619');
   });
 });
 

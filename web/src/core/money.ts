@@ -20,7 +20,7 @@ export async function loadBaseCurrency(): Promise<void> {
  * en-US alike. The narrow symbol, because the app only ever shows the restaurant's own currency: a
  * Mexican till reads "$", not "MX$" (en-US) or "MXN"; likewise "€" or "$" for euros or dollars.
  * Without a currency yet, the bare amount with two decimals. Satoshis are grouped in the same locale
- * (LightningPay).
+ * (useSats).
  */
 export function moneyFormatter(lang: Language, currency: string | null): (cents: number) => string {
   const formatter = new Intl.NumberFormat(
@@ -38,4 +38,16 @@ export function useMoney(): (cents: number) => string {
   const currency = useStore(baseCurrency);
   // Built once per language and currency, not on every render of every screen that shows money.
   return useMemo(() => moneyFormatter(lang, currency), [lang, currency]);
+}
+
+/** Whole satoshis grouped the language's way: 1,234,567 in es-MX and en-US alike. */
+export function satsFormatter(lang: Language): (sats: number) => string {
+  const formatter = new Intl.NumberFormat(LOCALES[lang], { maximumFractionDigits: 0 });
+  return (sats: number) => formatter.format(sats);
+}
+
+/** Formats satoshis in the chosen language, so a Lightning amount reads "16,115 sats", never "16115". */
+export function useSats(): (sats: number) => string {
+  const lang = useStore(language);
+  return useMemo(() => satsFormatter(lang), [lang]);
 }

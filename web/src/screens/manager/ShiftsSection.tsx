@@ -4,7 +4,7 @@ import { Alert } from '../../components/Alert';
 import { Field } from '../../components/FormKit';
 import { fromCents, parseCents, toCents } from '../../core/cents';
 import { format, language, type Strings, useLocale, useStrings } from '../../core/i18n';
-import { useMoney } from '../../core/money';
+import { useMoney, useSats } from '../../core/money';
 import { translateServerText } from '../../core/server-text';
 import { Figure, TableScroll, useAction, useLoaded, useReloadOnPayments } from './shared';
 
@@ -414,6 +414,7 @@ function ZReport({ shiftId }: { shiftId: string }) {
 function ZReportView({ report, title }: { report: Report; title: string }) {
   const t = useStrings(strings);
   const money = useMoney();
+  const sats = useSats();
   const dateTime = useDateTime();
   const cash = (amount: number | null) => (amount === null ? '–' : money(toCents(amount)));
   return (
@@ -436,7 +437,7 @@ function ZReportView({ report, title }: { report: Report; title: string }) {
         <Figure label={t.tax} value={money(toCents(report.tax))} />
         <Figure label={t.paymentsTotal} value={money(toCents(report.payments_total))} />
         <Figure label={t.tipsTotal} value={money(toCents(report.tips_total))} />
-        <Figure label={t.lightning} value={format(t.sats, { sats: report.lightning_sats })} />
+        <Figure label={t.lightning} value={format(t.sats, { sats: sats(report.lightning_sats) })} />
         <Figure label={t.lightningFees} value={money(toCents(report.lightning_fees))} />
         <Figure label={t.expectedCash} value={cash(report.expected_cash)} />
         <Figure label={t.countedCash} value={cash(report.counted_cash)} />

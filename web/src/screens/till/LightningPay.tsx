@@ -5,8 +5,8 @@ import { ApiError, api, messageOf, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { fromCents, toCents } from '../../core/cents';
 import type { LiveEvent } from '../../core/events';
-import { format, useLocale, useStrings } from '../../core/i18n';
-import { useMoney } from '../../core/money';
+import { format, useStrings } from '../../core/i18n';
+import { useMoney, useSats } from '../../core/money';
 import { strings } from './strings';
 import { TICKET_PAID, type Ticket } from './till-model';
 
@@ -35,7 +35,7 @@ export function LightningPay({
 }) {
   const t = useStrings(strings);
   const money = useMoney();
-  const locale = useLocale();
+  const sats = useSats();
   const [payment, setPayment] = useState<Payment>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -129,9 +129,7 @@ export function LightningPay({
         <>
           <img class="lightning-qr" src={qr} alt={t.qrAlt} width={280} height={280} />
           <p class="lightning-amount">
-            <strong class="num">
-              {format(t.sats, { sats: payment.lightning.amount_sat.toLocaleString(locale) })}
-            </strong>
+            <strong class="num">{format(t.sats, { sats: sats(payment.lightning.amount_sat) })}</strong>
             <span class="muted"> ({money(toCents(payment.amount + payment.tip))})</span>
           </p>
           <p role="status" class="lightning-waiting">

@@ -4,7 +4,7 @@ import { Alert } from '../../components/Alert';
 import { toCents } from '../../core/cents';
 import { useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
-import { useMoney } from '../../core/money';
+import { useMoney, useSats } from '../../core/money';
 import { currentUser, useCan } from '../../core/session';
 import { useStore } from '../../core/store';
 import { type Closed, ClosedFigures, CloseShift } from './CloseShift';
@@ -28,6 +28,7 @@ function OpenShiftReport() {
   const t = useStrings(checkoutStrings);
   const common = useStrings(strings);
   const money = useMoney();
+  const sats = useSats();
   const user = useStore(currentUser);
   const [report, setReport] = useState<Report | null>();
   const [error, setError] = useState<string>();
@@ -74,7 +75,7 @@ function OpenShiftReport() {
         [t.net, money(toCents(report.net_sales)), true],
         [t.tips, money(toCents(report.tips_total))],
         [t.paymentsTotal, money(toCents(report.payments_total))],
-        [t.lightningSats, format(common.sats, { sats: report.lightning_sats })],
+        [t.lightningSats, format(common.sats, { sats: sats(report.lightning_sats) })],
         [
           t.expectedCash,
           report.expected_cash === null ? closing.expectedHidden : money(toCents(report.expected_cash)),
