@@ -9,6 +9,27 @@ import ts from 'typescript';
  * "Lightning") are not evidence of an untranslated screen and are left out.
  */
 export function englishTable(webSource: string): { exact: Set<string>; patterns: RegExp[] } {
+  const { english, spanish } = stringTables(webSource);
+  const exact = new Set<string>();
+  const patterns: RegExp[] = [];
+  for (const value of english) {
+    if (spanish.has(value) || value.trim() === '') continue;
+    if (/\{\w+\}/.test(value)) {
+      // "Charge {amount} by {method}" matches "Charge $11.50 by Card"; a template that is only
+      // placeholders and punctuation ("{name}: {count}") says nothing about the language.
+      const words = value.replace(/\{\w+\}/g, '').replace(/[^A-Za-z]/g, '');
+      if (words.length < 3) continue;
+      const escaped = value.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      patterns.push(new RegExp(`^${escaped.join('.+?')}$`));
+    } else {
+      exact.add(value.trim());
+    }
+  }
+  return { exact, patterns };
+}
+
+/** Every English and every Spanish value of the string tables and of the server texts. */
+export function stringTables(webSource: string): { english: Set<string>; spanish: Set<string> } {
   const english = new Set<string>();
   const spanish = new Set<string>();
   for (const file of sourceFiles(webSource)) {
@@ -40,22 +61,7 @@ export function englishTable(webSource: string): { exact: Set<string>; patterns:
     };
     visit(source);
   }
-  const exact = new Set<string>();
-  const patterns: RegExp[] = [];
-  for (const value of english) {
-    if (spanish.has(value) || value.trim() === '') continue;
-    if (/\{\w+\}/.test(value)) {
-      // "Charge {amount} by {method}" matches "Charge $11.50 by Card"; a template that is only
-      // placeholders and punctuation ("{name}: {count}") says nothing about the language.
-      const words = value.replace(/\{\w+\}/g, '').replace(/[^A-Za-z]/g, '');
-      if (words.length < 3) continue;
-      const escaped = value.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-      patterns.push(new RegExp(`^${escaped.join('.+?')}$`));
-    } else {
-      exact.add(value.trim());
-    }
-  }
-  return { exact, patterns };
+  return { english, spanish };
 }
 
 function sourceFiles(directory: string): string[] {
