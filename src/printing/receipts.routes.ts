@@ -20,9 +20,12 @@ export const receiptsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         description:
           'Business header, table, waiter, date in the restaurant’s time zone, the dishes grouped by dish and ' +
           'price, subtotal, discount, total, tax share, payments (sats and rate for Lightning), tip, change ' +
-          'and footer, in lines of `width` characters (default 48). A pending bill’s is the guest check brought ' +
-          'to the table before payment: marked `*** GUEST CHECK ***`, with the balance due. `format=escpos`: the same lines as ' +
-          'ESC/POS bytes for a thermal printer.',
+          'and footer, in lines of `width` characters (default 48), in the language of the `locale` setting ' +
+          '(es-MX: "Cuenta", "Mesero", "IVA incluido 16 %", amounts as $1,234.50; or en-US). A pending bill’s is ' +
+          'the guest check brought to the table before payment: marked `*** PRECUENTA ***` (`*** GUEST CHECK ***`), ' +
+          'with the balance due. `format=escpos`: the same lines as ESC/POS bytes for a thermal printer. A receipt ' +
+          'printed again (POST /tickets/{id}/print) while the bill is in the same state is marked ' +
+          '`*** REIMPRESIÓN ***` (`*** REPRINT ***`).',
         params: IdParams,
         querystring: ReceiptQuery,
         response: {
