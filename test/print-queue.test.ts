@@ -105,6 +105,10 @@ describeEachDatabase('print queue', (target) => {
       [await paper(false), await paper(true)],
       'the guest check, then its reprint',
     );
+    assert.ok(
+      printer.jobs[1]?.includes(Buffer.from('REIMPRESI\x1bt\x02\xe0N', 'latin1')),
+      'the Ó in a code page that holds it (850), not a question mark',
+    );
 
     clock.advance(1000);
     const paid = await call('POST', `/tickets/${ticketId}/payments`, { method: 'cash', amount: 60 });
