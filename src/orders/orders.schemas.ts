@@ -167,7 +167,9 @@ export const OrderView = Type.Object({
   discount: Type.Number({ description: 'Sum of the discounts on its live (not cancelled) bills' }),
   paid: Type.Number({ description: 'Settled payments on its bills minus refunds, tips excluded' }),
   balance: Type.Number({
-    description: 'total − discount − paid: what is still owed (negative: overpaid)',
+    description:
+      'What is still owed: total − discount − paid, plus what refunds gave back on Paid bills (a refund ' +
+      'is money returned after the sale, not a new debt). Negative: overpaid',
   }),
   created_at: Type.String({ format: 'date-time', example: '2026-11-22T18:00:00.000Z' }),
 });

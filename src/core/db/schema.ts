@@ -181,6 +181,8 @@ export type Database = {
     discount_cents: Generated<number>;
     /** Settled payments minus refunds over the order's bills, tips excluded. */
     paid_cents: Generated<number>;
+    /** What refunds gave back on the order's Paid bills: returned after the sale, not owed again. */
+    refunded_after_sale_cents: Generated<number>;
     is_deleted: Generated<number>;
     created_at: number;
     updated_at: number;

@@ -33,6 +33,7 @@ import * as pinLength from './0026_pin_length';
 import * as inventory from './0027_inventory';
 import * as inventoryReportIndex from './0028_inventory_report_index';
 import * as lightningFees from './0029_lightning_fees';
+import * as refundsAfterSale from './0030_refunds_after_sale';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -66,6 +67,7 @@ export const migrationProvider: MigrationProvider = {
       '0027_inventory': inventory,
       '0028_inventory_report_index': inventoryReportIndex,
       '0029_lightning_fees': lightningFees,
+      '0030_refunds_after_sale': refundsAfterSale,
     };
   },
 };
