@@ -1,32 +1,60 @@
 import type { Db } from '../core/db/database';
+import { BadRequestError } from '../core/errors';
 import * as repo from './audit.repo';
 import { entryHash, GENESIS_HASH, signHead, unkeyedEntryHash } from './audit-hash';
 import { bindAuditKey } from './audit-key';
+import { COMMAND_LINE_ACTOR, recordAudit } from './record-audit';
 
 const REKEY_BATCH = 1000;
 
+/** Marks a database whose unkeyed log was moved to the keyed chain: the command runs once. */
+const REKEYED_SETTING = 'audit_rekeyed_at';
+
 /**
- * Readies the chain of a database for this process: binds its audit key, and gives a chain without a
- * signed head one. A new database gets the head of an empty chain. A database from before the key
- * holds a chain hashed with plain SHA-256: when it still verifies, every entry is re-hashed with the
- * key and the head signed, in one transaction, so the whole log verifies one way from then on. (Not a
- * migration: migrations never see the key, which is kept outside the database.) A chain that does not
- * verify either way is left as found, without a head, and `GET /audit/verify` names where it breaks.
+ * Readies the chain of a database for this process: binds its audit key, and gives a new database
+ * (an empty log) the signed head of an empty chain. A log with entries but no head is left as found,
+ * and `GET /audit/verify` fails on it: it is either an old unkeyed log, which an operator moves to the
+ * keyed chain with `npm run pos -- audit-rekey`, or a forged one whose head was deleted, and only a
+ * person can tell which (issue 35). Re-keying here, silently, would sign a forgery.
  *
- * Run under the chain's lock, so instances starting together re-key once.
+ * Run under the chain's lock, so instances starting together write one head.
  */
 export async function prepareAuditChain(db: Db, key: Buffer): Promise<void> {
   bindAuditKey(db, key);
   await db.transaction().execute(async (trx) => {
     await repo.lockChain(trx);
     if (await repo.hasHead(trx)) return;
-    const last = await repo.lastEntry(trx);
-    if (!last) {
-      await repo.writeHead(trx, signHead(key, { seq: 0, hash: GENESIS_HASH }));
-      return;
+    if (await repo.lastEntry(trx)) return;
+    await repo.writeHead(trx, signHead(key, { seq: 0, hash: GENESIS_HASH }));
+  });
+}
+
+/**
+ * The explicit move of a log from before the key (plain SHA-256, no head) to the keyed chain: every
+ * entry re-hashed with the key and the head signed, in one transaction, then recorded as
+ * `cli.audit_rekeyed`. Once per database: refused when the log has a head, was re-keyed before, or
+ * does not verify as an unkeyed chain (then nothing is written and verify names the break). Not a
+ * migration: migrations never see the key, which is kept outside the database.
+ */
+export async function rekeyAuditLog(db: Db, key: Buffer, now: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await repo.lockChain(trx);
+    if (await repo.hasHead(trx)) throw new BadRequestError('The audit log already has a signed head');
+    if (await repo.hasSetting(trx, REKEYED_SETTING)) {
+      throw new BadRequestError('The audit log was already moved to the keyed chain once');
     }
     const head = await rekeyUnkeyedChain(trx, key);
-    if (head) await repo.writeHead(trx, signHead(key, head));
+    if (!head) throw new BadRequestError('The audit log is not an intact unkeyed chain: nothing changed');
+    await repo.writeHead(trx, signHead(key, head));
+    await repo.writeSetting(trx, REKEYED_SETTING, String(now));
+    await recordAudit(trx, {
+      at: now,
+      actor: COMMAND_LINE_ACTOR,
+      action: 'cli.audit_rekeyed',
+      target: { type: 'audit_log', id: null },
+      after: { entries: head.seq },
+    });
+    return head.seq;
   });
 }
 

@@ -27,6 +27,7 @@ export const PERMISSIONS = {
   'inventory.read': 'See stock, its movements, low stock and the inventory report',
   'inventory.write': 'Receive deliveries, record waste and adjustments, and enter stock counts',
   'audit.read': 'Read and verify the audit log',
+  'audit.acknowledge': 'Acknowledge a break found in the audit log, so verifying passes again',
   'wallet.use': "Use the restaurant's Lightning wallet",
   'webhooks.manage': 'Create, edit and delete webhooks',
   'printers.manage': 'Create, edit and delete printers',

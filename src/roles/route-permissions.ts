@@ -46,6 +46,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
 
   listAuditEntries: 'audit.read',
   verifyAuditLog: 'audit.read',
+  acknowledgeAuditBreak: 'audit.acknowledge',
 
   createCategory: 'menu.write',
   updateCategory: 'menu.write',
