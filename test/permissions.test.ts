@@ -46,6 +46,7 @@ const MATRIX: Record<string, readonly [waiter: boolean, cashier: boolean, kitche
   'manage printers: POST /printers':                    [no,   no,     no,     yes,    yes],
   '86 a dish: PUT /dishes/{id}/availability':           [yes,  yes,    yes,    yes,    yes],
   'edit modifiers: POST /modifier-groups':              [no,   no,     no,     yes,    yes],
+  'read a bill: GET /tickets/{id}':                     [yes,  yes,    no,     yes,    yes],
 };
 
 /** One request of an action, on a state the administrator prepared for it; `status` on success. */
@@ -201,6 +202,10 @@ const ACTIONS: Record<keyof typeof MATRIX, Action> = {
     body: { available: false },
     status: 200,
   }),
+  'read a bill: GET /tickets/{id}': async (admin, db) => {
+    const { orderId } = await openOrder(admin, db);
+    return { method: 'GET', url: `/tickets/${await billOf(admin, orderId)}`, status: 200 };
+  },
   'edit modifiers: POST /modifier-groups': async () => ({
     method: 'POST',
     url: '/modifier-groups',
