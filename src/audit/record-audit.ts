@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = [
   'order.cancelled',
   'order.deleted',
   'order.moved',
+  'order.reassigned',
   'order.merged',
   'dish.moved',
   'payment.refunded',

@@ -10,6 +10,7 @@ export const PERMISSIONS = {
   'orders.cancel': 'Cancel or delete orders',
   'orders.price_override': "Charge a dish at a price other than the menu's",
   'orders.move': 'Move a party between tables, merge tables and move plates between orders',
+  'orders.reassign': 'Give an order to another waiter, with its sale and tips',
   'dishes.void': 'Remove dishes from an order',
   'kitchen.advance': 'Move dishes through the kitchen statuses',
   'tickets.write': 'Split orders into bills',

@@ -34,6 +34,7 @@ import * as inventory from './0027_inventory';
 import * as inventoryReportIndex from './0028_inventory_report_index';
 import * as lightningFees from './0029_lightning_fees';
 import * as refundsAfterSale from './0030_refunds_after_sale';
+import * as orderReassign from './0031_order_reassign';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -68,6 +69,7 @@ export const migrationProvider: MigrationProvider = {
       '0028_inventory_report_index': inventoryReportIndex,
       '0029_lightning_fees': lightningFees,
       '0030_refunds_after_sale': refundsAfterSale,
+      '0031_order_reassign': orderReassign,
     };
   },
 };
