@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Money } from '../core/money';
-import { MAX_OFFSET, OptionalText, UnixMsQuery, Uuid } from '../core/schemas';
+import { MAX_OFFSET, OptionalText, roundTripBody, UnixMsQuery, Uuid } from '../core/schemas';
 
 export const ORDER_STATUSES = ['pending', 'preparing', 'ready', 'completed', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -256,3 +256,7 @@ export type OrderFilter = {
   /** Created strictly before, Unix ms. */
   before?: number | undefined;
 };
+
+/** `PUT /orders/{id}/dishes/{dishId}`: the plate as a GET shows it; its `status` only as it is (see routes). */
+export const OrderDishUpdateRequest = roundTripBody(OrderDishView, OrderDishUpdateBody, ['status']);
+export type OrderDishUpdateRequest = Static<typeof OrderDishUpdateRequest>;
