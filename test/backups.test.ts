@@ -1,12 +1,22 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { buildApp } from '../src/app';
 import { SCHEDULED_BACKUP } from '../src/backups/scheduled-backups';
-import { openDatabase } from '../src/core/db/database';
+import { restoreCommand } from '../src/cli/backup-commands';
+import { migrateToLatest, openDatabase } from '../src/core/db/database';
 import { testConfig } from './helpers/app';
 import { runScript } from './helpers/cli';
 import { databaseTargets } from './helpers/database';
@@ -196,6 +206,50 @@ describe('backups of the SQLite database', () => {
     assert.equal(existsSync(join(folder, 'pos.db')), false, 'nothing was put in place');
     const usage = await runScript(CLI, ['restore'], { databaseUrl });
     assert.equal(usage.code, 2);
+  });
+
+  it('checks the migrations and the schema before replacing anything: the next start must succeed', async (t) => {
+    const folder = temporaryFolder(t);
+    const config = testConfig({ DATABASE_URL: `sqlite:${join(folder, 'pos.db')}` });
+    const migrated = openDatabase(`sqlite:${join(folder, 'good.db')}`);
+    await migrateToLatest(migrated.db);
+    await migrated.close();
+    const variant = (file: string, change: string) => {
+      copyFileSync(join(folder, 'good.db'), join(folder, file));
+      const database = new SQLite(join(folder, file));
+      database.exec(change);
+      database.close();
+      return join(folder, file);
+    };
+    const lookalike = new SQLite(join(folder, 'lookalike.db'));
+    lookalike.exec(
+      'create table kysely_migration (name text, timestamp text); create table app_settings (name text); ' +
+        'create table users (id text); create table orders (id text)',
+    );
+    lookalike.close();
+    const cases: [string, RegExp][] = [
+      [join(folder, 'lookalike.db'), /lookalike\.db does not record this server's migrations in order/],
+      [
+        variant('newer.db', "insert into kysely_migration values ('9999_from_the_future', '2030-01-01')"),
+        /newer\.db comes from a newer version of the server \(unknown migrations: 9999_from_the_future\)/,
+      ],
+      [
+        variant('gap.db', "delete from kysely_migration where name = '0003_orders'"),
+        /gap\.db does not record this server's migrations in order/,
+      ],
+      [
+        variant('altered.db', 'alter table orders drop column guests'),
+        /altered\.db lacks what its migrations make \(orders\.guests\)/,
+      ],
+    ];
+    for (const [file, message] of cases) {
+      await assert.rejects(restoreCommand(config, file), message);
+      assert.equal(existsSync(join(folder, 'pos.db')), false, `${file}: nothing was put in place`);
+    }
+    assert.match(
+      await restoreCommand(config, join(folder, 'good.db')),
+      /^Restored .*pos\.db from .*good\.db\./,
+    );
   });
 
   it('keeps exactly POS_BACKUP_KEEP scheduled backups, each complete and 0600', async (t) => {
