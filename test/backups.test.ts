@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { buildApp } from '../src/app';
-import { SCHEDULED_BACKUP } from '../src/backups/scheduled-backups';
+import { MANIFEST, SCHEDULED_BACKUP } from '../src/backups/scheduled-backups';
 import { restoreCommand } from '../src/cli/backup-commands';
 import { migrateToLatest, openDatabase } from '../src/core/db/database';
 import { testConfig } from './helpers/app';
@@ -274,7 +275,8 @@ describe('backups of the SQLite database', () => {
     });
     for (let run = 0; run < 5; run++) await app.jobs.run(SCHEDULED_BACKUP);
     const files = readdirSync(backupDir).sort();
-    const backups = files.filter((file) => file !== 'notes.txt');
+    const backups = files.filter((file) => file !== 'notes.txt' && file !== MANIFEST);
+    assert.equal(statSync(join(backupDir, MANIFEST)).mode & 0o777, 0o600);
     assert.equal(backups.length, 3, files.join(', '));
     assert.ok(files.includes('notes.txt'));
     for (const file of backups) {
@@ -282,6 +284,48 @@ describe('backups of the SQLite database', () => {
       assert.equal(statSync(join(backupDir, file)).mode & 0o777, 0o600);
       assert.equal(integrityOf(join(backupDir, file)), 'ok');
     }
+  });
+
+  it('prunes by the time it wrote its own backups, not by name, and refuses a folder others can write', async (t) => {
+    const folder = temporaryFolder(t);
+    const backupDir = join(folder, 'backups');
+    mkdirSync(backupDir, { mode: 0o700 });
+    const planted = 'pos-99991231T235959.999Z.db';
+    writeFileSync(join(backupDir, planted), 'not ours');
+    const databaseUrl = `sqlite:${join(folder, 'pos.db')}`;
+    const env = {
+      DATABASE_URL: databaseUrl,
+      POS_BACKUP_DIR: backupDir,
+      POS_BACKUP_EVERY: '6h',
+      POS_BACKUP_KEEP: '2',
+    };
+    const database = openDatabase(databaseUrl);
+    t.after(() => database.close());
+    const app = await buildApp(testConfig(env), { database, startJobs: false });
+    t.after(() => app.close());
+    const written: string[] = [];
+    for (let run = 0; run < 4; run++) {
+      await app.jobs.run(SCHEDULED_BACKUP);
+      const newest = readdirSync(backupDir).filter(
+        (file) => file.endsWith('.db') && !written.includes(file) && file !== planted,
+      );
+      written.push(...newest);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    assert.deepEqual(
+      readdirSync(backupDir)
+        .filter((file) => file.endsWith('.db'))
+        .sort(),
+      [...written.slice(-2), planted].sort(),
+      'the two newest it wrote, and the planted file untouched',
+    );
+
+    chmodSync(backupDir, 0o770);
+    await assert.rejects(app.jobs.run(SCHEDULED_BACKUP), /is writable by group or others/);
+    await assert.rejects(
+      buildApp(testConfig(env), { database, startJobs: false }),
+      /is writable by group or others/,
+    );
   });
 
   for (const target of databaseTargets) {
