@@ -170,6 +170,7 @@ const dishLinksOfTickets = prepared((db, { ticketIds }: { ticketIds: string[] })
     .select(['ticket_dishes.ticket_id', 'ticket_dishes.order_dish_id'])
     .where('ticket_dishes.ticket_id', 'in', ticketIds)
     .orderBy('order_dishes.created_at')
+    .orderBy('order_dishes.ordinal')
     .orderBy('order_dishes.id'),
 );
 

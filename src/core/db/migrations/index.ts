@@ -35,6 +35,7 @@ import * as inventoryReportIndex from './0028_inventory_report_index';
 import * as lightningFees from './0029_lightning_fees';
 import * as refundsAfterSale from './0030_refunds_after_sale';
 import * as orderReassign from './0031_order_reassign';
+import * as ordinals from './0032_ordinals';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -70,6 +71,7 @@ export const migrationProvider: MigrationProvider = {
       '0029_lightning_fees': lightningFees,
       '0030_refunds_after_sale': refundsAfterSale,
       '0031_order_reassign': orderReassign,
+      '0032_ordinals': ordinals,
     };
   },
 };
