@@ -16,6 +16,7 @@ import { cancelBillsOfOrder } from '../tickets/tickets.service';
 import * as dishes from './order-dishes.repo';
 import { recordOrderEvent } from './order-events';
 import { findOrderUser, priceDishEntries, sumCents, tableNotFound, tableTaken } from './order-links';
+import { recordOrderMoved } from './order-moved-audit';
 import { assertTransition, isActive } from './order-status';
 import * as tables from './order-tables.repo';
 import { orderBalanceCents, toOrderDishView, toOrderView } from './order-views';
@@ -120,13 +121,11 @@ export async function updateOrder(
         await seatOrder(trx, nextTableId as string, id, now);
       }
       if (isMovingTable) {
-        await recordAudit(trx, {
+        await recordOrderMoved(trx, principal, {
+          orderId: id,
+          from: current.table_id,
+          to: nextTableId,
           at: now,
-          actor: principal,
-          action: 'order.moved',
-          target: { type: 'order', id },
-          before: { table_id: current.table_id },
-          after: { table_id: nextTableId },
         });
       }
       if (reassigned) {
