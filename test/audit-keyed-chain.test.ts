@@ -164,7 +164,7 @@ describeEachDatabase('audit chain keyed outside the database', (target) => {
     const ctx = await createContext(test.config, test.database, test.clock);
     assert.equal(
       await auditRekeyCommand(ctx),
-      'Audit log moved to the keyed chain: 5 entries re-hashed and the head signed.',
+      'Audit log moved to the keyed chain: 5 entries from before the key re-hashed, the head signed.',
     );
     assert.deepEqual(await verify(admin), { ok: true, entries: 6 });
     const rekeyed = await rows(db);
@@ -173,14 +173,35 @@ describeEachDatabase('audit chain keyed outside the database', (target) => {
       unkeyed.map((row) => [row.id, row.after]),
     );
     assert.equal(rekeyed[5]?.action, 'cli.audit_rekeyed');
-    await assert.rejects(auditRekeyCommand(ctx), { message: 'The audit log already has a signed head' });
+    const once = { message: 'The audit log was already moved to the keyed chain once' };
+    await assert.rejects(auditRekeyCommand(ctx), once);
     // Deleting the head again does not earn a second re-key of a forged log.
     await rehashFrom(db, 2);
     await db.deleteFrom('app_settings').where('name', '=', 'audit_head').execute();
-    await assert.rejects(auditRekeyCommand(ctx), {
-      message: 'The audit log was already moved to the keyed chain once',
-    });
+    await assert.rejects(auditRekeyCommand(ctx), once);
     assert.equal((await verify(admin)).ok, false);
+  });
+
+  it('re-keys an old log that took entries after the upgrade; the break they recorded waits for an admin', async (t) => {
+    const { app, db, admin, ...test } = await withFiveEntries(t, target);
+    await rehashFrom(db, 1);
+    await db.deleteFrom('app_settings').where('name', '=', 'audit_head').execute();
+    // Upgraded and in service before anyone ran the command: a login is recorded, after a break entry.
+    await loggedInUser(app, db, 'admin');
+    const ctx = await createContext(test.config, test.database, test.clock);
+    assert.match(await auditRekeyCommand(ctx), /: 5 entries from before the key re-hashed/);
+    const entries = await rows(db);
+    assert.deepEqual(
+      entries.slice(5).map((row) => row.action),
+      ['audit.chain_broken', 'auth.login', 'cli.audit_rekeyed'],
+    );
+    const broken = entries[5] as Row;
+    assert.deepEqual((await verify(admin)).broken_at, brokenAt(broken));
+    const acknowledged = await admin('POST', `/audit/breaks/${broken.id}/acknowledge`, {
+      note: 'The upgrade',
+    });
+    assert.equal(acknowledged.statusCode, 204);
+    assert.deepEqual(await verify(admin), { ok: true, entries: 9 });
   });
 
   it('refuses to re-key an unkeyed log that was already broken, and leaves it as found', async (t) => {
@@ -192,6 +213,16 @@ describeEachDatabase('audit chain keyed outside the database', (target) => {
     const ctx = await createContext(test.config, test.database, test.clock);
     await assert.rejects(auditRekeyCommand(ctx), {
       message: 'The audit log is not an intact unkeyed chain: nothing changed',
+    });
+    assert.deepEqual(await rows(db), before);
+  });
+
+  it('refuses to re-key a log that is keyed already', async (t) => {
+    const { db, ...test } = await withFiveEntries(t, target);
+    const before = await rows(db);
+    const ctx = await createContext(test.config, test.database, test.clock);
+    await assert.rejects(auditRekeyCommand(ctx), {
+      message: 'The audit log is keyed already: nothing changed',
     });
     assert.deepEqual(await rows(db), before);
   });

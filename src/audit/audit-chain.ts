@@ -30,55 +30,68 @@ export async function prepareAuditChain(db: Db, key: Buffer): Promise<void> {
 }
 
 /**
- * The explicit move of a log from before the key (plain SHA-256, no head) to the keyed chain: every
- * entry re-hashed with the key and the head signed, in one transaction, then recorded as
- * `cli.audit_rekeyed`. Once per database: refused when the log has a head, was re-keyed before, or
- * does not verify as an unkeyed chain (then nothing is written and verify names the break). Not a
- * migration: migrations never see the key, which is kept outside the database.
+ * The explicit move of a log from before the key (plain SHA-256) to the keyed chain: every entry
+ * re-hashed with the key and the head signed, in one transaction, then recorded as
+ * `cli.audit_rekeyed`. Entries this server appended after the upgrade and before the command (keyed
+ * already, the first of them an `audit.chain_broken`: there was no head) are linked again behind the
+ * re-keyed ones; only the key makes their hashes, so they are ours. Once per database: refused when
+ * it was re-keyed before, when the log is keyed already, or when it does not verify as written (then
+ * nothing is written and verify names the break). Not a migration: migrations never see the key,
+ * which is kept outside the database.
  */
 export async function rekeyAuditLog(db: Db, key: Buffer, now: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
     await repo.lockChain(trx);
-    if (await repo.hasHead(trx)) throw new BadRequestError('The audit log already has a signed head');
     if (await repo.hasSetting(trx, REKEYED_SETTING)) {
       throw new BadRequestError('The audit log was already moved to the keyed chain once');
     }
-    const head = await rekeyUnkeyedChain(trx, key);
-    if (!head) throw new BadRequestError('The audit log is not an intact unkeyed chain: nothing changed');
-    await repo.writeHead(trx, signHead(key, head));
+    const rekeyed = await rekeyUnkeyedChain(trx, key);
+    if ('refused' in rekeyed) throw new BadRequestError(rekeyed.refused);
+    await repo.writeHead(trx, signHead(key, rekeyed));
     await repo.writeSetting(trx, REKEYED_SETTING, String(now));
     await recordAudit(trx, {
       at: now,
       actor: COMMAND_LINE_ACTOR,
       action: 'cli.audit_rekeyed',
       target: { type: 'audit_log', id: null },
-      after: { entries: head.seq },
+      after: { entries: rekeyed.unkeyed },
     });
-    return head.seq;
+    return rekeyed.unkeyed;
   });
 }
 
-/** Re-hashes an intact unkeyed chain with the key; undefined (and nothing written) when it is not intact. */
-async function rekeyUnkeyedChain(trx: Db, key: Buffer): Promise<{ seq: number; hash: string } | undefined> {
+/**
+ * Re-hashes an intact chain of unkeyed entries, then keyed ones, with the key; a refusal (and nothing
+ * written) when the log is keyed from its first entry or does not hold as written.
+ */
+async function rekeyUnkeyedChain(
+  trx: Db,
+  key: Buffer,
+): Promise<{ seq: number; hash: string; unkeyed: number } | { refused: string }> {
   let seq = 0;
-  let unkeyedPrevious = GENESIS_HASH;
+  let unkeyed = 0;
+  let storedPrevious = GENESIS_HASH;
   let keyedPrevious = GENESIS_HASH;
   const rewrites: { seq: number; prev_hash: string; hash: string }[] = [];
   for (;;) {
     const batch = await repo.entriesAfter(trx, seq, REKEY_BATCH);
     for (const row of batch) {
-      const isIntact =
-        row.seq === seq + 1 && row.prev_hash === unkeyedPrevious && unkeyedEntryHash(row) === row.hash;
-      if (!isIntact) return undefined;
+      const isLinked = row.seq === seq + 1 && row.prev_hash === storedPrevious;
+      const isUnkeyed = unkeyed === seq && unkeyedEntryHash(row) === row.hash;
+      if (!isLinked || (!isUnkeyed && entryHash(key, row) !== row.hash)) {
+        return { refused: 'The audit log is not an intact unkeyed chain: nothing changed' };
+      }
+      if (isUnkeyed) unkeyed = row.seq;
       const hash = entryHash(key, { ...row, prev_hash: keyedPrevious });
       rewrites.push({ seq: row.seq, prev_hash: keyedPrevious, hash });
-      unkeyedPrevious = row.hash;
+      storedPrevious = row.hash;
       keyedPrevious = hash;
       seq = row.seq;
     }
     if (batch.length < REKEY_BATCH) break;
   }
+  if (unkeyed === 0) return { refused: 'The audit log is keyed already: nothing changed' };
   // Written only once the whole chain is known intact: a break found late leaves it untouched.
   for (const { seq: at, ...hashes } of rewrites) await repo.setEntryHashes(trx, at, hashes);
-  return { seq, hash: keyedPrevious };
+  return { seq, hash: keyedPrevious, unkeyed };
 }

@@ -93,7 +93,7 @@ export async function setWalletPasswordCommand(ctx: AppContext, input: { name: s
 
 export async function auditRekeyCommand(ctx: AppContext): Promise<string> {
   const entries = await rekeyAuditLog(ctx.db, ctx.secrets.auditKey, ctx.clock.now());
-  return `Audit log moved to the keyed chain: ${entries} entries re-hashed and the head signed.`;
+  return `Audit log moved to the keyed chain: ${entries} entries from before the key re-hashed, the head signed.`;
 }
 
 export async function migrateCommand(database: DatabaseHandle): Promise<string> {
