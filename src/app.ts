@@ -47,9 +47,8 @@ import { receiptsRoutes } from './printing/receipts.routes';
 import type { RateSource } from './rates/exchange-rate';
 import { ratesRoutes } from './rates/rates.routes';
 import { reportsRoutes } from './reports/reports.routes';
-import { authorize } from './roles/permissions';
 import { rolesRoutes } from './roles/roles.routes';
-import { permissionNote, permissionOfRoute } from './roles/route-permissions';
+import { authorizeRoute, permissionNote, permissionOfRoute } from './roles/route-permissions';
 import { settingsRoutes } from './settings/settings.routes';
 import { setupRoutes } from './setup/setup.routes';
 import { bootstrapAdminFromConfig, isInitialized } from './setup/setup.service';
@@ -214,7 +213,7 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     findPrincipal: ctx.principals.wrap((sessionId, userId) =>
       findPrincipal(ctx.db, sessionId, userId, ctx.clock.now()),
     ),
-    permissions: { permissionOfRoute, permissionNote, authorize },
+    permissions: { permissionOfRoute, permissionNote, authorize: authorizeRoute },
   });
   await registerOpenApi(app);
 

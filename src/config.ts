@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { isValidTimeZone } from './core/time';
 
@@ -253,6 +253,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   });
 }
 
+/** A secret is a line; a file without end (`/dev/zero`, a pipe) must not hang the start. */
+const MAX_SECRET_FILE_BYTES = 64 * 1024;
+
+/** The file's text, reading at most `max` bytes; undefined when there is more. */
+function readAtMost(path: string, max: number): string | undefined {
+  const descriptor = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(max + 1);
+    let length = 0;
+    for (;;) {
+      const read = readSync(descriptor, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+      if (length > max) return undefined;
+    }
+    return buffer.subarray(0, length).toString('utf8');
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
 function readSecretFiles(env: NodeJS.ProcessEnv, problems: string[]): Map<string, string> {
   const values = new Map<string, string>();
   for (const name of FILE_VARIABLES) {
@@ -263,8 +284,13 @@ function readSecretFiles(env: NodeJS.ProcessEnv, problems: string[]): Map<string
       continue;
     }
     try {
+      const text = readAtMost(path, MAX_SECRET_FILE_BYTES);
+      if (text === undefined) {
+        problems.push(`${name}_FILE ${path} holds more than 64 KiB: it must hold the one value`);
+        continue;
+      }
       // A file written by `echo` ends with a newline that is no part of the secret.
-      values.set(name, readFileSync(path, 'utf8').replace(/\r?\n$/, ''));
+      values.set(name, text.replace(/\r?\n$/, ''));
     } catch (error) {
       problems.push(`${name}_FILE ${path} cannot be read (${(error as NodeJS.ErrnoException).code})`);
     }

@@ -2,9 +2,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { it } from 'node:test';
 import { buildApp } from '../src/app';
+import { auditRekeyCommand } from '../src/cli/commands';
+import { createContext } from '../src/context';
 import type { Db } from '../src/core/db/database';
 import { buildTestApp, describeEachDatabase, type TestApp } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
+import { captureLogs } from './helpers/log-capture';
 import { type Caller, callerFor } from './helpers/orders-factories';
 
 type Row = {
@@ -171,38 +174,146 @@ describeEachDatabase('audit chain keyed outside the database', (target) => {
     });
   });
 
-  it('re-keys the unkeyed chain of a database from before the key at start, once, and keeps appending to it', async (t) => {
+  it('never re-keys at start: a log without its head, forged with plain SHA-256, fails after a restart', async (t) => {
     const { db, admin, ...test } = await withFiveEntries(t, target);
-    // The database as the previous version left it: a plain SHA-256 chain and no head.
+    await db.updateTable('audit_log').set({ after: '{"business_name":"Z"}' }).where('seq', '=', 3).execute();
+    await rehashFrom(db, 1);
+    await db.deleteFrom('app_settings').where('name', '=', 'audit_head').execute();
+    const forged = await rows(db);
+    const restarted = await restart(t, test);
+    assert.deepEqual(await rows(db), forged, 'the start-up rewrote no entry');
+    const { cookies } = await loggedInUser(restarted, db, 'admin');
+    const verified = await verify(callerFor(restarted, cookies));
+    assert.equal(verified.ok, false);
+  });
+
+  it('moves an intact unkeyed log to the keyed chain by an explicit command, once', async (t) => {
+    const { db, admin, ...test } = await withFiveEntries(t, target);
+    // The database as a version from before the key left it: a plain SHA-256 chain and no head.
     await rehashFrom(db, 1);
     await db.deleteFrom('app_settings').where('name', '=', 'audit_head').execute();
     const unkeyed = await rows(db);
-    const restarted = await restart(t, test);
-    const { cookies } = await loggedInUser(restarted, db, 'admin');
-    const again = callerFor(restarted, cookies);
-    assert.deepEqual(await verify(again), { ok: true, entries: 6 });
+    const ctx = await createContext(test.config, test.database, test.clock);
+    assert.equal(
+      await auditRekeyCommand(ctx),
+      'Audit log moved to the keyed chain: 5 entries from before the key re-hashed, the head signed.',
+    );
+    assert.deepEqual(await verify(admin), { ok: true, entries: 6 });
     const rekeyed = await rows(db);
     assert.deepEqual(
       rekeyed.slice(0, 5).map((row) => [row.id, row.after]),
       unkeyed.map((row) => [row.id, row.after]),
     );
-    assert.notEqual(rekeyed[0]?.hash, unkeyed[0]?.hash);
-    // Once keyed, forging the old way is caught.
+    assert.equal(rekeyed[5]?.action, 'cli.audit_rekeyed');
+    const once = { message: 'The audit log was already moved to the keyed chain once' };
+    await assert.rejects(auditRekeyCommand(ctx), once);
+    // Deleting the head again does not earn a second re-key of a forged log.
     await rehashFrom(db, 2);
-    assert.equal((await verify(again)).ok, false);
+    await db.deleteFrom('app_settings').where('name', '=', 'audit_head').execute();
+    await assert.rejects(auditRekeyCommand(ctx), once);
+    assert.equal((await verify(admin)).ok, false);
   });
 
-  it('leaves an unkeyed chain that was already broken as found, and says where it breaks', async (t) => {
-    const { db, admin, ...test } = await withFiveEntries(t, target);
+  it('re-keys an old log that took entries after the upgrade; the break they recorded waits for an admin', async (t) => {
+    const { app, db, admin, ...test } = await withFiveEntries(t, target);
+    await rehashFrom(db, 1);
+    await db.deleteFrom('app_settings').where('name', '=', 'audit_head').execute();
+    // Upgraded and in service before anyone ran the command: a login is recorded, after a break entry.
+    await loggedInUser(app, db, 'admin');
+    const ctx = await createContext(test.config, test.database, test.clock);
+    assert.match(await auditRekeyCommand(ctx), /: 5 entries from before the key re-hashed/);
+    const entries = await rows(db);
+    assert.deepEqual(
+      entries.slice(5).map((row) => row.action),
+      ['audit.chain_broken', 'auth.login', 'cli.audit_rekeyed'],
+    );
+    const broken = entries[5] as Row;
+    assert.deepEqual((await verify(admin)).broken_at, brokenAt(broken));
+    const acknowledged = await admin('POST', `/audit/breaks/${broken.id}/acknowledge`, {
+      note: 'The upgrade',
+    });
+    assert.equal(acknowledged.statusCode, 204);
+    assert.deepEqual(await verify(admin), { ok: true, entries: 9 });
+  });
+
+  it('refuses to re-key an unkeyed log that was already broken, and leaves it as found', async (t) => {
+    const { db, ...test } = await withFiveEntries(t, target);
     await rehashFrom(db, 1);
     await db.deleteFrom('app_settings').where('name', '=', 'audit_head').execute();
     await db.updateTable('audit_log').set({ after: '{"business_name":"Z"}' }).where('seq', '=', 2).execute();
     const before = await rows(db);
-    const restarted = await restart(t, test);
+    const ctx = await createContext(test.config, test.database, test.clock);
+    await assert.rejects(auditRekeyCommand(ctx), {
+      message: 'The audit log is not an intact unkeyed chain: nothing changed',
+    });
     assert.deepEqual(await rows(db), before);
-    const { cookies } = await loggedInUser(restarted, db, 'admin');
-    const verified = await verify(callerFor(restarted, cookies));
-    assert.deepEqual([verified.ok, verified.broken_at?.seq], [false, 1]);
+  });
+
+  it('refuses to re-key a log that is keyed already', async (t) => {
+    const { db, ...test } = await withFiveEntries(t, target);
+    const before = await rows(db);
+    const ctx = await createContext(test.config, test.database, test.clock);
+    await assert.rejects(auditRekeyCommand(ctx), {
+      message: 'The audit log is keyed already: nothing changed',
+    });
+    assert.deepEqual(await rows(db), before);
+  });
+
+  it('records a deleted newest entry at the next audited action, and fails verify until an admin acknowledges it', async (t) => {
+    const { app, db, admin } = await withFiveEntries(t, target);
+    const deleted = (await rows(db))[4] as Row;
+    await db.deleteFrom('audit_log').where('seq', '=', 5).execute();
+    await loggedInUser(app, db, 'admin'); // one audited action: a login
+    const after = await rows(db);
+    const broken = after.find((row) => row.action === 'audit.chain_broken') as Row;
+    assert.equal(broken.seq, 5);
+    assert.deepEqual(JSON.parse(broken.before as string).signed_head, { seq: 5, hash: deleted.hash });
+    assert.equal(JSON.parse(broken.after as string).chain_end.seq, 4);
+    const failing = {
+      ok: false,
+      broken_at: brokenAt(broken),
+      reason:
+        'Before this entry the chain did not end where its signed head said (entries deleted or the head ' +
+        'changed): an administrator has not acknowledged it yet',
+    };
+    assert.deepEqual(await verify(admin), failing);
+    assert.equal((await admin('PUT', '/settings', { business_name: 'E' })).statusCode, 200);
+    assert.deepEqual(await verify(admin), failing, 'still failing after more actions');
+
+    const cook = callerFor(app, (await loggedInUser(app, db, 'kitchen')).cookies);
+    const path = `/audit/breaks/${broken.id}/acknowledge`;
+    assert.equal((await cook('POST', path, { note: 'Checked' })).statusCode, 403);
+    assert.equal(
+      (await admin('POST', `/audit/breaks/${after[0]?.id}/acknowledge`, { note: 'x' })).statusCode,
+      400,
+    );
+    const acknowledged = await admin('POST', path, { note: 'Entry 5 deleted by a test' });
+    assert.equal(acknowledged.statusCode, 204, acknowledged.body);
+    const entries = await rows(db);
+    const last = entries.at(-1) as Row;
+    assert.deepEqual(
+      [last.action, last.target_id, JSON.parse(last.after as string)],
+      ['audit.break_acknowledged', broken.id, { note: 'Entry 5 deleted by a test' }],
+    );
+    assert.deepEqual(await verify(admin), { ok: true, entries: entries.length });
+    assert.equal((await admin('POST', path, { note: 'again' })).statusCode, 400);
+  });
+
+  it('publishes the signed head in each Z report and in the server log at every shift close', async (t) => {
+    const logs = captureLogs();
+    const { app, db } = await buildTestApp(t, target, { env: { LOG_LEVEL: 'info' }, logStream: logs.stream });
+    const admin = callerFor(app, (await loggedInUser(app, db, 'admin')).cookies);
+    const shift = (await admin('POST', '/shifts', { opening_cash: 10 })).json();
+    assert.equal((await admin('POST', `/shifts/${shift.id}/close`, { counted_cash: 10 })).statusCode, 200);
+    const stored = await db
+      .selectFrom('app_settings')
+      .select('value')
+      .where('name', '=', 'audit_head')
+      .executeTakeFirstOrThrow();
+    const { seq, hash } = JSON.parse(stored.value);
+    const report = (await admin('GET', `/shifts/${shift.id}/report`)).json();
+    assert.deepEqual(report.audit_head, { seq, hash });
+    assert.ok(logs.text().includes(`"audit_head":{"seq":${seq},"hash":"${hash}"}`), logs.text());
   });
 });
 

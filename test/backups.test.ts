@@ -1,12 +1,23 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { buildApp } from '../src/app';
-import { SCHEDULED_BACKUP } from '../src/backups/scheduled-backups';
-import { openDatabase } from '../src/core/db/database';
+import { MANIFEST, SCHEDULED_BACKUP } from '../src/backups/scheduled-backups';
+import { restoreCommand } from '../src/cli/backup-commands';
+import { migrateToLatest, openDatabase } from '../src/core/db/database';
 import { testConfig } from './helpers/app';
 import { runScript } from './helpers/cli';
 import { databaseTargets } from './helpers/database';
@@ -198,6 +209,50 @@ describe('backups of the SQLite database', () => {
     assert.equal(usage.code, 2);
   });
 
+  it('checks the migrations and the schema before replacing anything: the next start must succeed', async (t) => {
+    const folder = temporaryFolder(t);
+    const config = testConfig({ DATABASE_URL: `sqlite:${join(folder, 'pos.db')}` });
+    const migrated = openDatabase(`sqlite:${join(folder, 'good.db')}`);
+    await migrateToLatest(migrated.db);
+    await migrated.close();
+    const variant = (file: string, change: string) => {
+      copyFileSync(join(folder, 'good.db'), join(folder, file));
+      const database = new SQLite(join(folder, file));
+      database.exec(change);
+      database.close();
+      return join(folder, file);
+    };
+    const lookalike = new SQLite(join(folder, 'lookalike.db'));
+    lookalike.exec(
+      'create table kysely_migration (name text, timestamp text); create table app_settings (name text); ' +
+        'create table users (id text); create table orders (id text)',
+    );
+    lookalike.close();
+    const cases: [string, RegExp][] = [
+      [join(folder, 'lookalike.db'), /lookalike\.db does not record this server's migrations in order/],
+      [
+        variant('newer.db', "insert into kysely_migration values ('9999_from_the_future', '2030-01-01')"),
+        /newer\.db comes from a newer version of the server \(unknown migrations: 9999_from_the_future\)/,
+      ],
+      [
+        variant('gap.db', "delete from kysely_migration where name = '0003_orders'"),
+        /gap\.db does not record this server's migrations in order/,
+      ],
+      [
+        variant('altered.db', 'alter table orders drop column guests'),
+        /altered\.db lacks what its migrations make \(orders\.guests\)/,
+      ],
+    ];
+    for (const [file, message] of cases) {
+      await assert.rejects(restoreCommand(config, file), message);
+      assert.equal(existsSync(join(folder, 'pos.db')), false, `${file}: nothing was put in place`);
+    }
+    assert.match(
+      await restoreCommand(config, join(folder, 'good.db')),
+      /^Restored .*pos\.db from .*good\.db\./,
+    );
+  });
+
   it('keeps exactly POS_BACKUP_KEEP scheduled backups, each complete and 0600', async (t) => {
     const folder = temporaryFolder(t);
     const backupDir = join(folder, 'backups');
@@ -220,7 +275,8 @@ describe('backups of the SQLite database', () => {
     });
     for (let run = 0; run < 5; run++) await app.jobs.run(SCHEDULED_BACKUP);
     const files = readdirSync(backupDir).sort();
-    const backups = files.filter((file) => file !== 'notes.txt');
+    const backups = files.filter((file) => file !== 'notes.txt' && file !== MANIFEST);
+    assert.equal(statSync(join(backupDir, MANIFEST)).mode & 0o777, 0o600);
     assert.equal(backups.length, 3, files.join(', '));
     assert.ok(files.includes('notes.txt'));
     for (const file of backups) {
@@ -228,6 +284,48 @@ describe('backups of the SQLite database', () => {
       assert.equal(statSync(join(backupDir, file)).mode & 0o777, 0o600);
       assert.equal(integrityOf(join(backupDir, file)), 'ok');
     }
+  });
+
+  it('prunes by the time it wrote its own backups, not by name, and refuses a folder others can write', async (t) => {
+    const folder = temporaryFolder(t);
+    const backupDir = join(folder, 'backups');
+    mkdirSync(backupDir, { mode: 0o700 });
+    const planted = 'pos-99991231T235959.999Z.db';
+    writeFileSync(join(backupDir, planted), 'not ours');
+    const databaseUrl = `sqlite:${join(folder, 'pos.db')}`;
+    const env = {
+      DATABASE_URL: databaseUrl,
+      POS_BACKUP_DIR: backupDir,
+      POS_BACKUP_EVERY: '6h',
+      POS_BACKUP_KEEP: '2',
+    };
+    const database = openDatabase(databaseUrl);
+    t.after(() => database.close());
+    const app = await buildApp(testConfig(env), { database, startJobs: false });
+    t.after(() => app.close());
+    const written: string[] = [];
+    for (let run = 0; run < 4; run++) {
+      await app.jobs.run(SCHEDULED_BACKUP);
+      const newest = readdirSync(backupDir).filter(
+        (file) => file.endsWith('.db') && !written.includes(file) && file !== planted,
+      );
+      written.push(...newest);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    assert.deepEqual(
+      readdirSync(backupDir)
+        .filter((file) => file.endsWith('.db'))
+        .sort(),
+      [...written.slice(-2), planted].sort(),
+      'the two newest it wrote, and the planted file untouched',
+    );
+
+    chmodSync(backupDir, 0o770);
+    await assert.rejects(app.jobs.run(SCHEDULED_BACKUP), /is writable by group or others/);
+    await assert.rejects(
+      buildApp(testConfig(env), { database, startJobs: false }),
+      /is writable by group or others/,
+    );
   });
 
   for (const target of databaseTargets) {

@@ -221,5 +221,20 @@ describe('configuration', () => {
         /PHOENIXD_PASSWORD and PHOENIXD_PASSWORD_FILE are both set: keep one/,
       );
     });
+
+    it('reads at most 64 KiB of a secret file, so a file without end cannot hang the start', (t) => {
+      assert.throws(
+        () => loadConfig({ POS_JWT_SECRET_FILE: '/dev/zero' }),
+        /POS_JWT_SECRET_FILE \/dev\/zero holds more than 64 KiB: it must hold the one value/,
+      );
+      assert.throws(
+        () => loadConfig({ POS_PIN_KEY_FILE: secretFile(t, 'k'.repeat(64 * 1024 + 1)) }),
+        /POS_PIN_KEY_FILE .* holds more than 64 KiB/,
+      );
+      assert.equal(
+        loadConfig({ POS_PIN_KEY_FILE: secretFile(t, 'k'.repeat(64 * 1024)) }).pinKey?.length,
+        64 * 1024,
+      );
+    });
   });
 });

@@ -81,7 +81,7 @@ async function assertTablesMatchOrders(db: Db): Promise<void> {
 describeEachDatabase('guests of an order', (target) => {
   it('stores guests on create, update and with-dishes, and takes its own view back', async (t) => {
     const { app, db } = await buildTestApp(t, target);
-    const { call, dish } = await floor(app, db);
+    const { call, admin, dish } = await floor(app, db);
     const created = await call('POST', '/orders', { guests: 4 });
     assert.equal(created.statusCode, 201, created.body);
     const id = created.json().id as string;
@@ -89,7 +89,7 @@ describeEachDatabase('guests of an order', (target) => {
     assert.equal(view.guests, 4);
     assert.equal((await call('PUT', `/orders/${id}`, view)).statusCode, 200);
     assert.equal(
-      (await call('PUT', `/orders/${id}`, { waiter: 'Ana' })).json().message,
+      (await admin('PUT', `/orders/${id}`, { waiter: 'Ana' })).json().message,
       'Order updated successfully',
     );
     assert.equal((await storedOrder(db, id)).guests, 4, 'a PUT without guests keeps them');
@@ -134,6 +134,34 @@ describeEachDatabase('moving a party to another table', (target) => {
     assert.deepEqual(
       { target: entry?.target_id, before: entry?.before, after: entry?.after },
       { target: orderId, before: { table_id: tableId }, after: { table_id: to.id } },
+    );
+  });
+
+  it('takes the same permission and leaves the same audit entry when PUT /orders/{id} changes the table', async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const { call, admin, dish } = await floor(app, db);
+    const { orderId, tableId } = await seatedOrder(call, db, dish.id);
+    const to = await insertTable(db);
+    assert.equal(
+      (await admin('POST', '/roles', { name: 'host', permissions: ['orders.write'] })).statusCode,
+      201,
+    );
+    const host = callerFor(app, (await loggedInUser(app, db, 'host')).cookies);
+    const before = await ordersSnapshot(db);
+    const refused = await host('PUT', `/orders/${orderId}`, { table_id: to.id });
+    assert.deepEqual(answerOf(refused), { status: 403, body: { message: 'Unauthorized API access' } });
+    assert.deepEqual(await ordersSnapshot(db), before);
+    assert.equal((await host('PUT', `/orders/${orderId}`, { table_id: tableId, guests: 2 })).statusCode, 200);
+
+    const since = await lastEventId(db);
+    const moved = await call('PUT', `/orders/${orderId}`, { table_id: to.id });
+    assert.equal(moved.statusCode, 200, moved.body);
+    assert.deepEqual(await storedTable(db, to.id), { status: 'occupied', order_id: orderId });
+    assert.deepEqual(await eventTypesSince(db, since), ['order.updated', 'table.updated', 'table.updated']);
+    const entries = await auditEntries(admin, 'order.moved');
+    assert.deepEqual(
+      entries.map((entry) => [entry.target_id, entry.before, entry.after]),
+      [[orderId, { table_id: tableId }, { table_id: to.id }]],
     );
   });
 
@@ -497,5 +525,59 @@ describeEachDatabase('floor moves queued by their row locks', (target) => {
     });
     assert.deepEqual(await storedTable(db, table.id), { status: 'reserved', order_id: null });
     assert.equal((await storedOrder(db, party.orderId)).table_id, party.tableId);
+  });
+});
+
+describeEachDatabase('giving an order to another waiter', (target) => {
+  it("takes a manager's permission, is refused once paid or completed, and is audited", async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const { call, admin, dish } = await floor(app, db);
+    const { orderId } = await seatedOrder(call, db, dish.id, { tableId: null });
+    const other = await loggedInUser(app, db, 'waiter');
+    const manager = callerFor(app, (await loggedInUser(app, db, 'manager')).cookies);
+    const before = await ordersSnapshot(db);
+    for (const body of [{ user_id: other.user.id }, { waiter: other.user.name }]) {
+      const refused = await call('PUT', `/orders/${orderId}`, body);
+      assert.deepEqual(answerOf(refused), { status: 403, body: { message: 'Unauthorized API access' } });
+    }
+    assert.deepEqual(await ordersSnapshot(db), before);
+    const own = (await call('GET', `/orders/${orderId}`)).json();
+    const same = await call('PUT', `/orders/${orderId}`, { user_id: own.user_id, waiter: own.waiter });
+    assert.equal(same.statusCode, 200, 'sending the stored waiter reassigns nothing');
+
+    const given = await manager('PUT', `/orders/${orderId}`, {
+      user_id: other.user.id,
+      waiter: other.user.name,
+    });
+    assert.equal(given.statusCode, 200, given.body);
+    const [entry] = await auditEntries(admin, 'order.reassigned');
+    assert.deepEqual(
+      [entry?.target_id, entry?.before, entry?.after],
+      [
+        orderId,
+        { user_id: own.user_id, waiter: own.waiter },
+        { user_id: other.user.id, waiter: other.user.name },
+      ],
+    );
+
+    const ticketId = await createBill(call, orderId, {});
+    assert.equal(
+      (await call('POST', `/tickets/${ticketId}/payments`, { method: 'card', amount: 5 })).statusCode,
+      201,
+    );
+    const paid = await manager('PUT', `/orders/${orderId}`, { user_id: own.user_id });
+    assert.deepEqual(answerOf(paid), {
+      status: 400,
+      body: { message: 'Cannot reassign an order with payments' },
+    });
+    const completed = await seatedOrder(call, db, dish.id, { tableId: null });
+    for (const status of ['preparing', 'ready', 'completed']) {
+      assert.equal((await call('PUT', `/orders/${completed.orderId}`, { status })).statusCode, 200);
+    }
+    const closed = await manager('PUT', `/orders/${completed.orderId}`, { waiter: 'Someone else' });
+    assert.deepEqual(answerOf(closed), {
+      status: 400,
+      body: { message: 'Cannot reassign a completed order' },
+    });
   });
 });

@@ -94,6 +94,30 @@ describeEachDatabase('HTTP behaviour', (target) => {
     ]);
   });
 
+  it('checks the host a trusted proxy forwards, for the 421 and for the origin of a write', async (t) => {
+    const { app, db } = await buildTestApp(t, target, {
+      env: { POS_ALLOWED_HOSTS: 'pos.example', POS_TRUST_PROXY: '127.0.0.1' },
+    });
+    const { cookies } = await loggedInUser(app, db, 'admin');
+    const forwarded = (forwardedHost: string, origin?: string) =>
+      app.inject({
+        method: 'PUT',
+        url: '/settings',
+        remoteAddress: '127.0.0.1',
+        headers: {
+          host: 'localhost:3000',
+          'x-forwarded-host': forwardedHost,
+          cookie: cookies,
+          ...(origin && { origin }),
+        },
+        payload: { business_name: 'Rebound' },
+      });
+    const rebound = await forwarded('evil.example', 'http://evil.example');
+    assert.deepEqual([rebound.statusCode, rebound.json()], [421, { message: 'Unknown host' }]);
+    assert.equal((await forwarded('evil.example')).statusCode, 421);
+    assert.equal((await forwarded('pos.example', 'http://pos.example')).statusCode, 200);
+  });
+
   it('refuses requests addressed to a host name it does not know (DNS rebinding), before anything else', async (t) => {
     const { app, db } = await buildTestApp(t, target, {
       env: { POS_ALLOWED_HOSTS: 'pos.example, Till.Lan' },

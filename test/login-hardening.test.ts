@@ -128,7 +128,13 @@ describeEachDatabase('login throttle', (target) => {
     assert.equal((await attempt(app, 'marco', '0000')).statusCode, 429);
     clock.advance(60_000);
     assert.equal((await attempt(app, 'marco', '0000')).statusCode, 401);
-    const windows = await db.selectFrom('failure_counters').select('window_start').distinct().execute();
+    // The per-account cap counts by the hour: its window is still open.
+    const windows = await db
+      .selectFrom('failure_counters')
+      .select('window_start')
+      .where('scope', '!=', 'login-account')
+      .distinct()
+      .execute();
     assert.deepEqual(
       windows.map((row) => Number(row.window_start)),
       [clock.now()],
@@ -178,6 +184,26 @@ describeEachDatabase('login throttle', (target) => {
     // From the proxy the header names the client: the forger is throttled, another guest is not.
     assert.equal((await viaProxy('203.0.113.7')).statusCode, 429);
     assert.equal((await viaProxy('198.51.100.200')).statusCode, 200);
+  });
+
+  it('caps failures per account whatever address a forged X-Forwarded-For claims', async (t) => {
+    const { app, db } = await buildTestApp(t, target, { env: { POS_TRUST_PROXY: '1' } });
+    const victim = await insertUser(db, { name: 'victim', pin: '9876' });
+    const other = await insertUser(db, { name: 'bystander', pin: '1357' });
+    const forged = (name: string, pin: string, index: number) =>
+      app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { name, pin },
+        remoteAddress: '203.0.113.7',
+        headers: { 'x-forwarded-for': `198.18.${Math.floor(index / 250)}.${index % 250}` },
+      });
+    const statuses: number[] = [];
+    for (let index = 0; index < 51; index++)
+      statuses.push((await forged(victim.name, '0000', index)).statusCode);
+    assert.deepEqual(statuses, [...Array(50).fill(401), 429]);
+    assert.equal((await forged(victim.name, victim.pin, 900)).statusCode, 429, 'the right PIN waits too');
+    assert.equal((await forged(other.name, other.pin, 901)).statusCode, 200, 'other accounts do not');
   });
 
   it('shares the counters between two instances on one database', async (t) => {

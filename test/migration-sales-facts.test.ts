@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { Kysely, Migrator } from 'kysely';
+import type { Insertable, Kysely, Migrator } from 'kysely';
 import { type Db, openDatabase } from '../src/core/db/database';
 import * as amountSplitsMigration from '../src/core/db/migrations/0022_sales_facts_amount_splits';
-import type { PaymentStatus } from '../src/core/db/schema';
+import type { Database, PaymentStatus } from '../src/core/db/schema';
 import { refreshSalesFacts } from '../src/reports/sales-facts';
 import { describeEachDatabase } from './helpers/app';
 import { migratorOf } from './helpers/migrations';
@@ -113,7 +113,8 @@ async function writeBillsOf0015(db: Db): Promise<string[]> {
           void_reason: status === 'voided' ? 'Wrong dish' : null,
           voided_at: status === 'voided' ? AT : null,
           ...(status && { status: status as 'voided' }),
-        })
+          // The table as migration 0015 left it: the ordinal came with 0032.
+        } as Insertable<Database['order_dishes']>)
         .execute();
     }
     return { orderId, lines };

@@ -107,6 +107,29 @@ describeEachDatabase('closing a paid order', (target) => {
     );
   });
 
+  it('closes a paid order after a refund: money given back after the sale is not owed again', async (t) => {
+    const { app, db, call, admin, orderId, tableId } = await seatedOrder(t);
+    const ticketId = await createBill(call, orderId, {});
+    const paid = await call('POST', `/tickets/${ticketId}/payments`, { method: 'card', amount: 30 });
+    assert.equal(paid.statusCode, 201, paid.body);
+    const refund = await admin('POST', `/payments/${paid.json().id}/refund`, {
+      amount: 5,
+      reason: 'Cold soup',
+    });
+    assert.equal(refund.statusCode, 201, refund.body);
+
+    const view = (await call('GET', `/orders/${orderId}`)).json();
+    assert.deepEqual([view.total, view.paid, view.balance], [30, 25, 0]);
+    const tillList = (await call('GET', '/orders?limit=500&offset=0')).json();
+    assert.equal(tillList.find((order: { id: string }) => order.id === orderId)?.balance, 0);
+
+    const closed = await call('POST', `/orders/${orderId}/close`);
+    assert.deepEqual([closed.statusCode, closed.json().balance], [200, 0], closed.body);
+    assert.deepEqual(await storedTable(db, tableId), { status: 'available', order_id: null });
+    const manager = callerFor(app, (await loggedInUser(app, db, 'admin')).cookies);
+    assert.deepEqual((await manager('GET', '/reports/open-balances')).json().orders, []);
+  });
+
   it('is open to roles that take orders, not to the kitchen', async (t) => {
     const { app, db, orderId } = await seatedOrder(t);
     const cook = callerFor(app, (await loggedInUser(app, db, 'kitchen')).cookies);

@@ -59,6 +59,7 @@ const MATRIX: Record<string, readonly [waiter: boolean, cashier: boolean, kitche
   'manage roles: POST /roles':                          [no,   no,     no,     no,     yes],
   "see another's shifts: GET /shifts?user_id":          [no,   no,     no,     yes,    yes],
   'read the audit log: GET /audit':                     [no,   no,     no,     yes,    yes],
+  'read a bill: GET /tickets/{id}':                     [yes,  yes,    no,     yes,    yes],
 };
 
 /** One request of an action, on a state the administrator prepared for it; `status` on success. */
@@ -214,6 +215,10 @@ const ACTIONS: Record<keyof typeof MATRIX, Action> = {
     body: { available: false },
     status: 200,
   }),
+  'read a bill: GET /tickets/{id}': async (admin, db) => {
+    const { orderId } = await openOrder(admin, db);
+    return { method: 'GET', url: `/tickets/${await billOf(admin, orderId)}`, status: 200 };
+  },
   'edit modifiers: POST /modifier-groups': async () => ({
     method: 'POST',
     url: '/modifier-groups',

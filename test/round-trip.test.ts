@@ -258,6 +258,71 @@ describeEachDatabase('round trips', (target) => {
     assert.deepEqual((await call('GET', `/orders/${order.id}`)).json(), { ...orderView, waiter: 'Luz' });
   });
 
+  it('answers 400 naming the route when a state field asks for another value, and takes the same value', async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const call = callerFor(app, (await loggedInUser(app, db, 'admin')).cookies);
+    const dish = await insertDish(db);
+    const created = await call('POST', '/orders/with-dishes', { order: {}, dishes: [{ dish_id: dish.id }] });
+    const orderId = created.json().id as string;
+    const [plate] = (await call('GET', `/orders/${orderId}/dishes`)).json();
+    const url = `/orders/${orderId}/dishes/${plate.id}`;
+    for (const [status, route] of [
+      ['sent', 'POST /orders/{id}/send'],
+      ['served', 'POST /orders/{id}/dishes/{dishId}/serve'],
+      ['ready', 'PUT /orders/{id}/dishes/{dishId}/status'],
+    ]) {
+      const refused = await call('PUT', url, { ...plate, status });
+      assert.deepEqual(
+        [refused.statusCode, refused.json()],
+        [400, { message: `status is not changed here: use ${route}` }],
+        status,
+      );
+    }
+    assert.deepEqual((await call('GET', `/orders/${orderId}/dishes`)).json(), [plate]);
+    const computed = { ...plate, sent_at: '2020-01-01T00:00:00.000Z', dish_name: 'Other', notes: 'No salt' };
+    assert.equal((await call('PUT', url, computed)).statusCode, 200);
+    assert.deepEqual((await call('GET', `/orders/${orderId}/dishes`)).json(), [
+      { ...plate, notes: 'No salt' },
+    ]);
+  });
+
+  it('takes and drops the read-only fields of an order view on create too', async (t) => {
+    const { app, db, clock } = await buildTestApp(t, target);
+    const call = callerFor(app, (await loggedInUser(app, db, 'admin')).cookies);
+    const body = { id: newId(), created_at: '2001-01-01T00:00:00.000Z', total: 99, paid: 'x', guests: 2 };
+    const created = await call('POST', '/orders', body);
+    assert.equal(created.statusCode, 201, created.body);
+    const view = (await call('GET', `/orders/${created.json().id}`)).json();
+    assert.deepEqual(
+      [view.id === body.id, view.created_at, view.total, view.paid, view.guests],
+      [false, new Date(clock.now()).toISOString(), 0, 0, 2],
+    );
+  });
+
+  it('says once which values an enum takes, built from its schema, in a body and in a query', async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const call = callerFor(app, (await loggedInUser(app, db, 'admin')).cookies);
+    const order = await insertOrder(db);
+    const statuses = 'pending, preparing, ready, completed, cancelled';
+    for (const [method, url, body] of [
+      ['PUT', `/orders/${order.id}`, { status: 'served' }],
+      ['GET', '/orders?status=served', undefined],
+    ] as const) {
+      const refused = await call(method, url, body);
+      assert.deepEqual(
+        [refused.statusCode, refused.json()],
+        [
+          400,
+          {
+            message: 'Validation failed',
+            details: [{ field: 'status', message: `status must be one of ${statuses}` }],
+          },
+        ],
+        url,
+      );
+    }
+  });
+
   it('takes an order back in the status it was read in: no transition, nothing changes', async (t) => {
     const { app, db } = await buildTestApp(t, target);
     const { cookies } = await loggedInUser(app, db, 'admin');

@@ -213,13 +213,13 @@ describeEachDatabase('sales facts', (target) => {
     ]);
   });
 
-  it('names the waiter the order has now', async (t) => {
+  it('names the waiter the order was given to before it was paid', async (t) => {
     const { app, db } = await buildTestApp(t, target);
     const { call } = await staff(app, db);
     const { user: other } = await staff(app, db, 'waiter');
     const { orderId } = await order(db, call, [1000, 1000]);
-    await pay(call, await createBill(call, orderId, { amount: 10 }), { method: 'cash', amount: 10 });
     assert.equal((await call('PUT', `/orders/${orderId}`, { user_id: other.id })).statusCode, 200);
+    await pay(call, await createBill(call, orderId, { amount: 10 }), { method: 'cash', amount: 10 });
     const { call: reader } = await staff(app, db, 'manager');
     assert.deepEqual(
       (await report(reader, 'waiter')).map((row) => [row.key, row.gross]),

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
+import { loggedInUser } from './helpers/auth';
 import { billableOrder, createBill, storedEvents } from './helpers/checkout-factories';
 import { databaseDigest } from './helpers/db-digest';
-import { storedOrder } from './helpers/orders-factories';
+import { callerFor, storedOrder } from './helpers/orders-factories';
 
 const UNKNOWN_ID = '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e';
 
@@ -316,5 +317,37 @@ describeEachDatabase('tickets', (target) => {
     assert.equal(retry.statusCode, 201);
     assert.deepEqual(retry.json(), first.json());
     assert.equal((await db.selectFrom('tickets').selectAll().execute()).length, 1);
+  });
+});
+
+describeEachDatabase('who reads bills and payments', (target) => {
+  it('takes a payments or reports permission: the kitchen reads no bill, payment or receipt', async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const { call, admin, orderId } = await billableOrder(app, db, [1000]);
+    const ticketId = await createBill(call, orderId, {});
+    const paid = await call('POST', `/tickets/${ticketId}/payments`, { method: 'card', amount: 10 });
+    assert.equal(paid.statusCode, 201, paid.body);
+    const role = await admin('POST', '/roles', { name: 'bookkeeper', permissions: ['reports.read'] });
+    assert.equal(role.statusCode, 201, role.body);
+    const cook = callerFor(app, (await loggedInUser(app, db, 'kitchen')).cookies);
+    const bookkeeper = callerFor(app, (await loggedInUser(app, db, 'bookkeeper')).cookies);
+    const waiter = callerFor(app, (await loggedInUser(app, db, 'waiter')).cookies);
+    for (const url of [
+      '/tickets',
+      `/tickets/${ticketId}`,
+      `/tickets/${ticketId}/payments`,
+      `/payments/${paid.json().id}`,
+      `/tickets/${ticketId}/receipt`,
+      `/orders/${orderId}/tickets`,
+    ]) {
+      const refused = await cook('GET', url);
+      assert.deepEqual(
+        [refused.statusCode, refused.json()],
+        [403, { message: 'Unauthorized API access' }],
+        url,
+      );
+      assert.equal((await bookkeeper('GET', url)).statusCode, 200, `reports.read: ${url}`);
+      assert.equal((await waiter('GET', url)).statusCode, 200, `payments.take: ${url}`);
+    }
   });
 });

@@ -242,7 +242,12 @@ export function postgresStatements(url: string, salesFacts: OrderStatement[]): O
             now,
             movement.itemId,
           ]);
-          await query(client, SEND_SQL.insertMovement, movementValues(movement, moved as MovedRow, userId));
+          const [last] = await query<{ last: string | null }>(client, SEND_SQL.lastMovementOrdinal, []);
+          await query(
+            client,
+            SEND_SQL.insertMovement,
+            movementValues(movement, moved as MovedRow, userId, last),
+          );
           changes.add(movement, moved as MovedRow);
         }
         for (const event of changes.events())

@@ -157,7 +157,8 @@ export function sqliteStatements(path: string, salesFacts: OrderStatement[]): Or
           now,
           movement.itemId,
         ) as MovedRow;
-        prepare(SEND_SQL.insertMovement).run(...movementValues(movement, moved, userId));
+        const last = prepare(SEND_SQL.lastMovementOrdinal).get() as { last: number | null };
+        prepare(SEND_SQL.insertMovement).run(...movementValues(movement, moved, userId, last));
         changes.add(movement, moved);
       }
       for (const event of changes.events()) insertEvent(event.type, 'inventory', event.data, now);

@@ -1,4 +1,4 @@
-import { v7 } from 'uuid';
+import { randomUUID } from 'node:crypto';
 
 /**
  * What sending plates runs in our kitchen and inventory services (src/kitchen/kitchen.service.ts
@@ -14,8 +14,10 @@ export const SEND_SQL = {
   moveIngredient: `update ingredients set stock = stock + ?, stock_moves = stock_moves + 1,
     stock_moved_at = case when stock_moved_at > ? then stock_moved_at else ? end
     where id = ? returning name, stock, reorder_level, stock_moves as seq, stock_moved_at as at`,
-  insertMovement: `insert into stock_movements (id, item_type, item_id, seq, delta, stock_after, reason,
-    order_dish_id, user_id, note, at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  /** nextOrdinal: where the movement comes in the order they were entered. */
+  lastMovementOrdinal: 'select max(ordinal) as last from "stock_movements"',
+  insertMovement: `insert into stock_movements (id, ordinal, item_type, item_id, seq, delta, stock_after, reason,
+    order_dish_id, user_id, note, at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 } as const;
 
 const list = (count: number) => Array(count).fill('?').join(', ');
@@ -63,10 +65,16 @@ export type MovedRow = {
   at: number | string;
 };
 
-/** The values of SEND_SQL.insertMovement for a sale, with an ordered id as ours. */
-export function movementValues(movement: SaleMovement, moved: MovedRow, userId: string): unknown[] {
+/** The values of SEND_SQL.insertMovement for a sale, after the last ordinal SEND_SQL.lastMovementOrdinal read. */
+export function movementValues(
+  movement: SaleMovement,
+  moved: MovedRow,
+  userId: string,
+  last: { last: number | string | null } | undefined,
+): unknown[] {
   return [
-    v7(),
+    randomUUID(),
+    Number(last?.last ?? 0) + 1,
     'ingredient',
     movement.itemId,
     Number(moved.seq),

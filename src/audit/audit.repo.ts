@@ -34,12 +34,12 @@ export async function insertEntry(db: Db, row: AuditRow): Promise<void> {
 const HEAD_SETTING = 'audit_head';
 
 /** Whether a head is stored at all, readable or not. */
-export async function hasHead(db: Db): Promise<boolean> {
-  const row = await db
-    .selectFrom('app_settings')
-    .select('name')
-    .where('name', '=', HEAD_SETTING)
-    .executeTakeFirst();
+export function hasHead(db: Db): Promise<boolean> {
+  return hasSetting(db, HEAD_SETTING);
+}
+
+export async function hasSetting(db: Db, name: string): Promise<boolean> {
+  const row = await db.selectFrom('app_settings').select('name').where('name', '=', name).executeTakeFirst();
   return row !== undefined;
 }
 
@@ -61,11 +61,14 @@ export async function readHead(db: Db): Promise<AuditHead | undefined> {
   }
 }
 
-export async function writeHead(db: Db, head: AuditHead): Promise<void> {
-  const value = JSON.stringify(head);
+export function writeHead(db: Db, head: AuditHead): Promise<void> {
+  return writeSetting(db, HEAD_SETTING, JSON.stringify(head));
+}
+
+export async function writeSetting(db: Db, name: string, value: string): Promise<void> {
   await db
     .insertInto('app_settings')
-    .values({ name: HEAD_SETTING, value })
+    .values({ name, value })
     .onConflict((conflict) => conflict.column('name').doUpdateSet({ value }))
     .execute();
 }
@@ -134,4 +137,42 @@ export async function entriesAfter(db: Db, seq: number, limit: number): Promise<
     .limit(limit)
     .execute();
   return rows.map((row) => ({ ...row, seq: Number(row.seq), at: Number(row.at) }));
+}
+
+/** The oldest break the chain recorded that no `audit.break_acknowledged` entry names; undefined when none. */
+export async function oldestOpenBreak(db: Db): Promise<AuditRow | undefined> {
+  const row = await db
+    .selectFrom('audit_log as broken')
+    .selectAll()
+    .where('broken.action', '=', 'audit.chain_broken')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('audit_log as ack')
+            .select('ack.seq')
+            .where('ack.action', '=', 'audit.break_acknowledged')
+            .whereRef('ack.target_id', '=', 'broken.id'),
+        ),
+      ),
+    )
+    .orderBy('broken.seq')
+    .limit(1)
+    .executeTakeFirst();
+  return row && { ...row, seq: Number(row.seq), at: Number(row.at) };
+}
+
+export async function findEntry(db: Db, id: string): Promise<AuditRow | undefined> {
+  const row = await db.selectFrom('audit_log').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && { ...row, seq: Number(row.seq), at: Number(row.at) };
+}
+
+/** Whether an `audit.break_acknowledged` entry already names the break `id`. */
+export async function isBreakAcknowledged(db: Db, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('audit_log')
+    .select('seq')
+    .where('action', '=', 'audit.break_acknowledged')
+    .where('target_id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
 }

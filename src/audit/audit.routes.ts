@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
 import { listOrNoContent } from '../core/replies';
-import { errors, NoContent } from '../core/schemas';
-import { AuditPageReply, AuditQuery, AuditVerifyReply } from './audit.schemas';
+import { errors, IdParams, NoContent } from '../core/schemas';
+import { AcknowledgeBreakBody, AuditPageReply, AuditQuery, AuditVerifyReply } from './audit.schemas';
 import * as service from './audit.service';
 import { AUDIT_ACTIONS } from './record-audit';
 
@@ -46,5 +46,29 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       },
     },
     (request) => service.verifyAudit(ctx, principalOf(request)),
+  );
+
+  app.post(
+    '/audit/breaks/:id/acknowledge',
+    {
+      schema: {
+        tags: ['Audit'],
+        operationId: 'acknowledgeAuditBreak',
+        summary: 'Acknowledge a break the audit chain recorded',
+        description:
+          'When an audited action finds that the chain no longer ends where its signed head says (its ' +
+          'newest entries deleted, the head removed or changed), it first appends an ' +
+          '`audit.chain_broken` entry, and `GET /audit/verify` fails on it until an administrator ' +
+          'acknowledges it here with a note. Recorded as `audit.break_acknowledged`. 204; an entry ' +
+          'that records no break, or one already acknowledged: 400.',
+        params: IdParams,
+        body: AcknowledgeBreakBody,
+        response: { 204: NoContent, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await service.acknowledgeBreak(ctx, principalOf(request), request.params.id, request.body);
+      return reply.code(204).send(null);
+    },
   );
 };

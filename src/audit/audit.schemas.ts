@@ -69,3 +69,15 @@ export const AuditVerifyReply = Type.Union([
   }),
 ]);
 export type AuditVerifyReply = Static<typeof AuditVerifyReply>;
+
+export const AcknowledgeBreakBody = Type.Object(
+  {
+    note: Type.String({
+      minLength: 1,
+      maxLength: 500,
+      description: 'What the administrator found: who deleted what, or why the log is trusted again',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type AcknowledgeBreakBody = Static<typeof AcknowledgeBreakBody>;

@@ -1,11 +1,14 @@
 import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { Db } from '../core/db/database';
+import { BadRequestError, NotFoundError } from '../core/errors';
 import { totalFromLastPage } from '../core/paging';
 import { authorize } from '../roles/permissions';
 import * as repo from './audit.repo';
-import type { AuditEntryView, AuditQuery, AuditVerifyReply } from './audit.schemas';
+import type { AcknowledgeBreakBody, AuditEntryView, AuditQuery, AuditVerifyReply } from './audit.schemas';
 import { entryHash, GENESIS_HASH, isSignedHead } from './audit-hash';
 import { auditKeyOf } from './audit-key';
+import { recordAudit } from './record-audit';
 
 /** How many entries verifying reads at once: memory stays flat however long the log grows. */
 const VERIFY_BATCH = 1000;
@@ -17,6 +20,9 @@ export const REASONS = {
   truncated: 'Entries after this one are missing: the newest were deleted',
   headMissing: 'The signed head of the chain is missing: the newest entries cannot be vouched for',
   headForged: 'The head of the chain does not match its signature: it was changed',
+  breakOpen:
+    'Before this entry the chain did not end where its signed head said (entries deleted or the head ' +
+    'changed): an administrator has not acknowledged it yet',
 } as const;
 
 function parseJson(text: string | null): unknown {
@@ -98,5 +104,45 @@ export async function verifyAudit(ctx: AppContext, principal: Principal): Promis
   // The head signs the hash of its entry: an older chain's head put back over this one does not fit.
   const headEntry = head.seq === 0 ? { hash: GENESIS_HASH } : await repo.entryAt(ctx.db, head.seq);
   if (headEntry?.hash !== head.hash) return brokenAt(walk.last, REASONS.headForged);
+  const openBreak = await repo.oldestOpenBreak(ctx.db);
+  if (openBreak) return brokenAt(openBreak, REASONS.breakOpen);
   return { ok: true, entries: walk.seq };
+}
+
+/**
+ * An administrator has looked at a break the chain recorded (`audit.chain_broken`) and vouches for
+ * the log from there on: an `audit.break_acknowledged` entry names it, with the caller and their
+ * note, and verifying no longer fails on it. Anything else, or a break already acknowledged: 400/404.
+ */
+export async function acknowledgeBreak(
+  ctx: AppContext,
+  principal: Principal,
+  id: string,
+  body: AcknowledgeBreakBody,
+): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    const entry = await repo.findEntry(trx, id);
+    if (!entry) throw new NotFoundError();
+    if (entry.action !== 'audit.chain_broken') throw new BadRequestError('That entry records no break');
+    if (await repo.isBreakAcknowledged(trx, id))
+      throw new BadRequestError('That break is already acknowledged');
+    await recordAudit(trx, {
+      at: now,
+      actor: principal,
+      action: 'audit.break_acknowledged',
+      target: { type: 'audit_log', id },
+      after: { note: body.note },
+    });
+  });
+}
+
+/**
+ * The chain's head as its signature vouches for it, to publish where the database cannot rewrite it
+ * (the Z report, the server's log at each shift close): a log later cut back or forged no longer
+ * reaches a head that was printed. Null when the stored head is missing or not signed with the key.
+ */
+export async function publishedHead(db: Db): Promise<{ seq: number; hash: string } | null> {
+  const head = await repo.readHead(db);
+  return head && isSignedHead(auditKeyOf(db), head) ? { seq: head.seq, hash: head.hash } : null;
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../core/db/database';
 import { newId } from '../core/ids';
-import { insertEntry, lastEntry, lockChain, writeHead } from './audit.repo';
-import { entryHash, GENESIS_HASH, signHead } from './audit-hash';
+import { insertEntry, lastEntry, lockChain, readHead, writeHead } from './audit.repo';
+import { entryHash, GENESIS_HASH, isSignedHead, signHead } from './audit-hash';
 import { auditKeyOf } from './audit-key';
 
 /**
@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = [
   'order.cancelled',
   'order.deleted',
   'order.moved',
+  'order.reassigned',
   'order.merged',
   'dish.moved',
   'payment.refunded',
@@ -39,6 +40,9 @@ export const AUDIT_ACTIONS = [
   'cli.user_created',
   'cli.pin_reset',
   'cli.wallet_password_set',
+  'cli.audit_rekeyed',
+  'audit.chain_broken',
+  'audit.break_acknowledged',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -47,6 +51,9 @@ export type AuditActor = Readonly<{ id: string | null; name: string }>;
 
 /** The actor of commands typed on the server's command line, where nobody signs in. */
 export const COMMAND_LINE_ACTOR: AuditActor = { id: null, name: 'command line' };
+
+/** The actor of the entries the chain writes about itself: a break it found before appending. */
+const AUDIT_CHAIN_ACTOR: AuditActor = { id: null, name: 'audit chain' };
 
 export type AuditEntry = {
   at: number;
@@ -63,11 +70,41 @@ export type AuditEntry = {
  * change commits, and moves the signed head to it in the same transaction, so the newest entries
  * cannot be deleted unnoticed. Call it last in the transaction: on PostgreSQL it holds the chain's
  * lock until commit, and taking other locks after it could deadlock with a writer waiting for this one.
+ *
+ * The chain must still end where its signed head says. When it does not (its newest entries were
+ * deleted, the head removed or forged), an `audit.chain_broken` entry saying what the head named and
+ * where the chain really ended is appended first: the new entries could otherwise re-use the deleted
+ * positions and a signed head would vouch for the shortened log. Verifying keeps failing on that
+ * entry until an administrator acknowledges it (audit.service.ts).
  */
 export async function recordAudit(trx: Db, entry: AuditEntry): Promise<void> {
   const key = auditKeyOf(trx);
   await lockChain(trx);
-  const previous = await lastEntry(trx);
+  let previous = await lastEntry(trx);
+  const head = await readHead(trx);
+  const end = previous ?? { seq: 0, hash: GENESIS_HASH };
+  const isHeadAtEnd =
+    head !== undefined && isSignedHead(key, head) && head.seq === end.seq && head.hash === end.hash;
+  if (!isHeadAtEnd) {
+    const signed = head && isSignedHead(key, head) ? { seq: head.seq, hash: head.hash } : null;
+    previous = await append(trx, key, previous, {
+      at: entry.at,
+      actor: AUDIT_CHAIN_ACTOR,
+      action: 'audit.chain_broken',
+      target: { type: 'audit_log', id: null },
+      before: { signed_head: signed, head_found: head !== undefined },
+      after: { chain_end: { seq: end.seq, hash: end.hash } },
+    });
+  }
+  await append(trx, key, previous, entry);
+}
+
+async function append(
+  trx: Db,
+  key: Buffer,
+  previous: { seq: number; hash: string } | undefined,
+  entry: AuditEntry,
+): Promise<{ seq: number; hash: string }> {
   const row = {
     id: newId(),
     seq: (previous?.seq ?? 0) + 1,
@@ -84,4 +121,5 @@ export async function recordAudit(trx: Db, entry: AuditEntry): Promise<void> {
   const hash = entryHash(key, row);
   await insertEntry(trx, { ...row, hash });
   await writeHead(trx, signHead(key, { seq: row.seq, hash }));
+  return { seq: row.seq, hash };
 }

@@ -23,6 +23,13 @@ const refreshLifetimeMs = TOKEN_LIFETIME_SECONDS.refresh * 1000;
 const LOGIN_FAILURES_PER_NAME: FailureRule = { scope: 'login', max: 10, windowMs: 60_000 };
 /** Failed logins per address across all names, so spraying guesses over many accounts is slow too. */
 const LOGIN_FAILURES_PER_ADDRESS: FailureRule = { scope: 'login-address', max: 30, windowMs: 60_000 };
+/**
+ * Failed logins per account from every address together: the cap no address changes (issue 35).
+ * Behind a proxy trusted by hop count, a client that connects directly forges `X-Forwarded-For` and
+ * gets a fresh budget per forged address; this one still holds, at the cost that a stranger can make
+ * an account wait out the hour (its right PIN waits too, or guessing would go on).
+ */
+const LOGIN_FAILURES_PER_ACCOUNT: FailureRule = { scope: 'login-account', max: 50, windowMs: 3_600_000 };
 
 /** How long a rotated refresh token still yields its successor: two tabs, or a retry after a lost answer. */
 export const REFRESH_GRACE_MS = 10_000;
@@ -45,6 +52,7 @@ export async function login(
   const buckets = [
     { rule: LOGIN_FAILURES_PER_NAME, key: `${clientAddress}|${nameKey}` },
     { rule: LOGIN_FAILURES_PER_ADDRESS, key: clientAddress },
+    { rule: LOGIN_FAILURES_PER_ACCOUNT, key: nameKey },
   ];
   return limitFailures(ctx.db, ctx.clock, buckets, () =>
     openSession(ctx, nameKey, credentials, clientAddress),

@@ -1,39 +1,73 @@
-import { readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Jobs } from '../core/jobs';
-import { backupSqlite, sqlitePathOf } from './sqlite-backup';
+import { StartupError } from '../core/startup';
+import { BackupError, backupSqlite, sqlitePathOf } from './sqlite-backup';
 
 export const SCHEDULED_BACKUP = 'scheduled-backup';
 
-/** pos-20261125T041200.123Z.db: sorting the names sorts by time. */
-const BACKUP_NAME = /^pos-\d{8}T\d{6}\.\d{3}Z\.db$/;
+/** The backups this server wrote in its folder, and when: what pruning counts, nothing else. */
+export const MANIFEST = '.pos-backups.json';
+
+type Written = { name: string; at: number };
 
 /**
  * With POS_BACKUP_DIR and POS_BACKUP_EVERY, a backup of the SQLite database every so often into that
  * folder, keeping the newest POS_BACKUP_KEEP. Each is complete when it has its name (backupSqlite
  * writes under a temporary name and renames), so a power cut mid-backup leaves no half file among
  * them, and pruning only ever counts complete ones.
+ *
+ * The folder must not be writable by group or others (refused at start and before each backup): who
+ * can write there could plant files or swap the manifest. Pruning goes by the time each backup was
+ * written, from the manifest, never by file names: a file named for the year 9999 once made every
+ * new backup the oldest by name, deleted at once (issue 35).
  */
 export function registerScheduledBackups(jobs: Jobs, config: Config, log: FastifyBaseLogger): void {
   const { dir, everyMs, keep } = config.backups;
   if (dir === undefined || everyMs === undefined) return;
   const databasePath = sqlitePathOf(config.databaseUrl, 'backup');
+  const problem = folderProblem(dir);
+  if (problem) throw new StartupError(problem);
   jobs.register(SCHEDULED_BACKUP, everyMs, async () => {
-    const name = `pos-${new Date().toISOString().replace(/[-:]/g, '')}.db`;
+    const refused = folderProblem(dir);
+    if (refused) throw new BackupError(refused);
+    const at = Date.now();
+    const name = `pos-${new Date(at).toISOString().replace(/[-:]/g, '')}.db`;
     const { path, bytes } = await backupSqlite(databasePath, join(dir, name));
-    const removed = pruneBackups(dir, keep);
+    const removed = pruneBackups(dir, [...readManifest(dir), { name, at }], keep);
     log.info({ path, bytes, removed }, 'backup written');
   });
 }
 
-/** Deletes all but the newest `keep` backups of ours in `dir`; other files there are left alone. */
-export function pruneBackups(dir: string, keep: number): string[] {
-  const backups = readdirSync(dir)
-    .filter((file) => BACKUP_NAME.test(file))
-    .sort();
-  const removed = backups.slice(0, Math.max(0, backups.length - keep));
-  for (const file of removed) rmSync(join(dir, file), { force: true });
+function folderProblem(dir: string): string | undefined {
+  if (!existsSync(dir)) return undefined;
+  if ((statSync(dir).mode & 0o022) === 0) return undefined;
+  return `POS_BACKUP_DIR ${dir} is writable by group or others: make it private (chmod go-w) so no one else can plant or swap backups`;
+}
+
+function readManifest(dir: string): Written[] {
+  const path = join(dir, MANIFEST);
+  if (!existsSync(path)) return [];
+  const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  return Array.isArray(parsed)
+    ? parsed.filter(
+        (entry): entry is Written =>
+          typeof entry?.name === 'string' && !entry.name.includes('/') && Number.isSafeInteger(entry.at),
+      )
+    : [];
+}
+
+/** Deletes all but the `keep` newest backups the manifest lists, by when they were written; other files are left alone. */
+function pruneBackups(dir: string, written: Written[], keep: number): string[] {
+  const newestFirst = written
+    .filter((entry) => existsSync(join(dir, entry.name)))
+    .sort((a, b) => b.at - a.at);
+  const removed = newestFirst.slice(keep).map((entry) => entry.name);
+  for (const name of removed) rmSync(join(dir, name), { force: true });
+  const temporary = join(dir, `${MANIFEST}.${process.pid}.tmp`);
+  writeFileSync(temporary, JSON.stringify(newestFirst.slice(0, keep)), { mode: 0o600 });
+  renameSync(temporary, join(dir, MANIFEST));
   return removed;
 }

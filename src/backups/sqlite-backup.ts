@@ -12,6 +12,9 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
+import { Migrator, sql } from 'kysely';
+import { openDatabase } from '../core/db/database';
+import { migrationProvider } from '../core/db/migrations';
 
 /** A backup or a restore that cannot proceed, for a reason the operator can act on. */
 export class BackupError extends Error {}
@@ -83,13 +86,20 @@ export async function backupSqlite(
  * open. The OS releases those locks when a process dies, so a crashed server does not block a
  * restore, and nothing stale (a pid file) can. The replaced database is kept beside it.
  */
-export function restoreSqlite(databasePath: string, from: string): { keptAs: string | undefined } {
+export async function restoreSqlite(databasePath: string, from: string): Promise<{ keptAs: string | undefined }> {
   const backup = resolve(from);
   if (!existsSync(backup)) throw new BackupError(`There is no file at ${backup}`);
   let checked: SQLite.Database | undefined;
+  let found: { migrations: string[]; columns: Set<string> };
   try {
     checked = new SQLite(backup, { readonly: true, fileMustExist: true });
     assertSound(checked, backup);
+    found = {
+      migrations: (checked.prepare('select name from kysely_migration order by name').all() as { name: string }[]).map(
+        (row) => row.name,
+      ),
+      columns: new Set((checked.prepare(COLUMNS_QUERY).all() as Column[]).map(columnName)),
+    };
   } catch (error) {
     if (error instanceof BackupError) throw error;
     // SQLite reads the header only at the first statement, so a file that is not a database fails here.
@@ -97,6 +107,7 @@ export function restoreSqlite(databasePath: string, from: string): { keptAs: str
   } finally {
     checked?.close();
   }
+  await assertStartable(backup, found);
 
   // The copy first, beside its place: should it fail, the database has not been touched.
   const temporary = join(dirname(databasePath), `.${basename(databasePath)}.${process.pid}.restoring`);
@@ -154,6 +165,46 @@ function assertSound(database: SQLite.Database, name: string): void {
   const missing = OUR_TABLES.filter((table) => !tables.has(table));
   if (missing.length > 0)
     throw new BackupError(`${name} is not a restaurant POS database (no ${missing.join(', ')} table)`);
+}
+
+/** Every column of every table, as `table.column`. */
+const COLUMNS_QUERY = `select m.name as table_name, p.name as column_name from sqlite_master m
+  join pragma_table_info(m.name) p where m.type = 'table' and m.name not like 'sqlite_%'`;
+type Column = { table_name: string; column_name: string };
+const columnName = (row: Column) => `${row.table_name}.${row.column_name}`;
+
+/**
+ * What the next start needs of the file (issue 35), checked before anything is replaced: its
+ * migrations are ours and in order (a backup of a newer version, or one with a gap, stops the start),
+ * and its tables have every column those migrations make, compared with a database migrated to the
+ * same point in memory. Tables with the right names alone are not a database the server can open.
+ */
+async function assertStartable(name: string, found: { migrations: string[]; columns: Set<string> }) {
+  const known = Object.keys(await migrationProvider.getMigrations()).sort();
+  const unknown = found.migrations.filter((migration) => !known.includes(migration));
+  if (unknown.length > 0) {
+    throw new BackupError(
+      `${name} comes from a newer version of the server (unknown migrations: ${unknown.join(', ')}); nothing was changed`,
+    );
+  }
+  const last = found.migrations.at(-1);
+  if (last === undefined || found.migrations.some((migration, index) => migration !== known[index])) {
+    throw new BackupError(`${name} does not record this server's migrations in order; nothing was changed`);
+  }
+  const reference = openDatabase('sqlite::memory:');
+  try {
+    const { error } = await new Migrator({ db: reference.db, provider: migrationProvider }).migrateTo(last);
+    if (error) throw error;
+    const { rows } = await sql<Column>`${sql.raw(COLUMNS_QUERY)}`.execute(reference.db);
+    const missing = rows.map(columnName).filter((column) => !found.columns.has(column));
+    if (missing.length > 0) {
+      throw new BackupError(
+        `${name} lacks what its migrations make (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}); nothing was changed`,
+      );
+    }
+  } finally {
+    await reference.close();
+  }
 }
 
 function syncFile(path: string): void {

@@ -7,9 +7,9 @@ export async function backupCommand(config: Config, to: string): Promise<string>
   return `Backup of ${databasePath} written to ${path} (${Math.ceil(bytes / 1024)} KB, integrity check ok).`;
 }
 
-export function restoreCommand(config: Config, from: string): string {
+export async function restoreCommand(config: Config, from: string): Promise<string> {
   const databasePath = sqlitePathOf(config.databaseUrl, 'restore');
-  const { keptAs } = restoreSqlite(databasePath, from);
+  const { keptAs } = await restoreSqlite(databasePath, from);
   const kept = keptAs ? ` The replaced database is kept as ${keptAs}.` : '';
   return `Restored ${databasePath} from ${from}.${kept} Start the server to use it.`;
 }

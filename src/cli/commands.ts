@@ -1,4 +1,5 @@
 import { Value } from 'typebox/value';
+import { rekeyAuditLog } from '../audit/audit-chain';
 import { COMMAND_LINE_ACTOR, recordAudit } from '../audit/record-audit';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
@@ -88,6 +89,11 @@ export async function setWalletPasswordCommand(ctx: AppContext, input: { name: s
     });
   });
   return `Wallet password of "${user.name}" set.`;
+}
+
+export async function auditRekeyCommand(ctx: AppContext): Promise<string> {
+  const entries = await rekeyAuditLog(ctx.db, ctx.secrets.auditKey, ctx.clock.now());
+  return `Audit log moved to the keyed chain: ${entries} entries from before the key re-hashed, the head signed.`;
 }
 
 export async function migrateCommand(database: DatabaseHandle): Promise<string> {

@@ -6,6 +6,7 @@ import { migrateToLatest, openDatabase } from '../core/db/database';
 import { DEFAULT_ROLE } from '../roles/permissions';
 import { backupCommand, restoreCommand } from './backup-commands';
 import {
+  auditRekeyCommand,
   configCommand,
   createUserCommand,
   migrateCommand,
@@ -28,6 +29,8 @@ Commands:
   set-wallet-password --name <name>                set or reset an admin's wallet password
   config                                           show the effective configuration, secrets masked
   migrate                                          apply pending database migrations
+  audit-rekey                                      move an audit log from before the audit key (no
+                                                   signed head) to the keyed chain; once per database
   help                                             this text (also --help)
 
 PINs come from ${PIN_VARIABLE}, wallet passwords from ${WALLET_PASSWORD_VARIABLE}; when those are unset
@@ -102,9 +105,9 @@ async function run(argv: string[]): Promise<string> {
     if (options.from === undefined) throw new UsageError('--from <file> is required');
     return restoreCommand(loadConfig(), options.from);
   }
-  if (command !== 'migrate' && !DATA_COMMANDS.has(command))
-    throw new UsageError(`Unknown command "${command}"`);
-  const name = command === 'migrate' ? '' : requiredName(options);
+  const isWholeDatabase = command === 'migrate' || command === 'audit-rekey';
+  if (!isWholeDatabase && !DATA_COMMANDS.has(command)) throw new UsageError(`Unknown command "${command}"`);
+  const name = isWholeDatabase ? '' : requiredName(options);
   const role = roleOf(options);
 
   const config = loadConfig();
@@ -113,6 +116,7 @@ async function run(argv: string[]): Promise<string> {
     if (command === 'migrate') return await migrateCommand(database);
     await migrateToLatest(database.db);
     const ctx = await createContext(config, database, systemClock);
+    if (command === 'audit-rekey') return await auditRekeyCommand(ctx);
     if (command === 'create-user') return await createUserCommand(ctx, { name, role });
     if (command === 'reset-pin') return await resetPinCommand(ctx, { name });
     return await setWalletPasswordCommand(ctx, { name });

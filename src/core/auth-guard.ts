@@ -26,12 +26,18 @@ export type PrincipalLookup = (sessionId: string, userId: string) => Promise<Pri
  */
 export type RoutePermissions = Readonly<{
   /** The permission a route needs: its own `config.permission`, else the one its operationId has. */
-  permissionOfRoute(operationId: string | undefined, declared: string | undefined): string | undefined;
+  permissionOfRoute(
+    operationId: string | undefined,
+    declared: RoutePermission | undefined,
+  ): RoutePermission | undefined;
   /** Opens the OpenAPI description of a guarded operation. */
-  permissionNote(permission: string): string;
-  /** Throws the 403 unless the caller's role holds `permission`. */
-  authorize(principal: Principal, permission: string): void;
+  permissionNote(permission: RoutePermission): string;
+  /** Throws the 403 unless the caller's role holds `permission` (any one of a list). */
+  authorize(principal: Principal, permission: RoutePermission): void;
 }>;
+
+/** A permission's name, or a list of names of which the caller needs any one. */
+export type RoutePermission = string | readonly string[];
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -41,7 +47,7 @@ declare module 'fastify' {
     /** Reachable without an access token. Every other route requires one. */
     public?: boolean;
     /** The permission the caller's role must hold; by default the table ROUTE_PERMISSIONS says. */
-    permission?: string;
+    permission?: RoutePermission;
   }
 }
 

@@ -1,4 +1,4 @@
-import { type Static, type TObject, type TSchema, Type } from 'typebox';
+import { type Static, type TObject, type TOptional, type TSchema, Type } from 'typebox';
 
 export const Uuid = (options: { description?: string } = {}) =>
   Type.String({ format: 'uuid', example: '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e', ...options });
@@ -37,16 +37,39 @@ export const messageChoices = (messages: readonly string[]) =>
  * accepted as `readOnly` (the document says so), whatever its value, and removed before validation and
  * the handler (core/validation.ts), so the handler's type is `writable`'s. A field no view has is still
  * refused by name.
+ *
+ * `state` names the view's fields that hold a state another route changes (a plate's `status`, which
+ * `POST /orders/{id}/send` moves): those stay in the body, validated, so the service can answer 400
+ * naming that route when the value sent differs from the stored one, rather than ignore a client that
+ * believes it changed the state (issue 35). The same value, as a GET showed it, is fine.
  */
-export function roundTripBody<Writable extends TObject>(view: TObject, writable: Writable): Writable {
+export function roundTripBody<
+  View extends TObject,
+  Writable extends TObject,
+  State extends keyof View['properties'] & string = never,
+>(
+  view: View,
+  writable: Writable,
+  state: readonly State[] = [],
+): TObject<Writable['properties'] & { [Name in State]: TOptional<View['properties'][Name]> }> {
   const readOnly = Object.fromEntries(
     Object.entries(view.properties)
       .filter(([name]) => !(name in writable.properties))
-      .map(([name, schema]) => [name, Type.Optional({ ...schema, readOnly: true })]),
+      .map(([name, schema]) => [
+        name,
+        Type.Optional({
+          ...schema,
+          readOnly: true,
+          ...(state.includes(name as State) && { [STATE_KEYWORD]: true }),
+        }),
+      ]),
   );
   const { type: _type, required: _required, properties, ...options } = writable;
-  return Type.Object({ ...readOnly, ...properties }, options) as unknown as Writable;
+  return Type.Object({ ...readOnly, ...properties }, options) as never;
 }
+
+/** Marks a read-only field a body keeps for the service to compare (see roundTripBody). */
+export const STATE_KEYWORD = 'x-state';
 
 /** An optional free-text field that a client may send as `null` for "none", as views show no text. */
 export const OptionalText = <Text extends TSchema>(text: Text, description?: string) =>

@@ -16,13 +16,16 @@ const CORS_REQUEST_HEADERS = ['Content-Type', 'Idempotency-Key', 'Last-Event-ID'
  * DNS rebinding: a page on evil.example whose name the attacker re-points at this box is same-origin
  * with itself, so the Origin check below cannot tell it apart. Its requests still carry
  * `Host: evil.example`, which is neither an address nor a name this server is known by. Registered
- * before every other hook, so nothing else runs for such a request.
+ * before every other hook, so nothing else runs for such a request. The host checked is the one the
+ * rest of the server believes (Fastify's `request.host`): behind a trusted proxy, its
+ * `X-Forwarded-Host`, which the origin check compares with; checking only the proxy's own `Host` let a
+ * forwarded name through both checks (issue 35).
  */
 export function refuseUnknownHosts(app: FastifyInstance, config: Config): void {
   const knownNames = new Set(['localhost', ...config.allowedHosts]);
   const loggedNames = new Set<string>();
   app.addHook('onRequest', (request, _reply, done) => {
-    const host = request.headers.host;
+    const host = request.headers.host === undefined ? undefined : request.host;
     if (host === undefined || isKnownHost(host, knownNames)) return done();
     // Once per name, so the operator who just put a proxy in front learns what to set, and a
     // scanner trying many names cannot flood the log (nor grow this set without end).

@@ -5,9 +5,12 @@ import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import { CENTS_KEYWORD, isWholeCents } from './money';
 import { isWholeThousandths, THOUSANDTHS_KEYWORD } from './quantity';
+import { STATE_KEYWORD } from './schemas';
 
 const shared: Options = {
   allErrors: true,
+  // Errors carry the schema they failed, so an enum's answer can list its values (enumChoices).
+  verbose: true,
   useDefaults: true,
   // `multipleOf: 0.01` divides in binary floating point: 4930685.18 / 0.01 is 493068517.99999994. The
   // tolerance absorbs that error for every amount up to MAX_AMOUNT; the money keyword is the exact check.
@@ -121,16 +124,20 @@ export const serializerCompiler: FastifySerializerCompiler<object> = compiledOnc
   compileSerializer(route as Parameters<typeof compileSerializer>[0]),
 );
 
-type ObjectSchema = { properties?: Record<string, { readOnly?: boolean }>; required?: string[] };
+type ObjectSchema = {
+  properties?: Record<string, { readOnly?: boolean; [STATE_KEYWORD]?: boolean }>;
+  required?: string[];
+};
 
 /**
  * A body's `readOnly` fields (see roundTripBody in core/schemas.ts) are what a client sends back from a
  * GET: they are removed, whatever their value, and the rest is validated as if they had never been
  * sent; so the handler never sees them and `minProperties` still counts only the writable fields.
+ * State fields are read-only too but kept, validated, for the service to compare with the record.
  */
 function compileBody(schema: ObjectSchema): Validate {
   const readOnlyNames = Object.entries(schema.properties ?? {})
-    .filter(([, property]) => property.readOnly === true)
+    .filter(([, property]) => property.readOnly === true && property[STATE_KEYWORD] !== true)
     .map(([name]) => name);
   if (readOnlyNames.length === 0) return bodyAjv.compile(schema) as Validate;
   const validate = bodyAjv.compile({
@@ -153,27 +160,60 @@ function compileBody(schema: ObjectSchema): Validate {
 
 export type ValidationDetail = { field: string; message: string };
 
-/** Names each offending field the way a client developer reads it: `order.table_id`, `dishes[2].price_at_order`. */
+/**
+ * The values an enum allows, when `error` is an enum's failure: TypeBox writes a union of literals as
+ * `anyOf` of `const`s, whose one wrong value ajv reports once per literal ("must be equal to
+ * constant") and once more for the `anyOf`. Undefined for any other error.
+ */
+function enumChoices(error: ErrorObject): unknown[] | undefined {
+  if (error.keyword === 'enum') return error.params.allowedValues as unknown[];
+  if (error.keyword !== 'anyOf' || !Array.isArray(error.schema)) return undefined;
+  const branches = error.schema as unknown[];
+  const isEveryConst = branches.every(
+    (branch) => typeof branch === 'object' && branch !== null && Object.hasOwn(branch, 'const'),
+  );
+  return isEveryConst ? branches.map((branch) => (branch as { const: unknown }).const) : undefined;
+}
+
+/** A JSON pointer as a client developer reads it: `order.table_id`, `dishes[2].price_at_order`. */
+function fieldPath(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .filter(Boolean)
+    .reduce(
+      (acc, segment) => (/^\d+$/.test(segment) ? `${acc}[${segment}]` : acc ? `${acc}.${segment}` : segment),
+      '',
+    );
+}
+
+/**
+ * Names each offending field the way a client developer reads it, and says once what an enum allows:
+ * `status must be one of pending, preparing, ready, completed, cancelled`, built from the schema.
+ */
 export function describeValidationErrors(
   errors: ErrorObject[] | undefined,
   part: string,
 ): ValidationDetail[] {
-  return (errors ?? []).map((error) => {
-    const path = error.instancePath
-      .split('/')
-      .filter(Boolean)
-      .reduce(
-        (acc, segment) =>
-          /^\d+$/.test(segment) ? `${acc}[${segment}]` : acc ? `${acc}.${segment}` : segment,
-        '',
-      );
-    const named =
-      error.keyword === 'required'
-        ? String(error.params.missingProperty)
-        : error.keyword === 'additionalProperties'
-          ? String(error.params.additionalProperty)
-          : '';
-    const field = [path, named].filter(Boolean).join('.') || part;
-    return { field, message: error.message ?? 'is invalid' };
-  });
+  const all = errors ?? [];
+  const enums = all.filter((error) => error.keyword === 'anyOf' && enumChoices(error) !== undefined);
+  // The literals' own failures are said by their enum's one message.
+  const isInsideEnum = (error: ErrorObject) =>
+    enums.some(
+      (parent) =>
+        parent.instancePath === error.instancePath && error.schemaPath.startsWith(`${parent.schemaPath}/`),
+    );
+  return all
+    .filter((error) => !isInsideEnum(error))
+    .map((error) => {
+      const named =
+        error.keyword === 'required'
+          ? String(error.params.missingProperty)
+          : error.keyword === 'additionalProperties'
+            ? String(error.params.additionalProperty)
+            : '';
+      const field = [fieldPath(error.instancePath), named].filter(Boolean).join('.') || part;
+      const choices = enumChoices(error);
+      if (choices) return { field, message: `${field} must be one of ${choices.join(', ')}` };
+      return { field, message: error.message ?? 'is invalid' };
+    });
 }

@@ -1,9 +1,10 @@
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
+import { nextOrdinal } from '../core/db/ordinals';
 import { prepared } from '../core/db/prepared';
 import type { Database, StockItemType, StockReason } from '../core/db/schema';
-import { newOrderedId } from '../core/ids';
+import { newId } from '../core/ids';
 
 export type MovementRow = Selectable<Database['stock_movements']>;
 
@@ -77,7 +78,7 @@ export async function applyMovement(trx: Db, movement: NewMovement): Promise<Mov
   });
   if (!moved) return undefined;
   const item: MovedItem = {
-    movementId: newOrderedId(),
+    movementId: newId(),
     name: moved.name,
     stock: Number(moved.stock),
     reorder_level: Number(moved.reorder_level),
@@ -86,6 +87,7 @@ export async function applyMovement(trx: Db, movement: NewMovement): Promise<Mov
   };
   await insertMovementStatement.run(trx, {
     id: item.movementId,
+    ordinal: await nextOrdinal(trx, 'stock_movements'),
     item_type: movement.itemType,
     item_id: movement.itemId,
     seq: item.seq,
@@ -177,7 +179,7 @@ export async function listMovements(db: Db, filter: MovementFilter) {
   if (filter.to !== undefined) query = query.where('m.at', '<', filter.to);
   return query
     .orderBy('m.at', 'desc')
-    .orderBy('m.seq', 'desc')
+    .orderBy('m.ordinal', 'desc')
     .orderBy('m.id', 'desc')
     .limit(filter.limit)
     .offset(filter.offset)

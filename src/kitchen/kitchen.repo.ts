@@ -92,7 +92,12 @@ export async function listQueue(db: Db, station: string | undefined, limit: numb
     .where('order_dishes.status', 'in', ['sent', 'preparing', 'ready'])
     .where('orders.is_deleted', '=', 0);
   if (station !== undefined) query = query.where('categories.station', '=', station);
-  const rows = await query.orderBy('order_dishes.sent_at').orderBy('order_dishes.id').limit(limit).execute();
+  const rows = await query
+    .orderBy('order_dishes.sent_at')
+    .orderBy('order_dishes.ordinal')
+    .orderBy('order_dishes.id')
+    .limit(limit)
+    .execute();
   return rows.map((row) => ({
     ...row,
     sent_at: Number(row.sent_at),

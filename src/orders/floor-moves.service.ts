@@ -11,6 +11,7 @@ import type { MergeOrderBody, MoveDishesBody, MovedDishesView, MoveOrderBody } f
 import * as dishes from './order-dishes.repo';
 import { recordDishesChanged, recordOrderEvent } from './order-events';
 import { tableNotFound } from './order-links';
+import { recordOrderMoved } from './order-moved-audit';
 import { isActive } from './order-status';
 import * as tables from './order-tables.repo';
 import { toOrderDishView, toOrderView } from './order-views';
@@ -55,14 +56,7 @@ export async function moveOrder(
       await recordOrderEvent(trx, 'order.updated', moved, now);
       if (current.table_id) await unseatOrder(trx, current.table_id, id, now);
       await seatOrder(trx, tableId, id, now);
-      await recordAudit(trx, {
-        at: now,
-        actor: principal,
-        action: 'order.moved',
-        target: { type: 'order', id },
-        before: { table_id: current.table_id },
-        after: { table_id: tableId },
-      });
+      await recordOrderMoved(trx, principal, { orderId: id, from: current.table_id, to: tableId, at: now });
       return toOrderView(moved);
     }),
   );

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../core/db/database';
+import { nextOrdinal } from '../core/db/ordinals';
 import { prepared } from '../core/db/prepared';
 import type { Database, DishStatus } from '../core/db/schema';
 import { outOfStock } from '../inventory/recipes.repo';
@@ -51,11 +52,17 @@ const newOrderDishes = prepared((db, { rows }: { rows: Insertable<Database['orde
 );
 
 /** A plate to store, with the options chosen for it. */
-export type NewPlate = Insertable<Database['order_dishes']> & { modifiers: readonly ModifierChoice[] };
+export type NewPlate = Omit<Insertable<Database['order_dishes']>, 'ordinal'> & {
+  modifiers: readonly ModifierChoice[];
+};
 
+/** Stores the plates in the order given: their ordinals follow it. */
 export async function insertOrderDishes(db: Db, plates: NewPlate[]): Promise<void> {
   if (plates.length === 0) return;
-  await newOrderDishes.run(db, { rows: plates.map(({ modifiers: _modifiers, ...row }) => row) });
+  const first = await nextOrdinal(db, 'order_dishes');
+  await newOrderDishes.run(db, {
+    rows: plates.map(({ modifiers: _modifiers, ...row }, index) => ({ ...row, ordinal: first + index })),
+  });
   await insertModifierChoices(
     db,
     plates.flatMap((plate) => plate.modifiers.map((modifier) => ({ ...modifier, order_dish_id: plate.id }))),
@@ -176,8 +183,11 @@ export async function sumOfDishes(db: Db, orderId: string): Promise<number> {
   return Number(row.total);
 }
 
-/** An order dish with what its views and the kitchen show beside it: the menu name, station and options. */
-export type OrderDishDetail = OrderDishRow & {
+/**
+ * An order dish with what its views and the kitchen show beside it: the menu name, station and
+ * options. Without its `ordinal`, which only orders lists.
+ */
+export type OrderDishDetail = Omit<OrderDishRow, 'ordinal'> & {
   dish_name: string;
   station: string;
   modifiers: ModifierChoice[];
@@ -254,6 +264,7 @@ const liveOrderWithDishRows = prepared((db, { orderId }: { orderId: string }) =>
     .where('orders.id', '=', orderId)
     .where('orders.is_deleted', '=', 0)
     .orderBy('order_dishes.created_at')
+    .orderBy('order_dishes.ordinal')
     .orderBy('order_dishes.id'),
 );
 

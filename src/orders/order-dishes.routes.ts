@@ -4,9 +4,9 @@ import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
-import { errors, IdParams, MessageReply, NoContent, roundTripBody, Uuid } from '../core/schemas';
+import { errors, IdParams, MessageReply, NoContent, Uuid } from '../core/schemas';
 import * as service from './order-dishes.service';
-import { DishEntries, OrderDishUpdateBody, OrderDishView } from './orders.schemas';
+import { DishEntries, OrderDishUpdateRequest, OrderDishView } from './orders.schemas';
 import { ENTRY_RULES, PRICE_MISMATCH } from './plate-modifiers';
 import { PRICE_OVERRIDE_NOTE } from './price-overrides';
 
@@ -73,9 +73,12 @@ export const orderDishesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
           '`course` may change at any time. `modifiers` (the whole new choice, checked as when adding) only ' +
           `while the plate is pending: after it is sent, 400 \`${service.MODIFIERS_FROZEN}\`; a new choice ` +
           'reprices the plate (dish price + deltas) and a `price_at_order` sent with it must match (400 ' +
-          `\`${PRICE_MISMATCH}\`). Sending back the options the plate has is no change. ${TOTAL_NOTE}`,
+          `\`${PRICE_MISMATCH}\`). Sending back the options the plate has is no change. The other fields of the ` +
+          'plate as GET shows it are ignored, except `status`: the same value is fine, another answers 400 ' +
+          'naming the route that changes it (`POST /orders/{id}/send`, `POST …/serve`, `PUT …/status`). ' +
+          TOTAL_NOTE,
         params: OrderDishParams,
-        body: roundTripBody(OrderDishView, OrderDishUpdateBody),
+        body: OrderDishUpdateRequest,
         response: { 200: MessageReply, ...errors(400, 401, 404) },
       },
     },

@@ -16,7 +16,7 @@ import { priceDishEntries } from './order-links';
 import { assertDishesCanChange } from './order-status';
 import { toOrderDishView } from './order-views';
 import * as orders from './orders.repo';
-import type { DishEntry, OrderDishUpdateBody, OrderDishView } from './orders.schemas';
+import type { DishEntry, OrderDishUpdateRequest, OrderDishView } from './orders.schemas';
 import {
   chooseModifiers,
   loadModifierMenu,
@@ -105,13 +105,17 @@ export function updateOrderDish(
   principal: Principal,
   orderId: string,
   orderDishId: string,
-  input: OrderDishUpdateBody,
+  input: OrderDishUpdateRequest,
 ): Promise<void> {
   return changeDishes(ctx, orderId, async (trx, now, audits) => {
     const plate = (await dishes.findLiveOrderWithDishes(trx, orderId))?.dishes.find(
       (dish) => dish.id === orderDishId,
     );
     if (!plate) throw new NotFoundError();
+    // A client that sends another status believes it moved the plate; say which route does.
+    if (input.status !== undefined && input.status !== plate.status) {
+      throw new BadRequestError(`status is not changed here: use ${ROUTE_OF_STATUS[input.status]}`);
+    }
     const wanted = input.modifiers?.map((modifier) =>
       typeof modifier === 'string' ? modifier : modifier.option_id,
     );
@@ -138,6 +142,16 @@ export function updateOrderDish(
     if (!(await dishes.updateOrderDish(trx, orderId, orderDishId, changes))) throw new NotFoundError();
   });
 }
+
+/** The route that moves a plate to each status. */
+const ROUTE_OF_STATUS: Readonly<Record<OrderDishView['status'], string>> = {
+  pending: 'PUT /orders/{id}/dishes/{dishId}/status',
+  sent: 'POST /orders/{id}/send',
+  preparing: 'PUT /orders/{id}/dishes/{dishId}/status',
+  ready: 'PUT /orders/{id}/dishes/{dishId}/status',
+  served: 'POST /orders/{id}/dishes/{dishId}/serve',
+  voided: 'PUT /orders/{id}/dishes/{dishId}/status',
+};
 
 export const MODIFIERS_FROZEN = 'Modifiers cannot change once the plate is sent to the kitchen';
 

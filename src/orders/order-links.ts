@@ -1,6 +1,6 @@
 import type { Db } from '../core/db/database';
 import { BadRequestError } from '../core/errors';
-import { newOrderedId } from '../core/ids';
+import { newId } from '../core/ids';
 import { toCents } from '../core/money';
 import { findLiveUserById } from '../users/users.repo';
 import { findLiveDishPrices } from './order-dishes.repo';
@@ -79,7 +79,7 @@ export async function priceDishEntries(
     }
     return Array.from({ length: entry.quantity ?? 1 }, () => {
       const priced: PricedDish = {
-        id: newOrderedId(),
+        id: newId(),
         dish_id: entry.dish_id,
         price_at_order_cents: priceCents,
         notes: entry.notes ?? '',

@@ -4,11 +4,20 @@ import type { OrderDishDetail } from './order-dishes.repo';
 import type { OrderRow } from './orders.repo';
 import type { OrderDishView, OrderView } from './orders.schemas';
 
-/** What the order still owes: its total less the discounts of its live bills and what was paid. */
+/**
+ * What the order still owes, the one definition the order view, the till, the floor and the close
+ * rule share: its total less the discounts of its live bills, what was paid, and what refunds gave
+ * back on Paid bills (money returned after the sale is not a new debt).
+ */
 export function orderBalanceCents(
-  row: Pick<OrderRow, 'total_cents' | 'discount_cents' | 'paid_cents'>,
+  row: Pick<OrderRow, 'total_cents' | 'discount_cents' | 'paid_cents' | 'refunded_after_sale_cents'>,
 ): number {
-  return Number(row.total_cents) - Number(row.discount_cents) - Number(row.paid_cents);
+  return (
+    Number(row.total_cents) -
+    Number(row.discount_cents) -
+    Number(row.paid_cents) -
+    Number(row.refunded_after_sale_cents)
+  );
 }
 
 export function toOrderView(row: OrderRow): OrderView {

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Money } from '../core/money';
 import { Page } from '../core/paging';
-import { OptionalText, UnixMsQuery, Uuid } from '../core/schemas';
+import { OptionalText, roundTripBody, UnixMsQuery, Uuid } from '../core/schemas';
 
 export const ORDER_STATUSES = ['pending', 'preparing', 'ready', 'completed', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -168,7 +168,9 @@ export const OrderView = Type.Object({
   discount: Type.Number({ description: 'Sum of the discounts on its live (not cancelled) bills' }),
   paid: Type.Number({ description: 'Settled payments on its bills minus refunds, tips excluded' }),
   balance: Type.Number({
-    description: 'total − discount − paid: what is still owed (negative: overpaid)',
+    description:
+      'What is still owed: total − discount − paid, plus what refunds gave back on Paid bills (a refund ' +
+      'is money returned after the sale, not a new debt). Negative: overpaid',
   }),
   created_at: Type.String({ format: 'date-time', example: '2026-11-22T18:00:00.000Z' }),
 });
@@ -249,3 +251,7 @@ export type OrderFilter = {
   /** Created strictly before, Unix ms. */
   before?: number | undefined;
 };
+
+/** `PUT /orders/{id}/dishes/{dishId}`: the plate as a GET shows it; its `status` only as it is (see routes). */
+export const OrderDishUpdateRequest = roundTripBody(OrderDishView, OrderDishUpdateBody, ['status']);
+export type OrderDishUpdateRequest = Static<typeof OrderDishUpdateRequest>;

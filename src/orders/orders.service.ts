@@ -7,14 +7,16 @@ import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { fromCents } from '../core/money';
-import { refreshSalesFacts } from '../reports/sales-facts';
 import { authorize } from '../roles/permissions';
 import { authorizeAction } from '../roles/request-permissions';
 import { recordTableEvent } from '../tables/table-events';
 import { cancelBillsOfOrder } from '../tickets/bill-cancellation';
+import { findLiveTicketsOfOrder } from '../tickets/tickets.repo';
+import { TICKET_STATUS } from '../tickets/tickets.schemas';
 import * as dishes from './order-dishes.repo';
 import { recordOrderEvent } from './order-events';
 import { findOrderUser, priceDishEntries, sumCents, tableNotFound, tableTaken } from './order-links';
+import { recordOrderMoved } from './order-moved-audit';
 import { assertTransition, isActive } from './order-status';
 import * as tables from './order-tables.repo';
 import { orderBalanceCents, toOrderDishView, toOrderView } from './order-views';
@@ -92,6 +94,10 @@ export async function updateOrder(
       if (isCancelling) await cancelBillsOfOrder(trx, principal, id, now);
       const nextTableId = input.table_id === undefined ? current.table_id : input.table_id;
       const isMovingTable = nextTableId !== current.table_id;
+      // A party changing table through PUT is the floor's move: POST /orders/{id}/move's permission
+      // and audit entry (issue 35), not a plain edit.
+      if (isMovingTable) authorizeAction(principal, 'moveOrder');
+      const reassigned = await reassignment(trx, principal, current, input);
       await tables.lockTables(trx, [current.table_id, nextTableId]);
       if (input.user_id !== undefined && input.user_id !== current.user_id) {
         await findOrderUser(trx, input.user_id);
@@ -105,8 +111,6 @@ export async function updateOrder(
         guests: input.guests === undefined ? current.guests : input.guests,
         updated_at: now,
       });
-      // The reports name the order's user as the waiter of its bills.
-      if (input.user_id !== undefined && input.user_id !== current.user_id) await refreshSalesFacts(trx, id);
       await recordOrderEvent(trx, 'order.updated', updated, now);
       const holdsOldTable = isActive(current.status) && current.table_id !== null;
       const willHoldNewTable = isActive(status) && nextTableId !== null;
@@ -115,6 +119,24 @@ export async function updateOrder(
       }
       if (willHoldNewTable && (!holdsOldTable || isMovingTable)) {
         await seatOrder(trx, nextTableId as string, id, now);
+      }
+      if (isMovingTable) {
+        await recordOrderMoved(trx, principal, {
+          orderId: id,
+          from: current.table_id,
+          to: nextTableId,
+          at: now,
+        });
+      }
+      if (reassigned) {
+        await recordAudit(trx, {
+          at: now,
+          actor: principal,
+          action: 'order.reassigned',
+          target: { type: 'order', id },
+          before: { user_id: current.user_id, waiter: current.waiter },
+          after: { user_id: updated.user_id, waiter: updated.waiter },
+        });
       }
       if (before) {
         const after = await orderWithDishesView(trx, id);
@@ -129,6 +151,30 @@ export async function updateOrder(
       }
     }),
   );
+}
+
+/**
+ * Whether the body gives the order to another waiter (`user_id` or `waiter` other than stored). That
+ * moves its sale and tips in the reports by waiter, so it is a manager's (`orders.reassign`), and
+ * refused once the order is completed or has money on a bill: the tips were earned by who served it.
+ */
+async function reassignment(
+  trx: Db,
+  principal: Principal,
+  current: orders.OrderRow,
+  input: OrderBody,
+): Promise<boolean> {
+  const isReassigning =
+    (input.user_id !== undefined && input.user_id !== current.user_id) ||
+    (input.waiter !== undefined && input.waiter !== current.waiter);
+  if (!isReassigning) return false;
+  authorizeAction(principal, 'reassignOrder');
+  if (current.status === 'completed') throw new BadRequestError('Cannot reassign a completed order');
+  const bills = await findLiveTicketsOfOrder(trx, current.id);
+  if (bills.some((bill) => Number(bill.status) === TICKET_STATUS.paid || Number(bill.paid_cents) > 0)) {
+    throw new BadRequestError('Cannot reassign an order with payments');
+  }
+  return true;
 }
 
 /**

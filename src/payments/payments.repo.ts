@@ -2,6 +2,7 @@ import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
+import { refreshRefundedAfterSale } from '../tickets/tickets.repo';
 
 export type PaymentRow = Selectable<Database['payments']>;
 export type PaymentMethodRow = Selectable<Database['payment_methods']>;
@@ -67,6 +68,7 @@ export async function addSettledToTicket(
   const money = { id: ticket.id, orderId: ticket.orderId, ...amounts, now };
   await ticketSettled.run(db, money);
   await orderSettled.run(db, money);
+  await refreshRefundedAfterSale(db, ticket.orderId);
 }
 
 export function listPaymentMethods(db: Db): Promise<PaymentMethodRow[]> {
@@ -128,6 +130,7 @@ export async function subtractRefund(
     .set({ paid_cents: sql`paid_cents - ${cents}`, updated_at: now })
     .where('id', '=', payment.orderId)
     .execute();
+  await refreshRefundedAfterSale(db, payment.orderId);
 }
 
 /** A refund whose money never left: the payment, its bill and its order get it back. */
@@ -156,6 +159,7 @@ export async function undoRefund(
     .set({ paid_cents: sql`paid_cents + ${cents}`, updated_at: now })
     .where('id', '=', refund.orderId)
     .execute();
+  await refreshRefundedAfterSale(db, refund.orderId);
 }
 
 export async function completeLightningRefund(

@@ -10,7 +10,7 @@ export function findChitHeader(db: Db, orderId: string) {
     .executeTakeFirst();
 }
 
-/** These dishes of the order by course, then in the order they were entered (plate ids grow with it). */
+/** These dishes of the order by course, then in the order they were entered (their ordinals). */
 export function findChitDishes(db: Db, orderId: string, orderDishIds: string[]) {
   return db
     .selectFrom('order_dishes')
@@ -26,6 +26,7 @@ export function findChitDishes(db: Db, orderId: string, orderDishIds: string[]) 
     .where('order_dishes.id', 'in', orderDishIds)
     .orderBy('order_dishes.course')
     .orderBy('order_dishes.created_at')
+    .orderBy('order_dishes.ordinal')
     .orderBy('order_dishes.id')
     .execute();
 }

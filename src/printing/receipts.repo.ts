@@ -31,6 +31,7 @@ export function findBillPlates(db: Db, ticketId: string) {
     ])
     .where('ticket_dishes.ticket_id', '=', ticketId)
     .orderBy('order_dishes.created_at')
+    .orderBy('order_dishes.ordinal')
     .orderBy('order_dishes.id')
     .execute();
 }

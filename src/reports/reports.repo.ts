@@ -90,10 +90,19 @@ function joinsOf(groupBy: SalesGrouping) {
 export function unpaidOrders(db: Db, limit: number) {
   return db
     .selectFrom('orders')
-    .select(['id', 'status', 'waiter', 'total_cents', 'discount_cents', 'paid_cents', 'created_at'])
+    .select([
+      'id',
+      'status',
+      'waiter',
+      'total_cents',
+      'discount_cents',
+      'paid_cents',
+      'refunded_after_sale_cents',
+      'created_at',
+    ])
     .where('is_deleted', '=', 0)
     .where('status', 'in', ['completed', 'cancelled'])
-    .where(sql<boolean>`paid_cents + discount_cents < total_cents`)
+    .where(sql<boolean>`paid_cents + discount_cents + refunded_after_sale_cents < total_cents`)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)

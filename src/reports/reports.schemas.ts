@@ -57,7 +57,7 @@ export const OpenBalances = Type.Object({
       total: Type.Number(),
       discount: Type.Number({ description: 'Discounts on its live bills' }),
       paid: Type.Number(),
-      balance: Type.Number({ description: 'total − discount − paid, above 0' }),
+      balance: Type.Number({ description: "what the order still owes (the order view's balance), above 0" }),
       created_at: Instant,
     }),
     { description: 'Completed or cancelled orders not paid in full, newest first (at most 1000)' },

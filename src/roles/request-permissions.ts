@@ -13,6 +13,8 @@ import { authorize, type Permission } from './permissions';
  * |----------------------|-----------------------------------------------------------------------|---------------------------------------------|
  * | cancelOrder          | `PUT /orders/{id}` `{"status":"cancelled"}`                           | the order was not cancelled yet             |
  * | cancelBillsWithOrder | that PUT, and `DELETE /orders/{id}`                                   | the order has pending bills, cancelled with it |
+ * | moveOrder            | `PUT /orders/{id}` `{"table_id"}`                                     | it differs from the order's table (as `POST /orders/{id}/move`) |
+ * | reassignOrder        | `PUT /orders/{id}` `{"user_id"}` or `{"waiter"}`                      | it differs from the stored one              |
  * | voidDish             | `PUT /orders/{id}/dishes/{dishId}/status` `{"status":"voided"}`       | always                                      |
  * | voidDish             | `DELETE /orders/{id}/dishes/{dishId}`, `DELETE /orders/{id}/dishes`   | a removed plate was sent to the kitchen (not `pending`) |
  * | overridePrice        | `price_at_order` on `POST /orders/with-dishes`, `POST /orders/{id}/dishes`, `PUT /orders/{id}/dishes/{dishId}` | it differs from the dish's menu price (and, on an update, from the price the dish already has) |
@@ -23,6 +25,8 @@ import { authorize, type Permission } from './permissions';
 export const REQUEST_PERMISSIONS = {
   cancelOrder: 'orders.cancel',
   cancelBillsWithOrder: 'tickets.cancel',
+  moveOrder: 'orders.move',
+  reassignOrder: 'orders.reassign',
   voidDish: 'dishes.void',
   overridePrice: 'orders.price_override',
   discountBill: 'tickets.discount',

@@ -1,4 +1,12 @@
+import type { Principal } from '../core/auth-guard';
+import { ForbiddenError } from '../core/errors';
 import type { Permission } from './permissions';
+
+/** One permission, or a list of which the caller needs any one. */
+export type RoutePermission = Permission | readonly Permission[];
+
+/** Bills and payments are money: read by who takes payments or reads reports, never the kitchen (issue 35). */
+const MONEY_READ: readonly Permission[] = ['payments.take', 'reports.read'];
 
 /**
  * The one table of which permission each route needs, by its operationId. The guard checks it before
@@ -7,7 +15,7 @@ import type { Permission } from './permissions';
  * a price override, a discount) is in REQUEST_PERMISSIONS (request-permissions.ts). The tests hold
  * their own hand-written matrix of roles and actions, so an edit here shows there.
  */
-export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
+export const ROUTE_PERMISSIONS: Readonly<Record<string, RoutePermission>> = {
   listUsers: 'users.manage',
   getUser: 'users.manage',
   createUser: 'users.manage',
@@ -46,6 +54,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
 
   listAuditEntries: 'audit.read',
   verifyAuditLog: 'audit.read',
+  acknowledgeAuditBreak: 'audit.acknowledge',
 
   createCategory: 'menu.write',
   updateCategory: 'menu.write',
@@ -93,6 +102,12 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
 
   createTicket: 'tickets.write',
   cancelTicket: 'tickets.cancel',
+  listTickets: MONEY_READ,
+  listOrderTickets: MONEY_READ,
+  getTicket: MONEY_READ,
+  listTicketPayments: MONEY_READ,
+  getPayment: MONEY_READ,
+  getTicketReceipt: MONEY_READ,
 
   printTicketReceipt: 'receipts.print',
   listPrinters: 'printers.manage',
@@ -139,8 +154,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
  */
 export function permissionOfRoute(
   operationId: string | undefined,
-  declared: Permission | undefined,
-): Permission | undefined {
+  declared: RoutePermission | undefined,
+): RoutePermission | undefined {
   const tabled = operationId === undefined ? undefined : ROUTE_PERMISSIONS[operationId];
   // The guard stores the table's answer in the route's config, which a HEAD route copies from its GET.
   if (declared !== undefined && declared !== tabled) {
@@ -150,6 +165,13 @@ export function permissionOfRoute(
 }
 
 /** Opens the OpenAPI description of a guarded operation. */
-export function permissionNote(permission: Permission): string {
-  return `Requires the \`${permission}\` permission.`;
+export function permissionNote(permission: RoutePermission): string {
+  if (typeof permission === 'string') return `Requires the \`${permission}\` permission.`;
+  return `Requires one of the permissions ${permission.map((name) => `\`${name}\``).join(', ')}.`;
+}
+
+/** Throws 403 `{"message":"Unauthorized API access"}` unless the caller's role holds the route's permission (any one of a list). */
+export function authorizeRoute(principal: Principal, permission: RoutePermission): void {
+  const needed = typeof permission === 'string' ? [permission] : permission;
+  if (!needed.some((name) => principal.permissions.has(name))) throw new ForbiddenError();
 }

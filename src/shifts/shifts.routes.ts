@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { publishedHead } from '../audit/audit.service';
 import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
 import { listOrNoContent } from '../core/replies';
@@ -124,7 +125,12 @@ export const shiftsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         response: { 200: ShiftView, ...errors(400, 401, 403, 404), 409: conflict(service.SHIFT_CLOSED) },
       },
     },
-    (request) => service.closeShift(ctx, principalOf(request), request.params.id, request.body),
+    async (request) => {
+      const closed = await service.closeShift(ctx, principalOf(request), request.params.id, request.body);
+      // Published outside the database at every close, so a log cut back later shows against it.
+      request.log.info({ shift_id: closed.id, audit_head: await publishedHead(ctx.db) }, 'audit head');
+      return closed;
+    },
   );
 
   app.get(

@@ -137,5 +137,16 @@ export const ShiftReport = Type.Object({
   expected_cash: Type.Union([Type.Number(), Type.Null()], { description: 'Null when hidden: see ShiftView' }),
   counted_cash: Type.Union([Type.Number(), Type.Null()]),
   difference: Type.Union([Type.Number(), Type.Null()]),
+  audit_head: Type.Union(
+    [
+      Type.Object({ seq: Type.Integer({ minimum: 0 }), hash: Type.String({ pattern: '^[0-9a-f]{64}$' }) }),
+      Type.Null(),
+    ],
+    {
+      description:
+        'The audit chain’s signed head when the report was made: printed or kept, it anchors the log ' +
+        'outside the database. Null when the head is missing or forged (GET /audit/verify says why)',
+    },
+  ),
 });
 export type ShiftReport = Static<typeof ShiftReport>;

@@ -1,3 +1,4 @@
+import { publishedHead } from '../audit/audit.service';
 import { recordAudit } from '../audit/record-audit';
 import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
@@ -197,13 +198,14 @@ export async function shiftReport(
 ): Promise<ShiftReport> {
   const shift = await shiftOfCaller(ctx.db, principal, shiftId);
   const isBlind = await hidesExpectedCash(ctx.db, principal);
-  const [view, bills, methods, tips, refundsCents, settings] = await Promise.all([
+  const [view, bills, methods, tips, refundsCents, settings, auditHead] = await Promise.all([
     viewOf(ctx.db, shift, isBlind),
     repo.billsClosedIn(ctx.db, shiftId),
     repo.paymentsByMethod(ctx.db, shiftId),
     repo.tipsByWaiter(ctx.db, shiftId),
     repo.refundsOfShift(ctx.db, shiftId),
     loadSettings(ctx.db),
+    publishedHead(ctx.db),
   ]);
   const netCents = bills.subtotal_cents - bills.discount_cents - refundsCents;
   const sum = (values: number[]) => values.reduce((total, value) => total + Number(value), 0);
@@ -234,6 +236,7 @@ export async function shiftReport(
     expected_cash: view.expected_cash,
     counted_cash: view.counted_cash,
     difference: view.difference,
+    audit_head: auditHead,
   };
 }
 

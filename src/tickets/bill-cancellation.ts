@@ -37,6 +37,7 @@ export async function cancelLockedTicket(trx: Db, ticket: tickets.TicketRow, now
     discountCents: -Number(ticket.discount_cents),
   };
   await tickets.addToOrderBilled(trx, ticket.order_id, released, now);
+  await tickets.refreshRefundedAfterSale(trx, ticket.order_id);
   // A Paid bill whose payments were all refunded can be cancelled: it leaves the reports; any bill's
   // dishes go back to the pool an amount-split bill is shared over.
   await refreshSalesFacts(trx, ticket.order_id);

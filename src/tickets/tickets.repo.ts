@@ -111,6 +111,27 @@ export async function addToOrderBilled(
   });
 }
 
+const refundedAfterSale = prepared((db, { orderId }: { orderId: string }) =>
+  db
+    .updateTable('orders')
+    .set({
+      refunded_after_sale_cents: sql<number>`(
+        select coalesce(sum(case when t.total_cents > t.paid_cents then t.total_cents - t.paid_cents else 0 end), 0)
+        from tickets t where t.order_id = ${orderId} and t.status = ${TICKET_STATUS.paid}
+      )`,
+    })
+    .where('id', '=', orderId),
+);
+
+/**
+ * Stores what the order's Paid bills fall short of their totals: money refunds gave back after the
+ * sale, which the order's balance does not ask for again. Run after any change to a bill's money or
+ * status; the order row is already locked.
+ */
+export async function refreshRefundedAfterSale(db: Db, orderId: string): Promise<void> {
+  await refundedAfterSale.run(db, { orderId });
+}
+
 const payableInvoice = prepared((db, { ticketId, now }: { ticketId: string; now: number }) =>
   db
     .selectFrom('payments')
@@ -149,6 +170,7 @@ const dishLinksOfTickets = prepared((db, { ticketIds }: { ticketIds: string[] })
     .select(['ticket_dishes.ticket_id', 'ticket_dishes.order_dish_id'])
     .where('ticket_dishes.ticket_id', 'in', ticketIds)
     .orderBy('order_dishes.created_at')
+    .orderBy('order_dishes.ordinal')
     .orderBy('order_dishes.id'),
 );
 

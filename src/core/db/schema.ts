@@ -144,6 +144,8 @@ export type Database = {
     user_id: string | null;
     note: Generated<string>;
     at: number;
+    /** The order movements were entered in (ids are UUID v4): one more than the largest before it. */
+    ordinal: number;
   };
   /** What a dish or a modifier option uses of an ingredient or a product, per plate. */
   recipe_lines: {
@@ -181,6 +183,8 @@ export type Database = {
     discount_cents: Generated<number>;
     /** Settled payments minus refunds over the order's bills, tips excluded. */
     paid_cents: Generated<number>;
+    /** What refunds gave back on the order's Paid bills: returned after the sale, not owed again. */
+    refunded_after_sale_cents: Generated<number>;
     is_deleted: Generated<number>;
     created_at: number;
     updated_at: number;
@@ -199,6 +203,8 @@ export type Database = {
     voided_at: number | null;
     seat: Generated<number | null>;
     course: Generated<number>;
+    /** The order plates were entered in (ids are UUID v4): one more than the largest before it. */
+    ordinal: number;
   };
   idempotency_keys: {
     scope: string;

@@ -33,7 +33,10 @@ import * as pinLength from './0026_pin_length';
 import * as inventory from './0027_inventory';
 import * as inventoryReportIndex from './0028_inventory_report_index';
 import * as lightningFees from './0029_lightning_fees';
-import * as paperLocale from './0030_paper_locale';
+import * as refundsAfterSale from './0030_refunds_after_sale';
+import * as orderReassign from './0031_order_reassign';
+import * as ordinals from './0032_ordinals';
+import * as paperLocale from './0033_paper_locale';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -67,7 +70,10 @@ export const migrationProvider: MigrationProvider = {
       '0027_inventory': inventory,
       '0028_inventory_report_index': inventoryReportIndex,
       '0029_lightning_fees': lightningFees,
-      '0030_paper_locale': paperLocale,
+      '0030_refunds_after_sale': refundsAfterSale,
+      '0031_order_reassign': orderReassign,
+      '0032_ordinals': ordinals,
+      '0033_paper_locale': paperLocale,
     };
   },
 };

@@ -99,14 +99,9 @@ export function TillOrder({ orderId }: { orderId: string }) {
   const shownDishes = dishes.filter((dish) => dish.status !== 'voided');
   const totalCents = toCents(order.total);
   const unbilledCents = totalCents - live.reduce((sum, ticket) => sum + toCents(ticket.subtotal), 0);
-  const discountCents = live.reduce((sum, ticket) => sum + toCents(ticket.discount), 0);
-  // From the bills, not the order's own balance, which does not count their discounts. A paid bill
-  // owes nothing more: what a refund gave back is not due again (an overpaid one stays negative).
-  const balanceCents = live.reduce(
-    (sum, ticket) =>
-      sum + (ticket.status === TICKET_PAID ? Math.min(0, toCents(ticket.balance)) : toCents(ticket.balance)),
-    Math.max(0, unbilledCents),
-  );
+  // The server's one definition of what the order owes, shared with the till list, the floor and the
+  // close rule: what a refund gave back after the sale is not due again.
+  const balanceCents = toCents(order.balance);
   const isFullyPaid = totalCents > 0 && unbilledCents <= 0 && balanceCents <= 0;
   const payingTicket = tickets.find((ticket) => ticket.id === paying);
   const payingNumber = payingTicket ? tickets.indexOf(payingTicket) + 1 : 0;
@@ -150,7 +145,7 @@ export function TillOrder({ orderId }: { orderId: string }) {
             billedIds={billedIds}
             hasShares={hasShares}
             totalCents={totalCents}
-            discountCents={discountCents}
+            discountCents={toCents(order.discount)}
             paidCents={toCents(order.paid)}
             balanceCents={balanceCents}
             unbilledCents={unbilledCents}
