@@ -68,7 +68,11 @@ function mergeNewestFirst(
 ): IncomingPaymentView[] {
   const byHash = new Map(stored.map((payment) => [payment.paymentHash, payment]));
   for (const payment of fromNode) byHash.set(payment.paymentHash, payment);
-  return [...byHash.values()].sort((a, b) => b.createdAt - a.createdAt);
+  // Payments made in the same millisecond keep one order whichever source listed them first, so
+  // consecutive pages neither repeat nor skip one.
+  return [...byHash.values()].sort(
+    (a, b) => b.createdAt - a.createdAt || a.paymentHash.localeCompare(b.paymentHash),
+  );
 }
 
 /**

@@ -56,7 +56,8 @@ export async function readyLine(page: Page, plateId: string): Promise<void> {
     const alert = page.getByRole('alert');
     if (await alert.isVisible()) throw new Error(`The kitchen screen refused: ${await alert.textContent()}`);
   }
-  await lineOf(page, plateId, 'ready').waitFor();
+  // The screen shows the step at once; the line is busy until the server took it for every plate.
+  await lineOf(page, plateId, 'ready').and(page.locator(':not([aria-busy="true"])')).waitFor();
 }
 
 /** The kitchen line holding this plate (lines list their plates' ids in `data-ids`). */

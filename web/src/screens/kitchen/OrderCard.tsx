@@ -107,6 +107,7 @@ function Line({
       data-ids={line.plates.map((plate) => plate.id).join(' ')}
       data-count={line.plates.length}
       data-status={line.status}
+      aria-busy={isMoving}
     >
       {isReady ? (
         <div class="dish-advance">{body}</div>
