@@ -60,6 +60,7 @@ const MATRIX: Record<string, readonly [waiter: boolean, cashier: boolean, kitche
   "see another's shifts: GET /shifts?user_id":          [no,   no,     no,     yes,    yes],
   'read the audit log: GET /audit':                     [no,   no,     no,     yes,    yes],
   'read a bill: GET /tickets/{id}':                     [yes,  yes,    no,     yes,    yes],
+  'give an order to another waiter: PUT /orders/{id}': [no,   no,     no,     yes,    yes],
 };
 
 /** One request of an action, on a state the administrator prepared for it; `status` on success. */
@@ -215,6 +216,10 @@ const ACTIONS: Record<keyof typeof MATRIX, Action> = {
     body: { available: false },
     status: 200,
   }),
+  'give an order to another waiter: PUT /orders/{id}': async (admin, db) => {
+    const { orderId } = await openOrder(admin, db);
+    return { method: 'PUT', url: `/orders/${orderId}`, body: { waiter: 'Someone else' }, status: 200 };
+  },
   'read a bill: GET /tickets/{id}': async (admin, db) => {
     const { orderId } = await openOrder(admin, db);
     return { method: 'GET', url: `/tickets/${await billOf(admin, orderId)}`, status: 200 };
