@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, keyHeader, messageOf, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
@@ -34,7 +34,12 @@ export function TillOrder({ orderId }: { orderId: string }) {
   const [notice, setNotice] = useState<string>();
   const [lastEvent, setLastEvent] = useState<LiveEvent>();
 
+  // Only the latest load is shown: an answer overtaken by a newer request (a live event's reload that
+  // started before a payment) would put back the balance before it, and the pay panel would start
+  // the amount, tip and cash the cashier typed over again.
+  const latestLoad = useRef(0);
   const load = useCallback(async () => {
+    const request = ++latestLoad.current;
     try {
       const [order, dishes, tickets] = await Promise.all([
         ok(api.GET('/orders/{id}', { params: { path: { id: orderId } } })),
@@ -46,10 +51,11 @@ export function TillOrder({ orderId }: { orderId: string }) {
             () => undefined,
           )
         : undefined;
+      if (request !== latestLoad.current) return;
       setLoaded({ order, dishes: dishes ?? [], tickets: tickets ?? [], tableName: table?.name });
       setError(undefined);
     } catch (failure) {
-      setError(messageOf(failure, t.unreachable));
+      if (request === latestLoad.current) setError(messageOf(failure, t.unreachable));
     }
   }, [orderId, t.unreachable]);
   useEffect(() => {
