@@ -30,7 +30,10 @@ export function findIncomingPayment(db: Db, paymentHash: string): Promise<Stored
     .executeTakeFirst();
 }
 
-/** Newest first, like phoenixd's own listing, so the two can be merged page by page. */
+/**
+ * Newest first by the time phoenixd's own listing goes by (completion for its default list of paid
+ * payments, creation for `all`), a millisecond's payments by hash, so the two merge page by page.
+ */
 export function listIncomingPayments(
   db: Db,
   filter: {
@@ -38,11 +41,13 @@ export function listIncomingPayments(
     to?: number | undefined;
     externalId?: string | undefined;
     limit?: number;
+    byCompletion: boolean;
   },
 ): Promise<StoredIncomingPayment[]> {
-  let query = db.selectFrom('incoming_payments').selectAll().orderBy('created_at', 'desc');
-  if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
-  if (filter.to !== undefined) query = query.where('created_at', '<=', filter.to);
+  const time = filter.byCompletion ? 'completed_at' : 'created_at';
+  let query = db.selectFrom('incoming_payments').selectAll().orderBy(time, 'desc').orderBy('payment_hash');
+  if (filter.from !== undefined) query = query.where(time, '>=', filter.from);
+  if (filter.to !== undefined) query = query.where(time, '<=', filter.to);
   if (filter.externalId !== undefined) query = query.where('external_id', '=', filter.externalId);
   if (filter.limit !== undefined) query = query.limit(filter.limit);
   return query.execute();

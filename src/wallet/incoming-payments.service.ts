@@ -65,13 +65,16 @@ async function rememberPaid(ctx: AppContext, payments: NodeIncomingPayment[]): P
 function mergeNewestFirst(
   fromNode: IncomingPaymentView[],
   stored: IncomingPaymentView[],
+  byCompletion: boolean,
 ): IncomingPaymentView[] {
   const byHash = new Map(stored.map((payment) => [payment.paymentHash, payment]));
   for (const payment of fromNode) byHash.set(payment.paymentHash, payment);
-  // Payments made in the same millisecond keep one order whichever source listed them first, so
-  // consecutive pages neither repeat nor skip one.
+  const timeOf = (payment: IncomingPaymentView) =>
+    byCompletion ? (payment.completedAt ?? 0) : payment.createdAt;
+  // The node's order (see the repository): payments of one millisecond by hash, so consecutive pages
+  // neither repeat nor skip one.
   return [...byHash.values()].sort(
-    (a, b) => b.createdAt - a.createdAt || a.paymentHash.localeCompare(b.paymentHash),
+    (a, b) => timeOf(b) - timeOf(a) || a.paymentHash.localeCompare(b.paymentHash),
   );
 }
 
@@ -91,8 +94,12 @@ export async function listIncoming(
       : node.listIncomingPayments({ ...filter, limit: wanted, offset: 0 }),
   );
   await rememberPaid(ctx, fromNode);
-  const stored = await repo.listIncomingPayments(ctx.db, query.all ? filter : { ...filter, limit: wanted });
-  const merged = mergeNewestFirst(fromNode.map(nodePaymentToView), stored.map(storedToView));
+  const byCompletion = !query.all;
+  const stored = await repo.listIncomingPayments(
+    ctx.db,
+    query.all ? { ...filter, byCompletion } : { ...filter, byCompletion, limit: wanted },
+  );
+  const merged = mergeNewestFirst(fromNode.map(nodePaymentToView), stored.map(storedToView), byCompletion);
   return query.all ? merged : merged.slice(query.offset, wanted);
 }
 

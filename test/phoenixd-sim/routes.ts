@@ -73,14 +73,18 @@ function listWindow(node: SimNode, params: Params): ListWindow {
  * with `all`, every one, filtered on the creation time. Incoming payments come newest first by that
  * same time; outgoing ones in no promised order (here: as stored, oldest first).
  */
-function listOf<T extends { createdAt: number; completedAt: number | null }>(
+function listOf<T extends { createdAt: number; completedAt: number | null; paymentHash: string | null }>(
   items: T[],
   window: ListWindow,
   options: { isAll: boolean; isNewestFirst: boolean },
 ): T[] {
   const timeOf = (item: T) => (options.isAll ? item.createdAt : (item.completedAt ?? -1));
   const matching = items.filter((item) => timeOf(item) >= window.from && timeOf(item) <= window.to);
-  if (options.isNewestFirst) matching.sort((a, b) => timeOf(b) - timeOf(a));
+  // SQL leaves the order of equal times open; the simulator settles it by hash, as our merge does.
+  if (options.isNewestFirst)
+    matching.sort(
+      (a, b) => timeOf(b) - timeOf(a) || (a.paymentHash ?? '').localeCompare(b.paymentHash ?? ''),
+    );
   return matching.slice(window.offset, window.offset + window.limit);
 }
 
