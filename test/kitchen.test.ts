@@ -6,6 +6,23 @@ import { billableOrder, createBill, storedEvents } from './helpers/checkout-fact
 import { ordersSnapshot, storedOrder, storedOrderDishes } from './helpers/orders-factories';
 
 describeEachDatabase('kitchen flow', (target) => {
+  it('answers a send retried with the same Idempotency-Key with what the first try sent, and sends once', async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const { call, orderId } = await billableOrder(app, db, [1000, 2000]);
+    const key = { 'idempotency-key': 'send-table-4' };
+    const first = await call('POST', `/orders/${orderId}/send`, {}, key);
+    const retry = await call('POST', `/orders/${orderId}/send`, {}, key);
+    assert.deepEqual([first.statusCode, first.json()], [200, { message: 'Dishes sent to kitchen', sent: 2 }]);
+    assert.deepEqual([retry.statusCode, retry.json()], [200, first.json()]);
+    assert.deepEqual(
+      (await storedOrderDishes(db, orderId)).map((row) => row.status),
+      ['sent', 'sent'],
+    );
+    // Another key is another tap: nothing is left to send.
+    const again = await call('POST', `/orders/${orderId}/send`, {}, { 'idempotency-key': 'send-again' });
+    assert.equal(again.json().sent, 0);
+  });
+
   it('sends the pending dishes, moves one to ready and shows it in the views and queue', async (t) => {
     const { app, db } = await buildTestApp(t, target);
     const { call, orderId, dishIds } = await billableOrder(app, db, [1000, 2000]);

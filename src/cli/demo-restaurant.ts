@@ -323,7 +323,7 @@ export async function seedDemoRestaurant(ctx: AppContext): Promise<DemoSummary> 
       claim: undefined,
     });
     // The kitchen is cooking this one: its plates went there as a waiter sends them, taking their stock.
-    if (order.status === 'preparing') await sendOrder(ctx, order.by, id);
+    if (order.status === 'preparing') await sendOrder(ctx, order.by, id, {});
   }
 
   return {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
+import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { errors, IdParams, MessageReply, Uuid } from '../core/schemas';
 import { DishStatusBody, KitchenQueueItem, KitchenQueueQuery, SendBody, SendReply } from './kitchen.schemas';
 import * as service from './kitchen.service';
@@ -22,8 +23,10 @@ export const kitchenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         summary: 'Send the pending dishes of an order to the kitchen',
         description:
           'Without a body (or with `{}`), every pending plate; with `{course}`, only the pending plates of that ' +
-          'course (hold-and-fire: starters now, mains later). `sent` counts the plates fired.',
+          'course (hold-and-fire: starters now, mains later). `sent` counts the plates fired. A retry with ' +
+          "the same `Idempotency-Key` answers the first attempt's `sent` and fires nothing more.",
         params: IdParams,
+        headers: IdempotencyHeaders,
         body: SendBody,
         response: { 200: SendReply, ...errors(400, 401, 404) },
       },
@@ -33,12 +36,10 @@ export const kitchenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       },
     },
     async (request) => {
-      const { sent } = await service.sendOrder(
-        ctx,
-        principalOf(request),
-        request.params.id,
-        request.body.course,
-      );
+      const { sent } = await service.sendOrder(ctx, principalOf(request), request.params.id, {
+        course: request.body.course,
+        claim: idempotencyClaimOf(ctx, request),
+      });
       return { message: 'Dishes sent to kitchen', sent };
     },
   );

@@ -4,6 +4,7 @@ import type { Principal } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
 import type { DishStatus } from '../core/db/schema';
 import { BadRequestError, NotFoundError } from '../core/errors';
+import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { fromCents } from '../core/money';
 import { recordEvent } from '../events/record-event';
 import { recordSales, returnVoidedStock } from '../inventory/stock.service';
@@ -42,15 +43,18 @@ function assertDishTransition(from: DishStatus, to: DishStatus): void {
 /**
  * Fires the order's pending plates, or only one course's (hold-and-fire), and takes what they use off
  * the stock in the same transaction: a plate is sold when the kitchen gets it, not when it is typed.
+ * A tablet that lost the answer retries with the same key and is told how many its first try sent,
+ * not that nothing was left to send.
  */
 export function sendOrder(
   ctx: AppContext,
   principal: Principal,
   orderId: string,
-  course?: number,
+  options: { course?: number; claim?: IdempotencyClaim },
 ): Promise<{ sent: number }> {
+  const { course, claim } = options;
   const now = ctx.clock.now();
-  return ctx.db.transaction().execute(async (trx) => {
+  return inIdempotentTransaction(ctx.db, { claim, statusCode: 200, now }, async (trx) => {
     const order = await orders.lockLiveOrder(trx, orderId);
     if (!order) throw new NotFoundError();
     assertDishesCanChange(order.status);

@@ -59,4 +59,43 @@ describe('web app: a waiter’s order is never lost nor doubled', { skip: skipWi
     assert.equal(stored.length, 1);
     assert.equal(await orderedDishes(page).count(), 1);
   });
+
+  it('tells the waiter the plates were sent when the answer to Send was lost and the retry replays it', async (t) => {
+    const { baseUrl, db } = await startPlainWebServer(t, target);
+    const waiter = await insertUser(db, { role: 'waiter' });
+    const space = await insertSpace(db, { name: 'Dining room' });
+    await insertTable(db, { name: '4', spaceId: space.id });
+    const mains = await insertCategory(db, { name: 'Mains', type: 'dish' });
+    await insertDish(db, { name: 'Paella', priceCents: 1850, categoryId: mains.id });
+
+    const browser = await launchBrowser(t);
+    const { page } = await openDevice(browser, baseUrl);
+    await logInThroughScreen(page, waiter.name, waiter.pin);
+    await goToFloor(page);
+    await openFreeTable(page, '4');
+    await menuDish(page, 'Paella').click();
+    await menuDish(page, 'Paella').click();
+    await orderedDishes(page).nth(1).waitFor();
+    const orderId = new URL(page.url()).pathname.split('/').at(-1) as string;
+
+    let attempts = 0;
+    await page.route(`**/orders/${orderId}/send`, async (route) => {
+      attempts++;
+      if (attempts > 1) return route.continue();
+      await route.fetch();
+      return route.abort('connectionreset');
+    });
+    await page.getByRole('button', { name: /^Send/ }).click();
+    await page.getByRole('status').filter({ hasText: 'Sent to the kitchen: 2' }).waitFor();
+    assert.equal(attempts, 2);
+    const stored = await db
+      .selectFrom('order_dishes')
+      .select('status')
+      .where('order_id', '=', orderId)
+      .execute();
+    assert.deepEqual(
+      stored.map((row) => row.status),
+      ['sent', 'sent'],
+    );
+  });
 });
