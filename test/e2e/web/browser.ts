@@ -97,12 +97,13 @@ const VIEWPORTS = { tablet: { width: 1280, height: 800 }, phone: { width: 390, h
  * A page in its own browser context (its own cookies: one device), which records every console
  * error and uncaught exception so a test can assert there were none.
  */
-export async function openDevice(browser: Browser, baseUrl: string, device: Device = 'tablet') {
-  const context = await browser.newContext({
-    baseURL: baseUrl,
-    viewport: VIEWPORTS[device],
-    locale: 'en-US',
-  });
+export async function openDevice(
+  browser: Browser,
+  baseUrl: string,
+  device: Device = 'tablet',
+  locale: 'en-US' | 'es-MX' = 'en-US',
+) {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: VIEWPORTS[device], locale });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const consoleErrors: string[] = [];
@@ -143,13 +144,13 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-/** Logs in through the login screen: tap the name, type the PIN. */
+/** Logs in through the login screen (in English or es-MX): tap the name, type the PIN. */
 export async function logInThroughScreen(page: Page, name: string, pin: string): Promise<void> {
   await page.goto('/app/');
   await page.getByRole('button', { name, exact: true }).click();
   await page.getByLabel('PIN').fill(pin);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+  await page.getByRole('button', { name: /^(Log in|Entrar)$/ }).click();
+  await page.getByRole('navigation', { name: /^(Screens|Pantallas)$/ }).waitFor();
 }
 
 /** Figures a browser test measured (sizes, timings), kept in test-results/web-metrics.json for the record. */

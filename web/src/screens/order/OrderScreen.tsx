@@ -7,6 +7,7 @@ import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { MenuPanel } from './MenuPanel';
 import { OrderedPlates } from './OrderedPlates';
+import { OutOfStockCheck, platesOutOfStock } from './OutOfStockCheck';
 import {
   type Complete,
   cents,
@@ -43,6 +44,8 @@ export default function OrderScreen() {
   const loadId = useRef(0);
   const tableIdShown = useRef<string | null | undefined>(undefined);
   const [deleted, setDeleted] = useState(false);
+  /** A send held back because some of its plates ran out of stock, waiting for the waiter's answer. */
+  const [heldSend, setHeldSend] = useState<{ course?: number; plates: OrderDish[] }>();
 
   const showError = (failure: unknown) => {
     setNotice(undefined);
@@ -68,8 +71,14 @@ export default function OrderScreen() {
 
   const loadMenu = () =>
     ok(api.GET('/menu'))
-      .then((board) => setMenu(board.categories))
-      .catch(showError);
+      .then((board) => {
+        setMenu(board.categories);
+        return board.categories;
+      })
+      .catch((failure) => {
+        showError(failure);
+        return undefined;
+      });
 
   const loadAll = async () => {
     const [found] = await Promise.all([loadOrder(), loadMenu()]);
@@ -184,8 +193,20 @@ export default function OrderScreen() {
     });
   };
 
-  /** Fires one course's pending plates, or with none given every pending plate. */
-  const send = (course?: number) => {
+  /**
+   * Fires one course's pending plates, or with none given every pending plate. The menu is read again
+   * first: a plate whose dish ran out since it was typed is not sent without the waiter's yes.
+   */
+  const send = async (course?: number) => {
+    const plates = pending.filter((dish) => course === undefined || dish.course === course);
+    const latestMenu = await loadMenu();
+    const short = latestMenu ? platesOutOfStock(plates, latestMenu) : [];
+    if (short.length > 0) setHeldSend({ course, plates: short });
+    else await sendNow(course);
+  };
+
+  const sendNow = (course?: number) => {
+    setHeldSend(undefined);
     setNotice(t.sending);
     return change(async () => {
       const reply = await writeOnce((key) =>
@@ -310,6 +331,13 @@ export default function OrderScreen() {
           note={note}
           onDone={(choice) => addDish(optionsDish, choice)}
           onClose={() => setOptionsOf(undefined)}
+        />
+      )}
+      {heldSend && (
+        <OutOfStockCheck
+          plates={heldSend.plates}
+          onSend={() => void sendNow(heldSend.course)}
+          onCancel={() => setHeldSend(undefined)}
         />
       )}
       {editing && editingDish && (
