@@ -175,3 +175,19 @@ export async function expectTableOccupied(page: Page, table: string): Promise<vo
   await goToFloor(page);
   await tableTile(page, table, 'Occupied').waitFor({ timeout: TIMEOUT_MS });
 }
+
+/**
+ * On an order's screen: moves the first plate of each named dish to another open order through the
+ * "Move plates…" panel (`to` as the panel names it, e.g. "Table 5 · Wen"), and waits for the notice.
+ */
+export async function movePlatesThroughScreen(page: Page, dishes: string[], to: string): Promise<void> {
+  await page.getByRole('button', { name: 'Move plates…' }).click();
+  const panel = page.getByRole('dialog', { name: 'Move plates to another order' });
+  for (const dish of dishes) await panel.getByRole('checkbox', { name: dish }).first().check();
+  await panel.getByLabel('To the order of').selectOption({ label: to });
+  await panel.getByRole('button', { name: 'Move', exact: true }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Moved ${dishes.length} plates to ${to}` })
+    .waitFor();
+}

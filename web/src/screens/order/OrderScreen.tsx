@@ -6,6 +6,7 @@ import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { MenuPanel } from './MenuPanel';
+import { MovePlates, MovePlatesButton } from './MovePlates';
 import { OrderedPlates } from './OrderedPlates';
 import { OutOfStockCheck, platesOutOfStock } from './OutOfStockCheck';
 import {
@@ -46,6 +47,7 @@ export default function OrderScreen() {
   const [deleted, setDeleted] = useState(false);
   /** A send held back because some of its plates ran out of stock, waiting for the waiter's answer. */
   const [heldSend, setHeldSend] = useState<{ course?: number; plates: OrderDish[] }>();
+  const [moving, setMoving] = useState(false);
 
   const showError = (failure: unknown) => {
     setNotice(undefined);
@@ -252,6 +254,7 @@ export default function OrderScreen() {
   const editing = dishes.find((dish) => dish.id === editingId && dish.status === 'pending');
   const editingDish = editing && menuDish(editing.dish_id);
   const pending = dishes.filter((dish) => dish.status === 'pending');
+  const movable = dishes.filter((dish) => dish.status !== 'voided');
   const pendingCourses = [...new Set(pending.map((dish) => dish.course))].sort((a, b) => a - b);
   // Courses held back: a button per course, so the waiter fires each when the table is ready for it.
   const heldCourses = pendingCourses.some((course) => course !== 1) ? pendingCourses : [];
@@ -321,6 +324,9 @@ export default function OrderScreen() {
                 {format(course === 1 ? t.sendCourse : t.fireCourse, { n: course })}
               </button>
             ))}
+            {movable.length > 0 && (
+              <MovePlatesButton disabled={!open || busy > 0} onClick={() => setMoving(true)} />
+            )}
           </div>
         </section>
       </div>
@@ -331,6 +337,19 @@ export default function OrderScreen() {
           note={note}
           onDone={(choice) => addDish(optionsDish, choice)}
           onClose={() => setOptionsOf(undefined)}
+        />
+      )}
+      {moving && (
+        <MovePlates
+          orderId={orderId}
+          plates={movable}
+          onMoved={(message) => {
+            setError(undefined);
+            setNotice(message);
+            void loadOrder();
+          }}
+          onError={showError}
+          onClose={() => setMoving(false)}
         />
       )}
       {heldSend && (
