@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { describe, it } from 'node:test';
+import { chitLines } from '../src/printing/chit-layout';
 import { escposOf } from '../src/printing/escpos';
 import { enqueueKitchenChits } from '../src/printing/kitchen-chits';
+import type { PaperLocale } from '../src/printing/paper-language';
 import { PRINT_JOBS } from '../src/printing/print-queue';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { login } from './helpers/auth';
@@ -162,5 +164,20 @@ describeEachDatabase('kitchen chits', (target) => {
         ),
       ),
     ]);
+  });
+});
+
+describe('a chit’s heading', () => {
+  const chit = (locale: PaperLocale, station: string | null) =>
+    chitLines(
+      { locale, station, orderId: 'a3d69632-0000', tableName: '4', waiter: 'Wen', sentAt: '', dishes: [] },
+      32,
+    )[0]?.trim();
+
+  it('names the station every category starts in, "kitchen", in the paper’s language', () => {
+    assert.deepEqual(
+      [chit('es-MX', 'kitchen'), chit('es-MX', null), chit('en-US', 'kitchen'), chit('es-MX', 'parrilla')],
+      ['COCINA', 'COCINA', 'KITCHEN', 'PARRILLA'],
+    );
   });
 });

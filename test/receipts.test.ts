@@ -102,7 +102,7 @@ describeEachDatabase('receipts', (target) => {
         'TOTAL MXN                $103.50',
         'IVA incluido 16 %         $14.28',
         '--------------------------------',
-        'Cash                      $50.00',
+        'Efectivo                  $50.00',
         'Lightning                 $53.50',
         '  2,675 sat a $2,000,000.00/BTC',
         'Propina                    $5.00',

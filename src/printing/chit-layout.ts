@@ -33,8 +33,10 @@ export type ChitDish = {
 export function chitLines(chit: Chit, width: number): string[] {
   const words = paperWords(chit.locale);
   const hasCourses = chit.dishes.some((dish) => dish.course !== 1);
+  // The station every category starts in is a code, "kitchen": the cooks read it in their language.
+  const station = chit.station ?? 'kitchen';
   return [
-    ...centered(chit.station === null ? words.kitchen : chit.station.toUpperCase(), width),
+    ...centered(station.toLowerCase() === 'kitchen' ? words.kitchen : station.toUpperCase(), width),
     ...wrap(chit.tableName === null ? words.noTable : `${words.table} ${chit.tableName}`, width),
     ...wrap(`${words.waiter} ${chit.waiter}`, width),
     ...wrap(`${words.order} ${chit.orderId.slice(0, 8)}`, width),

@@ -32,6 +32,9 @@ const WORDS = {
     order: 'Orden',
     sent: 'Enviado',
     course: 'Tiempo',
+    cash: 'Efectivo',
+    card: 'Tarjeta',
+    lightning: 'Lightning',
   },
   'en-US': {
     taxId: 'Tax ID',
@@ -57,6 +60,9 @@ const WORDS = {
     order: 'Order',
     sent: 'Sent',
     course: 'Course',
+    cash: 'Cash',
+    card: 'Card',
+    lightning: 'Lightning',
   },
 } as const satisfies Record<PaperLocale, Record<string, string>>;
 
@@ -64,6 +70,17 @@ export type PaperWords = (typeof WORDS)[PaperLocale];
 
 export function paperWords(locale: PaperLocale): PaperWords {
   return WORDS[locale];
+}
+
+const BUILT_IN_METHODS = ['cash', 'card', 'lightning'] as const;
+
+/**
+ * A payment method as the paper names it: the three every restaurant starts with in the paper's
+ * language, as the till's screen names them; a method the restaurant added by the name it gave it.
+ */
+export function paymentMethodName(words: PaperWords, code: string, storedName: string | null): string {
+  const builtIn = BUILT_IN_METHODS.find((method) => method === code);
+  return builtIn ? words[builtIn] : (storedName ?? code);
 }
 
 /**

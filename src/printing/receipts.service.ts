@@ -8,7 +8,7 @@ import { authorize } from '../roles/permissions';
 import { loadSettings, type Settings } from '../settings/settings.service';
 import { TICKET_STATUS } from '../tickets/tickets.schemas';
 import { escposOf } from './escpos';
-import { formatPaperDateTime, paperWords } from './paper-language';
+import { formatPaperDateTime, paperWords, paymentMethodName } from './paper-language';
 import { hasReceiptJobInStatus } from './print-jobs.repo';
 import { enqueuePrintJob } from './print-queue';
 import * as printers from './printers.repo';
@@ -122,7 +122,7 @@ async function buildReceipt(
           }
         : null,
     payments: payments.map((payment) => ({
-      method: payment.method_name ?? payment.method,
+      method: paymentMethodName(paperWords(settings.locale), payment.method, payment.method_name),
       amountCents: Number(payment.amount_cents),
       refundedCents: Number(payment.refunded_cents),
       lightning:
