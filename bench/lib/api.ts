@@ -192,11 +192,16 @@ async function tacoRecipe(admin: ApiSession): Promise<{ ingredient_id: string; q
 export type Waiter = { name: string; pin: string };
 
 /** Staff accounts, one per tablet: logins are rate limited per name, so tablets do not share one. */
-export async function createWaiters(admin: ApiSession, count: number, prefix = 'waiter'): Promise<Waiter[]> {
+export async function createWaiters(
+  admin: ApiSession,
+  count: number,
+  prefix = 'waiter',
+  role = 'staff',
+): Promise<Waiter[]> {
   const waiters: Waiter[] = [];
   for (let index = 0; index < count; index++) {
     const waiter = { name: `${prefix}-${String(index + 1).padStart(2, '0')}`, pin: '7391' };
-    await admin.expect(201, 'POST', '/users', { ...waiter, role: 'staff' });
+    await admin.expect(201, 'POST', '/users', { ...waiter, role });
     waiters.push(waiter);
   }
   return waiters;

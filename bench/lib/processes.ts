@@ -24,7 +24,7 @@ export const APP_ADMIN = { name: 'bench-admin', pin: '482915' } as const;
 /** Starts our server exactly as `npm start` does, on a port of its own, and waits until it answers. */
 export function startAppServer(
   databaseUrl: string,
-  options: { cpuProfileDir?: string | undefined; env?: Record<string, string> } = {},
+  options: { cpuProfileDir?: string | undefined; env?: Record<string, string>; port?: number } = {},
 ): Promise<RunningServer> {
   const profiling = options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir] : [];
   return startNodeProcess(
@@ -37,6 +37,7 @@ export function startAppServer(
       ...options.env,
     },
     '/initial-setup',
+    options.port,
   );
 }
 
@@ -53,8 +54,9 @@ async function startNodeProcess(
   args: string[],
   env: Record<string, string>,
   readyPath: string,
+  fixedPort?: number,
 ): Promise<RunningServer> {
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env, PORT: String(port), HOST },
     stdio: ['ignore', 'inherit', 'pipe'],
@@ -121,7 +123,7 @@ function cpuSeconds(pid: number): number {
   return (userTicks + systemTicks) / CLOCK_TICKS_PER_SECOND;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
