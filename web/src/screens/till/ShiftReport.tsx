@@ -11,6 +11,7 @@ import { type Closed, ClosedFigures, CloseShift } from './CloseShift';
 import { checkoutStrings } from './checkout-strings';
 import { closeShiftStrings } from './close-shift-strings';
 import { strings } from './strings';
+import { CashMovementForm, OpenShiftForm } from './ShiftDrawer';
 import { useDebounced } from './useDebounced';
 
 type Report = Ok<'/shifts/{id}/report', 'get'>;
@@ -89,6 +90,14 @@ function OpenShiftReport() {
       <Alert message={error} />
       {closed && <ClosedFigures result={closed} money={money} />}
       {report === null && !closed && <p class="muted">{t.noShift}</p>}
+      {report === null && (
+        <OpenShiftForm
+          onOpened={() => {
+            setClosed(undefined);
+            void load();
+          }}
+        />
+      )}
       {report && (
         <dl class="till-shift-figures">
           {figures.map(([label, value, isStrong]) => (
@@ -98,6 +107,14 @@ function OpenShiftReport() {
             </div>
           ))}
         </dl>
+      )}
+      {report && (
+        <CashMovementForm
+          shiftId={report.shift.id}
+          movements={report.shift.cash_movements}
+          money={money}
+          onRecorded={() => void load()}
+        />
       )}
       {report && (
         <CloseShift
