@@ -122,7 +122,8 @@ export const PrinterStatusView = Type.Object({
   role: Type.Union([Type.Literal('receipt'), Type.Literal('kitchen')]),
   station: Type.Union([Type.String(), Type.Null()]),
   state: Type.Union([Type.Literal('ok'), Type.Literal('failing')], {
-    description: '`failing`: the latest attempt to print on it failed and its job is still waiting or given up',
+    description:
+      '`failing`: the latest attempt to print on it failed and its job is still waiting or given up',
   }),
   problem: Type.Union([Type.Literal('unreachable'), Type.Literal('out_of_paper'), Type.Null()], {
     description:

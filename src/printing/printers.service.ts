@@ -8,8 +8,8 @@ import { totalFromLastPage } from '../core/paging';
 import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
 import { authorize } from '../roles/permissions';
 import * as jobs from './print-jobs.repo';
-import * as printers from './printers.repo';
 import { OUT_OF_PAPER } from './printer-socket';
+import * as printers from './printers.repo';
 import type {
   PrinterBody,
   PrinterStatusView,

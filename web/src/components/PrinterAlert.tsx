@@ -26,7 +26,7 @@ const strings: Strings<'unreachable' | 'outOfPaper'> = {
  * A banner per printer that is not printing, on the screens whose tickets wait for it (the kitchen, the
  * till), so nobody waits for a chit that is not coming. It goes away once a job prints again.
  */
-export function PrinterAlert({ role }: { role?: PrinterStatus['role'] }) {
+export function PrinterAlert({ printerRole }: { printerRole?: PrinterStatus['role'] }) {
   const t = useStrings(strings);
   const user = useStore(currentUser);
   const mayRead = MAY_READ.some((permission) => user?.permissions.includes(permission));
@@ -51,7 +51,7 @@ export function PrinterAlert({ role }: { role?: PrinterStatus['role'] }) {
     };
   }, [mayRead]);
 
-  const shown = failing.filter((printer) => !role || printer.role === role);
+  const shown = failing.filter((printer) => !printerRole || printer.role === printerRole);
   if (shown.length === 0) return null;
   return (
     <div class="printer-alerts">

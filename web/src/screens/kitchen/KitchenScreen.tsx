@@ -164,7 +164,7 @@ export default function KitchenScreen() {
         </nav>
       </div>
       <Alert message={error} />
-      <PrinterAlert role="kitchen" />
+      <PrinterAlert printerRole="kitchen" />
       {may86 && (
         <SoldOutList dishes={menu.dishes} onBackOn={(dish) => void changeAvailability(dish.id, true)} />
       )}

@@ -10,8 +10,8 @@ import { useStore } from '../../core/store';
 import { type Closed, ClosedFigures, CloseShift } from './CloseShift';
 import { checkoutStrings } from './checkout-strings';
 import { closeShiftStrings } from './close-shift-strings';
-import { strings } from './strings';
 import { CashMovementForm, OpenShiftForm } from './ShiftDrawer';
+import { strings } from './strings';
 import { useDebounced } from './useDebounced';
 
 type Report = Ok<'/shifts/{id}/report', 'get'>;
