@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Ok, ok } from '../api/client';
-import { format, type Strings, useStrings } from '../core/i18n';
+import { format, useStrings } from '../core/i18n';
 import { currentUser } from '../core/session';
 import { useStore } from '../core/store';
+import { printerAlertStrings } from './printer-alert-strings';
 
 type PrinterStatus = Ok<'/printers/status', 'get'>[number];
 
@@ -11,23 +12,13 @@ const MAY_READ = ['kitchen.advance', 'payments.take', 'receipts.print', 'printer
 /** A printer that goes off is noticed within this; the queue keeps its tickets meanwhile. */
 export const PRINTER_STATUS_POLL_MS = 15_000;
 
-const strings: Strings<'unreachable' | 'outOfPaper'> = {
-  en: {
-    unreachable: 'Printer “{name}” is off: tickets will print when it is back',
-    outOfPaper: 'Printer “{name}” is out of paper: tickets will print once paper is in',
-  },
-  es: {
-    unreachable: 'Impresora «{name}» sin conexión: los tickets se imprimirán al volver',
-    outOfPaper: 'Impresora «{name}» sin papel: los tickets se imprimirán al poner papel',
-  },
-};
 
 /**
  * A banner per printer that is not printing, on the screens whose tickets wait for it (the kitchen, the
  * till), so nobody waits for a chit that is not coming. It goes away once a job prints again.
  */
 export function PrinterAlert({ printerRole }: { printerRole?: PrinterStatus['role'] }) {
-  const t = useStrings(strings);
+  const t = useStrings(printerAlertStrings);
   const user = useStore(currentUser);
   const mayRead = MAY_READ.some((permission) => user?.permissions.includes(permission));
   const [failing, setFailing] = useState<PrinterStatus[]>([]);
