@@ -12,7 +12,6 @@ const MAY_READ = ['kitchen.advance', 'payments.take', 'receipts.print', 'printer
 /** A printer that goes off is noticed within this; the queue keeps its tickets meanwhile. */
 export const PRINTER_STATUS_POLL_MS = 15_000;
 
-
 /**
  * A banner per printer that is not printing, on the screens whose tickets wait for it (the kitchen, the
  * till), so nobody waits for a chit that is not coming. It goes away once a job prints again.
