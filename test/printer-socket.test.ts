@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
-import { tcpPrinterTransport } from '../src/printing/printer-socket';
+import { OUT_OF_PAPER, PAPER_STATUS_REQUEST, tcpPrinterTransport } from '../src/printing/printer-socket';
 import { FakePrinter, switchedOffPort } from './helpers/fake-printer';
 
 describe('printer socket', () => {
@@ -23,7 +23,20 @@ describe('printer socket', () => {
     );
   });
 
-  it('counts the job as delivered when a printer took every byte but keeps the connection open', async (t) => {
+  it('asks for the paper status first and sends no job to a printer that says it has no paper', async (t) => {
+    const printer = await FakePrinter.start();
+    t.after(() => printer.stop());
+    printer.isOutOfPaper = true;
+    const send = tcpPrinterTransport();
+    const address = { host: '127.0.0.1', port: printer.port };
+    await assert.rejects(send(address, Uint8Array.from([0x1b, 0x40])), { message: OUT_OF_PAPER });
+    assert.deepEqual(printer.jobs, []);
+    printer.isOutOfPaper = false;
+    await send(address, Uint8Array.from([0x1b, 0x40]));
+    assert.deepEqual(printer.jobs, [Buffer.from([0x1b, 0x40])]);
+  });
+
+  it('sends the job to a printer that does not answer the status request, and counts it delivered when it took every byte but keeps the connection open', async (t) => {
     const received: Buffer[] = [];
     const sockets: Socket[] = [];
     const server = createServer((socket) => {
@@ -36,8 +49,8 @@ describe('printer socket', () => {
       return new Promise<void>((resolve) => server.close(() => resolve()));
     });
     const { port } = server.address() as { port: number };
-    await tcpPrinterTransport(200)({ host: '127.0.0.1', port }, Uint8Array.from([7, 8, 9]));
-    assert.deepEqual(Buffer.concat(received), Buffer.from([7, 8, 9]));
+    await tcpPrinterTransport(200, 100)({ host: '127.0.0.1', port }, Uint8Array.from([7, 8, 9]));
+    assert.deepEqual(Buffer.concat(received), Buffer.from([...PAPER_STATUS_REQUEST, 7, 8, 9]));
   });
 
   it('fails when a printer hangs up before taking the job', async (t) => {

@@ -155,3 +155,37 @@ export async function deleteFinishedJobs(db: Db, before: number, limit: number):
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/**
+ * What the queue knows of a printer's health: its latest attempt (jobs go in order, so that is the
+ * newest job ever tried), how many jobs wait, and when the oldest still waiting was made.
+ */
+export async function printerQueueState(
+  db: Db,
+  printerId: string,
+): Promise<{
+  latest: { state: PrintJobRow['state']; last_error: string | null } | undefined;
+  waiting: number;
+  oldestWaitingAt: number | null;
+}> {
+  const latest = await db
+    .selectFrom('print_jobs')
+    .select(['state', 'last_error'])
+    .where('printer_id', '=', printerId)
+    .where('attempts', '>', 0)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const waiting = await db
+    .selectFrom('print_jobs')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
+    .where('printer_id', '=', printerId)
+    .where('state', 'in', UNFINISHED)
+    .executeTakeFirstOrThrow();
+  return {
+    latest,
+    waiting: Number(waiting.count),
+    oldestWaitingAt: waiting.oldest === null ? null : Number(waiting.oldest),
+  };
+}

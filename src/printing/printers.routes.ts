@@ -5,7 +5,13 @@ import { principalOf } from '../core/auth-guard';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
 import { errors, IdMessageReply, IdParams, NoContent, roundTripBody } from '../core/schemas';
-import { PrinterBody, PrinterView, PrintJobPageReply, PrintJobsQuery } from './printers.schemas';
+import {
+  PrinterBody,
+  PrinterStatusView,
+  PrinterView,
+  PrintJobPageReply,
+  PrintJobsQuery,
+} from './printers.schemas';
 import * as service from './printers.service';
 
 const tags = ['Printers'];
@@ -25,6 +31,23 @@ export const printersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       },
     },
     async (request, reply) => listOrNoContent(reply, await service.listPrinters(ctx, principalOf(request))),
+  );
+
+  app.get(
+    '/printers/status',
+    {
+      schema: {
+        operationId: 'listPrinterStatus',
+        tags,
+        summary: 'Whether each printer prints',
+        description:
+          'By name, for the kitchen and the till to warn that tickets are waiting: a printer is `failing` ' +
+          'while its latest attempt failed (off, unreachable, out of paper) until a job prints on it again. ' +
+          'No printers: an empty list.',
+        response: { 200: Type.Array(PrinterStatusView), ...errors(401, 403) },
+      },
+    },
+    () => service.listPrinterStatus(ctx),
   );
 
   app.get(

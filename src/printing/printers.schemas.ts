@@ -115,3 +115,25 @@ export const PrintQueuedReply = Type.Object({
   id: Uuid({ description: 'The print job' }),
   message: Type.String({ example: 'Receipt queued for printing' }),
 });
+
+export const PrinterStatusView = Type.Object({
+  id: Uuid(),
+  name: Type.String(),
+  role: Type.Union([Type.Literal('receipt'), Type.Literal('kitchen')]),
+  station: Type.Union([Type.String(), Type.Null()]),
+  state: Type.Union([Type.Literal('ok'), Type.Literal('failing')], {
+    description:
+      '`failing`: the latest attempt to print on it failed and its job is still waiting or given up',
+  }),
+  problem: Type.Union([Type.Literal('unreachable'), Type.Literal('out_of_paper'), Type.Null()], {
+    description:
+      '`out_of_paper`: the printer answered the paper status request that its paper has run out; ' +
+      '`unreachable`: it could not be reached or did not take the job; null while ok',
+  }),
+  last_error: Type.Union([Type.String(), Type.Null()], { description: 'Why the latest attempt failed' }),
+  pending_jobs: Type.Integer({ description: 'Jobs waiting to print on it' }),
+  since: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'While failing: when the oldest job still waiting was made; otherwise null',
+  }),
+});
+export type PrinterStatusView = Static<typeof PrinterStatusView>;

@@ -8,8 +8,15 @@ import { totalFromLastPage } from '../core/paging';
 import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
 import { authorize } from '../roles/permissions';
 import * as jobs from './print-jobs.repo';
+import { OUT_OF_PAPER } from './printer-socket';
 import * as printers from './printers.repo';
-import type { PrinterBody, PrinterView, PrintJobsQuery, PrintJobView } from './printers.schemas';
+import type {
+  PrinterBody,
+  PrinterStatusView,
+  PrinterView,
+  PrintJobsQuery,
+  PrintJobView,
+} from './printers.schemas';
 
 export const PRINTER_NAME_TAKEN = 'A printer with this name already exists';
 export const STATION_NEEDS_KITCHEN = 'Only kitchen printers have a station';
@@ -76,6 +83,32 @@ export async function listPrinterJobs(
   const totalCount =
     totalFromLastPage(query, rows.length) ?? (await jobs.countPrinterJobs(ctx.db, printerId));
   return { items: rows.map(toPrintJobView), totalCount };
+}
+
+/**
+ * Whether each printer prints, for the screens of the kitchen and the till (who may not read the jobs):
+ * failing while its latest attempt failed and that job still waits or was given up; ok again once a
+ * job prints. The route's permission (any of the kitchen's, the till's) is the whole access check.
+ */
+export async function listPrinterStatus(ctx: AppContext): Promise<PrinterStatusView[]> {
+  const rows = await printers.listPrinters(ctx.db);
+  return Promise.all(
+    rows.map(async (row) => {
+      const queue = await jobs.printerQueueState(ctx.db, row.id);
+      const failure = queue.latest?.state === 'printed' ? null : (queue.latest?.last_error ?? null);
+      return {
+        id: row.id,
+        name: row.name,
+        role: row.role,
+        station: row.station,
+        state: failure === null ? 'ok' : 'failing',
+        problem: failure === null ? null : failure === OUT_OF_PAPER ? 'out_of_paper' : 'unreachable',
+        last_error: failure,
+        pending_jobs: queue.waiting,
+        since: failure === null ? null : toIsoUtcOrNull(queue.oldestWaitingAt),
+      };
+    }),
+  );
 }
 
 function printerFields(input: PrinterBody) {

@@ -116,6 +116,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, RoutePermission>> = {
   updatePrinter: 'printers.manage',
   deletePrinter: 'printers.manage',
   listPrinterJobs: 'printers.manage',
+  // The kitchen and the till warn when a printer is off; they may not read its jobs (issue 35).
+  listPrinterStatus: ['kitchen.advance', 'payments.take', 'receipts.print', 'printers.manage'],
 
   listWebhooks: 'webhooks.manage',
   getWebhook: 'webhooks.manage',

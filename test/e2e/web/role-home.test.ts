@@ -1,15 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { login } from '../../helpers/auth';
 import { databaseTargets } from '../../helpers/database';
-import { insertUser } from '../../helpers/factories';
+import { insertDish, insertTable, insertUser } from '../../helpers/factories';
+import { callerFor } from '../../helpers/orders-factories';
 import {
   assertAccessible,
   launchBrowser,
+  logInThroughScreen,
   openDevice,
   saveScreenshot,
   skipWithoutChromium,
   startPlainWebServer,
 } from './browser';
+import { assertOrderReadOnly } from './drawer-steps';
 
 const [target] = databaseTargets as [(typeof databaseTargets)[number]];
 
@@ -54,5 +58,52 @@ describe('web app: the PIN pad and each role’s own screen', { skip: skipWithou
       assert.deepEqual(consoleErrors, [], `${user.role}: console errors`);
       await page.context().close();
     }
+  });
+
+  it('shows the kitchen no till, no prices and no Add or Send: from its permissions, whatever its role is named', async (t) => {
+    const { app, baseUrl, db } = await startPlainWebServer(t, target);
+    const waiter = await insertUser(db, { name: 'Wen', role: 'waiter', pin: '5150' });
+    // The kitchen role renamed: the screens follow what it may do, not what it is called.
+    await db.updateTable('roles').set({ name: 'cocina' }).where('name', '=', 'kitchen').execute();
+    const cook = await insertUser(db, { name: 'Kiko', role: 'cocina', pin: '739105' });
+    const dish = await insertDish(db, { name: 'Pozole', priceCents: 9850 });
+    const table = await insertTable(db, { name: 'T9' });
+    const call = callerFor(app, await login(app, waiter.name, waiter.pin));
+    const created = await call('POST', '/orders/with-dishes', {
+      order: { table_id: table.id },
+      dishes: [{ dish_id: dish.id }],
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const orderId: string = created.json().id;
+    assert.equal((await call('POST', `/orders/${orderId}/send`, {})).statusCode, 200);
+
+    const browser = await launchBrowser(t);
+    const { page, consoleErrors } = await openDevice(browser, baseUrl);
+    await logInThroughScreen(page, cook.name, cook.pin);
+    const screens = page.getByRole('navigation', { name: 'Screens' });
+    assert.deepEqual(await screens.getByRole('link').allInnerTexts(), ['Floor', 'Kitchen']);
+    await page.goto('/app/kitchen');
+    await page.getByText('Pozole').first().waitFor();
+    assert.doesNotMatch(
+      await page.locator('main').innerText(),
+      /\$|98\.50/,
+      'no money on the kitchen screen',
+    );
+    await assertOrderReadOnly(page, orderId, '98.50');
+    await page.getByText('Pozole').first().waitFor();
+    await assertAccessible(page, 'order read by the kitchen');
+    await saveScreenshot(page, 'role-home-kitchen-order');
+    assert.deepEqual(consoleErrors, []);
+
+    // The waiter's order screen still has all of it.
+    const floor = await openDevice(browser, baseUrl);
+    await logInThroughScreen(floor.page, waiter.name, waiter.pin);
+    await floor.page.goto(`/app/orders/${orderId}`);
+    await floor.page.locator('.order-total').getByText('98.50').waitFor();
+    await floor.page.locator('.order-menu').waitFor();
+    assert.deepEqual(
+      await floor.page.getByRole('navigation', { name: 'Screens' }).getByRole('link').allInnerTexts(),
+      ['Floor', 'Kitchen', 'Till'],
+    );
   });
 });

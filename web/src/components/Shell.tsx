@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
 import { pendingWrites, serverReachable } from '../api/client';
 import { format, LANGUAGES, language, type Strings, useStrings } from '../core/i18n';
-import { currentUser, logOut } from '../core/session';
+import { currentUser, logOut, mayManage } from '../core/session';
 import { useStore } from '../core/store';
 
 const strings: Strings<
@@ -43,8 +43,6 @@ const strings: Strings<
   },
 };
 
-const MANAGER_ROLES = new Set(['admin', 'manager']);
-
 /** The frame of every screen after login: navigation, language, logout and the offline warning. */
 export function Shell({ children }: { children: ComponentChildren }) {
   const t = useStrings(strings);
@@ -52,13 +50,13 @@ export function Shell({ children }: { children: ComponentChildren }) {
   const reachable = useStore(serverReachable);
   const waiting = useStore(pendingWrites);
   const { path } = useLocation();
+  // From the session's permissions, never role names: a role is renamed or made in the staff screen.
+  const permissions = user?.permissions ?? [];
   const links = [
     { href: '/app/floor', label: t.floor },
     { href: '/app/kitchen', label: t.kitchen },
-    { href: '/app/till', label: t.till },
-    ...(user && (user.is_admin || MANAGER_ROLES.has(user.role))
-      ? [{ href: '/app/manager', label: t.manager }]
-      : []),
+    ...(permissions.includes('payments.take') ? [{ href: '/app/till', label: t.till }] : []),
+    ...(user && mayManage(user) ? [{ href: '/app/manager', label: t.manager }] : []),
   ];
   return (
     <>

@@ -60,3 +60,19 @@ sessionEnded.subscribe(() => {
 export function useCan(permission: string): boolean {
   return useStore(currentUser)?.permissions.includes(permission) ?? false;
 }
+
+/**
+ * What opens the manager's screens: a permission only they hold among the roles as seeded (the
+ * settings, staff, reports, printers, every shift). Not menu.write: the staff role holds it.
+ */
+const MANAGER_PERMISSIONS = [
+  'settings.write',
+  'users.manage',
+  'roles.manage',
+  'reports.read',
+  'shifts.manage',
+];
+
+export function mayManage(user: User): boolean {
+  return user.is_admin || MANAGER_PERMISSIONS.some((permission) => user.permissions.includes(permission));
+}

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, keyHeader, messageOf, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { PrinterAlert } from '../../components/PrinterAlert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
 import { useCan } from '../../core/session';
@@ -163,6 +164,7 @@ export default function KitchenScreen() {
         </nav>
       </div>
       <Alert message={error} />
+      <PrinterAlert printerRole="kitchen" />
       {may86 && (
         <SoldOutList dishes={menu.dishes} onBackOn={(dish) => void changeAvailability(dish.id, true)} />
       )}

@@ -1,6 +1,6 @@
 import { useRoute } from 'preact-iso';
 import { type Strings, useStrings } from '../../core/i18n';
-import { currentUser } from '../../core/session';
+import { currentUser, mayManage } from '../../core/session';
 import { useStore } from '../../core/store';
 import { FloorSection } from './FloorSection';
 import { InventorySection } from './InventorySection';
@@ -68,7 +68,6 @@ const strings: Strings<Section | 'sections' | 'notAllowed' | 'unknown' | 'manage
   },
 };
 
-const MANAGER_ROLES = new Set(['admin', 'manager']);
 /** Users and roles need `users.manage` and `roles.manage`, which only the admin role holds. */
 const ADMIN_SECTIONS = new Set<Section>(['staff']);
 
@@ -82,7 +81,7 @@ export default function ManagerScreen() {
   const user = useStore(currentUser);
   const { params } = useRoute();
   const requested = params.section ?? 'menu';
-  if (!user || !(user.is_admin || MANAGER_ROLES.has(user.role))) {
+  if (!user || !mayManage(user)) {
     return (
       <div class="manager">
         <h1>{t.manager}</h1>
@@ -93,7 +92,7 @@ export default function ManagerScreen() {
     );
   }
   const section = isSection(requested) ? requested : undefined;
-  const allowed = (name: Section) => user.is_admin || !ADMIN_SECTIONS.has(name);
+  const allowed = (name: Section) => user.permissions.includes('users.manage') || !ADMIN_SECTIONS.has(name);
   const Content = section && allowed(section) ? SECTIONS[section] : undefined;
   return (
     <div class="manager">

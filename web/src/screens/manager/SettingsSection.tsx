@@ -27,6 +27,7 @@ const strings: Strings<
   | 'baseCurrency'
   | 'baseCurrencyHelp'
   | 'requireShift'
+  | 'blindClose'
   | 'save'
   | 'saved'
   | 'badTaxRate'
@@ -48,6 +49,7 @@ const strings: Strings<
     baseCurrency: 'Base currency',
     baseCurrencyHelp: 'The currency of the prices. It cannot change while a bill is pending.',
     requireShift: 'Cash payments need an open shift',
+    blindClose: 'Blind count: cashiers count the drawer before they see the expected cash',
     save: 'Save settings',
     saved: 'Settings saved.',
     badTaxRate: 'Enter a tax rate such as 16 or 7.5.',
@@ -69,6 +71,7 @@ const strings: Strings<
     baseCurrency: 'Moneda base',
     baseCurrencyHelp: 'La moneda de los precios. No puede cambiar mientras haya una cuenta pendiente.',
     requireShift: 'Los cobros en efectivo necesitan un turno abierto',
+    blindClose: 'Arqueo ciego: el cajero cuenta la caja antes de ver el efectivo esperado',
     save: 'Guardar ajustes',
     saved: 'Ajustes guardados.',
     badTaxRate: 'Escribe una tasa como 16 o 7.5.',
@@ -222,6 +225,13 @@ function SettingsForm({ settings, currencies }: { settings: Settings; currencies
           onChange={(on) => set('require_shift_for_cash', on)}
         >
           {t.requireShift}
+        </Check>
+        <Check
+          id="settings-blind_shift_close"
+          checked={form.blind_shift_close}
+          onChange={(on) => set('blind_shift_close', on)}
+        >
+          {t.blindClose}
         </Check>
       </section>
       <Alert message={invalid ?? action.error} />

@@ -5,6 +5,7 @@ import { Alert } from '../../components/Alert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
+import { useCan } from '../../core/session';
 import { MenuPanel } from './MenuPanel';
 import { MovePlates, MovePlatesButton } from './MovePlates';
 import { OrderedPlates } from './OrderedPlates';
@@ -29,6 +30,9 @@ const DEFAULT_SEATS = 8;
 export default function OrderScreen() {
   const t = useStrings(strings);
   const money = useMoney();
+  // Screens follow the permissions, not role names (roles are editable): the kitchen reads the order only.
+  const mayOrder = useCan('orders.write');
+  const mayTakePayment = useCan('payments.take');
   const { params } = useRoute();
   const orderId = params.id as string;
   const [order, setOrder] = useState<Order>();
@@ -269,12 +273,16 @@ export default function OrderScreen() {
     <div class="order-screen">
       <header class="order-head">
         <h1>{title}</h1>
-        <p class="order-total">
-          <span>{t.total}</span> <strong class="num">{order ? money(cents(order.total)) : '—'}</strong>
-        </p>
-        <a class="order-bill" href={`/app/till/${orderId}`}>
-          {t.bill}
-        </a>
+        {mayOrder && (
+          <p class="order-total">
+            <span>{t.total}</span> <strong class="num">{order ? money(cents(order.total)) : '—'}</strong>
+          </p>
+        )}
+        {mayTakePayment && (
+          <a class="order-bill" href={`/app/till/${orderId}`}>
+            {t.bill}
+          </a>
+        )}
       </header>
       <Alert message={error} />
       <p class={notice ? 'notice' : 'visually-hidden'} role="status">
@@ -285,49 +293,54 @@ export default function OrderScreen() {
       {!order && !error && <p class="muted">{t.loading}</p>}
 
       <div class="order-columns">
-        <MenuPanel
-          menu={menu}
-          open={open}
-          note={note}
-          onNote={setNote}
-          onTap={(dish) => (dish.modifier_groups.length > 0 ? setOptionsOf(dish.id) : addDish(dish))}
-          onMore={(dish) => setOptionsOf(dish.id)}
-        />
+        {mayOrder && (
+          <MenuPanel
+            menu={menu}
+            open={open}
+            note={note}
+            onNote={setNote}
+            onTap={(dish) => (dish.modifier_groups.length > 0 ? setOptionsOf(dish.id) : addDish(dish))}
+            onMore={(dish) => setOptionsOf(dish.id)}
+          />
+        )}
 
         <section class="order-dishes card" aria-labelledby="ordered-title">
           <h2 id="ordered-title">{t.ordered}</h2>
           <OrderedPlates
             dishes={dishes}
-            open={open}
+            open={open && mayOrder}
+            showPrices={mayOrder}
             canEdit={(plate) => menuDish(plate.dish_id) !== undefined}
             onEdit={(plate) => setEditingId(plate.id)}
             onRemove={(dish) => void remove(dish)}
             onServe={(dish) => void serve(dish)}
           />
-          <div class="actions">
-            <button
-              type="button"
-              class="primary"
-              disabled={!open || pending.length === 0 || busy > 0}
-              onClick={() => void send()}
-            >
-              {heldCourses.length > 0 ? t.sendAll : t.send}
-              {pending.length > 0 && ` (${pending.length})`}
-            </button>
-            {heldCourses.map((course) => (
+          {mayOrder && (
+            <div class="actions">
               <button
-                key={course}
                 type="button"
-                disabled={!open || busy > 0}
-                onClick={() => void send(course)}
+                class="primary"
+                disabled={!open || pending.length === 0 || busy > 0}
+                onClick={() => void send()}
               >
-                {format(course === 1 ? t.sendCourse : t.fireCourse, { n: course })}
+                {heldCourses.length > 0 ? t.sendAll : t.send}
+                {pending.length > 0 && ` (${pending.length})`}
               </button>
-            ))}
-            {movable.length > 0 && (
-              <MovePlatesButton disabled={!open || busy > 0} onClick={() => setMoving(true)} />
-            )}
-          </div>
+              {heldCourses.map((course) => (
+                <button
+                  key={course}
+                  type="button"
+                  disabled={!open || busy > 0}
+                  onClick={() => void send(course)}
+                >
+                  {format(course === 1 ? t.sendCourse : t.fireCourse, { n: course })}
+                </button>
+              ))}
+              {movable.length > 0 && (
+                <MovePlatesButton disabled={!open || busy > 0} onClick={() => setMoving(true)} />
+              )}
+            </div>
+          )}
         </section>
       </div>
       {optionsDish && (

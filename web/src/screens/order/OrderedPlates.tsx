@@ -24,9 +24,12 @@ export function OrderedPlates({
   onEdit,
   onRemove,
   onServe,
+  showPrices = true,
 }: {
   dishes: OrderDish[];
   open: boolean;
+  /** Off for a user who does not take orders (the kitchen): prices are not theirs to see. */
+  showPrices?: boolean;
   canEdit: (dish: OrderDish) => boolean;
   onEdit: (dish: OrderDish) => void;
   onRemove: (dish: OrderDish) => void;
@@ -51,7 +54,7 @@ export function OrderedPlates({
             {dish.notes && <span class="order-dish-note">{dish.notes}</span>}
             {dish.void_reason && <span class="order-dish-note">{dish.void_reason}</span>}
           </div>
-          <span class="num order-dish-price">{money(cents(dish.price_at_order))}</span>
+          {showPrices && <span class="num order-dish-price">{money(cents(dish.price_at_order))}</span>}
           <span class={`badge dish-status ${STATUS_TONE[dish.status]}`}>
             <span class="visually-hidden">{t.status}: </span>
             {t[dish.status]}

@@ -10,6 +10,7 @@ import { useStore } from '../../core/store';
 import { type Closed, ClosedFigures, CloseShift } from './CloseShift';
 import { checkoutStrings } from './checkout-strings';
 import { closeShiftStrings } from './close-shift-strings';
+import { CashMovementForm, OpenShiftForm } from './ShiftDrawer';
 import { strings } from './strings';
 import { useDebounced } from './useDebounced';
 
@@ -89,6 +90,14 @@ function OpenShiftReport() {
       <Alert message={error} />
       {closed && <ClosedFigures result={closed} money={money} />}
       {report === null && !closed && <p class="muted">{t.noShift}</p>}
+      {report === null && (
+        <OpenShiftForm
+          onOpened={() => {
+            setClosed(undefined);
+            void load();
+          }}
+        />
+      )}
       {report && (
         <dl class="till-shift-figures">
           {figures.map(([label, value, isStrong]) => (
@@ -98,6 +107,14 @@ function OpenShiftReport() {
             </div>
           ))}
         </dl>
+      )}
+      {report && (
+        <CashMovementForm
+          shiftId={report.shift.id}
+          movements={report.shift.cash_movements}
+          money={money}
+          onRecorded={() => void load()}
+        />
       )}
       {report && (
         <CloseShift

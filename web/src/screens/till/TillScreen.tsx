@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api, messageOf, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { PrinterAlert } from '../../components/PrinterAlert';
 import { toCents } from '../../core/cents';
 import { useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
@@ -17,7 +18,12 @@ type Order = Ok<'/orders', 'get'>[number];
 /** The till: the open orders with what they owe; `/app/till/<orderId>` bills and takes payment. */
 export default function TillScreen() {
   const { params } = useRoute();
-  return params.orderId ? <TillOrder orderId={params.orderId} /> : <OpenOrders />;
+  return (
+    <>
+      <PrinterAlert />
+      {params.orderId ? <TillOrder orderId={params.orderId} /> : <OpenOrders />}
+    </>
+  );
 }
 
 /** Orders still seated, and completed ones that still owe money. */
