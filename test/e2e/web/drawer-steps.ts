@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { printerAlertStrings } from '../../../web/src/components/printer-alert-strings';
 import { closeShiftStrings } from '../../../web/src/screens/till/close-shift-strings';
 import { drawerStrings } from '../../../web/src/screens/till/drawer-strings';
@@ -10,37 +10,11 @@ import { drawerStrings } from '../../../web/src/screens/till/drawer-strings';
  */
 export type Language = 'en' | 'es';
 
-const LOGIN = { en: 'Log in', es: 'Entrar' };
-const SCREENS = { en: 'Screens', es: 'Pantallas' };
 const SAVE_SETTINGS = { en: 'Save settings', es: 'Guardar ajustes' };
 const SETTINGS_SAVED = { en: 'Settings saved.', es: 'Ajustes guardados.' };
 
-/** A tablet whose browser speaks the language: the app follows it without anyone picking. */
-export async function openDeviceIn(browser: Browser, baseUrl: string, language: Language) {
-  const context = await browser.newContext({
-    baseURL: baseUrl,
-    viewport: { width: 1280, height: 800 },
-    locale: language === 'es' ? 'es-MX' : 'en-US',
-  });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  const consoleErrors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(`${message.text()} (${message.location().url})`);
-  });
-  page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
-  return { page, consoleErrors };
-}
-
-export async function logInAs(page: Page, language: Language, name: string, pin: string): Promise<void> {
-  await page.goto('/app/');
-  await page.getByRole('button', { name, exact: true }).click();
-  await page.getByLabel('PIN').fill(pin);
-  const logIn = page.getByRole('button', { name: LOGIN[language] });
-  // A PIN of known length logs in as its last digit is typed.
-  if (await logIn.isVisible()) await logIn.click().catch(() => undefined);
-  await page.getByRole('navigation', { name: SCREENS[language] }).waitFor();
-}
+/** The browser locale a tablet speaking the language has: the app follows it without anyone picking. */
+export const LOCALE = { en: 'en-US', es: 'es-MX' } as const;
 
 /** The manager turns on the blind count in the settings screen: cashiers count before they see the expected cash. */
 export async function turnOnBlindClose(page: Page, language: Language): Promise<void> {

@@ -8,11 +8,13 @@ import { callerFor } from '../../helpers/orders-factories';
 import {
   assertAccessible,
   launchBrowser,
+  logInThroughScreen,
+  openDevice,
   saveScreenshot,
   skipWithoutChromium,
   startPlainWebServer,
 } from './browser';
-import { logInAs, openDeviceIn, waitForPrinterAlert, waitForPrinterAlertGone } from './drawer-steps';
+import { LOCALE, waitForPrinterAlert, waitForPrinterAlertGone } from './drawer-steps';
 
 // The screens are the same whatever the database.
 const [target] = databaseTargets as [(typeof databaseTargets)[number]];
@@ -54,11 +56,11 @@ describe('web app: a printer that does not print (es-MX)', { skip: skipWithoutCh
     };
 
     const browser = await launchBrowser(t);
-    const kitchen = await openDeviceIn(browser, baseUrl, 'es');
-    await logInAs(kitchen.page, 'es', cook.name, cook.pin);
+    const kitchen = await openDevice(browser, baseUrl, 'tablet', LOCALE.es);
+    await logInThroughScreen(kitchen.page, cook.name, cook.pin);
     await kitchen.page.goto('/app/kitchen');
-    const till = await openDeviceIn(browser, baseUrl, 'es');
-    await logInAs(till.page, 'es', cashier.name, cashier.pin);
+    const till = await openDevice(browser, baseUrl, 'tablet', LOCALE.es);
+    await logInThroughScreen(till.page, cashier.name, cashier.pin);
     await till.page.goto('/app/till');
 
     // The printer is off when the waiter sends a plate: the chit waits in the queue.

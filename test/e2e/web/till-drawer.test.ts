@@ -7,14 +7,15 @@ import { callerFor } from '../../helpers/orders-factories';
 import {
   assertAccessible,
   launchBrowser,
+  logInThroughScreen,
+  openDevice,
   saveScreenshot,
   skipWithoutChromium,
   startPlainWebServer,
 } from './browser';
 import {
   closeShiftBlind,
-  logInAs,
-  openDeviceIn,
+  LOCALE,
   openShiftAtTill,
   recordCashMovement,
   turnOnBlindClose,
@@ -30,15 +31,15 @@ describe('web app: the cashier’s drawer from the till (es-MX)', { skip: skipWi
     const cashier = await insertUser(db, { role: 'cashier', name: 'Carla', pin: '4821' });
     const browser = await launchBrowser(t);
 
-    const office = await openDeviceIn(browser, baseUrl, 'es');
-    await logInAs(office.page, 'es', manager.name, manager.pin);
+    const office = await openDevice(browser, baseUrl, 'tablet', LOCALE.es);
+    await logInThroughScreen(office.page, manager.name, manager.pin);
     await turnOnBlindClose(office.page, 'es');
     await saveScreenshot(office.page, 'till-drawer-0-blind-setting');
     const asCashier = callerFor(app, await login(app, cashier.name, cashier.pin));
     assert.equal((await asCashier('GET', '/settings')).json().blind_shift_close, true);
 
-    const till = await openDeviceIn(browser, baseUrl, 'es');
-    await logInAs(till.page, 'es', cashier.name, cashier.pin);
+    const till = await openDevice(browser, baseUrl, 'tablet', LOCALE.es);
+    await logInThroughScreen(till.page, cashier.name, cashier.pin);
     await till.page.goto('/app/till');
     await till.page.getByText('No tienes un turno abierto.').waitFor();
     await assertAccessible(till.page, 'till without a shift');
