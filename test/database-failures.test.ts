@@ -11,6 +11,7 @@ import type { DatabaseTarget } from './helpers/database';
 import { databaseTargets } from './helpers/database';
 import { captureLogs } from './helpers/log-capture';
 import { diningRoom } from './helpers/orders-factories';
+import { TcpProxy } from './helpers/tcp-proxy';
 
 type TestContext = Parameters<typeof buildTestApp>[0];
 
@@ -148,6 +149,51 @@ describe('database that cannot write [postgres]', { skip: !postgres }, () => {
       payload: { name: setUpBody.name, pin: setUpBody.pin },
     });
     assert.equal(login.statusCode, 200, login.body);
+  });
+
+  it('answers 503 Database unavailable at once while PostgreSQL is gone, and serves again by itself when it is back', async (t) => {
+    const { databaseUrl, app } = await setUp(t, postgres as DatabaseTarget);
+    await app.inject({ method: 'POST', url: '/initial-setup', payload: setUpBody });
+    const direct = new URL(databaseUrl);
+    const proxy = await TcpProxy.start({ host: direct.hostname, port: Number(direct.port || 5432) });
+    const proxied = new URL(databaseUrl);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
+    const logs = captureLogs();
+    const database = openDatabase(proxied.toString());
+    const server = await buildApp(testConfig({ DATABASE_URL: proxied.toString(), LOG_LEVEL: 'error' }), {
+      database,
+      logStream: logs.stream,
+    });
+    t.after(async () => {
+      await proxy.cut();
+      await server.close();
+      await database.close();
+    });
+    const logIn = () =>
+      server.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { name: setUpBody.name, pin: setUpBody.pin },
+      });
+    assert.equal((await logIn()).statusCode, 200);
+
+    // The database server restarts: its connections end and new ones are refused for a while.
+    await proxy.cut();
+    const started = performance.now();
+    const refused = await logIn();
+    const tookMs = performance.now() - started;
+    assert.deepEqual([refused.statusCode, refused.json()], [503, { message: 'Database unavailable' }]);
+    assert.ok(tookMs < 5000, `answered in ${Math.round(tookMs)} ms, not after a hang`);
+    const health = await server.inject({ url: '/health' });
+    assert.deepEqual(
+      [health.statusCode, health.json()],
+      [503, { status: 'unavailable', database: 'unreachable' }],
+    );
+    assert.match(logs.text(), /ECONNREFUSED|Connection terminated/);
+
+    await proxy.restore();
+    assert.equal((await logIn()).statusCode, 200, 'reconnected without a restart of the app');
   });
 
   it('answers a write that finds the disk full (SQLSTATE 53100) with 507 Storage is full and logs why', async (t) => {

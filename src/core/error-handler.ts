@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { isStorageFull } from './db/failures';
+import { isDatabaseUnavailable, isStorageFull } from './db/failures';
 import { AppError, TooManyRequestsError, UnauthorizedError } from './errors';
 import { describeValidationErrors } from './validation';
 
@@ -24,6 +24,8 @@ function sendAppError(reply: FastifyReply, error: AppError): FastifyReply {
 export const INTERNAL_ERROR_BODY = Object.freeze({ message: 'Internal server error' });
 /** A write refused for want of space (SQLite's file or disk, PostgreSQL's disk_full): 507 Insufficient Storage. */
 const STORAGE_FULL_BODY = Object.freeze({ message: 'Storage is full' });
+/** The database server is gone for now (a restart, a network cut): 503, so clients retry, not 500. */
+const DATABASE_UNAVAILABLE_BODY = Object.freeze({ message: 'Database unavailable' });
 
 /** The one place where failures become HTTP answers. 5xx causes go to the log, never to the client. */
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -54,6 +56,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'request failed');
     // Nothing was written and a retry will fail alike until someone frees space: say so, not "internal".
     if (isStorageFull(error)) return reply.code(507).send(STORAGE_FULL_BODY);
+    if (isDatabaseUnavailable(error)) return reply.code(503).send(DATABASE_UNAVAILABLE_BODY);
     return reply.code(500).send(INTERNAL_ERROR_BODY);
   });
 }

@@ -127,6 +127,8 @@ export function postgresPoolConfig(url: string): pg.PoolConfig {
   return {
     connectionString: url,
     max: 10,
+    // A database host that does not answer at all must not hold a request for the OS's TCP timeout.
+    connectionTimeoutMillis: 5000,
     // Counts, sums and Unix-ms instants arrive as JS numbers; all stay far below 2^53.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
@@ -138,13 +140,16 @@ export function postgresPoolConfig(url: string): pg.PoolConfig {
 }
 
 /**
- * A pool whose idle connections the server may end (a restart, a terminated backend, an idle timeout)
- * without ending the process: node-postgres drops such a connection and opens another for the next
- * query, but it reports the end as an 'error' event, which with no listener is an uncaught exception.
+ * A pool whose connections the server may end (a restart, a terminated backend, an idle timeout, a
+ * network cut) without ending the process: node-postgres drops such a connection and opens another
+ * for the next query, but it reports the end as an 'error' event, which with no listener is an
+ * uncaught exception. The pool listens for its idle connections; each connection listens for itself
+ * while a request holds it, and its query fails with the same error, which the request answers.
  */
 export function newPostgresPool(config: pg.PoolConfig): pg.Pool {
   const pool = new pg.Pool(config);
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 

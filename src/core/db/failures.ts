@@ -9,3 +9,35 @@ export function isStorageFull(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * What the driver says when the database server cannot be reached or went away mid-query: a refused,
+ * reset or timed-out connection, PostgreSQL shutting down or starting (SQLSTATE class 08 and 57P0x),
+ * and node-postgres's own words for a connection that ended or never came.
+ */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+const UNAVAILABLE_SQLSTATES = /^(08\d{3}|57P0[1-3])$/;
+const UNAVAILABLE_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/** Whether a failure means the database is out of reach for now (a retry later may work). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && depth < 5; depth++) {
+    const code = String((cause as { code?: unknown }).code ?? '');
+    const message = String((cause as { message?: unknown }).message ?? '');
+    if (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLSTATES.test(code) || UNAVAILABLE_MESSAGES.test(message))
+      return true;
+    // AggregateError: every address of a host name refused.
+    const errors = (cause as { errors?: unknown }).errors;
+    if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner))) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}
