@@ -317,4 +317,42 @@ describe('web app: kitchen and till', { skip: skipWithoutChromium }, () => {
       [],
     );
   });
+
+  it('tells the cashier to take another method when the Lightning node does not answer', async (t) => {
+    const { app, db, baseUrl, simulator } = await startWebServer(t, target);
+    const { admin, menu } = await restaurant(app, db);
+    const orderId = await sentOrder(admin, null, [{ dish_id: menu.soup }]);
+    await createBill(admin, orderId);
+    const cashier = await insertUser(db, { role: 'cashier' });
+    const browser = await launchBrowser(t);
+    const { page, consoleErrors } = await openDevice(browser, baseUrl);
+    await logInThroughScreen(page, cashier.name, cashier.pin);
+
+    simulator.setMode({ kind: 'down' });
+    await page.goto(`/app/till/${orderId}`);
+    await page.getByRole('button', { name: 'Pay Bill 1' }).click();
+    await page.getByRole('button', { name: 'Lightning', exact: true }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Lightning is unavailable: take another payment method.' })
+      .waitFor();
+    // The same in Spanish (switching the language closes the panel: it is opened again).
+    await page.getByLabel('Language').selectOption({ label: 'Español' });
+    await page.getByRole('button', { name: 'Cobrar Cuenta 1' }).click();
+    await page.getByRole('button', { name: 'Lightning', exact: true }).click();
+    await page
+      .getByRole('alert')
+      .filter({
+        hasText:
+          'Lightning no está disponible: cobra con otra forma de pago. (El nodo Lightning no responde.)',
+      })
+      .waitFor();
+    await saveScreenshot(page, 'till-lightning-node-down-es');
+    // The card still works: the cashier takes another method.
+    await page.getByRole('button', { name: 'Tarjeta', exact: true }).waitFor();
+    assert.deepEqual(
+      consoleErrors.filter((error) => !/status of 503/.test(error)),
+      [],
+    );
+  });
 });

@@ -135,6 +135,7 @@ const SPANISH: Record<string, string> = {
   'Printer closed the connection before taking the job':
     'La impresora cerró la conexión antes de recibir el trabajo.',
   'Lightning node is not configured': 'El nodo Lightning no está configurado.',
+  'Lightning node is unavailable': 'El nodo Lightning no responde.',
   'Another Lightning payment of this bill is being created: try again':
     'Se está creando otro pago Lightning de esta cuenta: inténtalo de nuevo.',
   'The Lightning payment of this bill is expiring: try again':

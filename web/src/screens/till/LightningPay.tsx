@@ -56,7 +56,9 @@ export function LightningPay({
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 503) {
         setError(
-          failure.message === NO_RATE ? t.noRate : format(t.nodeUnavailable, { message: failure.message }),
+          failure.message === NO_RATE
+            ? t.noRate
+            : format(t.nodeUnavailable, { message: messageOf(failure, failure.message) }),
         );
       } else setError(messageOf(failure, t.unreachable));
     } finally {
