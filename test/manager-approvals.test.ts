@@ -20,13 +20,22 @@ async function sentOrder(app: FastifyInstance, db: Db, pricesCents: number[]) {
   assert.equal(created.statusCode, 201, created.body);
   const orderId = created.json().id as string;
   assert.equal((await call('POST', `/orders/${orderId}/send`)).statusCode, 200);
-  const plates = (await call('GET', `/orders/${orderId}/dishes`)).json() as { id: string; price_at_order: number }[];
-  const dishIds = pricesCents.map((cents) => plates.find((plate) => plate.price_at_order * 100 === cents)?.id as string);
+  const plates = (await call('GET', `/orders/${orderId}/dishes`)).json() as {
+    id: string;
+    price_at_order: number;
+  }[];
+  const dishIds = pricesCents.map(
+    (cents) => plates.find((plate) => plate.price_at_order * 100 === cents)?.id as string,
+  );
   return { call, waiter: waiter.user, manager, orderId, dishIds };
 }
 
 async function approval(call: Caller, manager: UserFixture, permission: string): Promise<string> {
-  const approved = await call('POST', '/auth/approvals', { name: manager.name, pin: manager.pin, permission });
+  const approved = await call('POST', '/auth/approvals', {
+    name: manager.name,
+    pin: manager.pin,
+    permission,
+  });
   assert.equal(approved.statusCode, 201, approved.body);
   return approved.json().approval as string;
 }
@@ -69,7 +78,9 @@ describeEachDatabase('manager approvals', (target) => {
       voided_by: waiter.id,
       voided_approved_by: manager.id,
     });
-    const plate = (await call('GET', `/orders/${orderId}/dishes`)).json().find((p: { id: string }) => p.id === first);
+    const plate = (await call('GET', `/orders/${orderId}/dishes`))
+      .json()
+      .find((p: { id: string }) => p.id === first);
     assert.equal(plate.voided_by, waiter.name);
     assert.equal(plate.void_approved_by, manager.name);
     const audit = await db
@@ -94,7 +105,7 @@ describeEachDatabase('manager approvals', (target) => {
     assert.deepEqual(again.json(), UNAUTHORIZED);
   });
 
-  it('refuses an expired approval, another user\'s, one for another permission, and keeps one a failed request did not use', async (t) => {
+  it("refuses an expired approval, another user's, one for another permission, and keeps one a failed request did not use", async (t) => {
     const { app, db, clock } = await buildTestApp(t, target);
     const { waiter, manager, orderId, dishIds, ...order } = await sentOrder(app, db, [1000]);
     let { call } = order;
@@ -116,7 +127,12 @@ describeEachDatabase('manager approvals', (target) => {
     assert.equal((await call('POST', url, reason, withApproval('not-a-token'))).statusCode, 403);
 
     // A void refused for another reason (the plate is not on this order) gives the approval back.
-    const missing = await call('POST', `/orders/${orderId}/dishes/${crypto.randomUUID()}/void`, reason, withApproval(notTheirs));
+    const missing = await call(
+      'POST',
+      `/orders/${orderId}/dishes/${crypto.randomUUID()}/void`,
+      reason,
+      withApproval(notTheirs),
+    );
     assert.equal(missing.statusCode, 404, missing.body);
     assert.equal((await call('POST', url, reason, withApproval(notTheirs))).statusCode, 200);
   });
@@ -135,7 +151,11 @@ describeEachDatabase('manager approvals', (target) => {
       .where('scope', '=', 'login-account')
       .where('failures', '>', 0)
       .execute();
-    assert.deepEqual(failures.map((row) => Number(row.failures)), [1], 'counted as a failed login');
+    assert.deepEqual(
+      failures.map((row) => Number(row.failures)),
+      [1],
+      'counted as a failed login',
+    );
 
     const cashier = await insertUser(db, { role: 'cashier', pin: '1357' });
     const refused = await ask({ name: cashier.name, pin: cashier.pin, permission: 'tickets.discount' });
@@ -151,19 +171,34 @@ describeEachDatabase('manager approvals', (target) => {
     const { app, db } = await buildTestApp(t, target);
     const { call, manager } = await sentOrder(app, db, [1000]);
     for (let attempt = 0; attempt < 10; attempt++) {
-      const wrong = await call('POST', '/auth/approvals', { name: manager.name, pin: '0000', permission: 'dishes.void' });
+      const wrong = await call('POST', '/auth/approvals', {
+        name: manager.name,
+        pin: '0000',
+        permission: 'dishes.void',
+      });
       assert.equal(wrong.statusCode, 401);
     }
-    const locked = await call('POST', '/auth/approvals', { name: manager.name, pin: manager.pin, permission: 'dishes.void' });
+    const locked = await call('POST', '/auth/approvals', {
+      name: manager.name,
+      pin: manager.pin,
+      permission: 'dishes.void',
+    });
     assert.equal(locked.statusCode, 429);
-    const login = await app.inject({ method: 'POST', url: '/auth/login', payload: { name: manager.name, pin: manager.pin } });
+    const login = await app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { name: manager.name, pin: manager.pin },
+    });
     assert.equal(login.statusCode, 429, 'the same budget as logins');
   });
 
   it("lets a waiter comp a plate with a manager's approval: a bill discounted 100 %, paid at once", async (t) => {
     const { app, db } = await buildTestApp(t, target);
     const { call, waiter, manager, orderId, dishIds } = await sentOrder(app, db, [1000, 2500]);
-    const comp = { order_dish_ids: [dishIds[0]], discount: { type: 'percent', value: 100, reason: 'Birthday' } };
+    const comp = {
+      order_dish_ids: [dishIds[0]],
+      discount: { type: 'percent', value: 100, reason: 'Birthday' },
+    };
     assert.deepEqual((await call('POST', `/orders/${orderId}/tickets`, comp)).json(), UNAUTHORIZED);
 
     const token = await approval(call, manager, 'tickets.discount');
@@ -176,7 +211,13 @@ describeEachDatabase('manager approvals', (target) => {
       .executeTakeFirstOrThrow();
     assert.deepEqual(
       { ...ticket, status: Number(ticket.status), total_cents: Number(ticket.total_cents) },
-      { status: 2, total_cents: 0, created_by: waiter.id, discount_reason: 'Birthday', discount_approved_by: manager.id },
+      {
+        status: 2,
+        total_cents: 0,
+        created_by: waiter.id,
+        discount_reason: 'Birthday',
+        discount_approved_by: manager.id,
+      },
     );
     const audit = await db
       .selectFrom('audit_log')
@@ -187,7 +228,10 @@ describeEachDatabase('manager approvals', (target) => {
     // The comped plate is settled; the order still owes the other one.
     const order = (await call('GET', `/orders/${orderId}`)).json();
     assert.equal(order.balance, 25);
-    assert.equal((await call('POST', `/orders/${orderId}/tickets`, comp, withApproval(token))).statusCode, 403);
+    assert.equal(
+      (await call('POST', `/orders/${orderId}/tickets`, comp, withApproval(token))).statusCode,
+      403,
+    );
   });
 
   it('ignores the header when the role already allows it, and a manager voids without approval', async (t) => {
@@ -195,22 +239,40 @@ describeEachDatabase('manager approvals', (target) => {
     const { orderId, dishIds, manager, call } = await sentOrder(app, db, [1000]);
     const token = await approval(call, manager, 'dishes.void');
     const managerCall = callerFor(app, (await loggedInUser(app, db, 'manager')).cookies);
-    const voided = await managerCall('POST', `/orders/${orderId}/dishes/${dishIds[0]}/void`, { reason: 'Burnt' }, withApproval(token));
+    const voided = await managerCall(
+      'POST',
+      `/orders/${orderId}/dishes/${dishIds[0]}/void`,
+      { reason: 'Burnt' },
+      withApproval(token),
+    );
     assert.equal(voided.statusCode, 200, voided.body);
     const row = await db.selectFrom('manager_approvals').select('used_at').executeTakeFirstOrThrow();
     assert.equal(row.used_at, null, 'not spent by a caller who needs none');
-    const plate = await db.selectFrom('order_dishes').select('voided_approved_by').where('id', '=', dishIds[0] as string).executeTakeFirstOrThrow();
+    const plate = await db
+      .selectFrom('order_dishes')
+      .select('voided_approved_by')
+      .where('id', '=', dishIds[0] as string)
+      .executeTakeFirstOrThrow();
     assert.equal(plate.voided_approved_by, null);
   });
 });
 
 describeEachDatabase('day report: voids and comps', (target) => {
-  it('shows the day\'s voids, comps and other discounts by reason and by who did and who approved them', async (t) => {
+  it("shows the day's voids, comps and other discounts by reason and by who did and who approved them", async (t) => {
     const { app, db } = await buildTestApp(t, target, { env: { POS_TIMEZONE: 'America/Mexico_City' } });
-    const { call, waiter, manager, orderId, dishIds } = await sentOrder(app, db, [1000, 2000, 3000, 4000, 5000]);
+    const { call, waiter, manager, orderId, dishIds } = await sentOrder(
+      app,
+      db,
+      [1000, 2000, 3000, 4000, 5000],
+    );
     const [cold, wrong, burnt, birthday, rest] = dishIds as [string, string, string, string, string];
     const managerCall = callerFor(app, await login(app, manager.name, manager.pin));
-    const voidPlate = async (caller: Caller, id: string, reason: string, headers?: Record<string, string>) => {
+    const voidPlate = async (
+      caller: Caller,
+      id: string,
+      reason: string,
+      headers?: Record<string, string>,
+    ) => {
       const voided = await caller('POST', `/orders/${orderId}/dishes/${id}/void`, { reason }, headers);
       assert.equal(voided.statusCode, 200, voided.body);
     };
@@ -226,7 +288,10 @@ describeEachDatabase('day report: voids and comps', (target) => {
       { order_dish_ids: [birthday], discount: { type: 'percent', value: 100, reason: 'Birthday' } },
       withApproval(await approval(call, manager, 'tickets.discount')),
     );
-    await bill(managerCall, { order_dish_ids: [rest], discount: { type: 'amount', value: 5, reason: 'Regular' } });
+    await bill(managerCall, {
+      order_dish_ids: [rest],
+      discount: { type: 'amount', value: 5, reason: 'Regular' },
+    });
 
     const report = (await managerCall('GET', '/reports/day/2026-11-22')).json();
     const person = (doer: UserFixture, approver: UserFixture | null) => ({

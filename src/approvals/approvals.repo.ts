@@ -2,7 +2,10 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../core/db/database';
 import type { Database } from '../core/db/schema';
 
-export async function insertApproval(db: Db, approval: Insertable<Database['manager_approvals']>): Promise<void> {
+export async function insertApproval(
+  db: Db,
+  approval: Insertable<Database['manager_approvals']>,
+): Promise<void> {
   await db.insertInto('manager_approvals').values(approval).execute();
 }
 
@@ -30,9 +33,5 @@ export async function consumeApproval(
     .returning('approver_id')
     .executeTakeFirst();
   if (!spent) return undefined;
-  return db
-    .selectFrom('users')
-    .select(['id', 'name'])
-    .where('id', '=', spent.approver_id)
-    .executeTakeFirst();
+  return db.selectFrom('users').select(['id', 'name']).where('id', '=', spent.approver_id).executeTakeFirst();
 }

@@ -1,3 +1,4 @@
+import { authorizeApprovable } from '../approvals/approvals.service';
 import { recordAudit } from '../audit/record-audit';
 import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
@@ -20,7 +21,6 @@ import type { OrderRow } from '../orders/orders.repo';
 import * as orders from '../orders/orders.repo';
 import { enqueueKitchenChits } from '../printing/kitchen-chits';
 import { refreshSalesFacts } from '../reports/sales-facts';
-import { authorizeApprovable } from '../approvals/approvals.service';
 import { findBilledDishIds } from '../tickets/tickets.repo';
 import * as kitchen from './kitchen.repo';
 import type { DishStatusBody, KitchenQueueItem } from './kitchen.schemas';

@@ -191,6 +191,8 @@ export type OrderDishDetail = Omit<OrderDishRow, 'ordinal'> & {
   /** The names of who voided the plate and of the manager who approved it, when kept. */
   voided_by_name: string | null;
   void_approved_by_name: string | null;
+  /** The live bill the plate is on, if any. */
+  bill_id: string | null;
   dish_name: string;
   station: string;
   modifiers: ModifierChoice[];
@@ -249,6 +251,10 @@ const liveOrderWithDishRows = prepared((db, { orderId }: { orderId: string }) =>
     .leftJoin('categories', 'categories.id', 'dishes.category_id')
     .leftJoin('users as voider', 'voider.id', 'order_dishes.voided_by')
     .leftJoin('users as void_approver', 'void_approver.id', 'order_dishes.voided_approved_by')
+    // At most one live link per plate (a partial unique index): the join adds no row.
+    .leftJoin('ticket_dishes as live_bill', (join) =>
+      join.onRef('live_bill.order_dish_id', '=', 'order_dishes.id').on('live_bill.is_live', '=', 1),
+    )
     .selectAll('orders')
     .select([
       'order_dishes.id as dish_row_id',
@@ -265,6 +271,7 @@ const liveOrderWithDishRows = prepared((db, { orderId }: { orderId: string }) =>
       'order_dishes.voided_approved_by',
       'voider.name as voided_by_name',
       'void_approver.name as void_approved_by_name',
+      'live_bill.ticket_id as bill_id',
       'order_dishes.seat',
       'order_dishes.course',
       'dishes.name as dish_name',
@@ -301,6 +308,7 @@ export async function findLiveOrderWithDishes(db: Db, orderId: string): Promise<
     voided_approved_by,
     voided_by_name,
     void_approved_by_name,
+    bill_id,
     seat,
     course,
     dish_name,
@@ -327,6 +335,7 @@ export async function findLiveOrderWithDishes(db: Db, orderId: string): Promise<
             voided_approved_by: row.voided_approved_by,
             voided_by_name: row.voided_by_name,
             void_approved_by_name: row.void_approved_by_name,
+            bill_id: row.bill_id,
             seat: row.seat === null ? null : Number(row.seat),
             course: Number(row.course),
             dish_name: row.dish_name as string,

@@ -1,3 +1,4 @@
+import { type Approver, authorizeApprovable } from '../approvals/approvals.service';
 import { type AuditEntry, recordAudit } from '../audit/record-audit';
 import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
@@ -7,7 +8,6 @@ import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempote
 import { toCents } from '../core/money';
 import { returnVoidedStock } from '../inventory/stock.service';
 import { refreshSalesFacts } from '../reports/sales-facts';
-import { type Approver, authorizeApprovable } from '../approvals/approvals.service';
 import { findBilledDishIds } from '../tickets/tickets.repo';
 import * as dishes from './order-dishes.repo';
 import { findLiveDishPrices, type OrderDishChanges, type OrderDishDetail } from './order-dishes.repo';

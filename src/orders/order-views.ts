@@ -51,6 +51,7 @@ export function toOrderDishView(row: OrderDishDetail): OrderDishView {
     void_reason: row.void_reason,
     voided_by: row.voided_by_name,
     void_approved_by: row.void_approved_by_name,
+    ticket_id: row.bill_id,
     modifiers: row.modifiers.map((modifier) => ({
       option_id: modifier.option_id,
       group_name: modifier.group_name,

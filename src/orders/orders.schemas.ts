@@ -192,7 +192,11 @@ export const OrderDishView = Type.Object({
     description: 'The name of who voided it; null otherwise, and on voids from before it was kept',
   }),
   void_approved_by: Type.Union([Type.String(), Type.Null()], {
-    description: "The manager whose approval (POST /auth/approvals) let a user without `dishes.void` void it",
+    description: 'The manager whose approval (POST /auth/approvals) let a user without `dishes.void` void it',
+  }),
+  ticket_id: Type.Union([Uuid(), Type.Null()], {
+    description:
+      'The live bill the plate is on (it can be neither voided nor billed again); null when on none',
   }),
   modifiers: Type.Array(ModifierSnapshot, {
     description: 'The options chosen, as they were when the plate was ordered',

@@ -134,7 +134,8 @@ const AdjustmentSection = (what: string) =>
           user_id: Type.Union([Uuid(), Type.Null()], { description: 'Who did it; null where not kept' }),
           user_name: Type.Union([Type.String(), Type.Null()]),
           approved_by_id: Type.Union([Uuid(), Type.Null()], {
-            description: "The manager whose approval let them (POST /auth/approvals); null: their own role's right",
+            description:
+              "The manager whose approval let them (POST /auth/approvals); null: their own role's right",
           }),
           approved_by_name: Type.Union([Type.String(), Type.Null()]),
           count: Type.Integer(),
@@ -185,7 +186,9 @@ export const DayReport = Type.Object({
       'one: the lines add up to payments_total and refunds_recorded',
   }),
   voids: AdjustmentSection('Plates voided that day, at their price'),
-  comps: AdjustmentSection('Bills made that day and discounted 100 % (not cancelled), at the amount given away'),
+  comps: AdjustmentSection(
+    'Bills made that day and discounted 100 % (not cancelled), at the amount given away',
+  ),
   other_discounts: AdjustmentSection(
     'Bills made that day with a discount of less than 100 % (not cancelled), at the amount discounted',
   ),

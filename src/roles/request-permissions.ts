@@ -52,7 +52,10 @@ export function isApprovablePermission(name: string): name is ApprovablePermissi
 }
 
 /** Throws 403 unless the caller's role may do what the request asks. */
-export function authorizeAction(principal: Principal, action: Exclude<RequestAction, ApprovableAction>): void {
+export function authorizeAction(
+  principal: Principal,
+  action: Exclude<RequestAction, ApprovableAction>,
+): void {
   authorize(principal, REQUEST_PERMISSIONS[action]);
 }
 

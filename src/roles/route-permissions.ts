@@ -81,6 +81,9 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, RoutePermission>> = {
   updateTable: 'floor.write',
   deleteTable: 'floor.write',
 
+  // Who asks a manager to approve a void or a discount is working an order: a waiter, a cashier.
+  approveAction: 'orders.write',
+
   createOrder: 'orders.write',
   createOrderWithDishes: 'orders.write',
   updateOrder: 'orders.write',

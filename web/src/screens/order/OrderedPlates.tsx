@@ -13,7 +13,7 @@ const STATUS_TONE: Record<DishStatus, string> = {
   voided: 'danger',
 };
 
-/** Plates the kitchen has that can still be voided, or given away. */
+/** Plates the kitchen has that can still be voided, or given away, while on no bill. */
 const VOIDABLE = new Set<DishStatus>(['sent', 'preparing', 'ready']);
 const COMPABLE = new Set<DishStatus>(['sent', 'preparing', 'ready', 'served']);
 
@@ -83,28 +83,58 @@ export function OrderedPlates({
               </button>
             </span>
           )}
-          {open && COMPABLE.has(dish.status) && (
-            <span class="order-dish-actions">
-              {dish.status === 'ready' && (
-                <button type="button" onClick={() => onServe(dish)}>
-                  {t.serve}
-                  <span class="visually-hidden"> {dish.dish_name}</span>
-                </button>
-              )}
-              {VOIDABLE.has(dish.status) && (
-                <button type="button" class="ghost" onClick={() => onAdjust(dish, 'void')}>
-                  {t.voidPlate}
-                  <span class="visually-hidden"> {dish.dish_name}</span>
-                </button>
-              )}
-              <button type="button" class="ghost" onClick={() => onAdjust(dish, 'comp')}>
-                {t.compPlate}
-                <span class="visually-hidden"> {dish.dish_name}</span>
-              </button>
-            </span>
-          )}
+          <PlateActions
+            dish={dish}
+            canServe={open && dish.status === 'ready'}
+            canVoid={open && VOIDABLE.has(dish.status) && dish.ticket_id === null}
+            canComp={open && COMPABLE.has(dish.status) && dish.ticket_id === null}
+            onServe={onServe}
+            onAdjust={onAdjust}
+          />
         </li>
       ))}
     </ul>
+  );
+}
+
+/** Serve, Void and Comp of a plate the kitchen has; a plate on a bill is the till's. */
+function PlateActions({
+  dish,
+  canServe,
+  canVoid,
+  canComp,
+  onServe,
+  onAdjust,
+}: {
+  dish: OrderDish;
+  canServe: boolean;
+  canVoid: boolean;
+  canComp: boolean;
+  onServe: (dish: OrderDish) => void;
+  onAdjust: (dish: OrderDish, kind: Adjustment) => void;
+}) {
+  const t = useStrings(strings);
+  if (!canServe && !canVoid && !canComp) return null;
+  return (
+    <span class="order-dish-actions">
+      {canServe && (
+        <button type="button" onClick={() => onServe(dish)}>
+          {t.serve}
+          <span class="visually-hidden"> {dish.dish_name}</span>
+        </button>
+      )}
+      {canVoid && (
+        <button type="button" class="ghost" onClick={() => onAdjust(dish, 'void')}>
+          {t.voidPlate}
+          <span class="visually-hidden"> {dish.dish_name}</span>
+        </button>
+      )}
+      {canComp && (
+        <button type="button" class="ghost" onClick={() => onAdjust(dish, 'comp')}>
+          {t.compPlate}
+          <span class="visually-hidden"> {dish.dish_name}</span>
+        </button>
+      )}
+    </span>
   );
 }

@@ -126,7 +126,12 @@ export function PlateAdjustment({
 
   const price = money(cents(plate.price_at_order));
   return (
-    <dialog ref={dialog} class="plate-options plate-adjustment" aria-labelledby="adjustment-title" onClose={onClose}>
+    <dialog
+      ref={dialog}
+      class="plate-options plate-adjustment"
+      aria-labelledby="adjustment-title"
+      onClose={onClose}
+    >
       <form class="stack" onSubmit={(event) => void submit(event)}>
         <h2 id="adjustment-title">
           {format(kind === 'void' ? t.voidTitle : t.compTitle, { dish: plate.dish_name })}
@@ -141,7 +146,9 @@ export function PlateAdjustment({
           value={reason}
           onInput={(event) => setReason(event.currentTarget.value)}
         />
-        {needsApproval && <ManagerApproval id="adjustment-approval" input={approval} onChange={setApproval} />}
+        {needsApproval && (
+          <ManagerApproval id="adjustment-approval" input={approval} onChange={setApproval} />
+        )}
         {error && (
           <p class="error" role="alert">
             {error}

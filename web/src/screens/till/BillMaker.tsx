@@ -1,9 +1,5 @@
 import { useState } from 'preact/hooks';
 import { api, type Body, createOnce } from '../../api/client';
-import { fromCents, splitEvenly, toCents } from '../../core/cents';
-import { format, useStrings } from '../../core/i18n';
-import { useMoney } from '../../core/money';
-import { useCan } from '../../core/session';
 import {
   type ApprovalInput,
   approvalHeaders,
@@ -11,6 +7,10 @@ import {
   ManagerApproval,
   NO_APPROVAL,
 } from '../../components/ManagerApproval';
+import { fromCents, splitEvenly, toCents } from '../../core/cents';
+import { format, useStrings } from '../../core/i18n';
+import { useMoney } from '../../core/money';
+import { useCan } from '../../core/session';
 import { checkoutStrings } from './checkout-strings';
 import { DiscountFields, discountOf, NO_DISCOUNT } from './DiscountFields';
 import { strings } from './strings';
@@ -19,7 +19,11 @@ import type { OrderDish } from './till-model';
 type BillBody = Body<'/orders/{id}/tickets', 'post'>;
 
 /** `approval`: a manager's name and PIN, asked for this bill's discount when the user's role cannot give it. */
-async function createBill(orderId: string, body: BillBody, approval?: ApprovalInput): Promise<{ id: string }> {
+async function createBill(
+  orderId: string,
+  body: BillBody,
+  approval?: ApprovalInput,
+): Promise<{ id: string }> {
   const headers = body.discount ? await approvalHeaders('tickets.discount', approval) : {};
   return createOnce((key) =>
     api.POST('/orders/{id}/tickets', {
