@@ -31,3 +31,15 @@ export const ApprovalReply = Type.Object({
   expires_at: Type.String({ format: 'date-time' }),
 });
 export type ApprovalReply = Static<typeof ApprovalReply>;
+
+/** The header a request carries a manager's approval in, for the routes an approval can allow. */
+export const ApprovalHeaders = Type.Object({
+  'x-manager-approval': Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description:
+        "A manager's approval (POST /auth/approvals) for what the caller's role does not allow here: " +
+        'spent by this request when it needs it; ignored when the role allows it',
+    }),
+  ),
+});

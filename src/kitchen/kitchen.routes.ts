@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { ApprovalHeaders } from '../approvals/approvals.schemas';
 import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
@@ -115,6 +116,7 @@ export const kitchenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           "`dishes.void`, or a manager's approval in the `X-Manager-Approval` header (POST /auth/approvals), " +
           'spent by this void; the plate records who voided it and who approved. A served or voided plate, ' +
           'or one on a live bill: 400.',
+        headers: ApprovalHeaders,
         params: OrderDishParams,
         body: VoidBody,
         response: { 200: MessageReply, ...errors(400, 401, 403, 404) },
