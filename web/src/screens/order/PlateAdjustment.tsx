@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiError, api, keyHeader, messageOf, writeOnce } from '../../api/client';
 import {
   type ApprovalInput,
@@ -7,6 +7,7 @@ import {
   ManagerApproval,
   NO_APPROVAL,
 } from '../../components/ManagerApproval';
+import { ModalDialog } from '../../components/ModalDialog';
 import { format, type Strings, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { useCan } from '../../core/session';
@@ -78,16 +79,11 @@ export function PlateAdjustment({
 }) {
   const t = useStrings(strings);
   const money = useMoney();
-  const dialog = useRef<HTMLDialogElement>(null);
   const needsApproval = !useCan(PERMISSION[kind]);
   const [reason, setReason] = useState('');
   const [approval, setApproval] = useState<ApprovalInput>(NO_APPROVAL);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
 
   const ready = reason.trim() !== '' && (!needsApproval || isApprovalComplete(approval));
 
@@ -126,16 +122,11 @@ export function PlateAdjustment({
 
   const price = money(cents(plate.price_at_order));
   return (
-    <dialog
-      ref={dialog}
-      class="plate-options plate-adjustment"
-      aria-labelledby="adjustment-title"
+    <ModalDialog
+      title={format(kind === 'void' ? t.voidTitle : t.compTitle, { dish: plate.dish_name })}
       onClose={onClose}
     >
       <form class="stack" onSubmit={(event) => void submit(event)}>
-        <h2 id="adjustment-title">
-          {format(kind === 'void' ? t.voidTitle : t.compTitle, { dish: plate.dish_name })}
-        </h2>
         <p class="muted">{format(kind === 'void' ? t.voidHint : t.compHint, { price })}</p>
         <label for="adjustment-reason">{t.reason}</label>
         <input
@@ -155,7 +146,7 @@ export function PlateAdjustment({
           </p>
         )}
         <div class="actions plate-actions">
-          <button type="button" onClick={() => dialog.current?.close()}>
+          <button type="button" onClick={onClose}>
             {t.cancel}
           </button>
           <button type="submit" class={kind === 'void' ? 'danger' : 'primary'} disabled={!ready || busy}>
@@ -163,6 +154,6 @@ export function PlateAdjustment({
           </button>
         </div>
       </form>
-    </dialog>
+    </ModalDialog>
   );
 }
