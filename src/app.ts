@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { approvalsRoutes } from './approvals/approvals.routes';
 import { auditRoutes } from './audit/audit.routes';
 import { authRoutes } from './auth/auth.routes';
 import { findPrincipal } from './auth/sessions.repo';
@@ -221,6 +222,7 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     generalRoutes,
     setupRoutes,
     authRoutes,
+    approvalsRoutes,
     usersRoutes,
     rolesRoutes,
     settingsRoutes,

@@ -29,6 +29,7 @@ const MATRIX: Record<string, readonly [waiter: boolean, cashier: boolean, kitche
   'cancel a bill: POST /tickets/{id}/cancel':           [no,   yes,    no,     yes,    yes],
   'void a plate: DELETE /orders/{id}/dishes/{dishId}':  [no,   no,     no,     yes,    yes],
   'void a plate: PUT …/dishes/{dishId}/status voided':  [no,   no,     no,     yes,    yes],
+  'void a plate: POST …/dishes/{dishId}/void':          [no,   no,     no,     yes,    yes],
   'take back a plate not sent: DELETE …/{dishId}':      [yes,  yes,    no,     yes,    yes],
   'serve a ready plate: POST …/{dishId}/serve':         [yes,  yes,    no,     yes,    yes],
   'serve a ready plate: PUT …/{dishId}/status served':  [no,   no,     yes,    yes,    yes],
@@ -129,6 +130,11 @@ const ACTIONS: Record<keyof typeof MATRIX, Action> = {
     const { orderId, dishIds } = await sentOrder(admin, db);
     const url = `/orders/${orderId}/dishes/${dishIds[0]}/status`;
     return { method: 'PUT', url, body: { status: 'voided', reason: 'Dropped on the floor' }, status: 200 };
+  },
+  'void a plate: POST …/dishes/{dishId}/void': async (admin, db) => {
+    const { orderId, dishIds } = await sentOrder(admin, db);
+    const url = `/orders/${orderId}/dishes/${dishIds[0]}/void`;
+    return { method: 'POST', url, body: { reason: 'Dropped on the floor' }, status: 200 };
   },
   'take back a plate not sent: DELETE …/{dishId}': async (admin, db) => {
     const { orderId, dishIds } = await openOrder(admin, db);

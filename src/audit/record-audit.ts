@@ -12,6 +12,7 @@ import { auditKeyOf } from './audit-key';
 export const AUDIT_ACTIONS = [
   'auth.login',
   'auth.login_failed',
+  'auth.approval_granted',
   'user.created',
   'user.updated',
   'user.deleted',

@@ -1,12 +1,12 @@
 import { recordAudit } from '../audit/record-audit';
 import type { AppContext } from '../context';
 import { tokenRefused, UnauthorizedError } from '../core/errors';
-import { type FailureRule, limitFailures } from '../core/failure-limiter';
+import { type FailureBucket, type FailureRule, limitFailures } from '../core/failure-limiter';
 import { newId } from '../core/ids';
 import { verifyPin } from '../core/pin';
 import { TOKEN_LIFETIME_SECONDS } from '../core/tokens';
 import { userNameKey } from '../users/user-name';
-import { findLiveUserById, findLiveUserByNameKey, listLiveUsers } from '../users/users.repo';
+import { findLiveUserById, findLiveUserByNameKey, listLiveUsers, type UserRow } from '../users/users.repo';
 import type { UserView } from '../users/users.schemas';
 import { toUserView } from '../users/users.service';
 import * as sessions from './sessions.repo';
@@ -49,22 +49,33 @@ export async function login(
   clientAddress: string,
 ): Promise<{ user: UserView; tokens: SessionTokens }> {
   const nameKey = userNameKey(credentials.name);
-  const buckets = [
-    { rule: LOGIN_FAILURES_PER_NAME, key: `${clientAddress}|${nameKey}` },
-    { rule: LOGIN_FAILURES_PER_ADDRESS, key: clientAddress },
-    { rule: LOGIN_FAILURES_PER_ACCOUNT, key: nameKey },
-  ];
-  return limitFailures(ctx.db, ctx.clock, buckets, () =>
+  return limitFailures(ctx.db, ctx.clock, pinFailureBuckets(nameKey, clientAddress), () =>
     openSession(ctx, nameKey, credentials, clientAddress),
   );
 }
 
-async function openSession(
+/**
+ * The failure budgets every PIN typed for a name spends: a login's, and a manager's approval typed on
+ * another user's tablet, so approvals are no side door for guessing a PIN.
+ */
+export function pinFailureBuckets(nameKey: string, clientAddress: string): FailureBucket[] {
+  return [
+    { rule: LOGIN_FAILURES_PER_NAME, key: `${clientAddress}|${nameKey}` },
+    { rule: LOGIN_FAILURES_PER_ADDRESS, key: clientAddress },
+    { rule: LOGIN_FAILURES_PER_ACCOUNT, key: nameKey },
+  ];
+}
+
+/**
+ * The live user with this name and PIN; otherwise records `auth.login_failed` and throws 401
+ * `{"message":"Invalid credentials"}`, the same for an unknown name as for a wrong PIN.
+ */
+export async function checkCredentials(
   ctx: AppContext,
   nameKey: string,
   credentials: { name: string; pin: string },
   clientAddress: string,
-): Promise<{ user: UserView; tokens: SessionTokens }> {
+): Promise<UserRow> {
   const user = await findLiveUserByNameKey(ctx.db, nameKey);
   const isPinValid = await verifyPin(
     credentials.pin,
@@ -72,12 +83,11 @@ async function openSession(
     user?.name ?? nameKey,
     user?.pin_hash ?? DECOY_HASH,
   );
-  const now = ctx.clock.now();
   if (!user || !isPinValid) {
     // No business change to ride on: the failure is recorded on its own before it is answered.
     await ctx.db.transaction().execute((trx) =>
       recordAudit(trx, {
-        at: now,
+        at: ctx.clock.now(),
         actor: { id: user?.id ?? null, name: user?.name ?? credentials.name },
         action: 'auth.login_failed',
         target: { type: 'user', id: user?.id ?? null },
@@ -86,7 +96,17 @@ async function openSession(
     );
     throw new UnauthorizedError(INVALID_CREDENTIALS);
   }
+  return user;
+}
 
+async function openSession(
+  ctx: AppContext,
+  nameKey: string,
+  credentials: { name: string; pin: string },
+  clientAddress: string,
+): Promise<{ user: UserView; tokens: SessionTokens }> {
+  const user = await checkCredentials(ctx, nameKey, credentials, clientAddress);
+  const now = ctx.clock.now();
   const session = { id: newId(), refreshTokenId: newId() };
   await ctx.db.transaction().execute(async (trx) => {
     await sessions.insertSession(trx, {

@@ -14,6 +14,11 @@ export type Principal = Readonly<{
   /** The names of the permissions the role holds (roles/permissions.ts). */
   permissions: ReadonlySet<string>;
   sessionId: string;
+  /**
+   * The `X-Manager-Approval` header of this request, unchecked: a manager's approval for one action
+   * the caller's role lacks, checked and consumed only by the action that needs it.
+   */
+  approvalToken?: string;
 }>;
 
 /** Finds the caller when the session is live and the user not deleted; the auth feature provides it. */
@@ -38,6 +43,9 @@ export type RoutePermissions = Readonly<{
 
 /** A permission's name, or a list of names of which the caller needs any one. */
 export type RoutePermission = string | readonly string[];
+
+/** The header a request carries a manager's approval in (lower case, as Node.js names headers). */
+export const APPROVAL_HEADER = 'x-manager-approval';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -92,7 +100,9 @@ const guard: FastifyPluginAsync<{
     // The session was logged out or revoked, or its user deleted: refreshing cannot help.
     const principal = await findPrincipal(claims.sid, claims.sub);
     if (!principal) throw tokenRefused('revoked');
-    request.principal = principal;
+    const approvalToken = request.headers[APPROVAL_HEADER];
+    // The looked-up principal is shared between requests (a cache): the token is this request's own.
+    request.principal = typeof approvalToken === 'string' ? { ...principal, approvalToken } : principal;
     const { permission } = request.routeOptions.config;
     if (permission) permissions.authorize(principal, permission);
   });

@@ -6,6 +6,7 @@ import type { Config } from '../config';
 const REDACTED_LOG_PATHS = [
   'req.headers.cookie',
   'req.headers.authorization',
+  'req.headers["x-manager-approval"]',
   'res.headers["set-cookie"]',
   '*.pin',
   '*.password',

@@ -10,7 +10,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Every method the API has; @fastify/cors would otherwise allow only GET, HEAD and POST. */
 const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'];
 /** The request headers clients send besides the CORS-safelisted ones. */
-const CORS_REQUEST_HEADERS = ['Content-Type', 'Idempotency-Key', 'Last-Event-ID'];
+const CORS_REQUEST_HEADERS = ['Content-Type', 'Idempotency-Key', 'Last-Event-ID', 'X-Manager-Approval'];
 
 /**
  * DNS rebinding: a page on evil.example whose name the attacker re-points at this box is same-origin

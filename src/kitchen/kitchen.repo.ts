@@ -35,6 +35,8 @@ export async function moveDish(
     to: DishStatus;
     now: number;
     reason?: string | undefined;
+    /** Who moved it, and the manager who approved a void the mover's role does not allow. */
+    by: { userId: string; approvedBy: string | null };
   },
 ): Promise<boolean> {
   const result = await db
@@ -43,7 +45,12 @@ export async function moveDish(
       status: move.to,
       ...(move.to === 'sent' && { sent_at: move.now }),
       ...(move.to === 'ready' && { ready_at: move.now }),
-      ...(move.to === 'voided' && { void_reason: move.reason ?? null, voided_at: move.now }),
+      ...(move.to === 'voided' && {
+        void_reason: move.reason ?? null,
+        voided_at: move.now,
+        voided_by: move.by.userId,
+        voided_approved_by: move.by.approvedBy,
+      }),
     })
     .where('id', '=', move.id)
     .where('order_id', '=', move.orderId)

@@ -1,10 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { ApprovalHeaders } from '../approvals/approvals.schemas';
 import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { errors, IdParams, MessageReply, Uuid } from '../core/schemas';
-import { DishStatusBody, KitchenQueueItem, KitchenQueueQuery, SendBody, SendReply } from './kitchen.schemas';
+import {
+  DishStatusBody,
+  KitchenQueueItem,
+  KitchenQueueQuery,
+  SendBody,
+  SendReply,
+  VoidBody,
+} from './kitchen.schemas';
 import * as service from './kitchen.service';
 
 const tags = ['Kitchen'];
@@ -53,7 +61,8 @@ export const kitchenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         summary: 'Move one dish through the kitchen, or void it',
         description:
           'pending → sent → preparing → ready → served; any state before served → voided (with a reason; ' +
-          'the price leaves the order total). A dish on a live bill cannot be voided.',
+          "the price leaves the order total; it needs `dishes.void` or a manager's approval in `X-Manager-Approval`). " +
+          'A dish on a live bill cannot be voided.',
         params: OrderDishParams,
         body: DishStatusBody,
         response: { 200: MessageReply, ...errors(400, 401, 404) },
@@ -91,6 +100,34 @@ export const kitchenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         status: 'served',
       });
       return { message: 'Dish status updated' };
+    },
+  );
+
+  app.post(
+    '/orders/:id/dishes/:dishId/void',
+    {
+      schema: {
+        tags,
+        operationId: 'voidOrderDish',
+        summary: 'Void a plate the kitchen has, with a reason',
+        description:
+          "The floor's way to void: the same change, `dish.status_changed` event and kitchen alert as " +
+          'PUT /orders/{id}/dishes/{dishId}/status with `voided`, without `kitchen.advance`. Needs ' +
+          "`dishes.void`, or a manager's approval in the `X-Manager-Approval` header (POST /auth/approvals), " +
+          'spent by this void; the plate records who voided it and who approved. A served or voided plate, ' +
+          'or one on a live bill: 400.',
+        headers: ApprovalHeaders,
+        params: OrderDishParams,
+        body: VoidBody,
+        response: { 200: MessageReply, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      await service.moveDishStatus(ctx, principalOf(request), request.params.id, request.params.dishId, {
+        status: 'voided',
+        reason: request.body.reason,
+      });
+      return { message: 'Dish voided' };
     },
   );
 

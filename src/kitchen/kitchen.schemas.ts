@@ -16,6 +16,12 @@ export const DishStatusBody = Type.Object(
 );
 export type DishStatusBody = Static<typeof DishStatusBody>;
 
+export const VoidBody = Type.Object(
+  { reason: Type.String({ minLength: 1, maxLength: 500, example: 'Sent to the wrong table' }) },
+  { additionalProperties: false },
+);
+export type VoidBody = Static<typeof VoidBody>;
+
 export const SendBody = Type.Object(
   {
     course: Type.Optional(

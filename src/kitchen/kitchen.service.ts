@@ -1,3 +1,4 @@
+import { authorizeApprovable } from '../approvals/approvals.service';
 import { recordAudit } from '../audit/record-audit';
 import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
@@ -20,7 +21,6 @@ import type { OrderRow } from '../orders/orders.repo';
 import * as orders from '../orders/orders.repo';
 import { enqueueKitchenChits } from '../printing/kitchen-chits';
 import { refreshSalesFacts } from '../reports/sales-facts';
-import { authorizeAction } from '../roles/request-permissions';
 import { findBilledDishIds } from '../tickets/tickets.repo';
 import * as kitchen from './kitchen.repo';
 import type { DishStatusBody, KitchenQueueItem } from './kitchen.schemas';
@@ -90,10 +90,12 @@ export function moveDishStatus(
   orderDishId: string,
   input: DishStatusBody,
 ): Promise<void> {
-  // Advancing a dish is the kitchen's job (the route asks kitchen.advance); taking its price off the bill is not.
-  if (input.status === 'voided') authorizeAction(principal, 'voidDish');
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
+    // Advancing a dish is the kitchen's job (the route asks kitchen.advance); taking its price off the
+    // bill is not: the caller's role, or a manager's approval spent by this void.
+    const approver =
+      input.status === 'voided' ? await authorizeApprovable(trx, principal, 'voidDish', now) : null;
     const order = await orders.lockLiveOrder(trx, orderId);
     if (!order) throw new NotFoundError();
     const found = await findLiveOrderWithDishes(trx, orderId);
@@ -108,6 +110,7 @@ export function moveDishStatus(
       to: input.status,
       now,
       reason: input.reason?.trim(),
+      by: { userId: principal.id, approvedBy: approver?.id ?? null },
     });
     // The lock makes this unreachable in practice; the conditional update is what guarantees it.
     if (!moved)
@@ -130,7 +133,7 @@ export function moveDishStatus(
         action: 'dish.voided',
         target: { type: 'order_dish', id: orderDishId },
         before: toOrderDishView(dish),
-        after: view && toOrderDishView(view),
+        after: view && { ...toOrderDishView(view), approved_by: approver },
       });
     }
   });

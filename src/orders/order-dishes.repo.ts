@@ -188,6 +188,11 @@ export async function sumOfDishes(db: Db, orderId: string): Promise<number> {
  * options. Without its `ordinal`, which only orders lists.
  */
 export type OrderDishDetail = Omit<OrderDishRow, 'ordinal'> & {
+  /** The names of who voided the plate and of the manager who approved it, when kept. */
+  voided_by_name: string | null;
+  void_approved_by_name: string | null;
+  /** The live bill the plate is on, if any. */
+  bill_id: string | null;
   dish_name: string;
   station: string;
   modifiers: ModifierChoice[];
@@ -244,6 +249,12 @@ const liveOrderWithDishRows = prepared((db, { orderId }: { orderId: string }) =>
     .leftJoin('order_dishes', 'order_dishes.order_id', 'orders.id')
     .leftJoin('dishes', 'dishes.id', 'order_dishes.dish_id')
     .leftJoin('categories', 'categories.id', 'dishes.category_id')
+    .leftJoin('users as voider', 'voider.id', 'order_dishes.voided_by')
+    .leftJoin('users as void_approver', 'void_approver.id', 'order_dishes.voided_approved_by')
+    // At most one live link per plate (a partial unique index): the join adds no row.
+    .leftJoin('ticket_dishes as live_bill', (join) =>
+      join.onRef('live_bill.order_dish_id', '=', 'order_dishes.id').on('live_bill.is_live', '=', 1),
+    )
     .selectAll('orders')
     .select([
       'order_dishes.id as dish_row_id',
@@ -256,6 +267,11 @@ const liveOrderWithDishRows = prepared((db, { orderId }: { orderId: string }) =>
       'order_dishes.ready_at',
       'order_dishes.void_reason',
       'order_dishes.voided_at',
+      'order_dishes.voided_by',
+      'order_dishes.voided_approved_by',
+      'voider.name as voided_by_name',
+      'void_approver.name as void_approved_by_name',
+      'live_bill.ticket_id as bill_id',
       'order_dishes.seat',
       'order_dishes.course',
       'dishes.name as dish_name',
@@ -288,6 +304,11 @@ export async function findLiveOrderWithDishes(db: Db, orderId: string): Promise<
     ready_at,
     void_reason,
     voided_at,
+    voided_by,
+    voided_approved_by,
+    voided_by_name,
+    void_approved_by_name,
+    bill_id,
     seat,
     course,
     dish_name,
@@ -310,6 +331,11 @@ export async function findLiveOrderWithDishes(db: Db, orderId: string): Promise<
             ready_at: nullableMs(row.ready_at),
             void_reason: row.void_reason,
             voided_at: nullableMs(row.voided_at),
+            voided_by: row.voided_by,
+            voided_approved_by: row.voided_approved_by,
+            voided_by_name: row.voided_by_name,
+            void_approved_by_name: row.void_approved_by_name,
+            bill_id: row.bill_id,
             seat: row.seat === null ? null : Number(row.seat),
             course: Number(row.course),
             dish_name: row.dish_name as string,

@@ -1,3 +1,4 @@
+import { type Approver, authorizeApprovable } from '../approvals/approvals.service';
 import { type AuditEntry, recordAudit } from '../audit/record-audit';
 import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
@@ -7,7 +8,6 @@ import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempote
 import { toCents } from '../core/money';
 import { returnVoidedStock } from '../inventory/stock.service';
 import { refreshSalesFacts } from '../reports/sales-facts';
-import { authorizeAction } from '../roles/request-permissions';
 import { findBilledDishIds } from '../tickets/tickets.repo';
 import * as dishes from './order-dishes.repo';
 import { findLiveDishPrices, type OrderDishChanges, type OrderDishDetail } from './order-dishes.repo';
@@ -192,24 +192,24 @@ export function removeOrderDish(
   orderDishId: string,
 ): Promise<void> {
   return changeDishes(ctx, orderId, async (trx, now, audits) => {
-    await authorizeRemoval(trx, principal, orderId, (dish) => dish.id === orderDishId);
+    const approver = await authorizeRemoval(trx, principal, orderId, now, (dish) => dish.id === orderDishId);
     if (await isBilled(trx, orderId, orderDishId)) throw new BadRequestError(DISH_ON_BILL);
     const removed = await kitchenDishes(trx, orderId, (dish) => dish.id === orderDishId);
     if (!(await dishes.deleteOrderDish(trx, orderId, orderDishId))) throw new NotFoundError();
     await returnUnstartedStock(trx, removed, principal, now);
-    const audit = removedKitchenDishesAudit(principal, orderId, removed, now);
+    const audit = removedKitchenDishesAudit(principal, approver, orderId, removed, now);
     if (audit) audits.push(audit);
   });
 }
 
 export function removeAllOrderDishes(ctx: AppContext, principal: Principal, orderId: string): Promise<void> {
   return changeDishes(ctx, orderId, async (trx, now, audits) => {
-    await authorizeRemoval(trx, principal, orderId, () => true);
+    const approver = await authorizeRemoval(trx, principal, orderId, now, () => true);
     if ((await findBilledDishIds(trx, orderId)).size > 0) throw new BadRequestError(DISH_ON_BILL);
     const removed = await kitchenDishes(trx, orderId, () => true);
     await dishes.deleteAllOrderDishes(trx, orderId);
     await returnUnstartedStock(trx, removed, principal, now);
-    const audit = removedKitchenDishesAudit(principal, orderId, removed, now);
+    const audit = removedKitchenDishesAudit(principal, approver, orderId, removed, now);
     if (audit) audits.push(audit);
   });
 }
@@ -272,16 +272,19 @@ async function authorizeRemoval(
   trx: Db,
   principal: Principal,
   orderId: string,
+  now: number,
   isRemoved: (dish: { id: string }) => boolean,
-): Promise<void> {
+): Promise<Approver | null> {
   const found = await dishes.findLiveOrderWithDishes(trx, orderId);
   if (found?.dishes.some((dish) => isRemoved(dish) && dish.status !== 'pending')) {
-    authorizeAction(principal, 'voidDish');
+    return authorizeApprovable(trx, principal, 'voidDish', now);
   }
+  return null;
 }
 
 function removedKitchenDishesAudit(
   principal: Principal,
+  approver: Approver | null,
   orderId: string,
   removed: OrderDishView[],
   now: number,
@@ -293,7 +296,7 @@ function removedKitchenDishesAudit(
     action: 'dish.voided',
     target: { type: 'order', id: orderId },
     before: { dishes: removed },
-    after: null,
+    after: approver && { approved_by: approver },
   };
 }
 

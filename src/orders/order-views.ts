@@ -49,6 +49,9 @@ export function toOrderDishView(row: OrderDishDetail): OrderDishView {
     sent_at: toIsoUtcOrNull(row.sent_at),
     ready_at: toIsoUtcOrNull(row.ready_at),
     void_reason: row.void_reason,
+    voided_by: row.voided_by_name,
+    void_approved_by: row.void_approved_by_name,
+    ticket_id: row.bill_id,
     modifiers: row.modifiers.map((modifier) => ({
       option_id: modifier.option_id,
       group_name: modifier.group_name,

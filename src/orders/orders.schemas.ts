@@ -188,6 +188,16 @@ export const OrderDishView = Type.Object({
   sent_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   ready_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   void_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why it was voided; null otherwise' }),
+  voided_by: Type.Union([Type.String(), Type.Null()], {
+    description: 'The name of who voided it; null otherwise, and on voids from before it was kept',
+  }),
+  void_approved_by: Type.Union([Type.String(), Type.Null()], {
+    description: 'The manager whose approval (POST /auth/approvals) let a user without `dishes.void` void it',
+  }),
+  ticket_id: Type.Union([Uuid(), Type.Null()], {
+    description:
+      'The live bill the plate is on (it can be neither voided nor billed again); null when on none',
+  }),
   modifiers: Type.Array(ModifierSnapshot, {
     description: 'The options chosen, as they were when the plate was ordered',
   }),

@@ -116,6 +116,37 @@ const DayShiftLine = Type.Object(
   { description: 'One shift that took or gave back money that day, or was opened that day' },
 );
 
+const AdjustmentSection = (what: string) =>
+  Type.Object(
+    {
+      count: Type.Integer(),
+      amount: Type.Number({ description: 'The money they took off' }),
+      by_reason: Type.Array(
+        Type.Object({
+          reason: Type.Union([Type.String(), Type.Null()]),
+          count: Type.Integer(),
+          amount: Type.Number(),
+        }),
+        { description: 'Largest amount first' },
+      ),
+      by_person: Type.Array(
+        Type.Object({
+          user_id: Type.Union([Uuid(), Type.Null()], { description: 'Who did it; null where not kept' }),
+          user_name: Type.Union([Type.String(), Type.Null()]),
+          approved_by_id: Type.Union([Uuid(), Type.Null()], {
+            description:
+              "The manager whose approval let them (POST /auth/approvals); null: their own role's right",
+          }),
+          approved_by_name: Type.Union([Type.String(), Type.Null()]),
+          count: Type.Integer(),
+          amount: Type.Number(),
+        }),
+        { description: 'Per person and approver, largest amount first' },
+      ),
+    },
+    { description: what },
+  );
+
 export const DayReport = Type.Object({
   date: Type.String({ format: 'date' }),
   from: Type.String({ format: 'date-time', description: 'Start of the local day' }),
@@ -154,6 +185,13 @@ export const DayReport = Type.Object({
       'Per shift, oldest first, then the line outside any shift (shift_id null) when money moved outside ' +
       'one: the lines add up to payments_total and refunds_recorded',
   }),
+  voids: AdjustmentSection('Plates voided that day, at their price'),
+  comps: AdjustmentSection(
+    'Bills made that day and discounted 100 % (not cancelled), at the amount given away',
+  ),
+  other_discounts: AdjustmentSection(
+    'Bills made that day with a discount of less than 100 % (not cancelled), at the amount discounted',
+  ),
 });
 export type DayReport = Static<typeof DayReport>;
 

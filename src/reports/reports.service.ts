@@ -16,6 +16,7 @@ import { lightningFigures } from '../payments/lightning-fees';
 import { authorize } from '../roles/permissions';
 import { loadSettings } from '../settings/settings.service';
 import { TICKET_STATUS, type TicketStatus } from '../tickets/tickets.schemas';
+import * as adjustments from './adjustments.repo';
 import * as repo from './reports.repo';
 import type { DayReport, OpenBalances, SalesQuery, SalesRow } from './reports.schemas';
 
@@ -118,10 +119,13 @@ export async function dayReport(ctx: AppContext, principal: Principal, date: str
   if (!isCalendarDate(date)) throw new BadRequestError('date must be a calendar day (YYYY-MM-DD)');
   const settings = await loadSettings(ctx.db);
   const range = localDaysToRange(date, date, settings.timeZone);
-  const [sales, payments, refunds] = await Promise.all([
+  const [sales, payments, refunds, voids, comps, otherDiscounts] = await Promise.all([
     repo.dayBillTotals(ctx.db, range),
     repo.dayPayments(ctx.db, range),
     repo.dayRefunds(ctx.db, range),
+    adjustments.dayVoids(ctx.db, range),
+    adjustments.dayDiscounts(ctx.db, range, 'comps'),
+    adjustments.dayDiscounts(ctx.db, range, 'others'),
   ]);
   const shiftIds = [...new Set([...payments, ...refunds].map((row) => row.shift_id))];
   const shifts = await repo.dayShifts(
@@ -199,5 +203,34 @@ export async function dayReport(ctx: AppContext, principal: Principal, date: str
     refunds_recorded: fromCents(refunds.reduce((sum, row) => sum + Number(row.amount_cents), 0)),
     ...lightningFigures(payments.filter((row) => row.method === 'lightning')),
     shifts: lines,
+    voids: adjustmentSection(voids),
+    comps: adjustmentSection(comps),
+    other_discounts: adjustmentSection(otherDiscounts),
+  };
+}
+
+/** Grouped rows as the report shows them: money in the base currency, the largest amounts first. */
+function adjustmentSection({ byReason, byPerson }: adjustments.AdjustmentRows): DayReport['voids'] {
+  const totals = (row: { count: number | string; amount_cents: number | string | null }) => ({
+    count: Number(row.count),
+    cents: Number(row.amount_cents ?? 0),
+  });
+  const largestFirst = <Row extends { count: number; cents: number }>(rows: Row[]) =>
+    rows.sort((a, b) => b.cents - a.cents || b.count - a.count);
+  const reasons = largestFirst(byReason.map((row) => ({ reason: row.reason, ...totals(row) })));
+  const people = largestFirst(
+    byPerson.map((row) => ({
+      user_id: row.user_id,
+      user_name: row.user_name,
+      approved_by_id: row.approved_by_id,
+      approved_by_name: row.approved_by_name,
+      ...totals(row),
+    })),
+  );
+  return {
+    count: reasons.reduce((sum, row) => sum + row.count, 0),
+    amount: fromCents(reasons.reduce((sum, row) => sum + row.cents, 0)),
+    by_reason: reasons.map(({ cents, ...row }) => ({ ...row, amount: fromCents(cents) })),
+    by_person: people.map(({ cents, ...row }) => ({ ...row, amount: fromCents(cents) })),
   };
 }

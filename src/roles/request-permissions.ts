@@ -16,6 +16,7 @@ import { authorize, type Permission } from './permissions';
  * | moveOrder            | `PUT /orders/{id}` `{"table_id"}`                                     | it differs from the order's table (as `POST /orders/{id}/move`) |
  * | reassignOrder        | `PUT /orders/{id}` `{"user_id"}` or `{"waiter"}`                      | it differs from the stored one              |
  * | voidDish             | `PUT /orders/{id}/dishes/{dishId}/status` `{"status":"voided"}`       | always                                      |
+ * | voidDish             | `POST /orders/{id}/dishes/{dishId}/void`                              | always                                      |
  * | voidDish             | `DELETE /orders/{id}/dishes/{dishId}`, `DELETE /orders/{id}/dishes`   | a removed plate was sent to the kitchen (not `pending`) |
  * | overridePrice        | `price_at_order` on `POST /orders/with-dishes`, `POST /orders/{id}/dishes`, `PUT /orders/{id}/dishes/{dishId}` | it differs from the dish's menu price (and, on an update, from the price the dish already has) |
  * | discountBill         | `POST /orders/{id}/tickets` with a `discount`                         | always                                      |
@@ -36,8 +37,25 @@ export const REQUEST_PERMISSIONS = {
 
 export type RequestAction = keyof typeof REQUEST_PERMISSIONS;
 
+/**
+ * The actions a manager may approve on another user's tablet with their PIN (`POST /auth/approvals`),
+ * for that one request: the one list. Their check consumes the approval, so it needs the write's
+ * transaction (approvals/approvals.service.ts authorizeApprovable); authorizeAction does not take them.
+ */
+export const APPROVABLE_ACTIONS = ['voidDish', 'discountBill'] as const satisfies readonly RequestAction[];
+export type ApprovableAction = (typeof APPROVABLE_ACTIONS)[number];
+export const APPROVABLE_PERMISSIONS = APPROVABLE_ACTIONS.map((action) => REQUEST_PERMISSIONS[action]);
+export type ApprovablePermission = (typeof REQUEST_PERMISSIONS)[ApprovableAction];
+
+export function isApprovablePermission(name: string): name is ApprovablePermission {
+  return (APPROVABLE_PERMISSIONS as readonly string[]).includes(name);
+}
+
 /** Throws 403 unless the caller's role may do what the request asks. */
-export function authorizeAction(principal: Principal, action: RequestAction): void {
+export function authorizeAction(
+  principal: Principal,
+  action: Exclude<RequestAction, ApprovableAction>,
+): void {
   authorize(principal, REQUEST_PERMISSIONS[action]);
 }
 

@@ -81,6 +81,9 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, RoutePermission>> = {
   updateTable: 'floor.write',
   deleteTable: 'floor.write',
 
+  // Who asks a manager to approve a void or a discount is working an order: a waiter, a cashier.
+  approveAction: 'orders.write',
+
   createOrder: 'orders.write',
   createOrderWithDishes: 'orders.write',
   updateOrder: 'orders.write',
@@ -96,6 +99,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, RoutePermission>> = {
   moveOrderDishStatus: 'kitchen.advance',
   // Carrying a ready plate to the table is the floor's step of the kitchen flow (issue 23).
   serveOrderDish: 'orders.write',
+  // Voiding is the floor's too; what it asks (dishes.void, or a manager's approval) is voidDish.
+  voidOrderDish: 'orders.write',
   moveOrder: 'orders.move',
   mergeOrders: 'orders.move',
   moveOrderDishes: 'orders.move',

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { ApprovalHeaders } from '../approvals/approvals.schemas';
 import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
@@ -22,10 +23,12 @@ export const ticketsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           'Body `{}` bills the whole unbilled balance (with every dish not yet on a bill); ' +
           '`{"order_dish_ids":[...]}` bills exactly those dishes; `{"amount":n}` bills a share of the ' +
           'unbilled balance. A dish is on at most one live bill and live bills never add up to more ' +
-          'than the order total, also when cashiers split at once. Optional `discount` (administrators): ' +
+          'than the order total, also when cashiers split at once. Optional `discount` (`tickets.discount`, ' +
+          "or a manager's approval in `X-Manager-Approval`, POST /auth/approvals; a 100 % discount with " +
+          'its reason is a comp): ' +
           '`total = subtotal − discount`; a bill discounted to 0 is paid at once. Nothing left: 400 ' +
           '`Nothing left to bill`; a cancelled order or one without dishes: 400.',
-        headers: IdempotencyHeaders,
+        headers: Type.Object({ ...IdempotencyHeaders.properties, ...ApprovalHeaders.properties }),
         params: IdParams,
         body: TicketBody,
         response: { 201: IdMessageReply, ...errors(400, 401, 403, 404) },

@@ -1,3 +1,4 @@
+import { authorizeApprovable } from '../approvals/approvals.service';
 import { recordAudit } from '../audit/record-audit';
 import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
@@ -12,7 +13,6 @@ import { findLiveOrderWithDishes } from '../orders/order-dishes.repo';
 import * as orders from '../orders/orders.repo';
 import { refreshSalesFacts } from '../reports/sales-facts';
 import { authorize } from '../roles/permissions';
-import { authorizeAction } from '../roles/request-permissions';
 import { cancelLockedTicket } from './bill-cancellation';
 import { discountCents } from './discounts';
 import { toTicketView, viewOf } from './ticket-views';
@@ -35,12 +35,13 @@ export async function createTicket(
   claim: IdempotencyClaim | undefined,
 ): Promise<{ id: string }> {
   authorize(principal, 'tickets.write');
-  if (input.discount) authorizeAction(principal, 'discountBill');
   if (input.order_dish_ids && input.amount !== undefined) {
     throw new BadRequestError('Send either order_dish_ids or amount, not both');
   }
   const now = ctx.clock.now();
   return inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
+    // The caller's role, or a manager's approval that this bill spends (given back if it fails).
+    const approver = input.discount ? await authorizeApprovable(trx, principal, 'discountBill', now) : null;
     const order = await orders.lockLiveOrder(trx, orderId);
     if (!order) throw new NotFoundError();
     if (order.status === 'cancelled') throw new BadRequestError('Cannot bill a cancelled order');
@@ -70,6 +71,7 @@ export async function createTicket(
       discount_type: input.discount?.type ?? null,
       discount_value: input.discount?.value ?? null,
       discount_reason: input.discount?.reason ?? null,
+      discount_approved_by: approver?.id ?? null,
       total_cents: totalCents,
       created_by: principal.id,
       created_at: now,
@@ -91,7 +93,7 @@ export async function createTicket(
         action: 'ticket.discounted',
         target: { type: 'ticket', id },
         before: { order_id: orderId, subtotal: fromCents(subtotalCents) },
-        after: view,
+        after: { ...view, approved_by: approver },
       });
     }
     return { id };

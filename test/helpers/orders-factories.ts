@@ -70,6 +70,9 @@ export function notYetSent(dishName: string) {
     sent_at: null,
     ready_at: null,
     void_reason: null,
+    voided_by: null,
+    void_approved_by: null,
+    ticket_id: null,
     // A plate ordered with only the spec's fields: no options, no seat, the first course.
     modifiers: [],
     seat: null,

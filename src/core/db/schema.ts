@@ -45,6 +45,16 @@ export type Database = {
     failures: number;
     expires_at: number;
   };
+  /** A manager's approval on another user's tablet: single use, kept as the token's hash (issue 35). */
+  manager_approvals: {
+    token_hash: string;
+    user_id: string;
+    approver_id: string;
+    permission: string;
+    created_at: number;
+    expires_at: number;
+    used_at: number | null;
+  };
   /** Wallet tokens logged out before they expire; kept until then. */
   revoked_wallet_tokens: { token_id: string; expires_at: number };
   categories: {
@@ -201,6 +211,10 @@ export type Database = {
     ready_at: number | null;
     void_reason: string | null;
     voided_at: number | null;
+    /** Who voided the plate; null on voids from before it was kept. */
+    voided_by: Generated<string | null>;
+    /** The manager whose approval let a user without `dishes.void` void it. */
+    voided_approved_by: Generated<string | null>;
     seat: Generated<number | null>;
     course: Generated<number>;
     /** The order plates were entered in (ids are UUID v4): one more than the largest before it. */
@@ -236,6 +250,8 @@ export type Database = {
     discount_type: 'percent' | 'amount' | null;
     discount_value: number | null;
     discount_reason: string | null;
+    /** The manager whose approval let a user without `tickets.discount` discount it. */
+    discount_approved_by: Generated<string | null>;
     total_cents: number;
     paid_cents: Generated<number>;
     tips_cents: Generated<number>;

@@ -32,6 +32,8 @@ export const serverReachable = createStore(true);
 export const sessionEnded = createStore(0);
 
 const AUTH_PATHS = new Set(['/auth/login', '/auth/refresh', '/auth/logout', '/initial-setup']);
+/** A PIN typed for someone else: its 401 (a wrong PIN) says nothing about this tablet's session. */
+const OTHERS_PIN_PATHS = new Set(['/auth/approvals']);
 /** The access token lives 60 s; it is renewed ahead of time so screens rarely meet a 401. */
 const REFRESH_AHEAD_MS = 45_000;
 const REFRESH_RETRY_MS = 5_000;
@@ -93,6 +95,7 @@ async function fetchWithRefresh(request: Request): Promise<Response> {
     .json()
     .catch(() => ({}))) as { reason?: string };
   if ((reason === 'expired' || reason === 'missing') && (await refreshSession())) return reachServer(again);
+  if (reason === undefined && OTHERS_PIN_PATHS.has(new URL(request.url).pathname)) return response;
   endSession();
   return response;
 }

@@ -3,6 +3,7 @@ import { Alert } from '../../components/Alert';
 import { toCents } from '../../core/cents';
 import { format, type Strings, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
+import { DayAdjustments } from './DayAdjustments';
 import { Figure, TableScroll, useLoaded, useReloadOnPayments } from './shared';
 
 type Line = Ok<'/reports/day/{date}', 'get'>['shifts'][number];
@@ -127,6 +128,7 @@ export function DayReport({ date }: { date: string }) {
               </tbody>
             </table>
           </TableScroll>
+          <DayAdjustments report={report} />
         </>
       )}
     </section>

@@ -20,6 +20,7 @@ import {
   type PlateChoice,
   strings,
 } from './order-screen';
+import { type Adjustment, PlateAdjustment } from './PlateAdjustment';
 import { PlateOptions } from './PlateOptions';
 
 const ACTIVE = new Set(['pending', 'preparing', 'ready']);
@@ -52,6 +53,8 @@ export default function OrderScreen() {
   /** A send held back because some of its plates ran out of stock, waiting for the waiter's answer. */
   const [heldSend, setHeldSend] = useState<{ course?: number; plates: OrderDish[] }>();
   const [moving, setMoving] = useState(false);
+  /** The plate whose void or comp dialog is open. */
+  const [adjusting, setAdjusting] = useState<{ plateId: string; kind: Adjustment }>();
 
   const showError = (failure: unknown) => {
     setNotice(undefined);
@@ -257,6 +260,7 @@ export default function OrderScreen() {
   // Another tablet may send the plate meanwhile: its options are frozen then, so the panel closes.
   const editing = dishes.find((dish) => dish.id === editingId && dish.status === 'pending');
   const editingDish = editing && menuDish(editing.dish_id);
+  const adjustingPlate = dishes.find((dish) => dish.id === adjusting?.plateId);
   const pending = dishes.filter((dish) => dish.status === 'pending');
   const movable = dishes.filter((dish) => dish.status !== 'voided');
   const pendingCourses = [...new Set(pending.map((dish) => dish.course))].sort((a, b) => a - b);
@@ -314,6 +318,7 @@ export default function OrderScreen() {
             onEdit={(plate) => setEditingId(plate.id)}
             onRemove={(dish) => void remove(dish)}
             onServe={(dish) => void serve(dish)}
+            onAdjust={(dish, kind) => setAdjusting({ plateId: dish.id, kind })}
           />
           {mayOrder && (
             <div class="actions">
@@ -370,6 +375,20 @@ export default function OrderScreen() {
           plates={heldSend.plates}
           onSend={() => void sendNow(heldSend.course)}
           onCancel={() => setHeldSend(undefined)}
+        />
+      )}
+      {adjustingPlate && adjusting && (
+        <PlateAdjustment
+          orderId={orderId}
+          plate={adjustingPlate}
+          kind={adjusting.kind}
+          onDone={(message) => {
+            setAdjusting(undefined);
+            setError(undefined);
+            setNotice(message);
+            void loadOrder();
+          }}
+          onClose={() => setAdjusting(undefined)}
         />
       )}
       {editing && editingDish && (

@@ -1,6 +1,7 @@
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { cents, type DishStatus, type OrderDish, strings } from './order-screen';
+import type { Adjustment } from './PlateAdjustment';
 
 /** The badge colour of each kitchen status; the text says it too, never the colour alone. */
 const STATUS_TONE: Record<DishStatus, string> = {
@@ -12,9 +13,13 @@ const STATUS_TONE: Record<DishStatus, string> = {
   voided: 'danger',
 };
 
+/** Plates the kitchen has that can still be voided, or given away, while on no bill. */
+const VOIDABLE = new Set<DishStatus>(['sent', 'preparing', 'ready']);
+const COMPABLE = new Set<DishStatus>(['sent', 'preparing', 'ready', 'served']);
+
 /**
- * The plates of the order: options, seat, course and kitchen status; edit, remove or serve where it
- * applies. A plate can be edited only while pending and while the menu still has its dish (the
+ * The plates of the order: options, seat, course and kitchen status; edit, remove, serve, void or
+ * comp where it applies. A plate can be edited only while pending and while the menu still has its dish (the
  * options panel needs the dish's groups).
  */
 export function OrderedPlates({
@@ -25,6 +30,7 @@ export function OrderedPlates({
   onRemove,
   onServe,
   showPrices = true,
+  onAdjust,
 }: {
   dishes: OrderDish[];
   open: boolean;
@@ -34,6 +40,7 @@ export function OrderedPlates({
   onEdit: (dish: OrderDish) => void;
   onRemove: (dish: OrderDish) => void;
   onServe: (dish: OrderDish) => void;
+  onAdjust: (dish: OrderDish, kind: Adjustment) => void;
 }) {
   const t = useStrings(strings);
   const money = useMoney();
@@ -53,6 +60,12 @@ export function OrderedPlates({
             </span>
             {dish.notes && <span class="order-dish-note">{dish.notes}</span>}
             {dish.void_reason && <span class="order-dish-note">{dish.void_reason}</span>}
+            {dish.voided_by && (
+              <span class="order-dish-where muted">
+                {format(t.voidedBy, { name: dish.voided_by })}
+                {dish.void_approved_by && ` · ${format(t.approvedBy, { name: dish.void_approved_by })}`}
+              </span>
+            )}
           </div>
           {showPrices && <span class="num order-dish-price">{money(cents(dish.price_at_order))}</span>}
           <span class={`badge dish-status ${STATUS_TONE[dish.status]}`}>
@@ -73,14 +86,58 @@ export function OrderedPlates({
               </button>
             </span>
           )}
-          {open && dish.status === 'ready' && (
-            <button type="button" onClick={() => onServe(dish)}>
-              {t.serve}
-              <span class="visually-hidden"> {dish.dish_name}</span>
-            </button>
-          )}
+          <PlateActions
+            dish={dish}
+            canServe={open && dish.status === 'ready'}
+            canVoid={open && VOIDABLE.has(dish.status) && dish.ticket_id === null}
+            canComp={open && COMPABLE.has(dish.status) && dish.ticket_id === null}
+            onServe={onServe}
+            onAdjust={onAdjust}
+          />
         </li>
       ))}
     </ul>
+  );
+}
+
+/** Serve, Void and Comp of a plate the kitchen has; a plate on a bill is the till's. */
+function PlateActions({
+  dish,
+  canServe,
+  canVoid,
+  canComp,
+  onServe,
+  onAdjust,
+}: {
+  dish: OrderDish;
+  canServe: boolean;
+  canVoid: boolean;
+  canComp: boolean;
+  onServe: (dish: OrderDish) => void;
+  onAdjust: (dish: OrderDish, kind: Adjustment) => void;
+}) {
+  const t = useStrings(strings);
+  if (!canServe && !canVoid && !canComp) return null;
+  return (
+    <span class="order-dish-actions">
+      {canServe && (
+        <button type="button" onClick={() => onServe(dish)}>
+          {t.serve}
+          <span class="visually-hidden"> {dish.dish_name}</span>
+        </button>
+      )}
+      {canVoid && (
+        <button type="button" class="ghost" onClick={() => onAdjust(dish, 'void')}>
+          {t.voidPlate}
+          <span class="visually-hidden"> {dish.dish_name}</span>
+        </button>
+      )}
+      {canComp && (
+        <button type="button" class="ghost" onClick={() => onAdjust(dish, 'comp')}>
+          {t.compPlate}
+          <span class="visually-hidden"> {dish.dish_name}</span>
+        </button>
+      )}
+    </span>
   );
 }

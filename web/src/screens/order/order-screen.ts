@@ -80,6 +80,10 @@ type Keys =
   | 'save'
   | 'saving'
   | 'saved'
+  | 'voidPlate'
+  | 'compPlate'
+  | 'voidedBy'
+  | 'approvedBy'
   | DishStatus;
 
 export const strings: Strings<Keys> = {
@@ -114,6 +118,10 @@ export const strings: Strings<Keys> = {
     save: 'Save',
     saving: 'Saving {dish}…',
     saved: '{dish} changed',
+    voidPlate: 'Void',
+    compPlate: 'Comp',
+    voidedBy: 'Voided by {name}',
+    approvedBy: 'approved by {name}',
     order: 'Order',
     table: 'Table {table}',
     counter: 'Counter order',
@@ -178,6 +186,10 @@ export const strings: Strings<Keys> = {
     save: 'Guardar',
     saving: 'Guardando {dish}…',
     saved: 'Se cambió {dish}',
+    voidPlate: 'Anular',
+    compPlate: 'Cortesía',
+    voidedBy: 'Anuló {name}',
+    approvedBy: 'autorizó {name}',
     order: 'Comanda',
     table: 'Mesa {table}',
     counter: 'Comanda de barra',

@@ -1,5 +1,12 @@
 import { useState } from 'preact/hooks';
 import { api, type Body, createOnce } from '../../api/client';
+import {
+  type ApprovalInput,
+  approvalHeaders,
+  isApprovalComplete,
+  ManagerApproval,
+  NO_APPROVAL,
+} from '../../components/ManagerApproval';
 import { fromCents, splitEvenly, toCents } from '../../core/cents';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
@@ -11,11 +18,18 @@ import type { OrderDish } from './till-model';
 
 type BillBody = Body<'/orders/{id}/tickets', 'post'>;
 
-function createBill(orderId: string, body: BillBody): Promise<{ id: string }> {
+/** `approval`: a manager's name and PIN, asked for this bill's discount when the user's role cannot give it. */
+async function createBill(
+  orderId: string,
+  body: BillBody,
+  approval?: ApprovalInput,
+): Promise<{ id: string }> {
+  const headers = body.discount ? await approvalHeaders('tickets.discount', approval) : {};
   return createOnce((key) =>
     api.POST('/orders/{id}/tickets', {
       params: { header: { 'idempotency-key': key }, path: { id: orderId } },
       body,
+      headers,
     }),
   );
 }
@@ -41,7 +55,11 @@ export function BillMaker({
   const money = useMoney();
   const canDiscount = useCan('tickets.discount');
   const [discountInput, setDiscountInput] = useState(NO_DISCOUNT);
-  const { discount, problem } = canDiscount ? discountOf(discountInput) : {};
+  const [approvalInput, setApprovalInput] = useState(NO_APPROVAL);
+  const { discount, problem: discountProblem } = discountOf(discountInput);
+  // Without `tickets.discount` a discount is a manager's to approve, on this same tablet.
+  const approval = discount && !canDiscount ? approvalInput : undefined;
+  const problem = discountProblem ?? (approval && !isApprovalComplete(approval) ? 'approval' : undefined);
   // An amount off each of N shares would multiply it: an even split takes a percent only.
   const canSplitEvenly = discount?.type !== 'amount';
   const [parts, setParts] = useState('2');
@@ -56,18 +74,20 @@ export function BillMaker({
     try {
       const firstId = await make();
       setDiscountInput(NO_DISCOUNT);
+      setApprovalInput(NO_APPROVAL);
       onCreated(firstId);
     } catch (failure) {
+      setApprovalInput((typed) => ({ ...typed, pin: '' }));
       onError(failure);
     } finally {
       setBusy(false);
     }
   };
   const withDiscount = (body: BillBody): BillBody => (discount ? { ...body, discount } : body);
-  const billAll = () => run(async () => (await createBill(orderId, withDiscount({}))).id);
+  const billAll = () => run(async () => (await createBill(orderId, withDiscount({}), approval)).id);
   const billChosen = () =>
     run(async () => {
-      const { id } = await createBill(orderId, withDiscount({ order_dish_ids: [...chosen] }));
+      const { id } = await createBill(orderId, withDiscount({ order_dish_ids: [...chosen] }), approval);
       setChosen(new Set());
       return id;
     });
@@ -76,7 +96,7 @@ export function BillMaker({
     run(async () => {
       const ids: string[] = [];
       for (const cents of shares)
-        ids.push((await createBill(orderId, withDiscount({ amount: fromCents(cents) }))).id);
+        ids.push((await createBill(orderId, withDiscount({ amount: fromCents(cents) }), approval)).id);
       return ids[0] as string;
     });
   const toggle = (id: string) => {
@@ -92,7 +112,8 @@ export function BillMaker({
       <p>
         {t.unbilled}: <strong class="num">{money(unbilledCents)}</strong>
       </p>
-      {canDiscount && <DiscountFields input={discountInput} onChange={setDiscountInput} />}
+      <DiscountFields input={discountInput} onChange={setDiscountInput} />
+      {approval && <ManagerApproval id="bill-approval" input={approvalInput} onChange={setApprovalInput} />}
       <button
         type="button"
         class="primary"

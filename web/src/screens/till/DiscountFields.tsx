@@ -23,6 +23,9 @@ export function discountOf(input: DiscountInput): {
   return { discount: { type: input.type, value: fromCents(cents), reason: input.reason.trim() } };
 }
 
+/** A comp: the whole bill given away, still with its reason. */
+const COMP = { type: 'percent', value: '100' } as const;
+
 /** A discount on the next bill made, by percent or amount, with its reason (`tickets.discount`). */
 export function DiscountFields({
   input,
@@ -36,6 +39,17 @@ export function DiscountFields({
   return (
     <fieldset class="stack discount-fields">
       <legend>{t.discount}</legend>
+      <button
+        type="button"
+        class="ghost"
+        aria-pressed={input.type === COMP.type && input.value === COMP.value}
+        onClick={() => {
+          onChange({ ...input, ...COMP });
+          document.getElementById('discount-reason')?.focus();
+        }}
+      >
+        {t.compBill}
+      </button>
       <div class="row">
         {(['percent', 'amount'] as const).map((type) => (
           <label key={type} class="discount-type">

@@ -18,6 +18,7 @@ type Key =
   | 'discountValue'
   | 'discountReason'
   | 'discountHint'
+  | 'compBill'
   | 'discountNeedsReason'
   | 'discountEvenlyPercent'
   | 'payments'
@@ -75,6 +76,7 @@ export const checkoutStrings: Strings<Key> = {
     discountValue: 'Discount',
     discountReason: 'Reason for the discount',
     discountHint: 'Empty: no discount. It applies to the bill made next.',
+    compBill: 'Comp the bill',
     discountNeedsReason: 'A discount needs a reason.',
     discountEvenlyPercent: 'An even split takes only a percent discount, on each part.',
     payments: 'Payments of {name}',
@@ -131,6 +133,7 @@ export const checkoutStrings: Strings<Key> = {
     discountValue: 'Descuento',
     discountReason: 'Motivo del descuento',
     discountHint: 'Vacío: sin descuento. Se aplica a la próxima cuenta que hagas.',
+    compBill: 'Cortesía de la cuenta',
     discountNeedsReason: 'Un descuento necesita un motivo.',
     discountEvenlyPercent: 'Dividir a partes iguales solo admite un descuento en porcentaje, en cada parte.',
     payments: 'Pagos de {name}',
