@@ -125,4 +125,23 @@ describeEachDatabase('printer status', (target) => {
     const [back] = await statusOf(call);
     assert.deepEqual([back.state, back.problem, back.pending_jobs], ['ok', null, 0]);
   });
+
+  it('says failing when a job waits after a failure, though a job of the same millisecond printed', async (t) => {
+    const built = await buildTestApp(t, target);
+    const { app } = built;
+    const printer = await FakePrinter.start();
+    t.after(() => printer.stop());
+    const { call, print } = await receiptSetUp(built, printer.port);
+    // The clock stands still: both jobs are made in the same millisecond, so their order is the ids'.
+    for (let tries = 0; tries < 6; tries++) {
+      await print();
+      await app.jobs.run(PRINT_JOBS);
+      printer.isOutOfPaper = true;
+      await print();
+      await app.jobs.run(PRINT_JOBS);
+      const [status] = await statusOf(call);
+      assert.deepEqual([status.state, status.problem], ['failing', 'out_of_paper'], `try ${tries + 1}`);
+      printer.isOutOfPaper = false;
+    }
+  });
 });

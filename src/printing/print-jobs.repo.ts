@@ -168,15 +168,28 @@ export async function printerQueueState(
   waiting: number;
   oldestWaitingAt: number | null;
 }> {
-  const latest = await db
+  // A job waiting to be tried again says the printer fails now, whatever else it holds: jobs made in
+  // the same millisecond have no order among them, so "the newest attempted job" could be a printed one.
+  const retrying = await db
     .selectFrom('print_jobs')
     .select(['state', 'last_error'])
     .where('printer_id', '=', printerId)
-    .where('attempts', '>', 0)
+    .where('state', 'in', UNFINISHED)
+    .where('last_error', 'is not', null)
     .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
+  const latest =
+    retrying ??
+    (await db
+      .selectFrom('print_jobs')
+      .select(['state', 'last_error'])
+      .where('printer_id', '=', printerId)
+      .where('attempts', '>', 0)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst());
   const waiting = await db
     .selectFrom('print_jobs')
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])

@@ -26,6 +26,7 @@ import {
 } from './drawer-steps';
 import { movePlatesThroughScreen, openTableAndOrder, orderedDishes } from './floor-order-steps';
 import { closePaidOrder, openTableAtTill, payFirstBillCash } from './kitchen-till-steps';
+import { adjustmentSection, adjustPlate, openDayReport, VOID_COMP_WORDS } from './void-comp-steps';
 
 /** Waits until the fake printer has taken `count` jobs; the print queue sends them in the background. */
 async function jobsOf(printer: FakePrinter, count: number): Promise<string[]> {
@@ -114,6 +115,25 @@ describeEachDatabase('web app: a Friday service', (target) => {
     await paper.page.setContent(paperPage(chit ?? ''));
     await paper.page.locator('pre').screenshot({ path: `${SCREENSHOTS}/friday-chit-es.png` });
 
+    // Item 2: a taco fell to the floor and the costra is on the house: the waiter voids one and comps
+    // the other on her own tablet, and the manager approves each there with her name and PIN.
+    const approval = { name: manager.name, pin: manager.pin };
+    const words = VOID_COMP_WORDS.en;
+    await waiterTablet.page.goto(`/app/orders/${tableFour}`);
+    await adjustPlate(waiterTablet.page, words, {
+      dish: 'Tacos al pastor',
+      kind: 'void',
+      reason: 'Se cayó al piso',
+      approval,
+    });
+    await adjustPlate(waiterTablet.page, words, {
+      dish: 'Costra de chicharrón',
+      kind: 'comp',
+      reason: 'Cumpleaños',
+      approval,
+    });
+    await saveScreenshot(waiterTablet.page, 'friday-void-and-comp');
+
     // Item 6: the kitchen sees the kitchen: no till, no money, nothing to add or send.
     await kitchen.page.getByRole('heading', { name: /^Kitchen/ }).waitFor();
     assert.equal(
@@ -153,7 +173,9 @@ describeEachDatabase('web app: a Friday service', (target) => {
     // The cashier bills table 4, takes cash and prints the receipt: Spanish paper.
     await openTableAtTill(till.page, '4');
     await till.page.getByRole('button', { name: /^One bill for everything/ }).click();
-    await payFirstBillCash(till.page);
+    // Bill 1 is the comp (paid at once, 100 % off); Bill 2 is the rest.
+    await till.page.getByRole('heading', { name: 'Pay Bill 2' }).waitFor();
+    await payFirstBillCash(till.page, 'Bill 2');
     await till.page.getByRole('button', { name: 'Print the receipt' }).click();
     await till.page.getByText('The receipt is on its way to the printer.').waitFor();
     const [receipt] = await jobsOf(receiptPrinter, 1);
@@ -165,7 +187,7 @@ describeEachDatabase('web app: a Friday service', (target) => {
       'Efectivo',
       'Cambio',
       'TOTAL MXN',
-      '$310.00',
+      '$95.00',
     ]) {
       assert.ok(receipt?.includes(word), `receipt says ${word}:\n${receipt}`);
     }
@@ -175,7 +197,7 @@ describeEachDatabase('web app: a Friday service', (target) => {
     // Item 1: the manager refunds 50.00 from her phone (the cashier may not refund): money given back
     // after the sale, never a new debt; the cashier then closes the order and the table is free.
     await phone.page.goto(new URL(till.page.url()).pathname);
-    await phone.page.getByRole('button', { name: 'Payments and receipt of Bill 1' }).click();
+    await phone.page.getByRole('button', { name: 'Payments and receipt of Bill 2' }).click();
     await phone.page.getByRole('button', { name: /^Refund the Cash payment of / }).click();
     await phone.page.getByLabel('Amount to refund').fill('50');
     await phone.page.getByLabel('Reason for the refund').fill('Tacos fríos');
@@ -191,12 +213,22 @@ describeEachDatabase('web app: a Friday service', (target) => {
       .executeTakeFirstOrThrow();
     assert.equal(table.status, 'available');
 
-    // Item 4: the cashier closes her shift blind: 500 + 200 − 50 + 310 in cash = 960 expected (the
+    // Item 4: the cashier closes her shift blind: 500 + 200 − 50 + 95 in cash = 745 expected (the
     // manager's refund is on no shift of hers: cash refunds go with the shift of whoever records them).
     await till.page.goto('/app/till');
-    const closed = await closeShiftBlind(till.page, 'en', '955');
-    assert.match(closed, /Expected cash\s+\S*960\.00/);
+    const closed = await closeShiftBlind(till.page, 'en', '740');
+    assert.match(closed, /Expected cash\s+\S*745\.00/);
     assert.match(closed, /Difference\s+[-−]\S*5\.00/);
     await saveScreenshot(till.page, 'friday-shift-closed-blind');
+
+    // Item 2: the manager's day report shows the void and the comp by reason and by person.
+    const report = await openDayReport(phone.page, words, '2026-11-22');
+    const voids = adjustmentSection(report, 'voids');
+    await voids.getByRole('row', { name: /^Se cayó al piso 1 \$95\.00$/ }).waitFor();
+    await voids.getByRole('row', { name: /^Wen Marta 1 \$95\.00$/ }).waitFor();
+    const comps = adjustmentSection(report, 'comps');
+    await comps.getByRole('row', { name: /^Cumpleaños 1 \$120\.00$/ }).waitFor();
+    await comps.getByRole('row', { name: /^Wen Marta 1 \$120\.00$/ }).waitFor();
+    await saveScreenshot(phone.page, 'friday-day-report');
   });
 });

@@ -103,12 +103,12 @@ export async function splitEvenlyAndPayCashAndLightning(
 }
 
 /**
- * Pays "Bill 1" in cash, tendering 10.00 more than its balance; returns the notice with the change.
+ * Pays "Bill 1" (or the bill named) in cash, tendering 10.00 more than its balance; returns the notice with the change.
  * Where cash needs an open shift (settings `require_shift_for_cash`) and the cashier has none, the
  * till offers to open one with the drawer's cash (0.00) and then takes the payment.
  */
-export async function payFirstBillCash(page: Page): Promise<string> {
-  await page.getByRole('button', { name: 'Pay Bill 1' }).click();
+export async function payFirstBillCash(page: Page, bill = 'Bill 1'): Promise<string> {
+  await page.getByRole('button', { name: `Pay ${bill}` }).click();
   await page.getByRole('button', { name: 'Cash', exact: true }).click();
   const received = page.getByLabel('Cash received');
   const due = Number((await received.inputValue()).replace(',', '.'));
