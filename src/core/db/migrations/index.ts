@@ -37,6 +37,7 @@ import * as refundsAfterSale from './0030_refunds_after_sale';
 import * as orderReassign from './0031_order_reassign';
 import * as ordinals from './0032_ordinals';
 import * as paperLocale from './0033_paper_locale';
+import * as guestLinks from './0034_guest_links';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -74,6 +75,7 @@ export const migrationProvider: MigrationProvider = {
       '0031_order_reassign': orderReassign,
       '0032_ordinals': ordinals,
       '0033_paper_locale': paperLocale,
+      '0034_guest_links': guestLinks,
     };
   },
 };
