@@ -32,6 +32,7 @@ import { orderDishesRoutes } from './orders/order-dishes.routes';
 import { orderFiltersRoutes } from './orders/order-filters.routes';
 import { ordersRoutes } from './orders/orders.routes';
 import { catchUpLightningPayments, sweepLightningPayments } from './payments/lightning-settlement.service';
+import { guestLinksRoutes, guestRoutes } from './guest/guest.routes';
 import { paymentsRoutes } from './payments/payments.routes';
 import {
   PRINT_JOBS,
@@ -237,6 +238,8 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     orderFiltersRoutes,
     ticketsRoutes,
     paymentsRoutes,
+    guestLinksRoutes,
+    guestRoutes,
     shiftsRoutes,
     reportsRoutes,
     receiptsRoutes,

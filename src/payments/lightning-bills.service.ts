@@ -99,7 +99,9 @@ type Reservation = { id: string; ticketId: string; orderId: string; amountSat: n
  * their own, so for them the bill's row lock holds the rule instead: the pending invoices that may
  * still be paid and the payments never add up to more than the bill.
  */
-export type LightningPayer = { source: 'staff'; principal: Principal } | { source: 'guest' };
+export type LightningPayer =
+  | { source: 'staff'; principal: Principal }
+  | { source: 'guest'; maxTipPercent: number };
 
 /** Inserts the pending row without an invoice; undefined when another request reserved first. */
 async function reserve(
@@ -117,7 +119,7 @@ async function reserve(
   }
 }
 
-/** The reservation inside the caller's transaction; `beforeInsert` runs under the bill's lock. */
+/** The reservation inside the caller's transaction, under the bill's row lock. */
 export async function reserveIn(
   trx: Db,
   ctx: AppContext,
@@ -137,6 +139,9 @@ export async function reserveIn(
   if (amountCents <= 0) throw new BadRequestError('Nothing left to pay');
   if (amountCents > balanceCents) throw new BadRequestError('Amount exceeds the balance');
   const tipCents = toCents(input.tip ?? 0);
+  if (payer.source === 'guest' && tipCents * 100 > amountCents * payer.maxTipPercent) {
+    throw new BadRequestError(`The tip is at most ${payer.maxTipPercent}% of the amount`);
+  }
   const btcPrice = Math.round(rate.btcPrice * 100) / 100;
   const amountSat = centsToSats(amountCents + tipCents, btcPrice);
   const id = newId();

@@ -74,7 +74,7 @@ export async function printReceipt(
  * already queued in the bill's present state (a guest check before payment does not make the paid
  * receipt a reprint). The preview is never marked.
  */
-async function buildReceipt(
+export async function buildReceipt(
   db: Db,
   settings: Settings,
   ticketId: string,

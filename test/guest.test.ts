@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { LIGHTNING_SWEEP } from '../src/app';
+import type { Db } from '../src/core/db/database';
+import { describeEachDatabase } from './helpers/app';
+import { billableOrder, createBill } from './helpers/checkout-factories';
+import type { DatabaseTarget } from './helpers/database';
+import { databaseDigest } from './helpers/db-digest';
+import { buildWalletTestApp, listenForWebhooks } from './helpers/wallet-factories';
+
+/** 1 BTC = 2,000,000.00: 1.00 is 50 sat. */
+const ENV = { POS_RATE_SOURCE: 'fixed:2000000', POS_PUBLIC_URL: 'https://mesa.example.mx/' };
+
+type TestContext = Parameters<typeof buildWalletTestApp>[0];
+
+/** A pending bill of 10 + 20 + 30 = 60.00 and a guest link to it. */
+async function guestBill(t: TestContext, target: DatabaseTarget, env: Record<string, string> = ENV) {
+  const built = await buildWalletTestApp(t, target, { env });
+  const bill = await billableOrder(built.app, built.db);
+  const ticketId = await createBill(bill.call, bill.orderId, {});
+  return { ...built, ...bill, ticketId };
+}
+
+async function mintLink(call: (m: string, u: string) => Promise<{ statusCode: number; body: string; json(): any }>, ticketId: string) {
+  const minted = await call('POST', `/tickets/${ticketId}/guest-link`);
+  assert.equal(minted.statusCode, 201, minted.body);
+  return minted.json() as { token: string; url: string; expires_at: string };
+}
+
+/** A guest's phone: no cookie at all. */
+function phone(app: FastifyInstance) {
+  return (method: 'GET' | 'POST', url: string, payload?: unknown, headers: Record<string, string> = {}) =>
+    app.inject({ method, url, payload: payload as object, headers, remoteAddress: '203.0.113.7' });
+}
+
+function storedPayments(db: Db, ticketId: string) {
+  return db.selectFrom('payments').selectAll().where('ticket_id', '=', ticketId).orderBy('created_at').execute();
+}
+
+const NOT_FOUND = { message: 'Resource not found' };
+
+describeEachDatabase('guest links and the guest API', (target) => {
+  it('mints a link only with POS_PUBLIC_URL, stores only its hash, and shows the bill without staff data', async (t) => {
+    const without = await guestBill(t, target, { POS_RATE_SOURCE: 'fixed:2000000' });
+    const refused = await without.call('POST', `/tickets/${without.ticketId}/guest-link`);
+    assert.deepEqual([refused.statusCode, refused.json()], [503, { message: 'Guest links need POS_PUBLIC_URL' }]);
+
+    const { app, db, call, ticketId } = await guestBill(t, target);
+    const link = await mintLink(call, ticketId);
+    assert.match(link.token, /^[A-Za-z0-9_-]{43}$/, '256 random bits');
+    assert.equal(link.url, `https://mesa.example.mx/g/${link.token}`);
+    assert.equal(link.expires_at, '2026-11-29T18:00:00.000Z', 'seven days at most');
+    const stored = await db.selectFrom('guest_links').selectAll().execute();
+    assert.equal(stored.length, 1);
+    assert.ok(!JSON.stringify(stored).includes(link.token), 'the token itself is never stored');
+    const second = await mintLink(call, ticketId);
+    assert.notEqual(second.token, link.token);
+
+    const guest = phone(app);
+    const bill = await guest('GET', `/guest/${link.token}`);
+    assert.equal(bill.statusCode, 200, bill.body);
+    assert.equal(bill.headers['cache-control'], 'no-store');
+    assert.equal(bill.headers['set-cookie'], undefined);
+    const body = bill.json();
+    assert.deepEqual(
+      { ...body, plates: body.plates.map((plate: { price: number }) => plate.price) },
+      {
+        restaurant: 'Restaurant',
+        table: null,
+        waiter_first_name: body.waiter_first_name,
+        currency: 'MXN',
+        plates: [10, 20, 30],
+        subtotal: 60,
+        discounts: 0,
+        tax_included: 0,
+        total: 60,
+        paid: 0,
+        balance: 60,
+        payable: 60,
+        status: 1,
+        tip_suggestions: [10, 15, 20],
+        max_tip_percent: 100,
+        invoice: null,
+      },
+    );
+    assert.deepEqual(Object.keys(body.plates[0]), ['name', 'options', 'seat', 'price']);
+    assert.doesNotMatch(body.waiter_first_name, /\s/, 'the first name only');
+    assert.equal((await guest('GET', `/guest/${second.token}`)).statusCode, 200, 'earlier links stay valid');
+  });
+
+  it('answers 404 alike for unknown, revoked and expired tokens', async (t) => {
+    const { app, clock, call, ticketId } = await guestBill(t, target);
+    const guest = phone(app);
+    const unknown = await guest('GET', '/guest/not-a-token');
+    assert.deepEqual([unknown.statusCode, unknown.json()], [404, NOT_FOUND]);
+    assert.equal(unknown.headers['cache-control'], 'no-store');
+
+    const revoked = await mintLink(call, ticketId);
+    const revoke = await call('DELETE', `/tickets/${ticketId}/guest-link`);
+    assert.equal(revoke.statusCode, 200, revoke.body);
+    for (const url of [`/guest/${revoked.token}`, `/guest/${revoked.token}/receipt`]) {
+      const answer = await guest('GET', url);
+      assert.deepEqual([answer.statusCode, answer.json()], [404, NOT_FOUND], url);
+    }
+    const lightning = await guest('POST', `/guest/${revoked.token}/lightning`, {});
+    assert.deepEqual([lightning.statusCode, lightning.json()], [404, NOT_FOUND]);
+
+    const kept = await mintLink(call, ticketId);
+    const paid = await call('POST', `/tickets/${ticketId}/payments`, { method: 'cash', amount: 60 });
+    assert.equal(paid.statusCode, 201, paid.body);
+    clock.advance(23 * 3600_000);
+    const afterPaying = await guest('GET', `/guest/${kept.token}`);
+    assert.deepEqual([afterPaying.json().status, afterPaying.json().balance], [2, 0], 'a day for the receipt');
+    assert.equal((await guest('GET', `/guest/${kept.token}/receipt`)).statusCode, 200);
+    clock.advance(3600_000);
+    assert.deepEqual((await guest('GET', `/guest/${kept.token}`)).json(), NOT_FOUND, 'then gone');
+
+    const other = await guestBill(t, target);
+    const long = await mintLink(other.call, other.ticketId);
+    other.clock.advance(7 * 24 * 3600_000 - 1);
+    assert.equal((await phone(other.app)('GET', `/guest/${long.token}`)).statusCode, 200);
+    other.clock.advance(1);
+    assert.deepEqual((await phone(other.app)('GET', `/guest/${long.token}`)).json(), NOT_FOUND, 'seven days at most');
+  });
+});
