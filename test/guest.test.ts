@@ -6,7 +6,6 @@ import type { Db } from '../src/core/db/database';
 import { describeEachDatabase } from './helpers/app';
 import { billableOrder, createBill } from './helpers/checkout-factories';
 import type { DatabaseTarget } from './helpers/database';
-import { databaseDigest } from './helpers/db-digest';
 import { buildWalletTestApp, listenForWebhooks } from './helpers/wallet-factories';
 
 /** 1 BTC = 2,000,000.00: 1.00 is 50 sat. */
@@ -122,5 +121,119 @@ describeEachDatabase('guest links and the guest API', (target) => {
     assert.equal((await phone(other.app)('GET', `/guest/${long.token}`)).statusCode, 200);
     other.clock.advance(1);
     assert.deepEqual((await phone(other.app)('GET', `/guest/${long.token}`)).json(), NOT_FOUND, 'seven days at most');
+  });
+
+  it('lets two phones pay parts at once, refuses a third beyond the balance, and settles each once', async (t) => {
+    const { app, db, simulator, call, ticketId } = await guestBill(t, target);
+    await listenForWebhooks(app, simulator);
+    const { token } = await mintLink(call, ticketId);
+    const guest = phone(app);
+    const [first, second] = await Promise.all([
+      guest('POST', `/guest/${token}/lightning`, { amount: 25, tip: 5 }),
+      guest('POST', `/guest/${token}/lightning`, { amount: 30, tip: 3 }),
+    ]);
+    assert.equal(first.statusCode, 201, first.body);
+    assert.equal(second.statusCode, 201, second.body);
+    assert.deepEqual(
+      [first.json().amount, first.json().tip, first.json().amount_sat],
+      [25, 5, 1500],
+    );
+    assert.equal(first.headers['cache-control'], 'no-store');
+    assert.equal((await guest('GET', `/guest/${token}`)).json().payable, 5, 'the balance less both invoices');
+    const third = await guest('POST', `/guest/${token}/lightning`, { amount: 5.01 });
+    assert.deepEqual([third.statusCode, third.json()], [400, { message: 'Amount exceeds the balance' }]);
+    const tooMuchTip = await guest('POST', `/guest/${token}/lightning`, { amount: 5, tip: 5.01 });
+    assert.deepEqual(
+      [tooMuchTip.statusCode, tooMuchTip.json()],
+      [400, { message: 'The tip is at most 100% of the amount' }],
+    );
+    const staffStill = await call('POST', `/tickets/${ticketId}/lightning`, { amount: 5 });
+    assert.equal(staffStill.statusCode, 201, "the till's own invoice is not blocked by guests'");
+
+    for (const invoice of [first.json(), second.json()]) {
+      const [webhook] = await (await simulator.receivePayment(invoice.bolt11)).webhooks;
+      assert.equal(webhook?.status, 200);
+    }
+    const payments = await storedPayments(db, ticketId);
+    const guests = payments.filter((payment) => payment.source === 'guest');
+    assert.deepEqual(
+      guests.map((payment) => [payment.status, payment.created_by, payment.shift_id]).sort(),
+      [
+        ['settled', null, null],
+        ['settled', null, null],
+      ],
+    );
+    const bill = (await guest('GET', `/guest/${token}`)).json();
+    assert.deepEqual([bill.status, bill.paid, bill.balance], [1, 55, 5]);
+    const view = (await call('GET', `/payments/${first.json().payment_id}`)).json();
+    assert.deepEqual([view.source, view.created_by, view.status], ['guest', null, 'settled']);
+    assert.equal((await call('GET', `/tickets/${ticketId}`)).json().tips, 8);
+  });
+
+  it('settles a guest payment once by lookup or by the sweep, and answers a retried key with the same invoice', async (t) => {
+    const { app, db, simulator, call, ticketId } = await guestBill(t, target);
+    await listenForWebhooks(app, simulator);
+    simulator.webhookMode = 'drop';
+    const { token } = await mintLink(call, ticketId);
+    const guest = phone(app);
+    const headers = { 'idempotency-key': 'phone-1' };
+    const asked = await guest('POST', `/guest/${token}/lightning`, { amount: 20 }, headers);
+    assert.equal(asked.statusCode, 201, asked.body);
+    const again = await guest('POST', `/guest/${token}/lightning`, { amount: 20 }, headers);
+    assert.deepEqual([again.statusCode, again.json()], [201, asked.json()], 'a retry gets the same invoice');
+    const reused = await guest('POST', `/guest/${token}/lightning`, { amount: 21 }, headers);
+    assert.equal(reused.statusCode, 400);
+    const rest = (await guest('POST', `/guest/${token}/lightning`, {})).json();
+    assert.equal(rest.amount, 40, 'the amount defaults to what is payable');
+    assert.equal((await storedPayments(db, ticketId)).length, 2);
+
+    await simulator.receivePayment(asked.json().bolt11);
+    await simulator.receivePayment(rest.bolt11);
+    const looked = await call('GET', `/payments/${asked.json().payment_id}`);
+    assert.equal(looked.json().status, 'settled', 'settled by lookup');
+    await app.jobs.run(LIGHTNING_SWEEP);
+    await app.jobs.run(LIGHTNING_SWEEP);
+    const bill = (await guest('GET', `/guest/${token}`)).json();
+    assert.deepEqual([bill.status, bill.paid, bill.balance], [2, 60, 0], 'settled by the sweep; the bill paid');
+    const settledEvents = await db.selectFrom('events').select('type').where('type', '=', 'payment.settled').execute();
+    assert.equal(settledEvents.length, 2, 'each payment settled once');
+    const receipt = await guest('GET', `/guest/${token}/receipt`);
+    assert.equal(receipt.statusCode, 200);
+    assert.match(receipt.headers['content-type'] as string, /^text\/plain/);
+    assert.match(receipt.body, /Lightning/);
+  });
+
+  it('never lets a guest token through a staff route, and limits requests per token', async (t) => {
+    const { app, call, ticketId } = await guestBill(t, target);
+    const { token } = await mintLink(call, ticketId);
+    const document = app.swagger() as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+    let staffRoutes = 0;
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        if (!operation.security || operation.security.length === 0) continue;
+        staffRoutes += 1;
+        const url = path.replace(/\{[^}]+\}/g, ticketId);
+        for (const headers of [
+          { cookie: `accessToken=${token}` },
+          { authorization: `Bearer ${token}` },
+          { 'x-guest-token': token },
+        ]) {
+          const answer = await app.inject({ method: method.toUpperCase() as 'GET', url, headers, payload: {} });
+          assert.equal(answer.statusCode, 401, `${method} ${path} with ${Object.keys(headers)[0]}`);
+        }
+      }
+    }
+    assert.ok(staffRoutes > 100, `${staffRoutes} staff routes tried`);
+
+    const guest = phone(app);
+    for (let request = 1; request <= 240; request += 1) {
+      const answer = await guest('GET', `/guest/${token}`);
+      assert.equal(answer.statusCode, 200, `request ${request}`);
+    }
+    const limited = await guest('GET', `/guest/${token}`);
+    assert.deepEqual([limited.statusCode, limited.json()], [429, { message: 'Too many requests' }]);
+    assert.ok(Number(limited.headers['retry-after']) > 0);
+    const other = await mintLink(call, ticketId);
+    assert.equal((await guest('GET', `/guest/${other.token}`)).statusCode, 200, 'another token has its own budget');
   });
 });
