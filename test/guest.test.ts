@@ -6,6 +6,7 @@ import type { Db } from '../src/core/db/database';
 import { describeEachDatabase } from './helpers/app';
 import { billableOrder, createBill } from './helpers/checkout-factories';
 import type { DatabaseTarget } from './helpers/database';
+import type { Caller } from './helpers/orders-factories';
 import { buildWalletTestApp, listenForWebhooks } from './helpers/wallet-factories';
 
 /** 1 BTC = 2,000,000.00: 1.00 is 50 sat. */
@@ -21,7 +22,7 @@ async function guestBill(t: TestContext, target: DatabaseTarget, env: Record<str
   return { ...built, ...bill, ticketId };
 }
 
-async function mintLink(call: (m: string, u: string) => Promise<{ statusCode: number; body: string; json(): any }>, ticketId: string) {
+async function mintLink(call: Caller, ticketId: string) {
   const minted = await call('POST', `/tickets/${ticketId}/guest-link`);
   assert.equal(minted.statusCode, 201, minted.body);
   return minted.json() as { token: string; url: string; expires_at: string };
@@ -235,5 +236,24 @@ describeEachDatabase('guest links and the guest API', (target) => {
     assert.ok(Number(limited.headers['retry-after']) > 0);
     const other = await mintLink(call, ticketId);
     assert.equal((await guest('GET', `/guest/${other.token}`)).statusCode, 200, 'another token has its own budget');
+  });
+
+  it('puts a link of its own on the guest check and the paid receipt, none without POS_PUBLIC_URL', async (t) => {
+    const { app, call, ticketId } = await guestBill(t, target);
+    const check = await call('GET', `/tickets/${ticketId}/receipt?width=48`);
+    assert.equal(check.statusCode, 200, check.body);
+    const lines = check.body.split('\n');
+    const at = lines.findIndex((line) => line.startsWith('https://mesa.example.mx/g/'));
+    assert.ok(at > 0, check.body);
+    const url = lines.slice(at, at + 2).join('').trim();
+    const token = url.slice('https://mesa.example.mx/g/'.length);
+    const opened = await phone(app)('GET', `/guest/${token}`);
+    assert.deepEqual([opened.statusCode, opened.json().balance], [200, 60], 'the printed link opens the bill');
+    const escpos = await call('GET', `/tickets/${ticketId}/receipt?format=escpos`);
+    assert.ok(escpos.rawPayload.indexOf(Buffer.from([0x1d, 0x28, 0x6b])) > 0, 'an ESC/POS QR code');
+
+    const without = await guestBill(t, target, { POS_RATE_SOURCE: 'fixed:2000000' });
+    const plain = await without.call('GET', `/tickets/${without.ticketId}/receipt`);
+    assert.doesNotMatch(plain.body, /\/g\//);
   });
 });
