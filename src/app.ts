@@ -23,6 +23,7 @@ import { serializerCompiler, validatorCompiler } from './core/validation';
 import { registerEventJobs } from './events/event-jobs';
 import { eventsRoutes } from './events/events.routes';
 import { generalRoutes } from './general/general.routes';
+import { guestLinksRoutes, guestRoutes } from './guest/guest.routes';
 import { inventoryRoutes } from './inventory/inventory.routes';
 import { kitchenRoutes } from './kitchen/kitchen.routes';
 import { menuRoutes } from './menu/menu.routes';
@@ -32,7 +33,6 @@ import { orderDishesRoutes } from './orders/order-dishes.routes';
 import { orderFiltersRoutes } from './orders/order-filters.routes';
 import { ordersRoutes } from './orders/orders.routes';
 import { catchUpLightningPayments, sweepLightningPayments } from './payments/lightning-settlement.service';
-import { guestLinksRoutes, guestRoutes } from './guest/guest.routes';
 import { paymentsRoutes } from './payments/payments.routes';
 import {
   PRINT_JOBS,

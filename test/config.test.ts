@@ -120,7 +120,10 @@ describe('configuration', () => {
 
   it('reads POS_PUBLIC_URL without its trailing slash and refuses anything but an http(s) URL', () => {
     assert.equal(loadConfig({}).publicUrl, undefined);
-    assert.equal(loadConfig({ POS_PUBLIC_URL: 'https://mesa.laesquina.mx/' }).publicUrl, 'https://mesa.laesquina.mx');
+    assert.equal(
+      loadConfig({ POS_PUBLIC_URL: 'https://mesa.laesquina.mx/' }).publicUrl,
+      'https://mesa.laesquina.mx',
+    );
     for (const url of ['mesa.laesquina.mx', 'ftp://example.com', 'https://']) {
       assert.throws(
         () => loadConfig({ POS_PUBLIC_URL: url }),

@@ -35,7 +35,12 @@ function phone(app: FastifyInstance) {
 }
 
 function storedPayments(db: Db, ticketId: string) {
-  return db.selectFrom('payments').selectAll().where('ticket_id', '=', ticketId).orderBy('created_at').execute();
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('ticket_id', '=', ticketId)
+    .orderBy('created_at')
+    .execute();
 }
 
 const NOT_FOUND = { message: 'Resource not found' };
@@ -44,7 +49,10 @@ describeEachDatabase('guest links and the guest API', (target) => {
   it('mints a link only with POS_PUBLIC_URL, stores only its hash, and shows the bill without staff data', async (t) => {
     const without = await guestBill(t, target, { POS_RATE_SOURCE: 'fixed:2000000' });
     const refused = await without.call('POST', `/tickets/${without.ticketId}/guest-link`);
-    assert.deepEqual([refused.statusCode, refused.json()], [503, { message: 'Guest links need POS_PUBLIC_URL' }]);
+    assert.deepEqual(
+      [refused.statusCode, refused.json()],
+      [503, { message: 'Guest links need POS_PUBLIC_URL' }],
+    );
 
     const { app, db, call, ticketId } = await guestBill(t, target);
     const link = await mintLink(call, ticketId);
@@ -111,7 +119,11 @@ describeEachDatabase('guest links and the guest API', (target) => {
     assert.equal(paid.statusCode, 201, paid.body);
     clock.advance(23 * 3600_000);
     const afterPaying = await guest('GET', `/guest/${kept.token}`);
-    assert.deepEqual([afterPaying.json().status, afterPaying.json().balance], [2, 0], 'a day for the receipt');
+    assert.deepEqual(
+      [afterPaying.json().status, afterPaying.json().balance],
+      [2, 0],
+      'a day for the receipt',
+    );
     assert.equal((await guest('GET', `/guest/${kept.token}/receipt`)).statusCode, 200);
     clock.advance(3600_000);
     assert.deepEqual((await guest('GET', `/guest/${kept.token}`)).json(), NOT_FOUND, 'then gone');
@@ -121,7 +133,11 @@ describeEachDatabase('guest links and the guest API', (target) => {
     other.clock.advance(7 * 24 * 3600_000 - 1);
     assert.equal((await phone(other.app)('GET', `/guest/${long.token}`)).statusCode, 200);
     other.clock.advance(1);
-    assert.deepEqual((await phone(other.app)('GET', `/guest/${long.token}`)).json(), NOT_FOUND, 'seven days at most');
+    assert.deepEqual(
+      (await phone(other.app)('GET', `/guest/${long.token}`)).json(),
+      NOT_FOUND,
+      'seven days at most',
+    );
   });
 
   it('lets two phones pay parts at once, refuses a third beyond the balance, and settles each once', async (t) => {
@@ -135,10 +151,7 @@ describeEachDatabase('guest links and the guest API', (target) => {
     ]);
     assert.equal(first.statusCode, 201, first.body);
     assert.equal(second.statusCode, 201, second.body);
-    assert.deepEqual(
-      [first.json().amount, first.json().tip, first.json().amount_sat],
-      [25, 5, 1500],
-    );
+    assert.deepEqual([first.json().amount, first.json().tip, first.json().amount_sat], [25, 5, 1500]);
     assert.equal(first.headers['cache-control'], 'no-store');
     assert.equal((await guest('GET', `/guest/${token}`)).json().payable, 5, 'the balance less both invoices');
     const third = await guest('POST', `/guest/${token}/lightning`, { amount: 5.01 });
@@ -157,13 +170,10 @@ describeEachDatabase('guest links and the guest API', (target) => {
     }
     const payments = await storedPayments(db, ticketId);
     const guests = payments.filter((payment) => payment.source === 'guest');
-    assert.deepEqual(
-      guests.map((payment) => [payment.status, payment.created_by, payment.shift_id]).sort(),
-      [
-        ['settled', null, null],
-        ['settled', null, null],
-      ],
-    );
+    assert.deepEqual(guests.map((payment) => [payment.status, payment.created_by, payment.shift_id]).sort(), [
+      ['settled', null, null],
+      ['settled', null, null],
+    ]);
     const bill = (await guest('GET', `/guest/${token}`)).json();
     assert.deepEqual([bill.status, bill.paid, bill.balance], [1, 55, 5]);
     const view = (await call('GET', `/payments/${first.json().payment_id}`)).json();
@@ -195,8 +205,16 @@ describeEachDatabase('guest links and the guest API', (target) => {
     await app.jobs.run(LIGHTNING_SWEEP);
     await app.jobs.run(LIGHTNING_SWEEP);
     const bill = (await guest('GET', `/guest/${token}`)).json();
-    assert.deepEqual([bill.status, bill.paid, bill.balance], [2, 60, 0], 'settled by the sweep; the bill paid');
-    const settledEvents = await db.selectFrom('events').select('type').where('type', '=', 'payment.settled').execute();
+    assert.deepEqual(
+      [bill.status, bill.paid, bill.balance],
+      [2, 60, 0],
+      'settled by the sweep; the bill paid',
+    );
+    const settledEvents = await db
+      .selectFrom('events')
+      .select('type')
+      .where('type', '=', 'payment.settled')
+      .execute();
     assert.equal(settledEvents.length, 2, 'each payment settled once');
     const receipt = await guest('GET', `/guest/${token}/receipt`);
     assert.equal(receipt.statusCode, 200);
@@ -219,7 +237,12 @@ describeEachDatabase('guest links and the guest API', (target) => {
           { authorization: `Bearer ${token}` },
           { 'x-guest-token': token },
         ]) {
-          const answer = await app.inject({ method: method.toUpperCase() as 'GET', url, headers, payload: {} });
+          const answer = await app.inject({
+            method: method.toUpperCase() as 'GET',
+            url,
+            headers,
+            payload: {},
+          });
           assert.equal(answer.statusCode, 401, `${method} ${path} with ${Object.keys(headers)[0]}`);
         }
       }
@@ -235,7 +258,11 @@ describeEachDatabase('guest links and the guest API', (target) => {
     assert.deepEqual([limited.statusCode, limited.json()], [429, { message: 'Too many requests' }]);
     assert.ok(Number(limited.headers['retry-after']) > 0);
     const other = await mintLink(call, ticketId);
-    assert.equal((await guest('GET', `/guest/${other.token}`)).statusCode, 200, 'another token has its own budget');
+    assert.equal(
+      (await guest('GET', `/guest/${other.token}`)).statusCode,
+      200,
+      'another token has its own budget',
+    );
   });
 
   it('puts a link of its own on the guest check and the paid receipt, none without POS_PUBLIC_URL', async (t) => {
@@ -245,10 +272,17 @@ describeEachDatabase('guest links and the guest API', (target) => {
     const lines = check.body.split('\n');
     const at = lines.findIndex((line) => line.startsWith('https://mesa.example.mx/g/'));
     assert.ok(at > 0, check.body);
-    const url = lines.slice(at, at + 2).join('').trim();
+    const url = lines
+      .slice(at, at + 2)
+      .join('')
+      .trim();
     const token = url.slice('https://mesa.example.mx/g/'.length);
     const opened = await phone(app)('GET', `/guest/${token}`);
-    assert.deepEqual([opened.statusCode, opened.json().balance], [200, 60], 'the printed link opens the bill');
+    assert.deepEqual(
+      [opened.statusCode, opened.json().balance],
+      [200, 60],
+      'the printed link opens the bill',
+    );
     const escpos = await call('GET', `/tickets/${ticketId}/receipt?format=escpos`);
     assert.ok(escpos.rawPayload.indexOf(Buffer.from([0x1d, 0x28, 0x6b])) > 0, 'an ESC/POS QR code');
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { taxShareCents } from '../src/core/money';
-import { moneyFormatter } from '../src/printing/paper-language';
 import { escposOf } from '../src/printing/escpos';
+import { moneyFormatter } from '../src/printing/paper-language';
 import { type Receipt, receiptLines, receiptPaper, receiptText } from '../src/printing/receipt-layout';
 import { centered, pair, wrap } from '../src/printing/text-layout';
 
@@ -238,7 +238,11 @@ describe('receipt layout', () => {
     // GS ( k … 1 P 0 <data>: the QR code's data stored, then printed.
     const store = Buffer.concat([Buffer.from([0x31, 0x50, 0x30]), Buffer.from(url)]);
     assert.ok(bytes.indexOf(store) > 0, 'an ESC/POS QR code holding the address');
-    assert.equal(Buffer.from(escposOf(plain, 32)).indexOf(Buffer.from([0x1d, 0x28, 0x6b])), -1, 'none without one');
+    assert.equal(
+      Buffer.from(escposOf(plain, 32)).indexOf(Buffer.from([0x1d, 0x28, 0x6b])),
+      -1,
+      'none without one',
+    );
   });
 
   it('never lets a line run past the width', () => {

@@ -61,7 +61,11 @@ export async function mintGuestLink(trx: Db, ctx: AppContext, ticketId: string):
   };
 }
 
-export async function revokeGuestLinks(ctx: AppContext, principal: Principal, ticketId: string): Promise<void> {
+export async function revokeGuestLinks(
+  ctx: AppContext,
+  principal: Principal,
+  ticketId: string,
+): Promise<void> {
   authorize(principal, 'payments.take');
   if (!(await findTicket(ctx.db, ticketId))) throw new NotFoundError();
   await links.revokeLinksOfTicket(ctx.db, ticketId, ctx.clock.now());

@@ -2,13 +2,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context';
+import { principalOf } from '../core/auth-guard';
 import { TooManyRequestsError } from '../core/errors';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { errors, IdParams, MessageReply } from '../core/schemas';
-import { principalOf } from '../core/auth-guard';
-import { GuestBillView, GuestInvoiceView, GuestLightningBody, GuestLinkView, GuestTokenParams } from './guest.schemas';
-import { createGuestLink, hashToken, revokeGuestLinks } from './guest-links.service';
+import {
+  GuestBillView,
+  GuestInvoiceView,
+  GuestLightningBody,
+  GuestLinkView,
+  GuestTokenParams,
+} from './guest.schemas';
 import * as service from './guest.service';
+import { createGuestLink, hashToken, revokeGuestLinks } from './guest-links.service';
 
 /**
  * Enough for a page that polls every second and a table of friends on one link; a bad request
@@ -48,7 +54,7 @@ export const guestLinksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       schema: {
         operationId: 'revokeGuestLinks',
         tags,
-        summary: "Revoke every guest link of a bill",
+        summary: 'Revoke every guest link of a bill',
         description: 'Their pages answer 404 from now on, like unknown tokens.',
         params: IdParams,
         response: { 200: MessageReply, ...errors(400, 401, 404) },
@@ -93,7 +99,7 @@ export const guestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       schema: {
         operationId: 'getGuestBill',
         tags,
-        summary: "The bill of a guest link",
+        summary: 'The bill of a guest link',
         description:
           'What the paper check shows (plates with options and seats, discount, tax included, total, paid, ' +
           'balance; the waiter by first name only), the bill status (1 pending, 2 paid, 3 canceled), and the ' +
@@ -145,7 +151,8 @@ export const guestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         params: GuestTokenParams,
         response: {
           200: { description: 'The receipt', content: { 'text/plain': { schema: Type.String() } } },
-          ...errors(429), 404: MessageReply,
+          ...errors(429),
+          404: MessageReply,
         },
       },
     },

@@ -3,16 +3,16 @@ import { ConflictError, ServiceUnavailableError } from '../core/errors';
 import { claimKey, heldKey, type IdempotencyClaim } from '../core/idempotency';
 import { releaseKey, storeResponse } from '../core/idempotency.repo';
 import { fromCents, taxShareCents } from '../core/money';
-import { makeInvoice, reserveIn } from '../payments/lightning-bills.service';
 import { payableInvoicesCents } from '../payments/lightning.repo';
+import { makeInvoice, reserveIn } from '../payments/lightning-bills.service';
 import { receiptText } from '../printing/receipt-layout';
-import { buildReceipt } from '../printing/receipts.service';
 import * as receipts from '../printing/receipts.repo';
+import { buildReceipt } from '../printing/receipts.service';
 import { loadSettings } from '../settings/settings.service';
 import { TICKET_STATUS } from '../tickets/tickets.schemas';
 import { NOT_CONFIGURED } from '../wallet/node-call';
-import { ticketOfToken } from './guest-links.service';
 import type { GuestBillView, GuestInvoiceView, GuestLightningBody } from './guest.schemas';
+import { ticketOfToken } from './guest-links.service';
 
 const RECEIPT_WIDTH = 48;
 const BEING_CREATED = 'This payment is being created: try again';
@@ -44,7 +44,9 @@ export async function getGuestBill(ctx: AppContext, token: string): Promise<Gues
     })),
     subtotal: fromCents(Number(bill.subtotal_cents)),
     discounts: fromCents(Number(bill.discount_cents)),
-    tax_included: fromCents(taxShareCents(totalCents, settings.taxRateBasisPoints, settings.pricesIncludeTax)),
+    tax_included: fromCents(
+      taxShareCents(totalCents, settings.taxRateBasisPoints, settings.pricesIncludeTax),
+    ),
     total: fromCents(totalCents),
     paid: fromCents(paidCents),
     balance: fromCents(balanceCents),
@@ -110,4 +112,3 @@ export async function getGuestReceipt(ctx: AppContext, token: string): Promise<s
   const receipt = await buildReceipt(ctx.db, await loadSettings(ctx.db), ticketId, false);
   return receiptText(receipt, RECEIPT_WIDTH);
 }
-

@@ -134,7 +134,9 @@ export async function reserveIn(
   if (Number(ticket.status) === TICKET_STATUS.paid) throw new BadRequestError('Ticket is already paid');
   const owedCents = Number(ticket.total_cents) - Number(ticket.paid_cents);
   const balanceCents =
-    payer.source === 'guest' ? owedCents - (await lightning.payableInvoicesCents(trx, ticketId, now)) : owedCents;
+    payer.source === 'guest'
+      ? owedCents - (await lightning.payableInvoicesCents(trx, ticketId, now))
+      : owedCents;
   const amountCents = input.amount === undefined ? balanceCents : toCents(input.amount);
   if (amountCents <= 0) throw new BadRequestError('Nothing left to pay');
   if (amountCents > balanceCents) throw new BadRequestError('Amount exceeds the balance');

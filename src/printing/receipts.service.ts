@@ -4,6 +4,7 @@ import type { Db } from '../core/db/database';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { taxShareCents } from '../core/money';
+import { mintGuestLink } from '../guest/guest-links.service';
 import { authorize } from '../roles/permissions';
 import { loadSettings, type Settings } from '../settings/settings.service';
 import { TICKET_STATUS } from '../tickets/tickets.schemas';
@@ -12,7 +13,6 @@ import { formatPaperDateTime, paperWords, paymentMethodName } from './paper-lang
 import { hasReceiptJobInStatus } from './print-jobs.repo';
 import { enqueuePrintJob } from './print-queue';
 import * as printers from './printers.repo';
-import { mintGuestLink } from '../guest/guest-links.service';
 import { type Receipt, type ReceiptLine, receiptPaper, receiptText } from './receipt-layout';
 import * as receipts from './receipts.repo';
 import type { ReceiptWidth } from './text-layout';

@@ -63,7 +63,9 @@ async function rebuildSqlitePayments(db: Kysely<unknown>): Promise<void> {
     await sql`drop table payments`.execute(trx);
     await sql`alter table payments_rebuilt rename to payments`.execute(trx);
     await sql`create index "payments_ticket_id" on "payments" ("ticket_id")`.execute(trx);
-    await sql`create index "payments_pending" on "payments" ("expires_at") where "status" = 'pending'`.execute(trx);
+    await sql`create index "payments_pending" on "payments" ("expires_at") where "status" = 'pending'`.execute(
+      trx,
+    );
     await sql`create index "payments_shift" on "payments" ("shift_id")`.execute(trx);
     const broken = await sql`pragma foreign_key_check`.execute(trx);
     if (broken.rows.length > 0) throw new Error('payments rebuilt with broken foreign keys');
