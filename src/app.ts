@@ -24,6 +24,7 @@ import { serializerCompiler, validatorCompiler } from './core/validation';
 import { registerEventJobs } from './events/event-jobs';
 import { eventsRoutes } from './events/events.routes';
 import { generalRoutes } from './general/general.routes';
+import { guestLinksRoutes, guestRoutes } from './guest/guest.routes';
 import { inventoryRoutes } from './inventory/inventory.routes';
 import { kitchenRoutes } from './kitchen/kitchen.routes';
 import { menuRoutes } from './menu/menu.routes';
@@ -239,6 +240,8 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     orderFiltersRoutes,
     ticketsRoutes,
     paymentsRoutes,
+    guestLinksRoutes,
+    guestRoutes,
     shiftsRoutes,
     reportsRoutes,
     receiptsRoutes,

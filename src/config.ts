@@ -37,6 +37,8 @@ export type Config = Readonly<{
   rateSourceUrl: string | undefined;
   /** Named in the description of every Lightning invoice a customer pays. */
   businessName: string;
+  /** Where guests reach the guest pages (the address in QR codes), without a trailing slash; unset: no guest links. */
+  publicUrl: string | undefined;
   corsOrigins: readonly string[];
   /** Host names, besides localhost and IP literals, that requests may address (DNS rebinding). */
   allowedHosts: readonly string[];
@@ -198,6 +200,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!Number.isInteger(value) || value < 1) problems.push(`${name} must be a positive integer`);
   }
 
+  const publicUrl = read('POS_PUBLIC_URL');
+  if (publicUrl !== undefined && (!/^https?:\/\//.test(publicUrl) || !URL.canParse(publicUrl))) {
+    problems.push('POS_PUBLIC_URL must be an http:// or https:// URL');
+  }
+
   const eventsHeartbeatMs = Number(read('POS_EVENTS_HEARTBEAT_MS') ?? 10_000);
   if (!Number.isInteger(eventsHeartbeatMs) || eventsHeartbeatMs < 100 || eventsHeartbeatMs > 15_000) {
     problems.push('POS_EVENTS_HEARTBEAT_MS must be an integer from 100 to 15000');
@@ -233,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateSource,
     rateSourceUrl,
     businessName: read('POS_BUSINESS_NAME') ?? 'Restaurant',
+    publicUrl: publicUrl?.replace(/\/+$/, ''),
     corsOrigins: Object.freeze(corsOrigins),
     allowedHosts: Object.freeze(allowedHosts),
     trustProxy: Array.isArray(trustProxy) ? Object.freeze(trustProxy) : trustProxy,

@@ -118,6 +118,23 @@ describe('configuration', () => {
     }
   });
 
+  it('reads POS_PUBLIC_URL without its trailing slash and refuses anything but an http(s) URL', () => {
+    assert.equal(loadConfig({}).publicUrl, undefined);
+    assert.equal(
+      loadConfig({ POS_PUBLIC_URL: 'https://mesa.laesquina.mx/' }).publicUrl,
+      'https://mesa.laesquina.mx',
+    );
+    for (const url of ['mesa.laesquina.mx', 'ftp://example.com', 'https://']) {
+      assert.throws(
+        () => loadConfig({ POS_PUBLIC_URL: url }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.problems.join() === 'POS_PUBLIC_URL must be an http:// or https:// URL',
+        url,
+      );
+    }
+  });
+
   describe('POS_TRUST_PROXY', () => {
     it('trusts nobody when unset, a hop count, or a list of addresses and CIDRs', () => {
       assert.equal(loadConfig({}).trustProxy, false);

@@ -31,6 +31,7 @@ describeEachDatabase('payments', (target) => {
       amount: 17.3,
       tip: 2,
       status: 'settled',
+      source: 'staff',
       created_at: '2026-11-22T18:00:00.000Z',
       settled_at: '2026-11-22T18:00:00.000Z',
     });

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { taxShareCents } from '../src/core/money';
+import { escposOf } from '../src/printing/escpos';
 import { moneyFormatter } from '../src/printing/paper-language';
-import { type Receipt, receiptText } from '../src/printing/receipt-layout';
+import { type Receipt, receiptLines, receiptPaper, receiptText } from '../src/printing/receipt-layout';
 import { centered, pair, wrap } from '../src/printing/text-layout';
 
 /** A Mexico City restaurant's bill, printed in its language. */
@@ -43,6 +44,7 @@ const paidBill: Receipt = {
   changeCents: 2605,
   balanceCents: 0,
   footer: '¡Gracias por su visita!\nVuelva pronto',
+  guestUrl: null,
 };
 
 /** The same bill where the restaurant prints in English and bills in dollars. */
@@ -218,6 +220,29 @@ describe('receipt layout', () => {
       '             *** REPRINT ***',
     );
     assert.doesNotMatch(receiptText(paidBill, 32), /REIMPRESIÓN/);
+  });
+
+  it("prints the guest page's QR code above its address, before the footer", () => {
+    const url = `https://mesa.laesquina.mx/g/${'x'.repeat(43)}`;
+    const paper = receiptPaper({ ...paidBill, guestUrl: url }, 32);
+    const plain = receiptLines(paidBill, 32);
+    const footerAt = plain.length - 3;
+    assert.deepEqual(paper.lines.slice(0, footerAt), plain.slice(0, footerAt));
+    assert.equal(paper.qr?.value, url);
+    const before = paper.lines.slice((paper.qr?.beforeLine ?? 0) - 2, paper.qr?.beforeLine);
+    assert.equal(before.map((line) => line.trim()).join(' '), 'Pague o vea su cuenta desde su teléfono');
+    const address = paper.lines.slice(paper.qr?.beforeLine, (paper.qr?.beforeLine ?? 0) + 3);
+    assert.equal(address.join(''), url, 'the address whole, cut to the paper');
+    assert.deepEqual(paper.lines.slice(-3), plain.slice(-3), 'the footer last');
+    const bytes = Buffer.from(escposOf(paper.lines, 32, paper.qr));
+    // GS ( k … 1 P 0 <data>: the QR code's data stored, then printed.
+    const store = Buffer.concat([Buffer.from([0x31, 0x50, 0x30]), Buffer.from(url)]);
+    assert.ok(bytes.indexOf(store) > 0, 'an ESC/POS QR code holding the address');
+    assert.equal(
+      Buffer.from(escposOf(plain, 32)).indexOf(Buffer.from([0x1d, 0x28, 0x6b])),
+      -1,
+      'none without one',
+    );
   });
 
   it('never lets a line run past the width', () => {

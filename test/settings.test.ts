@@ -32,6 +32,8 @@ describeEachDatabase('business settings', (target) => {
       webhooks_block_private_targets: false,
       blind_shift_close: false,
       locale: 'en-US',
+      tip_suggestions: [10, 15, 20],
+      max_tip_percent: 100,
     });
     const mexican = await buildTestApp(t, target, { env: { ...ENV, POS_BASE_CURRENCY: 'MXN' } });
     const waiter = callerFor(mexican.app, (await loggedInUser(mexican.app, mexican.db, 'staff')).cookies);
@@ -58,6 +60,11 @@ describeEachDatabase('business settings', (target) => {
       { business_name: 'x', colour: 'red' },
       { webhooks_block_private_targets: 'yes' },
       { locale: 'es-ES' },
+      { tip_suggestions: [0] },
+      { tip_suggestions: [10, 10] },
+      { tip_suggestions: [5, 10, 15, 20, 25, 30] },
+      { max_tip_percent: -1 },
+      { max_tip_percent: 12.5 },
     ]) {
       const response = await admin('PUT', '/settings', body);
       assert.equal(response.statusCode, 400, JSON.stringify(body));
@@ -71,6 +78,8 @@ describeEachDatabase('business settings', (target) => {
       receipt_footer: '¡Gracias!',
       require_shift_for_cash: true,
       locale: 'es-MX',
+      tip_suggestions: [12, 18],
+      max_tip_percent: 30,
     });
     assert.equal(changed.statusCode, 200, changed.body);
     const expected = {
@@ -87,6 +96,8 @@ describeEachDatabase('business settings', (target) => {
       webhooks_block_private_targets: false,
       blind_shift_close: false,
       locale: 'es-MX',
+      tip_suggestions: [12, 18],
+      max_tip_percent: 30,
     };
     assert.deepEqual(changed.json(), expected);
     assert.deepEqual((await staff('GET', '/settings')).json(), expected);

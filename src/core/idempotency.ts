@@ -43,11 +43,13 @@ const EXPIRED_KEYS_DELETED_PER_CLAIM = 10;
 export function idempotencyClaimOf(
   ctx: Readonly<{ secrets: Secrets }>,
   request: FastifyRequest,
+  /** Whose keys these are when no user is signed in (a guest page: its token's hash). */
+  caller?: string,
 ): IdempotencyClaim | undefined {
   const key = request.headers['idempotency-key'];
   if (typeof key !== 'string') return undefined;
   return {
-    scope: `${principalOf(request).id} ${request.method} ${request.routeOptions.url}`,
+    scope: `${caller ?? principalOf(request).id} ${request.method} ${request.routeOptions.url}`,
     key,
     requestHash: createHmac('sha256', ctx.secrets.pinKey)
       .update(`idempotency:${canonicalJson({ params: request.params, body: request.body })}`)

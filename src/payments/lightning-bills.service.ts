@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { Db } from '../core/db/database';
 import { isUniqueViolation } from '../core/db/locks';
 import { BadRequestError, ConflictError, ServiceUnavailableError } from '../core/errors';
 import { newId } from '../core/ids';
@@ -59,7 +60,7 @@ export async function requestLightningPayment(
     const existing = await currentPending(ctx, ticketId);
     if (existing) return { isNew: false, payment: existing };
     const rate = await ctx.rates.current((await loadSettings(ctx.db)).baseCurrency);
-    const reserved = await reserve(ctx, principal, ticketId, input, rate);
+    const reserved = await reserve(ctx, { source: 'staff', principal }, ticketId, input, rate);
     if (reserved) return { isNew: true, payment: await makeInvoice(ctx, reserved, input) };
   }
   throw new ConflictError('Another Lightning payment of this bill is being created: try again');
@@ -92,57 +93,85 @@ async function currentPending(ctx: AppContext, ticketId: string): Promise<Paymen
 
 type Reservation = { id: string; ticketId: string; orderId: string; amountSat: number };
 
+/**
+ * Who asks for the invoice: a staff user (the till's rule, one pending invoice per bill, held by a
+ * partial unique index), or a guest from the bill's guest page. Guests may each have an invoice of
+ * their own, so for them the bill's row lock holds the rule instead: the pending invoices that may
+ * still be paid and the payments never add up to more than the bill.
+ */
+export type LightningPayer =
+  | { source: 'staff'; principal: Principal }
+  | { source: 'guest'; maxTipPercent: number };
+
 /** Inserts the pending row without an invoice; undefined when another request reserved first. */
 async function reserve(
   ctx: AppContext,
-  principal: Principal,
+  payer: LightningPayer,
   ticketId: string,
   input: LightningBillBody,
   rate: ExchangeRate,
 ): Promise<Reservation | undefined> {
-  const now = ctx.clock.now();
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
-      const ticket = await lockTicketWithOrder(trx, ticketId);
-      if (Number(ticket.status) === TICKET_STATUS.canceled) throw new BadRequestError('Ticket is canceled');
-      if (Number(ticket.status) === TICKET_STATUS.paid) throw new BadRequestError('Ticket is already paid');
-      const balanceCents = Number(ticket.total_cents) - Number(ticket.paid_cents);
-      const amountCents = input.amount === undefined ? balanceCents : toCents(input.amount);
-      if (amountCents <= 0) throw new BadRequestError('Nothing left to pay');
-      if (amountCents > balanceCents) throw new BadRequestError('Amount exceeds the balance');
-      const tipCents = toCents(input.tip ?? 0);
-      const btcPrice = Math.round(rate.btcPrice * 100) / 100;
-      const amountSat = centsToSats(amountCents + tipCents, btcPrice);
-      const id = newId();
-      await payments.insertPayment(trx, {
-        id,
-        ticket_id: ticketId,
-        method: 'lightning',
-        amount_cents: amountCents,
-        tip_cents: tipCents,
-        tendered_cents: null,
-        change_cents: null,
-        status: 'pending',
-        created_by: principal.id,
-        created_at: now,
-        settled_at: null,
-        amount_sat: amountSat,
-        rate: btcPrice,
-        payment_hash: null,
-        invoice: null,
-        expires_at: null,
-        received_sat: null,
-        shift_id: await shiftForRecording(trx, principal.id, false),
-      });
-      return { id, ticketId, orderId: ticket.order_id, amountSat };
-    });
+    return await ctx.db.transaction().execute((trx) => reserveIn(trx, ctx, payer, ticketId, input, rate));
   } catch (error) {
     if (isUniqueViolation(error)) return undefined;
     throw error;
   }
 }
 
-async function makeInvoice(
+/** The reservation inside the caller's transaction, under the bill's row lock. */
+export async function reserveIn(
+  trx: Db,
+  ctx: AppContext,
+  payer: LightningPayer,
+  ticketId: string,
+  input: LightningBillBody,
+  rate: ExchangeRate,
+): Promise<Reservation> {
+  const now = ctx.clock.now();
+  const ticket = await lockTicketWithOrder(trx, ticketId);
+  if (Number(ticket.status) === TICKET_STATUS.canceled) throw new BadRequestError('Ticket is canceled');
+  if (Number(ticket.status) === TICKET_STATUS.paid) throw new BadRequestError('Ticket is already paid');
+  const owedCents = Number(ticket.total_cents) - Number(ticket.paid_cents);
+  const balanceCents =
+    payer.source === 'guest'
+      ? owedCents - (await lightning.payableInvoicesCents(trx, ticketId, now))
+      : owedCents;
+  const amountCents = input.amount === undefined ? balanceCents : toCents(input.amount);
+  if (amountCents <= 0) throw new BadRequestError('Nothing left to pay');
+  if (amountCents > balanceCents) throw new BadRequestError('Amount exceeds the balance');
+  const tipCents = toCents(input.tip ?? 0);
+  if (payer.source === 'guest' && tipCents * 100 > amountCents * payer.maxTipPercent) {
+    throw new BadRequestError(`The tip is at most ${payer.maxTipPercent}% of the amount`);
+  }
+  const btcPrice = Math.round(rate.btcPrice * 100) / 100;
+  const amountSat = centsToSats(amountCents + tipCents, btcPrice);
+  const id = newId();
+  await payments.insertPayment(trx, {
+    id,
+    ticket_id: ticketId,
+    method: 'lightning',
+    amount_cents: amountCents,
+    tip_cents: tipCents,
+    tendered_cents: null,
+    change_cents: null,
+    status: 'pending',
+    created_by: payer.source === 'staff' ? payer.principal.id : null,
+    created_at: now,
+    settled_at: null,
+    amount_sat: amountSat,
+    rate: btcPrice,
+    payment_hash: null,
+    invoice: null,
+    expires_at: null,
+    received_sat: null,
+    shift_id: payer.source === 'staff' ? await shiftForRecording(trx, payer.principal.id, false) : null,
+    source: payer.source,
+  });
+  return { id, ticketId, orderId: ticket.order_id, amountSat };
+}
+
+export async function makeInvoice(
   ctx: AppContext,
   reservation: Reservation,
   input: LightningBillBody,

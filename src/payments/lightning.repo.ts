@@ -3,6 +3,7 @@ import type { PaymentRow } from './payments.repo';
 
 const LIGHTNING = 'lightning';
 
+/** The staff's pending Lightning payment of the bill (guests' invoices are theirs). */
 export function findPendingLightning(db: Db, ticketId: string): Promise<PaymentRow | undefined> {
   return db
     .selectFrom('payments')
@@ -10,7 +11,24 @@ export function findPendingLightning(db: Db, ticketId: string): Promise<PaymentR
     .where('ticket_id', '=', ticketId)
     .where('method', '=', LIGHTNING)
     .where('status', '=', 'pending')
+    .where('source', '=', 'staff')
     .executeTakeFirst();
+}
+
+/**
+ * What the bill's Lightning invoices that may still be paid ask for (amounts, tips apart): pending
+ * ones not yet expired, and reservations whose invoice is being made.
+ */
+export async function payableInvoicesCents(db: Db, ticketId: string, now: number): Promise<number> {
+  const row = await db
+    .selectFrom('payments')
+    .select((eb) => eb.fn.sum<number>('amount_cents').as('cents'))
+    .where('ticket_id', '=', ticketId)
+    .where('method', '=', LIGHTNING)
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirst();
+  return Number(row?.cents ?? 0);
 }
 
 export function findPaymentByHash(db: Db, paymentHash: string): Promise<PaymentRow | undefined> {

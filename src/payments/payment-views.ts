@@ -14,6 +14,7 @@ export function toPaymentView(row: PaymentRow): PaymentView {
     created_at: toIsoUtc(Number(row.created_at)),
     settled_at: toIsoUtcOrNull(row.settled_at),
     created_by: row.created_by,
+    source: row.source,
     ...(row.payment_hash !== null && {
       lightning: {
         amount_sat: Number(row.amount_sat),

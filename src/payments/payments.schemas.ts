@@ -64,7 +64,10 @@ export const PaymentView = Type.Object({
   status: PaymentStatusSchema,
   created_at: Type.String({ format: 'date-time' }),
   settled_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  created_by: Uuid(),
+  created_by: Type.Union([Uuid(), Type.Null()], { description: 'null for a payment made by a guest' }),
+  source: Type.Union([Type.Literal('staff'), Type.Literal('guest')], {
+    description: '`guest`: paid from the guest page of the bill (POST /guest/{token}/lightning)',
+  }),
   lightning: Type.Optional(LightningDetails),
 });
 export type PaymentView = Static<typeof PaymentView>;

@@ -43,6 +43,8 @@ export type Receipt = {
   /** What is still owed; 0 once paid. */
   balanceCents: number;
   footer: string;
+  /** The bill's guest page (a QR on paper, with the address under it); null without POS_PUBLIC_URL. */
+  guestUrl: string | null;
 };
 
 export type ReceiptLine = {
@@ -56,12 +58,32 @@ export type ReceiptLine = {
 /** How one receipt writes its words and amounts. */
 type Paper = { words: PaperWords; money: (cents: number) => string };
 
+/** The receipt as lines, and before which of them paper prints the QR of the guest page, if any. */
+export type ReceiptPaper = { lines: string[]; qr: { value: string; beforeLine: number } | null };
+
 /** The receipt as lines of at most `width` characters. */
 export function receiptLines(receipt: Receipt, width: number): string[] {
+  return receiptPaper(receipt, width).lines;
+}
+
+export function receiptPaper(receipt: Receipt, width: number): ReceiptPaper {
   const paper: Paper = {
     words: paperWords(receipt.locale),
     money: moneyFormatter(receipt.locale, receipt.currency),
   };
+  const body = bodyLines(receipt, paper, width);
+  if (!receipt.guestUrl) return { lines: [...body, ...footer(receipt, width)], qr: null };
+  const link = [rule(width), ...centered(paper.words.scanToPay, width)];
+  const beforeLine = body.length + link.length;
+  // An address longer than the paper is cut into pieces rather than at a word, so it reads whole.
+  const address = receipt.guestUrl.match(new RegExp(`.{1,${width}}`, 'g')) ?? [];
+  return {
+    lines: [...body, ...link, ...address, ...footer(receipt, width)],
+    qr: { value: receipt.guestUrl, beforeLine },
+  };
+}
+
+function bodyLines(receipt: Receipt, paper: Paper, width: number): string[] {
   const { words, money } = paper;
   return [
     ...header(receipt, paper, width),
@@ -81,7 +103,6 @@ export function receiptLines(receipt: Receipt, width: number): string[] {
     rule(width),
     ...totals(receipt, paper, width),
     ...payments(receipt, paper, width),
-    ...footer(receipt, width),
   ];
 }
 

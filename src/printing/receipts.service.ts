@@ -4,6 +4,7 @@ import type { Db } from '../core/db/database';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { taxShareCents } from '../core/money';
+import { mintGuestLink } from '../guest/guest-links.service';
 import { authorize } from '../roles/permissions';
 import { loadSettings, type Settings } from '../settings/settings.service';
 import { TICKET_STATUS } from '../tickets/tickets.schemas';
@@ -12,7 +13,7 @@ import { formatPaperDateTime, paperWords, paymentMethodName } from './paper-lang
 import { hasReceiptJobInStatus } from './print-jobs.repo';
 import { enqueuePrintJob } from './print-queue';
 import * as printers from './printers.repo';
-import { type Receipt, type ReceiptLine, receiptLines, receiptText } from './receipt-layout';
+import { type Receipt, type ReceiptLine, receiptPaper, receiptText } from './receipt-layout';
 import * as receipts from './receipts.repo';
 import type { ReceiptWidth } from './text-layout';
 
@@ -24,7 +25,9 @@ export async function getReceiptText(
   ticketId: string,
   width: ReceiptWidth,
 ): Promise<string> {
-  return receiptText(await buildReceipt(ctx.db, await loadSettings(ctx.db), ticketId, false), width);
+  const settings = await loadSettings(ctx.db);
+  const receipt = await buildReceipt(ctx.db, settings, ticketId, false);
+  return receiptText({ ...receipt, guestUrl: await guestUrlOf(ctx.db, ctx, receipt) }, width);
 }
 
 export async function getReceiptEscpos(
@@ -32,8 +35,9 @@ export async function getReceiptEscpos(
   ticketId: string,
   width: ReceiptWidth,
 ): Promise<Uint8Array> {
-  const receipt = await buildReceipt(ctx.db, await loadSettings(ctx.db), ticketId, false);
-  return escposOf(receiptLines(receipt, width), width);
+  const built = await buildReceipt(ctx.db, await loadSettings(ctx.db), ticketId, false);
+  const paper = receiptPaper({ ...built, guestUrl: await guestUrlOf(ctx.db, ctx, built) }, width);
+  return escposOf(paper.lines, width, paper.qr);
 }
 
 /**
@@ -50,11 +54,13 @@ export async function printReceipt(
   const settings = await loadSettings(ctx.db);
   const now = ctx.clock.now();
   return inIdempotentTransaction(ctx.db, { claim, statusCode: 202, now }, async (trx) => {
-    const receipt = await buildReceipt(trx, settings, ticketId, true);
+    const built = await buildReceipt(trx, settings, ticketId, true);
     const printer = await printers.lockReceiptPrinter(trx);
     if (!printer) throw new BadRequestError(NO_RECEIPT_PRINTER);
+    const receipt = { ...built, guestUrl: await guestUrlOf(trx, ctx, built) };
     const width = Number(printer.width);
-    const bytes = escposOf(receiptLines(receipt, width), width);
+    const paper = receiptPaper(receipt, width);
+    const bytes = escposOf(paper.lines, width, paper.qr);
     const jobId = await enqueuePrintJob(
       trx,
       {
@@ -70,11 +76,21 @@ export async function printReceipt(
 }
 
 /**
+ * The guest check and the paid receipt carry a link of their own to the bill's guest page (only the
+ * hash of a token is kept, so an earlier link cannot be printed again); a canceled bill none, and
+ * none without POS_PUBLIC_URL.
+ */
+async function guestUrlOf(db: Db, ctx: AppContext, receipt: Receipt): Promise<string | null> {
+  if (ctx.config.publicUrl === undefined || receipt.status === 'canceled') return null;
+  return (await mintGuestLink(db, ctx, receipt.billId)).url;
+}
+
+/**
  * `printing`: the receipt goes to paper, so it is marked as a reprint when this bill's receipt was
  * already queued in the bill's present state (a guest check before payment does not make the paid
  * receipt a reprint). The preview is never marked.
  */
-async function buildReceipt(
+export async function buildReceipt(
   db: Db,
   settings: Settings,
   ticketId: string,
@@ -134,6 +150,7 @@ async function buildReceipt(
     changeCents: payments.reduce((sum, payment) => sum + Number(payment.change_cents ?? 0), 0),
     balanceCents: status === TICKET_STATUS.pending ? Math.max(totalCents - Number(bill.paid_cents), 0) : 0,
     footer: settings.receiptFooter,
+    guestUrl: null,
   };
 }
 

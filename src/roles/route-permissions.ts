@@ -28,6 +28,9 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, RoutePermission>> = {
   updateRole: 'roles.manage',
   deleteRole: 'roles.manage',
 
+  createGuestLink: 'payments.take',
+  revokeGuestLinks: 'payments.take',
+
   updateSettings: 'settings.write',
   getNetwork: 'settings.write',
 

@@ -46,6 +46,18 @@ const settingsProperties = {
       '(default es-MX when the first base currency is MXN, en-US otherwise)',
     example: 'es-MX',
   }),
+  tip_suggestions: Type.Array(Type.Integer({ minimum: 1, maximum: 100 }), {
+    maxItems: 5,
+    uniqueItems: true,
+    description: 'Tip percentages the guest page offers as buttons, besides "other" (default 10, 15, 20)',
+    example: [10, 15, 20],
+  }),
+  max_tip_percent: Type.Integer({
+    minimum: 0,
+    maximum: 1000,
+    description: "A guest's tip is at most this percent of the amount they pay (default 100)",
+    example: 100,
+  }),
   blind_shift_close: Type.Boolean({
     description:
       'Blind count at shift close: the expected cash of an open shift is hidden from users without ' +

@@ -29,6 +29,10 @@ export type Settings = Readonly<{
   blindShiftClose: boolean;
   /** The language paper prints in. */
   locale: PaperLocale;
+  /** Tip percentages the guest page offers. */
+  tipSuggestions: readonly number[];
+  /** A guest's tip is at most this percent of what they pay. */
+  maxTipPercent: number;
 }>;
 
 export const CURRENCY_CHANGE_REFUSED = 'The base currency cannot change while a bill is pending';
@@ -58,6 +62,8 @@ function toSettings(row: repo.SettingsRow): Settings {
     webhooksBlockPrivateTargets: Number(row.webhooks_block_private_targets) === 1,
     blindShiftClose: Number(row.blind_shift_close) === 1,
     locale: row.locale as PaperLocale,
+    tipSuggestions: JSON.parse(row.tip_suggestions) as number[],
+    maxTipPercent: Number(row.max_tip_percent),
   };
 }
 
@@ -76,6 +82,8 @@ function toView(settings: Settings): SettingsView {
     webhooks_block_private_targets: settings.webhooksBlockPrivateTargets,
     blind_shift_close: settings.blindShiftClose,
     locale: settings.locale,
+    tip_suggestions: [...settings.tipSuggestions],
+    max_tip_percent: settings.maxTipPercent,
   };
 }
 
@@ -119,6 +127,8 @@ export async function updateSettings(
       }),
       ...(input.blind_shift_close !== undefined && { blind_shift_close: input.blind_shift_close ? 1 : 0 }),
       ...(input.locale !== undefined && { locale: input.locale }),
+      ...(input.tip_suggestions !== undefined && { tip_suggestions: JSON.stringify(input.tip_suggestions) }),
+      ...(input.max_tip_percent !== undefined && { max_tip_percent: input.max_tip_percent }),
       updated_at: ctx.clock.now(),
     });
     const after = toView(await loadSettings(trx));

@@ -281,7 +281,8 @@ export type Database = {
     change_cents: number | null;
     refunded_cents: Generated<number>;
     status: PaymentStatus;
-    created_by: string;
+    /** Null for a guest's payment: no staff user recorded it. */
+    created_by: string | null;
     created_at: number;
     settled_at: number | null;
     amount_sat: number | null;
@@ -297,6 +298,17 @@ export type Database = {
     shift_id: Generated<string | null>;
     /** Until when one instance's sweep has claimed this pending Lightning payment. */
     swept_until: Generated<number | null>;
+    /** 'staff' (the till, a waiter) or 'guest' (the guest page). */
+    source: Generated<'staff' | 'guest'>;
+  };
+  /** Links to a bill's guest page; the token itself is never stored, only its SHA-256. */
+  guest_links: {
+    id: string;
+    token_hash: string;
+    ticket_id: string;
+    created_at: number;
+    expires_at: number;
+    revoked_at: number | null;
   };
   refunds: {
     id: string;
@@ -387,6 +399,9 @@ export type Database = {
     blind_shift_close: Generated<number>;
     /** The language receipts and kitchen chits print in: es-MX or en-US. */
     locale: Generated<string>;
+    /** JSON array of tip percentages the guest page offers. */
+    tip_suggestions: Generated<string>;
+    max_tip_percent: Generated<number>;
     updated_at: number;
   };
   /** The outbox of the live stream: written in the transaction of each change. */

@@ -38,6 +38,7 @@ import * as orderReassign from './0031_order_reassign';
 import * as ordinals from './0032_ordinals';
 import * as paperLocale from './0033_paper_locale';
 import * as managerApprovals from './0034_manager_approvals';
+import * as guestLinks from './0035_guest_links';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -76,6 +77,7 @@ export const migrationProvider: MigrationProvider = {
       '0032_ordinals': ordinals,
       '0033_paper_locale': paperLocale,
       '0034_manager_approvals': managerApprovals,
+      '0035_guest_links': guestLinks,
     };
   },
 };

@@ -1,0 +1,65 @@
+import { type Static, Type } from 'typebox';
+import { Money as MoneySchema } from '../core/money';
+import { PositiveMoney } from '../tickets/tickets.schemas';
+
+export const GuestTokenParams = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of a guest link' }),
+});
+
+const Money = (description: string) => Type.Number({ description });
+
+export const GuestBillView = Type.Object({
+  restaurant: Type.String(),
+  table: Type.Union([Type.String(), Type.Null()]),
+  waiter_first_name: Type.String({ description: 'As a paper check shows it; no other staff data' }),
+  currency: Type.String(),
+  plates: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      options: Type.Array(Type.String()),
+      seat: Type.Union([Type.Integer(), Type.Null()]),
+      price: Money('The plate with its options'),
+    }),
+  ),
+  subtotal: Type.Number(),
+  discounts: Money("The bill's discount"),
+  tax_included: Money('The tax (IVA) within the total'),
+  total: Type.Number(),
+  paid: Type.Number(),
+  balance: Type.Number(),
+  payable: Money(
+    'The balance less the Lightning invoices of this bill that may still be paid: the most a guest can pay now',
+  ),
+  status: Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3)], {
+    description: '1 pending, 2 paid, 3 canceled',
+  }),
+  tip_suggestions: Type.Array(Type.Integer()),
+  max_tip_percent: Type.Integer(),
+  invoice: Type.Null({ description: 'The tax invoice offer, where invoicing is on (not yet)' }),
+});
+export type GuestBillView = Static<typeof GuestBillView>;
+
+export const GuestLightningBody = Type.Object(
+  {
+    amount: Type.Optional(PositiveMoney({ description: 'Default: all that is payable now' })),
+    tip: Type.Optional(MoneySchema({ description: 'On top of the amount; at most max_tip_percent of it' })),
+  },
+  { additionalProperties: false },
+);
+export type GuestLightningBody = Static<typeof GuestLightningBody>;
+
+export const GuestInvoiceView = Type.Object({
+  payment_id: Type.String(),
+  bolt11: Type.String(),
+  amount_sat: Type.Integer(),
+  amount: Type.Number(),
+  tip: Type.Number(),
+  expires_at: Type.String({ format: 'date-time' }),
+});
+export type GuestInvoiceView = Static<typeof GuestInvoiceView>;
+
+export const GuestLinkView = Type.Object({
+  token: Type.String(),
+  url: Type.String({ example: 'https://mesa.laesquina.mx/g/3q2-7w' }),
+  expires_at: Type.String({ format: 'date-time' }),
+});

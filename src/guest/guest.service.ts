@@ -1,0 +1,114 @@
+import type { AppContext } from '../context';
+import { ConflictError, ServiceUnavailableError } from '../core/errors';
+import { claimKey, heldKey, type IdempotencyClaim } from '../core/idempotency';
+import { releaseKey, storeResponse } from '../core/idempotency.repo';
+import { fromCents, taxShareCents } from '../core/money';
+import { payableInvoicesCents } from '../payments/lightning.repo';
+import { makeInvoice, reserveIn } from '../payments/lightning-bills.service';
+import { receiptText } from '../printing/receipt-layout';
+import * as receipts from '../printing/receipts.repo';
+import { buildReceipt } from '../printing/receipts.service';
+import { loadSettings } from '../settings/settings.service';
+import { TICKET_STATUS } from '../tickets/tickets.schemas';
+import { NOT_CONFIGURED } from '../wallet/node-call';
+import type { GuestBillView, GuestInvoiceView, GuestLightningBody } from './guest.schemas';
+import { ticketOfToken } from './guest-links.service';
+
+const RECEIPT_WIDTH = 48;
+const BEING_CREATED = 'This payment is being created: try again';
+
+/** The bill as its guest page shows it: what a paper check shows, nothing of the staff's. */
+export async function getGuestBill(ctx: AppContext, token: string): Promise<GuestBillView> {
+  const now = ctx.clock.now();
+  const ticketId = await ticketOfToken(ctx.db, token, now);
+  const settings = await loadSettings(ctx.db);
+  const bill = await receipts.findBillHeader(ctx.db, ticketId);
+  if (!bill) throw new Error(`the bill ${ticketId} of a live guest link vanished`);
+  const plates = await receipts.findBillPlates(ctx.db, ticketId);
+  const options = await receipts.findBillModifiers(ctx.db, ticketId);
+  const totalCents = Number(bill.total_cents);
+  const paidCents = Number(bill.paid_cents);
+  const status = Number(bill.status) as 1 | 2 | 3;
+  const balanceCents = status === TICKET_STATUS.pending ? Math.max(totalCents - paidCents, 0) : 0;
+  const pendingCents = balanceCents > 0 ? await payableInvoicesCents(ctx.db, ticketId, now) : 0;
+  return {
+    restaurant: settings.businessName || ctx.config.businessName,
+    table: bill.table_name,
+    waiter_first_name: bill.waiter.trim().split(/\s+/)[0] ?? '',
+    currency: settings.baseCurrency,
+    plates: plates.map((plate) => ({
+      name: plate.name,
+      options: options.filter((option) => option.order_dish_id === plate.id).map((option) => option.name),
+      seat: plate.seat === null ? null : Number(plate.seat),
+      price: fromCents(Number(plate.price_cents)),
+    })),
+    subtotal: fromCents(Number(bill.subtotal_cents)),
+    discounts: fromCents(Number(bill.discount_cents)),
+    tax_included: fromCents(
+      taxShareCents(totalCents, settings.taxRateBasisPoints, settings.pricesIncludeTax),
+    ),
+    total: fromCents(totalCents),
+    paid: fromCents(paidCents),
+    balance: fromCents(balanceCents),
+    payable: fromCents(Math.max(balanceCents - pendingCents, 0)),
+    status,
+    tip_suggestions: [...settings.tipSuggestions],
+    max_tip_percent: settings.maxTipPercent,
+    invoice: null,
+  };
+}
+
+/**
+ * A guest's Lightning invoice for (part of) the bill: the till's Lightning bill payment (rate lock,
+ * settlement by webhook, lookup or sweep, late money recorded), made by nobody on the staff. The
+ * `Idempotency-Key` is claimed with the reservation and answered once the node made the invoice, so
+ * a phone that lost the answer gets the same invoice back; a node failure frees the key again.
+ */
+export async function requestGuestLightning(
+  ctx: AppContext,
+  token: string,
+  input: GuestLightningBody,
+  claim: IdempotencyClaim | undefined,
+): Promise<GuestInvoiceView> {
+  const ticketId = await ticketOfToken(ctx.db, token, ctx.clock.now());
+  if (!ctx.lightning) throw new ServiceUnavailableError(NOT_CONFIGURED);
+  const settings = await loadSettings(ctx.db);
+  const rate = await ctx.rates.current(settings.baseCurrency);
+  const payer = { source: 'guest', maxTipPercent: settings.maxTipPercent } as const;
+  type Outcome = { replay: GuestInvoiceView } | { reservation: Awaited<ReturnType<typeof reserveIn>> };
+  const outcome = await ctx.db.transaction().execute(async (trx): Promise<Outcome> => {
+    if (claim && !(await claimKey(trx, claim, ctx.clock.now()))) {
+      const stored = await heldKey(trx, claim);
+      if (!stored?.response_body) throw new ConflictError(BEING_CREATED);
+      return { replay: JSON.parse(stored.response_body) as GuestInvoiceView };
+    }
+    return { reservation: await reserveIn(trx, ctx, payer, ticketId, input, rate) };
+  });
+  if ('replay' in outcome) return outcome.replay;
+  let answer: GuestInvoiceView;
+  try {
+    const payment = await makeInvoice(ctx, outcome.reservation, {});
+    const lightning = payment.lightning;
+    if (!lightning?.expires_at) throw new Error(`the invoice of ${payment.id} was not stored`);
+    answer = {
+      payment_id: payment.id,
+      bolt11: lightning.invoice,
+      amount_sat: lightning.amount_sat,
+      amount: payment.amount,
+      tip: payment.tip,
+      expires_at: lightning.expires_at,
+    };
+  } catch (error) {
+    if (claim) await releaseKey(ctx.db, claim);
+    throw error;
+  }
+  if (claim) await storeResponse(ctx.db, claim, 201, JSON.stringify(answer));
+  return answer;
+}
+
+/** The digital receipt: the very lines of the paper one. */
+export async function getGuestReceipt(ctx: AppContext, token: string): Promise<string> {
+  const ticketId = await ticketOfToken(ctx.db, token, ctx.clock.now());
+  const receipt = await buildReceipt(ctx.db, await loadSettings(ctx.db), ticketId, false);
+  return receiptText(receipt, RECEIPT_WIDTH);
+}

@@ -1,0 +1,293 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { LIGHTNING_SWEEP } from '../src/app';
+import type { Db } from '../src/core/db/database';
+import { describeEachDatabase } from './helpers/app';
+import { billableOrder, createBill } from './helpers/checkout-factories';
+import type { DatabaseTarget } from './helpers/database';
+import type { Caller } from './helpers/orders-factories';
+import { buildWalletTestApp, listenForWebhooks } from './helpers/wallet-factories';
+
+/** 1 BTC = 2,000,000.00: 1.00 is 50 sat. */
+const ENV = { POS_RATE_SOURCE: 'fixed:2000000', POS_PUBLIC_URL: 'https://mesa.example.mx/' };
+
+type TestContext = Parameters<typeof buildWalletTestApp>[0];
+
+/** A pending bill of 10 + 20 + 30 = 60.00 and a guest link to it. */
+async function guestBill(t: TestContext, target: DatabaseTarget, env: Record<string, string> = ENV) {
+  const built = await buildWalletTestApp(t, target, { env });
+  const bill = await billableOrder(built.app, built.db);
+  const ticketId = await createBill(bill.call, bill.orderId, {});
+  return { ...built, ...bill, ticketId };
+}
+
+async function mintLink(call: Caller, ticketId: string) {
+  const minted = await call('POST', `/tickets/${ticketId}/guest-link`);
+  assert.equal(minted.statusCode, 201, minted.body);
+  return minted.json() as { token: string; url: string; expires_at: string };
+}
+
+/** A guest's phone: no cookie at all. */
+function phone(app: FastifyInstance) {
+  return (method: 'GET' | 'POST', url: string, payload?: unknown, headers: Record<string, string> = {}) =>
+    app.inject({ method, url, payload: payload as object, headers, remoteAddress: '203.0.113.7' });
+}
+
+function storedPayments(db: Db, ticketId: string) {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('ticket_id', '=', ticketId)
+    .orderBy('created_at')
+    .execute();
+}
+
+const NOT_FOUND = { message: 'Resource not found' };
+
+describeEachDatabase('guest links and the guest API', (target) => {
+  it('mints a link only with POS_PUBLIC_URL, stores only its hash, and shows the bill without staff data', async (t) => {
+    const without = await guestBill(t, target, { POS_RATE_SOURCE: 'fixed:2000000' });
+    const refused = await without.call('POST', `/tickets/${without.ticketId}/guest-link`);
+    assert.deepEqual(
+      [refused.statusCode, refused.json()],
+      [503, { message: 'Guest links need POS_PUBLIC_URL' }],
+    );
+
+    const { app, db, call, ticketId } = await guestBill(t, target);
+    const link = await mintLink(call, ticketId);
+    assert.match(link.token, /^[A-Za-z0-9_-]{43}$/, '256 random bits');
+    assert.equal(link.url, `https://mesa.example.mx/g/${link.token}`);
+    assert.equal(link.expires_at, '2026-11-29T18:00:00.000Z', 'seven days at most');
+    const stored = await db.selectFrom('guest_links').selectAll().execute();
+    assert.equal(stored.length, 1);
+    assert.ok(!JSON.stringify(stored).includes(link.token), 'the token itself is never stored');
+    const second = await mintLink(call, ticketId);
+    assert.notEqual(second.token, link.token);
+
+    const guest = phone(app);
+    const bill = await guest('GET', `/guest/${link.token}`);
+    assert.equal(bill.statusCode, 200, bill.body);
+    assert.equal(bill.headers['cache-control'], 'no-store');
+    assert.equal(bill.headers['set-cookie'], undefined);
+    const body = bill.json();
+    assert.deepEqual(
+      { ...body, plates: body.plates.map((plate: { price: number }) => plate.price) },
+      {
+        restaurant: 'Restaurant',
+        table: null,
+        waiter_first_name: body.waiter_first_name,
+        currency: 'MXN',
+        plates: [10, 20, 30],
+        subtotal: 60,
+        discounts: 0,
+        tax_included: 0,
+        total: 60,
+        paid: 0,
+        balance: 60,
+        payable: 60,
+        status: 1,
+        tip_suggestions: [10, 15, 20],
+        max_tip_percent: 100,
+        invoice: null,
+      },
+    );
+    assert.deepEqual(Object.keys(body.plates[0]), ['name', 'options', 'seat', 'price']);
+    assert.doesNotMatch(body.waiter_first_name, /\s/, 'the first name only');
+    assert.equal((await guest('GET', `/guest/${second.token}`)).statusCode, 200, 'earlier links stay valid');
+  });
+
+  it('answers 404 alike for unknown, revoked and expired tokens', async (t) => {
+    const { app, clock, call, ticketId } = await guestBill(t, target);
+    const guest = phone(app);
+    const unknown = await guest('GET', '/guest/not-a-token');
+    assert.deepEqual([unknown.statusCode, unknown.json()], [404, NOT_FOUND]);
+    assert.equal(unknown.headers['cache-control'], 'no-store');
+
+    const revoked = await mintLink(call, ticketId);
+    const revoke = await call('DELETE', `/tickets/${ticketId}/guest-link`);
+    assert.equal(revoke.statusCode, 200, revoke.body);
+    for (const url of [`/guest/${revoked.token}`, `/guest/${revoked.token}/receipt`]) {
+      const answer = await guest('GET', url);
+      assert.deepEqual([answer.statusCode, answer.json()], [404, NOT_FOUND], url);
+    }
+    const lightning = await guest('POST', `/guest/${revoked.token}/lightning`, {});
+    assert.deepEqual([lightning.statusCode, lightning.json()], [404, NOT_FOUND]);
+
+    const kept = await mintLink(call, ticketId);
+    const paid = await call('POST', `/tickets/${ticketId}/payments`, { method: 'cash', amount: 60 });
+    assert.equal(paid.statusCode, 201, paid.body);
+    clock.advance(23 * 3600_000);
+    const afterPaying = await guest('GET', `/guest/${kept.token}`);
+    assert.deepEqual(
+      [afterPaying.json().status, afterPaying.json().balance],
+      [2, 0],
+      'a day for the receipt',
+    );
+    assert.equal((await guest('GET', `/guest/${kept.token}/receipt`)).statusCode, 200);
+    clock.advance(3600_000);
+    assert.deepEqual((await guest('GET', `/guest/${kept.token}`)).json(), NOT_FOUND, 'then gone');
+
+    const other = await guestBill(t, target);
+    const long = await mintLink(other.call, other.ticketId);
+    other.clock.advance(7 * 24 * 3600_000 - 1);
+    assert.equal((await phone(other.app)('GET', `/guest/${long.token}`)).statusCode, 200);
+    other.clock.advance(1);
+    assert.deepEqual(
+      (await phone(other.app)('GET', `/guest/${long.token}`)).json(),
+      NOT_FOUND,
+      'seven days at most',
+    );
+  });
+
+  it('lets two phones pay parts at once, refuses a third beyond the balance, and settles each once', async (t) => {
+    const { app, db, simulator, call, ticketId } = await guestBill(t, target);
+    await listenForWebhooks(app, simulator);
+    const { token } = await mintLink(call, ticketId);
+    const guest = phone(app);
+    const [first, second] = await Promise.all([
+      guest('POST', `/guest/${token}/lightning`, { amount: 25, tip: 5 }),
+      guest('POST', `/guest/${token}/lightning`, { amount: 30, tip: 3 }),
+    ]);
+    assert.equal(first.statusCode, 201, first.body);
+    assert.equal(second.statusCode, 201, second.body);
+    assert.deepEqual([first.json().amount, first.json().tip, first.json().amount_sat], [25, 5, 1500]);
+    assert.equal(first.headers['cache-control'], 'no-store');
+    assert.equal((await guest('GET', `/guest/${token}`)).json().payable, 5, 'the balance less both invoices');
+    const third = await guest('POST', `/guest/${token}/lightning`, { amount: 5.01 });
+    assert.deepEqual([third.statusCode, third.json()], [400, { message: 'Amount exceeds the balance' }]);
+    const tooMuchTip = await guest('POST', `/guest/${token}/lightning`, { amount: 5, tip: 5.01 });
+    assert.deepEqual(
+      [tooMuchTip.statusCode, tooMuchTip.json()],
+      [400, { message: 'The tip is at most 100% of the amount' }],
+    );
+    const staffStill = await call('POST', `/tickets/${ticketId}/lightning`, { amount: 5 });
+    assert.equal(staffStill.statusCode, 201, "the till's own invoice is not blocked by guests'");
+
+    for (const invoice of [first.json(), second.json()]) {
+      const [webhook] = await (await simulator.receivePayment(invoice.bolt11)).webhooks;
+      assert.equal(webhook?.status, 200);
+    }
+    const payments = await storedPayments(db, ticketId);
+    const guests = payments.filter((payment) => payment.source === 'guest');
+    assert.deepEqual(guests.map((payment) => [payment.status, payment.created_by, payment.shift_id]).sort(), [
+      ['settled', null, null],
+      ['settled', null, null],
+    ]);
+    const bill = (await guest('GET', `/guest/${token}`)).json();
+    assert.deepEqual([bill.status, bill.paid, bill.balance], [1, 55, 5]);
+    const view = (await call('GET', `/payments/${first.json().payment_id}`)).json();
+    assert.deepEqual([view.source, view.created_by, view.status], ['guest', null, 'settled']);
+    assert.equal((await call('GET', `/tickets/${ticketId}`)).json().tips, 8);
+  });
+
+  it('settles a guest payment once by lookup or by the sweep, and answers a retried key with the same invoice', async (t) => {
+    const { app, db, simulator, call, ticketId } = await guestBill(t, target);
+    await listenForWebhooks(app, simulator);
+    simulator.webhookMode = 'drop';
+    const { token } = await mintLink(call, ticketId);
+    const guest = phone(app);
+    const headers = { 'idempotency-key': 'phone-1' };
+    const asked = await guest('POST', `/guest/${token}/lightning`, { amount: 20 }, headers);
+    assert.equal(asked.statusCode, 201, asked.body);
+    const again = await guest('POST', `/guest/${token}/lightning`, { amount: 20 }, headers);
+    assert.deepEqual([again.statusCode, again.json()], [201, asked.json()], 'a retry gets the same invoice');
+    const reused = await guest('POST', `/guest/${token}/lightning`, { amount: 21 }, headers);
+    assert.equal(reused.statusCode, 400);
+    const rest = (await guest('POST', `/guest/${token}/lightning`, {})).json();
+    assert.equal(rest.amount, 40, 'the amount defaults to what is payable');
+    assert.equal((await storedPayments(db, ticketId)).length, 2);
+
+    await simulator.receivePayment(asked.json().bolt11);
+    await simulator.receivePayment(rest.bolt11);
+    const looked = await call('GET', `/payments/${asked.json().payment_id}`);
+    assert.equal(looked.json().status, 'settled', 'settled by lookup');
+    await app.jobs.run(LIGHTNING_SWEEP);
+    await app.jobs.run(LIGHTNING_SWEEP);
+    const bill = (await guest('GET', `/guest/${token}`)).json();
+    assert.deepEqual(
+      [bill.status, bill.paid, bill.balance],
+      [2, 60, 0],
+      'settled by the sweep; the bill paid',
+    );
+    const settledEvents = await db
+      .selectFrom('events')
+      .select('type')
+      .where('type', '=', 'payment.settled')
+      .execute();
+    assert.equal(settledEvents.length, 2, 'each payment settled once');
+    const receipt = await guest('GET', `/guest/${token}/receipt`);
+    assert.equal(receipt.statusCode, 200);
+    assert.match(receipt.headers['content-type'] as string, /^text\/plain/);
+    assert.match(receipt.body, /Lightning/);
+  });
+
+  it('never lets a guest token through a staff route, and limits requests per token', async (t) => {
+    const { app, call, ticketId } = await guestBill(t, target);
+    const { token } = await mintLink(call, ticketId);
+    const document = app.swagger() as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+    let staffRoutes = 0;
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        if (!operation.security || operation.security.length === 0) continue;
+        staffRoutes += 1;
+        const url = path.replace(/\{[^}]+\}/g, ticketId);
+        for (const headers of [
+          { cookie: `accessToken=${token}` },
+          { authorization: `Bearer ${token}` },
+          { 'x-guest-token': token },
+        ]) {
+          const answer = await app.inject({
+            method: method.toUpperCase() as 'GET',
+            url,
+            headers,
+            payload: {},
+          });
+          assert.equal(answer.statusCode, 401, `${method} ${path} with ${Object.keys(headers)[0]}`);
+        }
+      }
+    }
+    assert.ok(staffRoutes > 100, `${staffRoutes} staff routes tried`);
+
+    const guest = phone(app);
+    for (let request = 1; request <= 240; request += 1) {
+      const answer = await guest('GET', `/guest/${token}`);
+      assert.equal(answer.statusCode, 200, `request ${request}`);
+    }
+    const limited = await guest('GET', `/guest/${token}`);
+    assert.deepEqual([limited.statusCode, limited.json()], [429, { message: 'Too many requests' }]);
+    assert.ok(Number(limited.headers['retry-after']) > 0);
+    const other = await mintLink(call, ticketId);
+    assert.equal(
+      (await guest('GET', `/guest/${other.token}`)).statusCode,
+      200,
+      'another token has its own budget',
+    );
+  });
+
+  it('puts a link of its own on the guest check and the paid receipt, none without POS_PUBLIC_URL', async (t) => {
+    const { app, call, ticketId } = await guestBill(t, target);
+    const check = await call('GET', `/tickets/${ticketId}/receipt?width=48`);
+    assert.equal(check.statusCode, 200, check.body);
+    const lines = check.body.split('\n');
+    const at = lines.findIndex((line) => line.startsWith('https://mesa.example.mx/g/'));
+    assert.ok(at > 0, check.body);
+    const url = lines
+      .slice(at, at + 2)
+      .join('')
+      .trim();
+    const token = url.slice('https://mesa.example.mx/g/'.length);
+    const opened = await phone(app)('GET', `/guest/${token}`);
+    assert.deepEqual(
+      [opened.statusCode, opened.json().balance],
+      [200, 60],
+      'the printed link opens the bill',
+    );
+    const escpos = await call('GET', `/tickets/${ticketId}/receipt?format=escpos`);
+    assert.ok(escpos.rawPayload.indexOf(Buffer.from([0x1d, 0x28, 0x6b])) > 0, 'an ESC/POS QR code');
+
+    const without = await guestBill(t, target, { POS_RATE_SOURCE: 'fixed:2000000' });
+    const plain = await without.call('GET', `/tickets/${without.ticketId}/receipt`);
+    assert.doesNotMatch(plain.body, /\/g\//);
+  });
+});
