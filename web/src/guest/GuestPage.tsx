@@ -173,9 +173,9 @@ export function GuestPage({ token }: { token: string }) {
           <p class="guest-paid" role="status">
             {t.paidThanks}
           </p>
-          <GuestReceipt token={token} />
         </section>
       )}
+      {isSettled && <GuestReceipt token={token} />}
       {!isSettled && bill.status === BILL_PAID && (
         <section class="guest-card guest-done">
           <p class="guest-paid" role="status">
