@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { login } from '../../helpers/auth';
@@ -15,6 +16,22 @@ import {
   startWebServer,
 } from './browser';
 import { closePaidOrder } from './kitchen-till-steps';
+import { englishTable, untranslated } from './spanish-strings';
+
+const ENGLISH = englishTable(join(import.meta.dirname, '..', '..', '..', 'web', 'src'));
+
+/** What the Spanish page shows that is a string of the English tables: nothing, on each of its states. */
+async function englishOn(page: Page): Promise<string[]> {
+  const lines = (await page.locator('body').innerText()).split(/[\n\t]/);
+  const names = await page
+    .locator('[aria-label], [alt], [placeholder]')
+    .evaluateAll((elements) =>
+      elements.flatMap((element) =>
+        ['aria-label', 'alt', 'placeholder'].flatMap((name) => element.getAttribute(name) ?? []),
+      ),
+    );
+  return untranslated([...lines, ...names], ENGLISH);
+}
 
 // The screens are the same whatever the database.
 const [target] = databaseTargets as [(typeof databaseTargets)[number]];
@@ -89,6 +106,7 @@ describe('web app: the guest pays from the phone', { skip: skipWithoutChromium }
     assert.match((await balance.textContent()) ?? '', /Saldo\$286\.00/);
     await es.page.getByText('IVA incluido').waitFor();
     await assertAccessible(es.page, 'guest page in Spanish');
+    assert.deepEqual(await englishOn(es.page), []);
     await saveScreenshot(es.page, 'guest-pay-es-bill');
 
     // She pays her part, 100.00, with 15 % tip; a tip beyond the limit is refused on the page.
@@ -111,6 +129,7 @@ describe('web app: the guest pays from the phone', { skip: skipWithoutChromium }
     await es.page.getByRole('button', { name: 'Copiar la solicitud de pago' }).waitFor();
     await es.page.getByText('Esperando su pago…').waitFor();
     await assertAccessible(es.page, 'guest invoice in Spanish');
+    assert.deepEqual(await englishOn(es.page), []);
     await saveScreenshot(es.page, 'guest-pay-es-invoice');
 
     // A friend's phone in English sees her part on its way and pays all the rest, 10 % tip.
@@ -141,6 +160,7 @@ describe('web app: the guest pays from the phone', { skip: skipWithoutChromium }
     await saveScreenshot(en.page, 'guest-pay-en-paid');
     assert.match((await balance.textContent()) ?? '', /Saldo\$186\.00/, 'her payment counted');
     await assertAccessible(es.page, 'guest paid in Spanish');
+    assert.deepEqual(await englishOn(es.page), []);
     await saveScreenshot(es.page, 'guest-pay-es-paid');
 
     // The till sees the bill paid live; the order closes and frees the table.
@@ -157,7 +177,8 @@ describe('web app: the guest pays from the phone', { skip: skipWithoutChromium }
     const later = await guestPhone(browser, baseUrl, 'es-MX', 360);
     await later.page.goto(url);
     await later.page.getByText('Esta cuenta ya está pagada').waitFor();
-    await later.page.getByRole('heading', { name: 'Recibo' }).waitFor();
+    await later.page.getByRole('heading', { name: 'Ticket' }).waitFor();
+    assert.deepEqual(await englishOn(later.page), []);
     await saveScreenshot(later.page, 'guest-pay-es-already-paid');
     await later.page.goto('/g/not-a-token');
     await later.page.getByRole('heading', { name: 'Este enlace ya no es válido' }).waitFor();
