@@ -188,4 +188,32 @@ describe('web app: the guest pays from the phone', { skip: skipWithoutChromium }
 
     for (const device of [till, es, en]) assert.deepEqual(device.consoleErrors, []);
   });
+
+  it('shows the guest check without a link where guest links are off (no POS_PUBLIC_URL)', async (t) => {
+    const { app, db, baseUrl } = await startWebServer(t, target);
+    const cashier = await insertUser(db, { role: 'cashier', name: 'Carla', pin: '5678' });
+    const admin = await insertUser(db, { role: 'admin', name: 'Olga' });
+    const call = callerFor(app, await login(app, admin.name, admin.pin));
+    const category = await call('POST', '/categories', { name: 'Tacos', type: 'dish' });
+    const dish = await call('POST', '/dishes', {
+      name: 'Tacos al pastor',
+      price: 125.5,
+      category_id: category.json().id,
+    });
+    const ordered = await call('POST', '/orders/with-dishes', {
+      order: {},
+      dishes: [{ dish_id: dish.json().id }],
+    });
+    assert.equal(ordered.statusCode, 201, ordered.body);
+    const browser = await launchBrowser(t);
+    const till = await openDevice(browser, baseUrl);
+    await logInThroughScreen(till.page, cashier.name, cashier.pin);
+    await till.page.goto(`/app/till/${ordered.json().id}`);
+    await till.page.getByRole('button', { name: /^One bill for everything/ }).click();
+    await till.page.getByRole('button', { name: 'Show the guest check' }).click();
+    await till.page.locator('pre.receipt-text').waitFor();
+    await till.page.getByRole('link', { name: 'Download the receipt' }).waitFor();
+    assert.equal(await till.page.locator('.guest-link').count(), 0);
+    assert.equal(await till.page.getByRole('alert').count(), 0, 'no error either');
+  });
 });
