@@ -17,6 +17,8 @@ export const entryPoints = {
 };
 const outdir = join(root, 'dist');
 export const webOutdir = join(outdir, 'web');
+/** The guest's page (GET /g/{token}), built apart so a public site exposes it and none of the staff app. */
+export const guestOutdir = join(webOutdir, 'guest');
 /** Besides the source folders, what changes the output. */
 const inputs = ['package.json', 'package-lock.json', 'scripts/build.mjs'];
 const sourceFolders = ['src', 'web'];
@@ -27,7 +29,11 @@ export function outputOf(entry) {
 
 /** Whether some input changed after the oldest output was written (or an output is missing). */
 export async function isStale() {
-  const outputs = [...Object.keys(entryPoints).map(outputOf), join(webOutdir, 'index.html')];
+  const outputs = [
+    ...Object.keys(entryPoints).map(outputOf),
+    join(webOutdir, 'index.html'),
+    join(guestOutdir, 'index.html'),
+  ];
   const builtAt = Math.min(...outputs.map(mtimeOf));
   if (builtAt === 0) return true;
   // A runtime image carries dist/ without the sources: nothing to compare, nothing to rebuild.
@@ -49,7 +55,7 @@ function mtimeOf(path) {
 
 export async function build() {
   try {
-    return [...(await buildServer()), ...(await buildWeb())];
+    return [...(await buildServer()), ...(await buildWeb()), ...(await buildGuestPage())];
   } finally {
     // esbuild keeps a service process for later builds; `npm start` builds once, then serves for
     // days, so the service would sit beside the server for nothing.
@@ -136,6 +142,53 @@ export async function buildWeb() {
   for (const file of await readdir(join(webOutdir, 'assets'))) {
     const original = file.replace(/\.(br|gz)$/, '');
     if (!assets.includes(`assets/${original}`)) rmSync(join(webOutdir, 'assets', file), { force: true });
+  }
+  return written;
+}
+
+/**
+ * The guest's page: its own entry, its own HTML and its own assets under /g/assets/, bundled apart
+ * from the staff app (no shared chunk), so the public site exposes /g/ and /guest/ and nothing else.
+ * No service worker: a guest's phone opens it once, online.
+ */
+export async function buildGuestPage() {
+  const esbuild = await import('esbuild');
+  const assetsDir = join(guestOutdir, 'assets');
+  const page = await esbuild.build({
+    absWorkingDir: root,
+    bundle: true,
+    minify: true,
+    target: 'es2020',
+    logLevel: 'warning',
+    entryPoints: { guest: 'web/src/guest/main.tsx' },
+    outdir: assetsDir,
+    entryNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    format: 'esm',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    metafile: true,
+    write: false,
+  });
+  const assets = page.outputFiles.map((file) => relative(assetsDir, file.path));
+  const entry = Object.entries(page.metafile.outputs).find(([, output]) => output.entryPoint);
+  const script = relative(assetsDir, join(root, entry[0]));
+  const stylesheet = entry[1].cssBundle && relative(assetsDir, join(root, entry[1].cssBundle));
+  const html = readFileSync(join(root, 'web', 'guest.html'), 'utf8')
+    .replace(
+      '<!-- stylesheet -->',
+      stylesheet ? `<link rel="stylesheet" href="/g/assets/${stylesheet}">` : '',
+    )
+    .replace('<!-- script -->', `<script type="module" src="/g/assets/${script}"></script>`);
+  const written = writeAtomically(
+    withCompressed([
+      ...page.outputFiles,
+      // Written last, as the staff app's: its presence marks a complete build.
+      { path: join(guestOutdir, 'index.html'), contents: Buffer.from(html) },
+    ]),
+  );
+  for (const file of await readdir(assetsDir)) {
+    if (!assets.includes(file.replace(/\.(br|gz)$/, ''))) rmSync(join(assetsDir, file), { force: true });
   }
   return written;
 }

@@ -60,7 +60,7 @@ import { tablesRoutes } from './tables/tables.routes';
 import { ticketsRoutes } from './tickets/tickets.routes';
 import { usersRoutes } from './users/users.routes';
 import { walletFeature } from './wallet/wallet.feature';
-import { webAppRoutes } from './web/web.routes';
+import { guestPageRoutes, webAppRoutes } from './web/web.routes';
 import {
   deliverWebhooks,
   PRUNE_WEBHOOK_DELIVERIES,
@@ -255,4 +255,5 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     await app.register(feature, { ctx });
   }
   await app.register(webAppRoutes);
+  await app.register(guestPageRoutes);
 }

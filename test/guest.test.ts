@@ -222,6 +222,41 @@ describeEachDatabase('guest links and the guest API', (target) => {
     assert.match(receipt.body, /Lightning/);
   });
 
+  it('tells a guest whether their own invoice was paid, expired, or is none of theirs', async (t) => {
+    const { app, clock, simulator, call, ticketId } = await guestBill(t, target);
+    await listenForWebhooks(app, simulator);
+    const { token } = await mintLink(call, ticketId);
+    const guest = phone(app);
+    const statusOf = async (paymentId: string, linkToken = token) => {
+      const answer = await guest('GET', `/guest/${linkToken}/payments/${paymentId}`);
+      assert.equal(answer.headers['cache-control'], 'no-store');
+      return [answer.statusCode, answer.json()];
+    };
+    const mine = (await guest('POST', `/guest/${token}/lightning`, { amount: 20, tip: 2 })).json();
+    const friends = (await guest('POST', `/guest/${token}/lightning`, { amount: 10 })).json();
+    assert.deepEqual(await statusOf(mine.payment_id), [200, { status: 'pending' }]);
+
+    const [webhook] = await (await simulator.receivePayment(mine.bolt11)).webhooks;
+    assert.equal(webhook?.status, 200);
+    assert.deepEqual(await statusOf(mine.payment_id), [200, { status: 'settled' }]);
+    assert.deepEqual(await statusOf(friends.payment_id), [200, { status: 'pending' }], 'each its own');
+
+    const staff = await call('POST', `/tickets/${ticketId}/lightning`, { amount: 5 });
+    assert.equal(staff.statusCode, 201, staff.body);
+    assert.deepEqual(
+      await statusOf(staff.json().id),
+      [404, NOT_FOUND],
+      "the till's payments are not a guest's",
+    );
+    const other = await guestBill(t, target);
+    const otherLink = await mintLink(other.call, other.ticketId);
+    assert.deepEqual(await statusOf(mine.payment_id, otherLink.token), [404, NOT_FOUND], 'another bill');
+    assert.deepEqual(await statusOf(mine.payment_id, 'not-a-token'), [404, NOT_FOUND]);
+
+    clock.advance(Date.parse(friends.expires_at) - clock.now());
+    assert.deepEqual(await statusOf(friends.payment_id), [200, { status: 'expired' }], 'no longer payable');
+  });
+
   it('never lets a guest token through a staff route, and limits requests per token', async (t) => {
     const { app, call, ticketId } = await guestBill(t, target);
     const { token } = await mintLink(call, ticketId);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
-import { webAppRoutes } from '../src/web/web.routes';
+import { guestPageRoutes, webAppRoutes } from '../src/web/web.routes';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
 import { databaseTargets } from './helpers/database';
@@ -129,6 +129,56 @@ describe('the web app at /app', () => {
     assert.notEqual((await app.inject({ method: 'GET', url: '/app/floor' })).statusCode, 401);
     const document = (await app.inject({ method: 'GET', url: '/swagger/json' })).json();
     assert.ok(!Object.keys(document.paths).some((path) => path.startsWith('/app')));
+  });
+});
+
+describe('the guest page at /g/{token}', () => {
+  /** The built layout: the staff app at the root, the guest page under guest/. */
+  async function servingBoth(t: TestContext) {
+    const root = builtFolder(t);
+    mkdirSync(join(root, 'guest', 'assets'), { recursive: true });
+    writeFileSync(join(root, 'guest', 'index.html'), '<!doctype html><title>Guest</title>');
+    writeFileSync(join(root, 'guest', 'assets', 'guest-XYZ789.js'), 'console.log(2)');
+    const app = Fastify();
+    await app.register(webAppRoutes, { root });
+    await app.register(guestPageRoutes, { root });
+    t.after(() => app.close());
+    return app;
+  }
+
+  it('serves its own page for any token, never cached, and its assets under /g/assets/ only', async (t) => {
+    const app = await servingBoth(t);
+    for (const token of ['3q2-7wAbC_any-token', 'not-a-token']) {
+      const page = await app.inject({ method: 'GET', url: `/g/${token}` });
+      assert.equal(page.statusCode, 200, token);
+      assert.match(page.headers['content-type'] as string, /^text\/html/);
+      assert.equal(page.headers['cache-control'], 'no-store');
+      assert.match(page.body, /<title>Guest<\/title>/, 'the guest page, not the staff app');
+    }
+    const asset = await app.inject({ method: 'GET', url: '/g/assets/guest-XYZ789.js' });
+    assert.equal(asset.statusCode, 200);
+    assert.equal(asset.body, 'console.log(2)');
+    assert.equal(asset.headers['cache-control'], 'public, max-age=31536000, immutable');
+    const staffAsset = await app.inject({ method: 'GET', url: '/g/assets/app-ABC123.js' });
+    assert.equal(staffAsset.statusCode, 404, 'no staff asset under /g/');
+    for (const url of [
+      '/g/assets/../../index.html',
+      '/g/assets/%2e%2e/%2e%2e/index.html',
+      '/g/../index.html',
+    ]) {
+      const response = await app.inject({ method: 'GET', url });
+      assert.doesNotMatch(response.body, /<title>POS<\/title>/, `${url}: nothing of the staff app under /g/`);
+    }
+  });
+
+  it('is public and left out of the API document', async (t) => {
+    const [target] = databaseTargets as [(typeof databaseTargets)[number]];
+    const { app } = await buildTestApp(t, target);
+    const page = await app.inject({ method: 'GET', url: '/g/some-token' });
+    assert.notEqual(page.statusCode, 401);
+    assert.equal(page.headers['cache-control'], 'no-store');
+    const document = (await app.inject({ method: 'GET', url: '/swagger/json' })).json();
+    assert.ok(!Object.keys(document.paths).some((path) => path.startsWith('/g/')));
   });
 });
 

@@ -11,6 +11,8 @@ import {
   GuestInvoiceView,
   GuestLightningBody,
   GuestLinkView,
+  GuestPaymentParams,
+  GuestPaymentView,
   GuestTokenParams,
 } from './guest.schemas';
 import * as service from './guest.service';
@@ -137,6 +139,24 @@ export const guestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       const claim = idempotencyClaimOf(ctx, request, `guest ${hashToken(token)}`);
       return reply.code(201).send(await service.requestGuestLightning(ctx, token, request.body, claim));
     },
+  );
+
+  app.get(
+    '/guest/:token/payments/:id',
+    {
+      config,
+      schema: {
+        operationId: 'getGuestPayment',
+        tags,
+        summary: "Whether a guest's own invoice was paid",
+        description:
+          'For the page that showed the invoice: `pending`, `settled` or `expired`. Only guest payments of ' +
+          "this link's bill; any other id: 404. The stored state (settled by webhook, lookup or sweep).",
+        params: GuestPaymentParams,
+        response: { 200: GuestPaymentView, ...errors(400, 429), 404: MessageReply },
+      },
+    },
+    (request) => service.getGuestPayment(ctx, request.params.token, request.params.id),
   );
 
   app.get(

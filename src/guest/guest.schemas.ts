@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Money as MoneySchema } from '../core/money';
+import { Uuid } from '../core/schemas';
 import { PositiveMoney } from '../tickets/tickets.schemas';
 
 export const GuestTokenParams = Type.Object({
@@ -57,6 +58,19 @@ export const GuestInvoiceView = Type.Object({
   expires_at: Type.String({ format: 'date-time' }),
 });
 export type GuestInvoiceView = Static<typeof GuestInvoiceView>;
+
+export const GuestPaymentParams = Type.Object({
+  token: GuestTokenParams.properties.token,
+  id: Uuid({ description: 'The payment_id of a guest invoice' }),
+});
+
+export const GuestPaymentView = Type.Object({
+  status: Type.Union([Type.Literal('pending'), Type.Literal('settled'), Type.Literal('expired')], {
+    description:
+      '`settled` once the money arrived (also after a refund), `expired` when the invoice can no longer be paid',
+  }),
+});
+export type GuestPaymentView = Static<typeof GuestPaymentView>;
 
 export const GuestLinkView = Type.Object({
   token: Type.String(),

@@ -1,17 +1,18 @@
 import type { AppContext } from '../context';
-import { ConflictError, ServiceUnavailableError } from '../core/errors';
+import { ConflictError, NotFoundError, ServiceUnavailableError } from '../core/errors';
 import { claimKey, heldKey, type IdempotencyClaim } from '../core/idempotency';
 import { releaseKey, storeResponse } from '../core/idempotency.repo';
 import { fromCents, taxShareCents } from '../core/money';
 import { payableInvoicesCents } from '../payments/lightning.repo';
 import { makeInvoice, reserveIn } from '../payments/lightning-bills.service';
+import { findPayment } from '../payments/payments.repo';
 import { receiptText } from '../printing/receipt-layout';
 import * as receipts from '../printing/receipts.repo';
 import { buildReceipt } from '../printing/receipts.service';
 import { loadSettings } from '../settings/settings.service';
 import { TICKET_STATUS } from '../tickets/tickets.schemas';
 import { NOT_CONFIGURED } from '../wallet/node-call';
-import type { GuestBillView, GuestInvoiceView, GuestLightningBody } from './guest.schemas';
+import type { GuestBillView, GuestInvoiceView, GuestLightningBody, GuestPaymentView } from './guest.schemas';
 import { ticketOfToken } from './guest-links.service';
 
 const RECEIPT_WIDTH = 48;
@@ -111,4 +112,27 @@ export async function getGuestReceipt(ctx: AppContext, token: string): Promise<s
   const ticketId = await ticketOfToken(ctx.db, token, ctx.clock.now());
   const receipt = await buildReceipt(ctx.db, await loadSettings(ctx.db), ticketId, false);
   return receiptText(receipt, RECEIPT_WIDTH);
+}
+
+/**
+ * Whether a guest's own invoice was paid: the bill's paid amount cannot say it when several guests pay
+ * at once. Only the stored state (the webhook, a staff lookup or the sweep settles it), so a page
+ * polling every second never reaches the node. Only the guest payments of the link's bill.
+ */
+export async function getGuestPayment(
+  ctx: AppContext,
+  token: string,
+  paymentId: string,
+): Promise<GuestPaymentView> {
+  const now = ctx.clock.now();
+  const ticketId = await ticketOfToken(ctx.db, token, now);
+  const payment = await findPayment(ctx.db, paymentId);
+  if (!payment || payment.ticket_id !== ticketId || payment.source !== 'guest') {
+    throw new NotFoundError('Resource not found');
+  }
+  if (payment.status === 'pending') {
+    const isPastExpiry = payment.expires_at !== null && Number(payment.expires_at) <= now;
+    return { status: isPastExpiry ? 'expired' : 'pending' };
+  }
+  return { status: payment.status === 'expired' ? 'expired' : 'settled' };
 }

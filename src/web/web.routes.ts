@@ -44,3 +44,29 @@ export const webAppRoutes: FastifyPluginAsync<{ root?: string }> = async (app, o
       .sendFile(path, { cacheControl: false });
   });
 };
+
+/**
+ * The guest's page (GET /g/{token}), built apart from the staff app under guest/: its HTML for any
+ * token (an unknown, expired or revoked one included: the page asks /guest/{token} and says the link
+ * is no longer valid) and its own assets under /g/assets/. Nothing of the staff app is reachable
+ * under /g/, so a public site can expose /g/ and /guest/ alone. Public and never cached: the
+ * address carries the token.
+ */
+export const guestPageRoutes: FastifyPluginAsync<{ root?: string }> = async (app, options) => {
+  const root = join(options.root ?? builtWebAppFolder(), 'guest');
+  await app.register(fastifyStatic, { root, serve: false, preCompressed: true });
+  const hidden = { schema: { hide: true }, config: { public: true } };
+
+  app.get<{ Params: { token: string } }>('/g/:token', hidden, (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    if (!existsSync(join(root, 'index.html'))) {
+      return reply.code(503).send({ message: 'The web app is not built: run npm run build' });
+    }
+    return reply.sendFile('index.html', root, { cacheControl: false });
+  });
+  app.get<{ Params: { '*': string } }>('/g/assets/*', hidden, (request, reply) =>
+    reply
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .sendFile(request.params['*'], join(root, 'assets'), { cacheControl: false }),
+  );
+};

@@ -46,8 +46,12 @@ export async function buildWalletTestApp(
 }
 
 /** Lets the simulator's webhook reach the app: the app listens on a real port. */
-export async function listenForWebhooks(app: FastifyInstance, simulator: PhoenixdSimulator): Promise<void> {
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+export async function listenForWebhooks(
+  app: FastifyInstance,
+  simulator: PhoenixdSimulator,
+  port = 0,
+): Promise<void> {
+  const address = await app.listen({ port, host: '127.0.0.1' });
   simulator.webhookUrl = `${address}/webhook/phoenixd`;
 }
 

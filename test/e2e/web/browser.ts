@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { type AddressInfo, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -59,16 +60,38 @@ export function afterTheBrowsers(t: TestContext): TestContext {
   return { after: (cleanUp) => cleanUps.push(cleanUp) };
 }
 
-export async function startWebServer(t: TestContext, target: DatabaseTarget) {
+export async function startWebServer(
+  t: TestContext,
+  target: DatabaseTarget,
+  options: { withGuestLinks?: boolean } = {},
+) {
   await buildWebApp();
+  // Guest links print POS_PUBLIC_URL, read once with the config: the server's own address, so a
+  // phone in the test opens what the till shows. Its port is chosen before the server starts.
+  const port = options.withGuestLinks ? await freePort() : 0;
   const built = await buildWalletTestApp(afterTheBrowsers(t), target, {
-    env: { POS_RATE_SOURCE: `fixed:${FIXED_PRICE}` },
+    env: {
+      POS_RATE_SOURCE: `fixed:${FIXED_PRICE}`,
+      ...(options.withGuestLinks && { POS_PUBLIC_URL: `http://127.0.0.1:${port}` }),
+    },
     startJobs: true,
   });
-  await listenForWebhooks(built.app, built.simulator);
+  await listenForWebhooks(built.app, built.simulator, port);
   const address = built.app.server.address();
   assert.ok(address && typeof address === 'object');
   return { ...built, baseUrl: `http://127.0.0.1:${address.port}` };
+}
+
+/** A port nothing listens on now, for a server that must know its address before it starts. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** A server without the wallet, for screens that do not need it. */

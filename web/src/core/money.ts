@@ -1,7 +1,10 @@
 import { useMemo } from 'preact/hooks';
 import { api, ok } from '../api/client';
-import { type Language, LOCALES, language } from './i18n';
+import { language } from './i18n';
+import { moneyFormatter, satsFormatter } from './money-format';
 import { createStore, useStore } from './store';
+
+export { moneyFormatter, satsFormatter };
 
 /**
  * The restaurant's base currency (ISO code), loaded after login. Null until then: no currency is
@@ -15,35 +18,12 @@ export async function loadBaseCurrency(): Promise<void> {
   if (code) baseCurrency.set(code);
 }
 
-/**
- * Integer cents in `currency`, in the language's locale: 125550 MXN → "$1,255.50" in es-MX and in
- * en-US alike. The narrow symbol, because the app only ever shows the restaurant's own currency: a
- * Mexican till reads "$", not "MX$" (en-US) or "MXN"; likewise "€" or "$" for euros or dollars.
- * Without a currency yet, the bare amount with two decimals. Satoshis are grouped in the same locale
- * (useSats).
- */
-export function moneyFormatter(lang: Language, currency: string | null): (cents: number) => string {
-  const formatter = new Intl.NumberFormat(
-    LOCALES[lang],
-    currency
-      ? { style: 'currency', currency, currencyDisplay: 'narrowSymbol' }
-      : { minimumFractionDigits: 2, maximumFractionDigits: 2 },
-  );
-  return (cents: number) => formatter.format(cents / 100);
-}
-
 /** Formats integer cents in the base currency and the chosen language. */
 export function useMoney(): (cents: number) => string {
   const lang = useStore(language);
   const currency = useStore(baseCurrency);
   // Built once per language and currency, not on every render of every screen that shows money.
   return useMemo(() => moneyFormatter(lang, currency), [lang, currency]);
-}
-
-/** Whole satoshis grouped the language's way: 1,234,567 in es-MX and en-US alike. */
-export function satsFormatter(lang: Language): (sats: number) => string {
-  const formatter = new Intl.NumberFormat(LOCALES[lang], { maximumFractionDigits: 0 });
-  return (sats: number) => formatter.format(sats);
 }
 
 /** Formats satoshis in the chosen language, so a Lightning amount reads "16,115 sats", never "16115". */

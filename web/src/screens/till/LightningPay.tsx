@@ -1,5 +1,3 @@
-import { generate } from 'lean-qr';
-import { toSvgDataURL } from 'lean-qr/extras/svg';
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, api, messageOf, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
@@ -7,6 +5,7 @@ import { fromCents, toCents } from '../../core/cents';
 import type { LiveEvent } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney, useSats } from '../../core/money';
+import { lightningQrDataUrl } from '../../core/qr';
 import { strings } from './strings';
 import { TICKET_PAID, type Ticket } from './till-model';
 
@@ -97,7 +96,7 @@ export function LightningPay({
   }, [isSettled]);
 
   const invoice = payment?.lightning?.invoice;
-  const qr = useMemo(() => (invoice ? toSvgDataURL(generate(invoice.toUpperCase())) : undefined), [invoice]);
+  const qr = useMemo(() => (invoice ? lightningQrDataUrl(invoice) : undefined), [invoice]);
 
   if (isSettled) {
     return (

@@ -4,6 +4,7 @@ import { Alert } from '../../components/Alert';
 import { format, useStrings } from '../../core/i18n';
 import { useCan } from '../../core/session';
 import { checkoutStrings } from './checkout-strings';
+import { GuestLinkQr } from './GuestLinkQr';
 import { printStrings } from './print-strings';
 import { strings } from './strings';
 
@@ -98,6 +99,7 @@ export function Receipt({ ticketId, name, guest }: { ticketId: string; name: str
       {text !== undefined && (
         <>
           <pre class="receipt-text">{text}</pre>
+          {guest && <GuestLinkQr ticketId={ticketId} />}
           {download && (
             <a class="button" href={download} download={`receipt-${ticketId.slice(0, 8)}.txt`}>
               {t.downloadReceipt}

@@ -1,0 +1,246 @@
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { fromCents, toCents } from '../core/cents';
+import { format, language, useStrings } from '../core/i18n';
+import { moneyFormatter, satsFormatter } from '../core/money-format';
+import { useStore } from '../core/store';
+import { BillSummary } from './BillSummary';
+import { GuestReceipt } from './GuestReceipt';
+import {
+  BILL_CANCELED,
+  BILL_PAID,
+  BILL_PENDING,
+  fetchBill,
+  fetchPaymentStatus,
+  GuestApiError,
+  type GuestBill,
+  type GuestInvoice,
+  type GuestPaymentStatus,
+  newIdempotencyKey,
+  requestInvoice,
+} from './guest-api';
+import { guestStrings } from './guest-strings';
+import { InvoicePanel } from './InvoicePanel';
+import { PayChooser } from './PayChooser';
+
+/** While an invoice is shown the bill is asked for every second; it shows a settlement at once. */
+const POLL_MS = 1000;
+/**
+ * The own payment is asked for when the bill's paid amount moved, and every few polls besides (its
+ * expiry, a change missed): one link's budget (240 requests a minute) holds a table of phones.
+ */
+const STATUS_EVERY_POLLS = 5;
+const AMOUNT_EXCEEDS = 'Amount exceeds the balance';
+
+type Problem = 'invalid' | 'unreachable' | 'tooMany';
+type Attempt = { amountCents: number; tipCents: number; key: string };
+
+function problemOf(failure: unknown): Problem {
+  if (failure instanceof GuestApiError) return failure.status === 404 ? 'invalid' : 'tooMany';
+  return 'unreachable';
+}
+
+/**
+ * The guest's page of one bill (GET /g/{token}): the check, a tip, paying all or a part by Lightning
+ * from the guest's own wallet, "paid" as soon as it is, and the receipt. No account, no staff data.
+ */
+export function GuestPage({ token }: { token: string }) {
+  const t = useStrings(guestStrings);
+  const lang = useStore(language);
+  const [bill, setBill] = useState<GuestBill>();
+  const [problem, setProblem] = useState<Problem>();
+  const [invoice, setInvoice] = useState<GuestInvoice>();
+  const [status, setStatus] = useState<GuestPaymentStatus>();
+  const [attempt, setAttempt] = useState<Attempt>();
+  const [payError, setPayError] = useState<string>();
+  /** A request whose answer never came: sent again with its key, so it cannot make a second invoice. */
+  const [unanswered, setUnanswered] = useState<Attempt>();
+  const money = useMemo(() => moneyFormatter(lang, bill?.currency ?? null), [lang, bill?.currency]);
+  const sats = useMemo(() => satsFormatter(lang), [lang]);
+
+  const load = useCallback(async () => {
+    try {
+      const latest = await fetchBill(token);
+      setBill(latest);
+      setProblem(undefined);
+      return latest;
+    } catch (failure) {
+      setProblem(problemOf(failure));
+      return undefined;
+    }
+  }, [token]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const pay = async (next: Attempt) => {
+    setAttempt(next);
+    setPayError(undefined);
+    setUnanswered(undefined);
+    try {
+      const made = await requestInvoice(
+        token,
+        { amount: fromCents(next.amountCents), tip: fromCents(next.tipCents) },
+        next.key,
+      );
+      setInvoice(made);
+      setStatus('pending');
+    } catch (failure) {
+      if (failure instanceof GuestApiError && failure.status === 404) setProblem('invalid');
+      else if (failure instanceof GuestApiError && failure.message === AMOUNT_EXCEEDS) {
+        setPayError(t.amountExceeds);
+        void load();
+      } else if (failure instanceof GuestApiError && failure.status === 503) setPayError(t.noLightning);
+      else if (failure instanceof GuestApiError && failure.status === 429) setPayError(t.tooManyRequests);
+      else if (failure instanceof GuestApiError) setPayError(failure.message);
+      else {
+        setPayError(t.unreachable);
+        setUnanswered(next);
+      }
+    } finally {
+      setAttempt(undefined);
+    }
+  };
+
+  // Watching the shown invoice: the bill every second, the own payment when the bill's paid moved.
+  const watched = status === 'pending' ? invoice?.payment_id : undefined;
+  useEffect(() => {
+    if (!watched) return;
+    let isStopped = false;
+    let lastPaid = bill?.paid;
+    let polls = 0;
+    const tick = async () => {
+      const latest = await load();
+      polls += 1;
+      if (latest && (latest.paid !== lastPaid || polls % STATUS_EVERY_POLLS === 0)) {
+        lastPaid = latest.paid;
+        const next = await fetchPaymentStatus(token, watched).catch(() => undefined);
+        if (next && !isStopped) setStatus(next);
+        if (next && next !== 'pending') return;
+      }
+      if (!isStopped) timer = setTimeout(() => void tick(), POLL_MS);
+    };
+    let timer = setTimeout(() => void tick(), POLL_MS);
+    return () => {
+      isStopped = true;
+      clearTimeout(timer);
+    };
+  }, [watched, token]);
+
+  if (problem === 'invalid') {
+    return (
+      <main class="guest">
+        <h1 class="guest-gone">{t.linkInvalid}</h1>
+      </main>
+    );
+  }
+  if (!bill) {
+    return (
+      <main class="guest">
+        {problem ? (
+          <>
+            <p class="guest-error" role="alert">
+              {problem === 'tooMany' ? t.tooManyRequests : t.unreachable}
+            </p>
+            <button type="button" class="guest-secondary" onClick={() => void load()}>
+              {t.tryAgain}
+            </button>
+          </>
+        ) : (
+          <p aria-live="polite">{t.loading}</p>
+        )}
+      </main>
+    );
+  }
+
+  const isSettled = status === 'settled';
+  const isPending = invoice !== undefined && status === 'pending' && bill.status !== BILL_CANCELED;
+  const reservedCents = toCents(bill.balance) - toCents(bill.payable);
+  return (
+    <main class="guest">
+      <header class="guest-header">
+        <h1>{bill.restaurant}</h1>
+        <p class="guest-muted">
+          {[
+            bill.table !== null && format(t.table, { name: bill.table }),
+            format(t.servedBy, { name: bill.waiter_first_name }),
+          ]
+            .filter(Boolean)
+            .join(' · ')}
+        </p>
+      </header>
+      {isSettled && (
+        <section class="guest-card guest-done" aria-live="polite">
+          <p class="guest-paid" role="status">
+            {t.paidThanks}
+          </p>
+        </section>
+      )}
+      {isSettled && <GuestReceipt token={token} />}
+      {!isSettled && bill.status === BILL_PAID && (
+        <section class="guest-card guest-done">
+          <p class="guest-paid" role="status">
+            {t.alreadyPaid}
+          </p>
+        </section>
+      )}
+      {!isSettled && bill.status === BILL_PAID && <GuestReceipt token={token} open />}
+      {bill.status === BILL_CANCELED && (
+        <p class="guest-card guest-error" role="status">
+          {t.canceled}
+        </p>
+      )}
+      {isPending && invoice && bill.status !== BILL_PAID && (
+        <InvoicePanel invoice={invoice} money={money} sats={sats} />
+      )}
+      {status === 'expired' && bill.status === BILL_PENDING && (
+        <section class="guest-card">
+          <p class="guest-error" role="alert">
+            {t.invoiceExpired}
+          </p>
+          <button
+            type="button"
+            class="guest-primary"
+            onClick={() => {
+              setInvoice(undefined);
+              setStatus(undefined);
+              void load();
+            }}
+          >
+            {t.newInvoice}
+          </button>
+        </section>
+      )}
+      {!invoice && bill.status === BILL_PENDING && (
+        <>
+          {reservedCents > 0 && (
+            <p class="guest-card guest-notice" role="status">
+              {format(t.inProgress, { amount: money(reservedCents) })}
+            </p>
+          )}
+          {payError && (
+            <div class="guest-card">
+              <p class="guest-error" role="alert">
+                {payError}
+              </p>
+              {unanswered && attempt === undefined && (
+                <button type="button" class="guest-secondary" onClick={() => void pay(unanswered)}>
+                  {t.tryAgain}
+                </button>
+              )}
+            </div>
+          )}
+          {attempt && <p aria-live="polite">{t.creatingInvoice}</p>}
+          {toCents(bill.payable) > 0 && (
+            <PayChooser
+              bill={bill}
+              money={money}
+              busy={attempt !== undefined}
+              onPay={(amountCents, tipCents) => void pay({ amountCents, tipCents, key: newIdempotencyKey() })}
+            />
+          )}
+        </>
+      )}
+      <BillSummary bill={bill} money={money} />
+    </main>
+  );
+}

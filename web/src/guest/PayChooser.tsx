@@ -1,0 +1,176 @@
+import { useState } from 'preact/hooks';
+import { parseCents, toCents } from '../core/cents';
+import { format, useStrings } from '../core/i18n';
+import type { GuestBill } from './guest-api';
+import { guestStrings } from './guest-strings';
+
+type TipChoice = { kind: 'percent'; percent: number } | { kind: 'other'; text: string };
+
+/** The largest tip the server takes on `amountCents`: max_tip_percent of it, in whole cents. */
+function maxTipCents(amountCents: number, maxPercent: number): number {
+  return Math.floor((amountCents * maxPercent) / 100);
+}
+
+/** The tip in cents for this amount, or an error to show. */
+function tipFor(
+  choice: TipChoice,
+  amountCents: number,
+  maxPercent: number,
+): { cents: number } | { error: 'bad' | 'tooHigh' } {
+  const max = maxTipCents(amountCents, maxPercent);
+  if (choice.kind === 'percent')
+    return { cents: Math.min(Math.round((amountCents * choice.percent) / 100), max) };
+  if (choice.text.trim() === '') return { cents: 0 };
+  const cents = parseCents(choice.text);
+  if (cents === undefined) return { error: 'bad' };
+  return cents > max ? { error: 'tooHigh' } : { cents };
+}
+
+/**
+ * The tip (a suggested percentage of what is paid, none, or another amount) and what to pay: all that
+ * is payable, or a part the guest types. Hands the chosen amount and tip, in cents, to `onPay`.
+ */
+export function PayChooser({
+  bill,
+  money,
+  busy,
+  onPay,
+}: {
+  bill: GuestBill;
+  money: (cents: number) => string;
+  busy: boolean;
+  onPay: (amountCents: number, tipCents: number) => void;
+}) {
+  const t = useStrings(guestStrings);
+  const payableCents = toCents(bill.payable);
+  const suggestions = bill.tip_suggestions.filter((percent) => percent <= bill.max_tip_percent);
+  const [tip, setTip] = useState<TipChoice>({ kind: 'percent', percent: suggestions[0] ?? 0 });
+  const [isPart, setIsPart] = useState(false);
+  const [partText, setPartText] = useState('');
+
+  const partCents = parseCents(partText);
+  const amountCents = isPart ? (partCents ?? 0) : payableCents;
+  const partError = !isPart
+    ? undefined
+    : partText.trim() !== '' && (partCents === undefined || partCents < 1)
+      ? t.badAmount
+      : partCents !== undefined && partCents > payableCents
+        ? format(t.partTooHigh, { amount: money(payableCents) })
+        : undefined;
+  const tipOutcome = tipFor(tip, amountCents, bill.max_tip_percent);
+  const tipError =
+    'error' in tipOutcome
+      ? tipOutcome.error === 'bad'
+        ? t.badAmount
+        : format(t.tipTooHigh, {
+            percent: bill.max_tip_percent,
+            amount: money(maxTipCents(amountCents, bill.max_tip_percent)),
+          })
+      : undefined;
+  const tipCents = 'cents' in tipOutcome ? tipOutcome.cents : 0;
+  const canPay = amountCents >= 1 && amountCents <= payableCents && !partError && !tipError && !busy;
+  const tipChoices = [0, ...suggestions];
+
+  return (
+    <section class="guest-card guest-pay" aria-labelledby="tip-title">
+      <h2 id="tip-title">{t.tip}</h2>
+      <div class="guest-tips">
+        {tipChoices.map((percent) => (
+          <button
+            key={percent}
+            type="button"
+            aria-pressed={tip.kind === 'percent' && tip.percent === percent}
+            onClick={() => setTip({ kind: 'percent', percent })}
+          >
+            {percent === 0 ? t.noTip : format(t.tipPercent, { percent })}
+          </button>
+        ))}
+        <button
+          type="button"
+          aria-pressed={tip.kind === 'other'}
+          onClick={() => setTip({ kind: 'other', text: tip.kind === 'other' ? tip.text : '' })}
+        >
+          {t.otherTip}
+        </button>
+      </div>
+      {tip.kind === 'other' && (
+        <label class="guest-field">
+          {t.tipAmount}
+          <input
+            inputMode="decimal"
+            autoComplete="off"
+            value={tip.text}
+            aria-invalid={tipError !== undefined}
+            onInput={(event) => setTip({ kind: 'other', text: event.currentTarget.value })}
+          />
+        </label>
+      )}
+      {tipError && (
+        <p class="guest-error" role="alert">
+          {tipError}
+        </p>
+      )}
+      {!isPart && (
+        <>
+          <p class="guest-muted">
+            {format(t.toPay, {
+              amount: money(amountCents),
+              tip: money(tipCents),
+              total: money(amountCents + tipCents),
+            })}
+          </p>
+          <button
+            type="button"
+            class="guest-primary"
+            disabled={!canPay}
+            onClick={() => onPay(amountCents, tipCents)}
+          >
+            {t.payAll}
+          </button>
+          <button type="button" class="guest-secondary" onClick={() => setIsPart(true)}>
+            {t.payMyPart}
+          </button>
+        </>
+      )}
+      {isPart && (
+        <>
+          <label class="guest-field">
+            {t.myPart}
+            <input
+              inputMode="decimal"
+              autoComplete="off"
+              value={partText}
+              aria-invalid={partError !== undefined}
+              onInput={(event) => setPartText(event.currentTarget.value)}
+            />
+          </label>
+          {partError && (
+            <p class="guest-error" role="alert">
+              {partError}
+            </p>
+          )}
+          {amountCents >= 1 && !partError && (
+            <p class="guest-muted">
+              {format(t.toPay, {
+                amount: money(amountCents),
+                tip: money(tipCents),
+                total: money(amountCents + tipCents),
+              })}
+            </p>
+          )}
+          <button
+            type="button"
+            class="guest-primary"
+            disabled={!canPay}
+            onClick={() => onPay(amountCents, tipCents)}
+          >
+            {format(t.payAmount, { amount: money(amountCents + tipCents) })}
+          </button>
+          <button type="button" class="guest-secondary" onClick={() => setIsPart(false)}>
+            {t.back}
+          </button>
+        </>
+      )}
+    </section>
+  );
+}
