@@ -222,6 +222,17 @@ describeEachDatabase('guest links and the guest API', (target) => {
     assert.match(receipt.body, /Lightning/);
   });
 
+  it('names the waiter by first name only, on the page and on the digital ticket', async (t) => {
+    const { app, db, call, ticketId, orderId } = await guestBill(t, target);
+    await db.updateTable('orders').set({ waiter: 'Rosa María López' }).where('id', '=', orderId).execute();
+    const { token } = await mintLink(call, ticketId);
+    const guest = phone(app);
+    assert.equal((await guest('GET', `/guest/${token}`)).json().waiter_first_name, 'Rosa');
+    const receipt = (await guest('GET', `/guest/${token}/receipt`)).body;
+    assert.match(receipt, /\bRosa\b/);
+    assert.doesNotMatch(receipt, /López|María/);
+  });
+
   it('tells a guest whether their own invoice was paid, expired, or is none of theirs', async (t) => {
     const { app, clock, simulator, call, ticketId } = await guestBill(t, target);
     await listenForWebhooks(app, simulator);

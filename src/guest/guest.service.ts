@@ -35,7 +35,7 @@ export async function getGuestBill(ctx: AppContext, token: string): Promise<Gues
   return {
     restaurant: settings.businessName || ctx.config.businessName,
     table: bill.table_name,
-    waiter_first_name: bill.waiter.trim().split(/\s+/)[0] ?? '',
+    waiter_first_name: firstName(bill.waiter),
     currency: settings.baseCurrency,
     plates: plates.map((plate) => ({
       name: plate.name,
@@ -107,11 +107,16 @@ export async function requestGuestLightning(
   return answer;
 }
 
-/** The digital receipt: the very lines of the paper one. */
+/** The digital receipt: the lines of the paper one, the waiter by first name as the guest page says it. */
 export async function getGuestReceipt(ctx: AppContext, token: string): Promise<string> {
   const ticketId = await ticketOfToken(ctx.db, token, ctx.clock.now());
   const receipt = await buildReceipt(ctx.db, await loadSettings(ctx.db), ticketId, false);
-  return receiptText(receipt, RECEIPT_WIDTH);
+  return receiptText({ ...receipt, waiter: firstName(receipt.waiter) }, RECEIPT_WIDTH);
+}
+
+/** Guests see no more of the staff than a first name. */
+function firstName(fullName: string): string {
+  return fullName.trim().split(/\s+/)[0] ?? '';
 }
 
 /**
