@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { login } from '../../helpers/auth';
 import { databaseTargets } from '../../helpers/database';
 import { insertTable, insertUser } from '../../helpers/factories';
+import { FakePrinter } from '../../helpers/fake-printer';
 import { callerFor } from '../../helpers/orders-factories';
 import {
   assertAccessible,
@@ -67,6 +68,15 @@ describe('web app: the guest pays from the phone', { skip: skipWithoutChromium }
     const pastor = await create('/dishes', { name: 'Tacos al pastor', price: 125.5, category_id: tacos });
     const agua = await create('/dishes', { name: 'Agua de horchata', price: 35, category_id: tacos });
     const table = await insertTable(db, { name: '7' });
+    const printer = await FakePrinter.start();
+    t.after(() => printer.stop());
+    await create('/printers', {
+      name: 'Caja',
+      host: '127.0.0.1',
+      port: printer.port,
+      role: 'receipt',
+      width: 48,
+    });
     const waiterCall = callerFor(app, await login(app, waiter.name, waiter.pin));
     const ordered = await waiterCall('POST', '/orders/with-dishes', {
       order: { table_id: table.id },
@@ -94,6 +104,15 @@ describe('web app: the guest pays from the phone', { skip: skipWithoutChromium }
     assert.equal(await link.textContent(), url);
     await assertAccessible(till.page, 'till with the guest link');
     await saveScreenshot(till.page, 'guest-pay-till-link');
+    // Printed, the guest check carries a link of its own as an ESC/POS QR code (GS ( k), its address under it.
+    await till.page.getByRole('button', { name: 'Print the guest check' }).click();
+    await till.page.getByText('The guest check is on its way to the printer.').waitFor();
+    for (let waited = 0; printer.jobs.length === 0 && waited < 15_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const paper = printer.jobs[0] ?? Buffer.alloc(0);
+    assert.ok(paper.includes(Buffer.from([0x1d, 0x28, 0x6b])), 'a QR code on the printed guest check');
+    assert.match(paper.toString('latin1'), new RegExp(`${baseUrl}/g/`));
 
     // A phone in Spanish at 360 px: the bill as the check shows it, nothing of the staff's.
     const es = await guestPhone(browser, baseUrl, 'es-MX', 360);
