@@ -21,6 +21,7 @@ import { registerOpenApi } from './core/openapi';
 import { refuseUnknownHosts, registerSecurity } from './core/security';
 import { closeGracefully } from './core/shutdown';
 import { serializerCompiler, validatorCompiler } from './core/validation';
+import { displaysRoutes } from './displays/displays.routes';
 import { registerEventJobs } from './events/event-jobs';
 import { eventsRoutes } from './events/events.routes';
 import { generalRoutes } from './general/general.routes';
@@ -242,6 +243,7 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     paymentsRoutes,
     guestLinksRoutes,
     guestRoutes,
+    displaysRoutes,
     shiftsRoutes,
     reportsRoutes,
     receiptsRoutes,

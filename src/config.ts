@@ -203,6 +203,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicUrl = read('POS_PUBLIC_URL');
   if (publicUrl !== undefined && (!/^https?:\/\//.test(publicUrl) || !URL.canParse(publicUrl))) {
     problems.push('POS_PUBLIC_URL must be an http:// or https:// URL');
+  } else if (publicUrl !== undefined) {
+    // Guests reach the server by that name (through the public proxy): it is one of its names.
+    const publicHost = new URL(publicUrl).hostname.toLowerCase();
+    if (!allowedHosts.includes(publicHost)) allowedHosts.push(publicHost);
   }
 
   const eventsHeartbeatMs = Number(read('POS_EVENTS_HEARTBEAT_MS') ?? 10_000);

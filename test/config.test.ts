@@ -124,6 +124,11 @@ describe('configuration', () => {
       loadConfig({ POS_PUBLIC_URL: 'https://mesa.laesquina.mx/' }).publicUrl,
       'https://mesa.laesquina.mx',
     );
+    // The name guests reach the server by is one of its names, besides the tablets' own.
+    assert.deepEqual(
+      loadConfig({ POS_PUBLIC_URL: 'https://Mesa.laesquina.mx', POS_ALLOWED_HOSTS: 'pos.lan' }).allowedHosts,
+      ['pos.lan', 'mesa.laesquina.mx'],
+    );
     for (const url of ['mesa.laesquina.mx', 'ftp://example.com', 'https://']) {
       assert.throws(
         () => loadConfig({ POS_PUBLIC_URL: url }),

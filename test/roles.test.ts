@@ -44,6 +44,7 @@ const EXPECTED_PERMISSIONS = [
   ['webhooks.manage', 'Create, edit and delete webhooks'],
   ['printers.manage', 'Create, edit and delete printers'],
   ['receipts.print', 'Print receipts and kitchen chits'],
+  ['display.view', 'Be a customer display: pair to a till and show the bill it is taking payment for'],
 ].map(([name, description]) => ({ name, description }));
 
 describeEachDatabase('roles', (target) => {
@@ -117,7 +118,7 @@ describeEachDatabase('roles', (target) => {
     const roles = (await admin('GET', '/roles')).json() as { id: string; name: string; is_seeded: boolean }[];
     assert.deepEqual(
       roles.map((role) => [role.name, role.is_seeded]),
-      ['admin', 'cashier', 'kitchen', 'manager', 'staff', 'waiter'].map((name) => [name, true]),
+      ['admin', 'cashier', 'display', 'kitchen', 'manager', 'staff', 'waiter'].map((name) => [name, true]),
     );
     const idOf = (name: string) => roles.find((role) => role.name === name)?.id as string;
     const custom = (await admin('POST', '/roles', { name: 'host', permissions: [] })).json();

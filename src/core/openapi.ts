@@ -26,6 +26,11 @@ export const OPENAPI_TAGS = [
   { name: 'Tickets', description: 'Bills of an order: whole or split by dishes or amount' },
   { name: 'Payments', description: 'Payments on bills and the payment methods' },
   { name: 'Guests', description: "The guest's phone: links to a bill's guest page, and the page's own API" },
+  {
+    name: 'Customer display',
+    description:
+      'A screen facing the guest at the counter, paired to one till: the bill being paid and its QR',
+  },
   { name: 'Shifts', description: 'Cash drawer shifts, pay-ins and pay-outs, close and Z report' },
   {
     name: 'Reports',

@@ -33,6 +33,7 @@ export const PERMISSIONS = {
   'webhooks.manage': 'Create, edit and delete webhooks',
   'printers.manage': 'Create, edit and delete printers',
   'receipts.print': 'Print receipts and kitchen chits',
+  'display.view': 'Be a customer display: pair to a till and show the bill it is taking payment for',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

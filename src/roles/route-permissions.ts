@@ -31,6 +31,12 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, RoutePermission>> = {
   createGuestLink: 'payments.take',
   revokeGuestLinks: 'payments.take',
 
+  // The till shows a code and what it is showing; the customer display pairs and reads.
+  createDisplayPairingCode: 'payments.take',
+  setDisplayCurrent: 'payments.take',
+  pairDisplay: 'display.view',
+  getDisplayCurrent: 'display.view',
+
   updateSettings: 'settings.write',
   getNetwork: 'settings.write',
 

@@ -5,8 +5,14 @@ import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
-import { errors, IdMessageReply, IdParams, MessageReply, NoContent } from '../core/schemas';
-import { TicketBody, TicketPageReply, TicketsQuery, TicketView } from './tickets.schemas';
+import { errors, IdParams, MessageReply, NoContent } from '../core/schemas';
+import {
+  CreatedTicketsReply,
+  TicketBody,
+  TicketPageReply,
+  TicketsQuery,
+  TicketView,
+} from './tickets.schemas';
 import * as service from './tickets.service';
 
 const tags = ['Tickets'];
@@ -22,7 +28,9 @@ export const ticketsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         description:
           'Body `{}` bills the whole unbilled balance (with every dish not yet on a bill); ' +
           '`{"order_dish_ids":[...]}` bills exactly those dishes; `{"amount":n}` bills a share of the ' +
-          'unbilled balance. A dish is on at most one live bill and live bills never add up to more ' +
+          'unbilled balance; `{"by_seat":true}` makes one bill per seat with unbilled plates, plates ' +
+          'without a seat on one more, all at once (`ids` lists them; a percent discount applies to each). ' +
+          'A dish is on at most one live bill and live bills never add up to more ' +
           'than the order total, also when cashiers split at once. Optional `discount` (`tickets.discount`, ' +
           "or a manager's approval in `X-Manager-Approval`, POST /auth/approvals; a 100 % discount with " +
           'its reason is a comp): ' +
@@ -31,18 +39,18 @@ export const ticketsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         headers: Type.Object({ ...IdempotencyHeaders.properties, ...ApprovalHeaders.properties }),
         params: IdParams,
         body: TicketBody,
-        response: { 201: IdMessageReply, ...errors(400, 401, 403, 404) },
+        response: { 201: CreatedTicketsReply, ...errors(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {
-      const { id } = await service.createTicket(
+      const { id, ids } = await service.createTicket(
         ctx,
         principalOf(request),
         request.params.id,
         request.body,
         idempotencyClaimOf(ctx, request),
       );
-      return reply.code(201).send({ id, message: 'Ticket created successfully' });
+      return reply.code(201).send({ id, ...(ids ? { ids } : {}), message: 'Ticket created successfully' });
     },
   );
 

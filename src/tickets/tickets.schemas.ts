@@ -45,11 +45,25 @@ export const TicketBody = Type.Object(
     amount: Type.Optional(
       PositiveMoney({ description: 'Split by amount: this share of the unbilled balance' }),
     ),
+    by_seat: Type.Optional(
+      Type.Boolean({
+        description:
+          'Split by seat: one bill per seat with unbilled plates, and one more for plates without a seat',
+      }),
+    ),
     discount: Type.Optional(Discount),
   },
   { additionalProperties: false },
 );
 export type TicketBody = Static<typeof TicketBody>;
+
+export const CreatedTicketsReply = Type.Object({
+  id: Uuid({ description: 'The (first) bill made' }),
+  ids: Type.Optional(
+    Type.Array(Uuid(), { description: 'By seat: every bill made, by seat, the one without a seat last' }),
+  ),
+  message: Type.String(),
+});
 
 export const TicketView = Type.Object({
   id: Uuid(),

@@ -23,9 +23,9 @@ export const NOTHING_LEFT_TO_BILL = 'Nothing left to bill';
 const EXCEEDS_UNBILLED = 'Amount exceeds the unbilled balance';
 
 /**
- * Creates a bill. The order's row lock serialises every bill of the order, so what is still
- * unbilled is read and claimed in one step; the partial unique index on live dish links and the
- * check `billed_cents <= total_cents` on the order hold even if that reasoning were ever wrong.
+ * Creates a bill, or one per seat. The order's row lock serialises every bill of the order, so what
+ * is still unbilled is read and claimed in one step; the partial unique index on live dish links and
+ * the check `billed_cents <= total_cents` on the order hold even if that reasoning were ever wrong.
  */
 export async function createTicket(
   ctx: AppContext,
@@ -33,14 +33,21 @@ export async function createTicket(
   orderId: string,
   input: TicketBody,
   claim: IdempotencyClaim | undefined,
-): Promise<{ id: string }> {
+): Promise<{ id: string; ids?: string[] }> {
   authorize(principal, 'tickets.write');
   if (input.order_dish_ids && input.amount !== undefined) {
     throw new BadRequestError('Send either order_dish_ids or amount, not both');
   }
+  if (input.by_seat && (input.order_dish_ids || input.amount !== undefined)) {
+    throw new BadRequestError('Send by_seat without order_dish_ids or amount');
+  }
+  // An amount off several bills would have to be shared out by some rule nobody asked for.
+  if (input.by_seat && input.discount?.type === 'amount') {
+    throw new BadRequestError('Bills by seat take a percent discount only');
+  }
   const now = ctx.clock.now();
   return inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
-    // The caller's role, or a manager's approval that this bill spends (given back if it fails).
+    // The caller's role, or a manager's approval that these bills spend (given back if it fails).
     const approver = input.discount ? await authorizeApprovable(trx, principal, 'discountBill', now) : null;
     const order = await orders.lockLiveOrder(trx, orderId);
     if (!order) throw new NotFoundError();
@@ -53,50 +60,101 @@ export async function createTicket(
     if (unbilledCents <= 0) throw new BadRequestError(NOTHING_LEFT_TO_BILL);
 
     const billed = await tickets.findBilledDishIds(trx, orderId);
-    const { subtotalCents, dishIds } = whatToBill(input, orderDishes, billed, unbilledCents);
-    if (subtotalCents <= 0) throw new BadRequestError(NOTHING_LEFT_TO_BILL);
-    if (subtotalCents > unbilledCents) throw new BadRequestError(EXCEEDS_UNBILLED);
-    const discount = input.discount ? discountCents(subtotalCents, input.discount) : 0;
-    const totalCents = subtotalCents - discount;
-    // A bill discounted to nothing owes nothing: it is paid the moment it exists.
-    const isPaid = totalCents === 0;
-
-    const id = newId();
-    await tickets.insertTicket(trx, {
-      id,
-      order_id: orderId,
-      status: isPaid ? TICKET_STATUS.paid : TICKET_STATUS.pending,
-      subtotal_cents: subtotalCents,
-      discount_cents: discount,
-      discount_type: input.discount?.type ?? null,
-      discount_value: input.discount?.value ?? null,
-      discount_reason: input.discount?.reason ?? null,
-      discount_approved_by: approver?.id ?? null,
-      total_cents: totalCents,
-      created_by: principal.id,
-      created_at: now,
-      updated_at: now,
-      paid_at: isPaid ? now : null,
-      canceled_at: null,
-    });
-    await tickets.insertTicketDishes(trx, id, dishIds);
-    await tickets.addToOrderBilled(trx, orderId, { subtotalCents, discountCents: discount }, now);
+    const bills = input.by_seat
+      ? billsBySeat(orderDishes, billed, unbilledCents)
+      : [whatToBill(input, orderDishes, billed, unbilledCents)];
+    const ids: string[] = [];
+    for (const [index, bill] of bills.entries()) {
+      if (bill.subtotalCents <= 0) throw new BadRequestError(NOTHING_LEFT_TO_BILL);
+      if (bill.subtotalCents > unbilledCents) throw new BadRequestError(EXCEEDS_UNBILLED);
+      // Bills list by creation time, then by a random id: a millisecond apart, bills by seat keep
+      // the seats' order, in which the till numbers them.
+      const at = now + index;
+      ids.push(await insertBill(trx, { principal, orderId, bill, discount: input.discount, approver, at }));
+    }
     // Even a pending bill moves the facts: its dishes leave the pool an amount-split bill is shared over.
     await refreshSalesFacts(trx, orderId);
-    const view = await viewOf(trx, id);
-    await recordEvent(trx, { type: 'ticket.created', data: view, at: now });
-    if (isPaid) await recordEvent(trx, { type: 'ticket.paid', data: view, at: now });
-    if (input.discount) {
-      await recordAudit(trx, {
-        at: now,
-        actor: principal,
-        action: 'ticket.discounted',
-        target: { type: 'ticket', id },
-        before: { order_id: orderId, subtotal: fromCents(subtotalCents) },
-        after: { ...view, approved_by: approver },
-      });
-    }
-    return { id };
+    const [id] = ids as [string];
+    return input.by_seat ? { id, ids } : { id };
+  });
+}
+
+type BillPlan = { subtotalCents: number; dishIds: string[] };
+
+async function insertBill(
+  trx: Db,
+  args: {
+    principal: Principal;
+    orderId: string;
+    bill: BillPlan;
+    discount: TicketBody['discount'];
+    approver: { id: string } | null;
+    at: number;
+  },
+): Promise<string> {
+  const { principal, orderId, bill, at: now } = args;
+  const { subtotalCents } = bill;
+  const discount = args.discount ? discountCents(subtotalCents, args.discount) : 0;
+  const totalCents = subtotalCents - discount;
+  // A bill discounted to nothing owes nothing: it is paid the moment it exists.
+  const isPaid = totalCents === 0;
+
+  const id = newId();
+  await tickets.insertTicket(trx, {
+    id,
+    order_id: orderId,
+    status: isPaid ? TICKET_STATUS.paid : TICKET_STATUS.pending,
+    subtotal_cents: subtotalCents,
+    discount_cents: discount,
+    discount_type: args.discount?.type ?? null,
+    discount_value: args.discount?.value ?? null,
+    discount_reason: args.discount?.reason ?? null,
+    discount_approved_by: args.approver?.id ?? null,
+    total_cents: totalCents,
+    created_by: principal.id,
+    created_at: now,
+    updated_at: now,
+    paid_at: isPaid ? now : null,
+    canceled_at: null,
+  });
+  await tickets.insertTicketDishes(trx, id, bill.dishIds);
+  await tickets.addToOrderBilled(trx, orderId, { subtotalCents, discountCents: discount }, now);
+  const view = await viewOf(trx, id);
+  await recordEvent(trx, { type: 'ticket.created', data: view, at: now });
+  if (isPaid) await recordEvent(trx, { type: 'ticket.paid', data: view, at: now });
+  if (args.discount) {
+    await recordAudit(trx, {
+      at: now,
+      actor: principal,
+      action: 'ticket.discounted',
+      target: { type: 'ticket', id },
+      before: { order_id: orderId, subtotal: fromCents(subtotalCents) },
+      after: { ...view, approved_by: args.approver },
+    });
+  }
+  return id;
+}
+
+/**
+ * One bill per seat with unbilled plates, by seat number, and the plates without a seat on one more.
+ * After a split by amount the unbilled balance is money no plate can be said to be in, so no seat
+ * can be billed its plates.
+ */
+function billsBySeat(
+  orderDishes: { id: string; price_at_order_cents: number; seat: number | null }[],
+  billed: Set<string>,
+  unbilledCents: number,
+): BillPlan[] {
+  const unbilledDishes = orderDishes.filter((dish) => !billed.has(dish.id));
+  if (sumOf(unbilledDishes) !== unbilledCents) {
+    throw new BadRequestError('After a split by amount the rest cannot be billed by seat');
+  }
+  const bySeat = new Map<number | null, typeof unbilledDishes>();
+  for (const dish of unbilledDishes) bySeat.set(dish.seat, [...(bySeat.get(dish.seat) ?? []), dish]);
+  const seats = [...bySeat.keys()].sort((a, b) => (a === null ? 1 : b === null ? -1 : a - b));
+  return seats.map((seat) => {
+    const dishes = bySeat.get(seat) ?? [];
+    return { subtotalCents: sumOf(dishes), dishIds: dishes.map((dish) => dish.id) };
   });
 }
 
@@ -106,7 +164,7 @@ function whatToBill(
   orderDishes: { id: string; price_at_order_cents: number }[],
   billed: Set<string>,
   unbilledCents: number,
-): { subtotalCents: number; dishIds: string[] } {
+): BillPlan {
   if (input.amount !== undefined) return { subtotalCents: toCents(input.amount), dishIds: [] };
   if (!input.order_dish_ids) {
     // The rest covers the dishes not yet on a bill when it is exactly them; after a split by amount

@@ -101,7 +101,13 @@ describe('compose.yaml', () => {
       pos.environment.DATABASE_URL,
       `postgres://${postgres.environment.POSTGRES_USER}:\${POSTGRES_PASSWORD}@postgres:5432/${postgres.environment.POSTGRES_DB}`,
     );
-    assert.deepEqual(Object.keys(compose.volumes), ['postgres-data', 'caddy-data', 'caddy-config']);
+    assert.deepEqual(Object.keys(compose.volumes), [
+      'postgres-data',
+      'caddy-data',
+      'caddy-config',
+      'caddy-public-data',
+      'caddy-public-config',
+    ]);
   });
 
   it('requires the secrets from outside the database and checks readiness through /health', () => {
@@ -149,6 +155,17 @@ describe('compose.yaml', () => {
     assert.equal(caddy.environment.POS_PUBLIC_NAME, `\${POS_ALLOWED_HOSTS:?set POS_ALLOWED_HOSTS in .env}`);
     const caddyfile = read('deploy/Caddyfile');
     assert.match(caddyfile, /^\{\$POS_PUBLIC_NAME\} \{\n\ttls internal\n\treverse_proxy pos:9154\n\}$/m);
+  });
+
+  it('serves only the guest site from the internet through a second Caddy under the public profile', () => {
+    const site = compose.services?.['caddy-public'];
+    assert.deepEqual(site.profiles, ['public']);
+    assert.match(site.image, /^caddy:2/);
+    assert.ok(site.volumes.includes('./deploy/Caddyfile.public:/etc/caddy/Caddyfile:ro'));
+    assert.match(site.environment.POS_GUEST_NAME, /^\$\{POS_GUEST_NAME:\?/);
+    assert.equal(pos.environment.POS_PUBLIC_URL, `\${POS_PUBLIC_URL:-}`);
+    // Its rules are run by the real caddy in test/e2e/public-site.test.ts.
+    assert.match(read('deploy/Caddyfile.public'), /^\{\$POS_GUEST_NAME\} \{$/m);
   });
 
   it('keeps .env and backups out of git and of the image', () => {

@@ -13,6 +13,7 @@ const OrderScreen = lazy(() => import('./screens/order/OrderScreen'));
 const KitchenScreen = lazy(() => import('./screens/kitchen/KitchenScreen'));
 const TillScreen = lazy(() => import('./screens/till/TillScreen'));
 const ManagerScreen = lazy(() => import('./screens/manager/ManagerScreen'));
+const DisplayScreen = lazy(() => import('./screens/display/DisplayScreen'));
 
 export function App() {
   return (
@@ -40,6 +41,7 @@ function Session() {
           <Route path="/app/till/:orderId" component={TillScreen} />
           <Route path="/app/manager" component={ManagerScreen} />
           <Route path="/app/manager/:section" component={ManagerScreen} />
+          <Route path="/app/display" component={DisplayScreen} />
           <Route default component={Home} />
         </Router>
       </ErrorBoundary>
@@ -75,6 +77,7 @@ const HOME_OF_ROLE: Record<string, string> = {
   kitchen: '/app/kitchen',
   cook: '/app/kitchen',
   cashier: '/app/till',
+  display: '/app/display',
 };
 
 /** The first screen after login: the role's own screen, the floor for the rest. */

@@ -302,6 +302,15 @@ export type Database = {
     source: Generated<'staff' | 'guest'>;
   };
   /** Links to a bill's guest page; the token itself is never stored, only its SHA-256. */
+  display_pairing_codes: { code: string; cashier_id: string; expires_at: number };
+  display_pairings: { display_user_id: string; cashier_id: string; paired_at: number };
+  /** What each cashier's till shows its paired customer display. */
+  till_displays: {
+    cashier_id: string;
+    ticket_id: string | null;
+    payment_id: string | null;
+    updated_at: number;
+  };
   guest_links: {
     id: string;
     token_hash: string;

@@ -52,9 +52,15 @@ export function Shell({ children }: { children: ComponentChildren }) {
   const { path } = useLocation();
   // From the session's permissions, never role names: a role is renamed or made in the staff screen.
   const permissions = user?.permissions ?? [];
+  // A customer display faces the guest: it links to no staff screen.
+  const isDisplay = permissions.includes('display.view') && !permissions.includes('orders.write');
   const links = [
-    { href: '/app/floor', label: t.floor },
-    { href: '/app/kitchen', label: t.kitchen },
+    ...(isDisplay
+      ? []
+      : [
+          { href: '/app/floor', label: t.floor },
+          { href: '/app/kitchen', label: t.kitchen },
+        ]),
     ...(permissions.includes('payments.take') ? [{ href: '/app/till', label: t.till }] : []),
     ...(user && mayManage(user) ? [{ href: '/app/manager', label: t.manager }] : []),
   ];

@@ -39,6 +39,7 @@ import * as ordinals from './0032_ordinals';
 import * as paperLocale from './0033_paper_locale';
 import * as managerApprovals from './0034_manager_approvals';
 import * as guestLinks from './0035_guest_links';
+import * as customerDisplay from './0036_customer_display';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -78,6 +79,7 @@ export const migrationProvider: MigrationProvider = {
       '0033_paper_locale': paperLocale,
       '0034_manager_approvals': managerApprovals,
       '0035_guest_links': guestLinks,
+      '0036_customer_display': customerDisplay,
     };
   },
 };

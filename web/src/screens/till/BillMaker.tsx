@@ -23,7 +23,7 @@ async function createBill(
   orderId: string,
   body: BillBody,
   approval?: ApprovalInput,
-): Promise<{ id: string }> {
+): Promise<{ id: string; ids?: string[] }> {
   const headers = body.discount ? await approvalHeaders('tickets.discount', approval) : {};
   return createOnce((key) =>
     api.POST('/orders/{id}/tickets', {
@@ -36,7 +36,7 @@ async function createBill(
 
 const MAX_PARTS = 20;
 
-/** Makes bills from what is not billed yet: all of it, chosen dishes, or N even shares. */
+/** Makes bills from what is not billed yet: all of it, one per seat, chosen dishes, or N even shares. */
 export function BillMaker({
   orderId,
   unbilledCents,
@@ -62,6 +62,8 @@ export function BillMaker({
   const problem = discountProblem ?? (approval && !isApprovalComplete(approval) ? 'approval' : undefined);
   // An amount off each of N shares would multiply it: an even split takes a percent only.
   const canSplitEvenly = discount?.type !== 'amount';
+  // The server bills by seat only whole plates; a seat on any plate is what makes it worth offering.
+  const hasSeats = unbilledDishes.some((dish) => dish.seat !== null);
   const [parts, setParts] = useState('2');
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [busy, setBusy] = useState(false);
@@ -85,6 +87,8 @@ export function BillMaker({
   };
   const withDiscount = (body: BillBody): BillBody => (discount ? { ...body, discount } : body);
   const billAll = () => run(async () => (await createBill(orderId, withDiscount({}), approval)).id);
+  const billBySeat = () =>
+    run(async () => (await createBill(orderId, withDiscount({ by_seat: true }), approval)).id);
   const billChosen = () =>
     run(async () => {
       const { id } = await createBill(orderId, withDiscount({ order_dish_ids: [...chosen] }), approval);
@@ -151,6 +155,19 @@ export function BillMaker({
           </p>
         )}
       </div>
+
+      {hasSeats && (
+        <div class="stack bill-by-seat">
+          <button
+            type="button"
+            disabled={busy || problem !== undefined || !canSplitEvenly}
+            onClick={() => void billBySeat()}
+          >
+            {t.billBySeat}
+          </button>
+          {!canSplitEvenly && <p class="muted">{t.billBySeatPercent}</p>}
+        </div>
+      )}
 
       {unbilledDishes.length > 0 && (
         <fieldset class="stack split-dishes">

@@ -6,6 +6,7 @@ import type { LiveEvent } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney, useSats } from '../../core/money';
 import { lightningQrDataUrl } from '../../core/qr';
+import { showLightning } from './customer-display';
 import { strings } from './strings';
 import { TICKET_PAID, type Ticket } from './till-model';
 
@@ -90,6 +91,12 @@ export function LightningPay({
     }, POLL_MS);
     return () => clearInterval(timer);
   }, [paymentId]);
+
+  // The customer display shows this invoice's QR while it may be paid.
+  useEffect(() => {
+    showLightning(ticket.id, paymentId ?? null);
+    return () => showLightning(ticket.id, null);
+  }, [ticket.id, paymentId]);
 
   useEffect(() => {
     if (isSettled) onSettled();

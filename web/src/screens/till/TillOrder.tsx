@@ -8,6 +8,7 @@ import { format, useStrings } from '../../core/i18n';
 import { BillMaker } from './BillMaker';
 import { BillPayments } from './BillPayments';
 import { Bills } from './Bills';
+import { showBill } from './customer-display';
 import { OrderDishes } from './OrderDishes';
 import { PayPanel } from './PayPanel';
 import { Receipt } from './Receipt';
@@ -64,6 +65,9 @@ export function TillOrder({ orderId }: { orderId: string }) {
     setNotice(undefined);
     void load();
   }, [load]);
+  // The customer display follows the bill being paid, and goes blank when the till leaves the order.
+  useEffect(() => showBill(paying ?? null), [paying]);
+  useEffect(() => () => showBill(null), []);
   const reload = useDebounced(load);
   useLiveEvents(
     ['orders', 'tickets', 'payments'],

@@ -7,6 +7,7 @@ import { toCents } from '../../core/cents';
 import { useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
+import { DisplayPairing } from './DisplayPairing';
 import { ShiftReport } from './ShiftReport';
 import { strings } from './strings';
 import { TillOrder } from './TillOrder';
@@ -65,6 +66,7 @@ function OpenOrders() {
       <h1>{t.openOrders}</h1>
       <Alert message={error} />
       <ShiftReport />
+      <DisplayPairing />
       {orders?.length === 0 && <p class="notice">{t.noOpenOrders}</p>}
       <ul class="grid till-orders">
         {orders?.map((order) => {

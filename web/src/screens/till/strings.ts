@@ -33,6 +33,8 @@ type Key =
   | 'parts'
   | 'splitEvenlyAction'
   | 'splitByDishes'
+  | 'billBySeat'
+  | 'billBySeatPercent'
   | 'billChosen'
   | 'noBills'
   | 'statusPaid'
@@ -104,6 +106,8 @@ export const strings: Strings<Key> = {
     parts: 'Number of parts',
     splitEvenlyAction: 'Split evenly',
     splitByDishes: 'Split by dishes',
+    billBySeat: 'One bill per seat',
+    billBySeatPercent: 'Bills by seat take only a percent discount, on each bill.',
     billChosen: 'Bill the chosen dishes ({count})',
     noBills: 'No bills yet.',
     statusPaid: 'Paid',
@@ -174,6 +178,8 @@ export const strings: Strings<Key> = {
     parts: 'Número de partes',
     splitEvenlyAction: 'Dividir',
     splitByDishes: 'Dividir por platillos',
+    billBySeat: 'Una cuenta por asiento',
+    billBySeatPercent: 'Las cuentas por asiento solo admiten un descuento en porcentaje, en cada cuenta.',
     billChosen: 'Cuenta con los platillos elegidos ({count})',
     noBills: 'Aún no hay cuentas.',
     statusPaid: 'Pagada',

@@ -1,0 +1,54 @@
+import type { Strings } from '../../core/i18n';
+
+export const strings: Strings<
+  | 'title'
+  | 'pairTitle'
+  | 'pairHelp'
+  | 'code'
+  | 'connect'
+  | 'welcome'
+  | 'tillOf'
+  | 'total'
+  | 'paid'
+  | 'balance'
+  | 'scanToPay'
+  | 'lightningAmount'
+  | 'qrLabel'
+  | 'thanks'
+  | 'unreachable'
+> = {
+  en: {
+    title: 'Customer display',
+    pairTitle: 'Connect this display to a till',
+    pairHelp: 'At the till, tap "Connect the customer display" and type the code it shows.',
+    code: 'Code',
+    connect: 'Connect',
+    welcome: 'Welcome',
+    tillOf: "{name}'s till",
+    total: 'Total',
+    paid: 'Paid',
+    balance: 'Due',
+    scanToPay: 'Scan to pay with Lightning',
+    lightningAmount: '{amount} ({sats} sat)',
+    qrLabel: 'Lightning invoice QR code',
+    thanks: 'Thank you!',
+    unreachable: 'The server cannot be reached. Trying again…',
+  },
+  es: {
+    title: 'Pantalla del cliente',
+    pairTitle: 'Conectar esta pantalla a una caja',
+    pairHelp: 'En la caja, toque "Conectar la pantalla del cliente" y escriba el código que muestra.',
+    code: 'Código',
+    connect: 'Conectar',
+    welcome: 'Bienvenido',
+    tillOf: 'Caja de {name}',
+    total: 'Total',
+    paid: 'Pagado',
+    balance: 'Saldo',
+    scanToPay: 'Escanee para pagar con Lightning',
+    lightningAmount: '{amount} ({sats} sat)',
+    qrLabel: 'Código QR de la factura Lightning',
+    thanks: '¡Gracias!',
+    unreachable: 'No se puede contactar con el servidor. Reintentando…',
+  },
+};
