@@ -19,10 +19,12 @@ const EXCLUDED = new Set(['POST /auth/logout', 'GET /events']);
 /**
  * A refused login is recorded on purpose: the audit log keeps failed logins and the throttle counts
  * them (test/audit.test.ts and test/login-hardening.test.ts cover both). A wrong PIN or wallet
- * password on the wallet's routes is counted by the same throttle (test/wallet-access.test.ts).
+ * password on the wallet's routes is counted by the same throttle (test/wallet-access.test.ts), and
+ * so is a manager's wrong PIN on an approval (test/manager-approvals.test.ts).
  */
 const RECORDS_ITS_REFUSALS = new Set([
   'POST /auth/login',
+  'POST /auth/approvals',
   'PUT /users/me/wallet-password',
   'POST /wallet/auth',
 ]);
@@ -117,11 +119,12 @@ function withTimeout<T>(promise: Promise<T>, label: string): Promise<T> {
 }
 
 /**
- * A 503 is the contract's answer while the Lightning node or its webhook secret is not configured, and
- * while no exchange-rate source is (the fuzzed app has neither).
+ * A 503 is the contract's answer while the Lightning node or its webhook secret is not configured,
+ * while no exchange-rate source is, and for guest links while POS_PUBLIC_URL is unset (the fuzzed app
+ * has none of them).
  */
 const isExpectedUnavailable = (status: number, body: string) =>
-  status === 503 && /is not configured|Exchange rate unavailable/.test(body);
+  status === 503 && /is not configured|Exchange rate unavailable|Guest links need POS_PUBLIC_URL/.test(body);
 
 describeEachDatabase('API fuzzing from the OpenAPI document', (target) => {
   it('never answers 5xx, never hangs, and a refused request changes nothing', async (t) => {
