@@ -11,6 +11,7 @@ import { buildTestApp } from '../helpers/app';
 import { billableOrder, createBill } from '../helpers/checkout-factories';
 import { databaseTargets } from '../helpers/database';
 import { exitCodeOf } from '../helpers/server-process';
+import { buildWebApp } from './web/browser';
 
 /**
  * The shipped guest site (deploy/Caddyfile.public) run by the real caddy in front of a server: its
@@ -111,6 +112,8 @@ describe('the public guest site (deploy/Caddyfile.public)', () => {
       );
       return;
     }
+    // The guest page as `npm start` serves it, so it and its files can be fetched through the site.
+    await buildWebApp();
     const { app, db } = await buildTestApp(t, target, {
       env: { POS_PUBLIC_URL: `https://${GUEST_NAME}` },
     });
@@ -129,10 +132,14 @@ describe('the public guest site (deploy/Caddyfile.public)', () => {
     assert.equal(JSON.parse(bill.text).total, 60);
     const receipt = await through('GET', `/guest/${token}/receipt`);
     assert.equal(receipt.status, 200);
-    // Passed on to the server, which answers for itself (here: no wallet, an unknown page, no build).
+    const page = await through('GET', `/g/${token}`);
+    assert.equal(page.status, 200);
+    const assets = [...page.text.matchAll(/\/g\/assets\/[^"']+/g)].map((match) => match[0]);
+    assert.ok(assets.length > 0, 'the guest page loads its files from /g/assets/');
+    for (const asset of assets) assert.equal((await through('GET', asset)).status, 200, asset);
+    // Passed on to the server, which answers for itself (here: no wallet, a missing file).
     for (const [method, path] of [
       ['POST', `/guest/${token}/lightning`],
-      ['GET', `/g/${token}`],
       ['GET', '/g/assets/missing.js'],
     ] as const) {
       const answer = await through(method, path);

@@ -1,47 +1,32 @@
-/**
- * What a thermal printer prints from our ESC/POS jobs, as text: the commands our encoder sends (reset,
- * code page, cut) are dropped and each byte above 0x7F is read in the code page last selected. Only
- * the letters of Spanish are mapped; any other byte shows as "?", so a wrong page does not pass unseen.
- */
+/** Where PC437 and PC850 agree: the lower-case accents, ñ, É and the Spanish marks. */
+const SPANISH_IN_BOTH: Record<number, string> = {
+  129: 'ü',
+  130: 'é',
+  144: 'É',
+  160: 'á',
+  161: 'í',
+  162: 'ó',
+  163: 'ú',
+  164: 'ñ',
+  165: 'Ñ',
+  168: '¿',
+  173: '¡',
+};
 const CODE_PAGES: Record<number, Record<number, string>> = {
-  // 0: PC437
-  0: {
-    129: 'ü',
-    130: 'é',
-    144: 'É',
-    160: 'á',
-    161: 'í',
-    162: 'ó',
-    163: 'ú',
-    164: 'ñ',
-    165: 'Ñ',
-    168: '¿',
-    173: '¡',
-  },
-  // 2: PC850, where the capitals with an acute accent live
-  2: {
-    129: 'ü',
-    130: 'é',
-    144: 'É',
-    160: 'á',
-    161: 'í',
-    162: 'ó',
-    163: 'ú',
-    164: 'ñ',
-    165: 'Ñ',
-    168: '¿',
-    173: '¡',
-    181: 'Á',
-    214: 'Í',
-    224: 'Ó',
-    233: 'Ú',
-  },
+  0: SPANISH_IN_BOTH,
+  // PC850 also has the capitals with an acute accent.
+  2: { ...SPANISH_IN_BOTH, 181: 'Á', 214: 'Í', 224: 'Ó', 233: 'Ú' },
 };
 
 const ESC = 0x1b;
 const FS = 0x1c;
 const GS = 0x1d;
 
+/**
+ * What a thermal printer prints from our ESC/POS jobs, as text: the commands our encoder sends (reset,
+ * code page, cut) are dropped and each byte above 0x7F is read in the code page last selected. Only
+ * the letters of Spanish are mapped; any other byte shows as "?", so a wrong page does not pass unseen.
+ */
 export function paperText(job: Buffer): string {
   let page = 0;
   let text = '';

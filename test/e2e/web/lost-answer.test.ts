@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import { databaseTargets } from '../../helpers/database';
 import { insertCategory, insertDish, insertSpace, insertTable, insertUser } from '../../helpers/factories';
 import {
@@ -13,20 +13,26 @@ import { goToFloor, menuDish, openFreeTable, orderedDishes } from './floor-order
 
 const [target] = databaseTargets as [(typeof databaseTargets)[number]];
 
+/** A waiter's tablet on the order screen of table 4, just opened; the menu has a paella. */
+async function waiterAtFreeTable(t: TestContext) {
+  const { baseUrl, db } = await startPlainWebServer(t, target);
+  const waiter = await insertUser(db, { role: 'waiter' });
+  const space = await insertSpace(db, { name: 'Dining room' });
+  await insertTable(db, { name: '4', spaceId: space.id });
+  const mains = await insertCategory(db, { name: 'Mains', type: 'dish' });
+  await insertDish(db, { name: 'Paella', priceCents: 1850, categoryId: mains.id });
+
+  const browser = await launchBrowser(t);
+  const { page } = await openDevice(browser, baseUrl);
+  await logInThroughScreen(page, waiter.name, waiter.pin);
+  await goToFloor(page);
+  await openFreeTable(page, '4');
+  return { db, page };
+}
+
 describe('web app: a waiter’s order is never lost nor doubled', { skip: skipWithoutChromium }, () => {
   it('sends a dish again with the same Idempotency-Key when the answer is lost, and the server keeps one', async (t) => {
-    const { baseUrl, db } = await startPlainWebServer(t, target);
-    const waiter = await insertUser(db, { role: 'waiter' });
-    const space = await insertSpace(db, { name: 'Dining room' });
-    await insertTable(db, { name: '4', spaceId: space.id });
-    const mains = await insertCategory(db, { name: 'Mains', type: 'dish' });
-    await insertDish(db, { name: 'Paella', priceCents: 1850, categoryId: mains.id });
-
-    const browser = await launchBrowser(t);
-    const { page } = await openDevice(browser, baseUrl);
-    await logInThroughScreen(page, waiter.name, waiter.pin);
-    await goToFloor(page);
-    await openFreeTable(page, '4');
+    const { db, page } = await waiterAtFreeTable(t);
     await menuDish(page, 'Paella').waitFor();
     const orderId = new URL(page.url()).pathname.split('/').at(-1) as string;
 
@@ -61,18 +67,7 @@ describe('web app: a waiter’s order is never lost nor doubled', { skip: skipWi
   });
 
   it('tells the waiter the plates were sent when the answer to Send was lost and the retry replays it', async (t) => {
-    const { baseUrl, db } = await startPlainWebServer(t, target);
-    const waiter = await insertUser(db, { role: 'waiter' });
-    const space = await insertSpace(db, { name: 'Dining room' });
-    await insertTable(db, { name: '4', spaceId: space.id });
-    const mains = await insertCategory(db, { name: 'Mains', type: 'dish' });
-    await insertDish(db, { name: 'Paella', priceCents: 1850, categoryId: mains.id });
-
-    const browser = await launchBrowser(t);
-    const { page } = await openDevice(browser, baseUrl);
-    await logInThroughScreen(page, waiter.name, waiter.pin);
-    await goToFloor(page);
-    await openFreeTable(page, '4');
+    const { db, page } = await waiterAtFreeTable(t);
     await menuDish(page, 'Paella').click();
     await menuDish(page, 'Paella').click();
     await orderedDishes(page).nth(1).waitFor();
