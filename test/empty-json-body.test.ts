@@ -24,6 +24,25 @@ async function bodilessPosts(app: FastifyInstance): Promise<string[]> {
 
 const EMPTY_JSON = { 'content-type': 'application/json' };
 
+/** Fields minted fresh by each request (a pairing code, a link's token): the same answer holds others. */
+const MINTED = new Set(['code', 'token', 'url']);
+
+function comparable(response: LightMyRequestResponse) {
+  let body: unknown = response.body;
+  try {
+    const parsed: unknown = JSON.parse(response.body);
+    body =
+      parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+        ? Object.fromEntries(
+            Object.entries(parsed).map(([name, value]) => [name, MINTED.has(name) ? typeof value : value]),
+          )
+        : parsed;
+  } catch {
+    // Not JSON: compared as it is.
+  }
+  return { status: response.statusCode, body };
+}
+
 describeEachDatabase('empty JSON bodies', (target) => {
   it('answers every POST without a request body the same with or without an empty JSON body', async (t) => {
     const { app, db } = await buildTestApp(t, target);
@@ -40,11 +59,7 @@ describeEachDatabase('empty JSON bodies', (target) => {
     for (const path of paths) {
       const withoutBody = await send(path, {});
       const withEmptyJson = await send(path, EMPTY_JSON);
-      assert.deepEqual(
-        { status: withEmptyJson.statusCode, body: withEmptyJson.body },
-        { status: withoutBody.statusCode, body: withoutBody.body },
-        `POST ${path}`,
-      );
+      assert.deepEqual(comparable(withEmptyJson), comparable(withoutBody), `POST ${path}`);
     }
   });
 
