@@ -16,6 +16,7 @@ type Schema = {
   required?: string[];
   minProperties?: number;
   maximum?: number;
+  enum?: unknown[];
 };
 type Operation = {
   parameters?: { in: string; name: string; schema?: Schema }[];
@@ -25,7 +26,9 @@ type Operation = {
 /** Every object inside a schema, with where it sits, e.g. `body.dishes[]`. */
 function objectsOf(schema: Schema | undefined, where: string): [string, Schema][] {
   if (!schema) return [];
-  const found: [string, Schema][] = schema.type === 'object' ? [[where, schema]] : [];
+  // OpenAPI 3.0 has no null type: the document writes a null as `{type: object, nullable, enum: [null]}`.
+  const isNull = schema.enum?.length === 1 && schema.enum[0] === null;
+  const found: [string, Schema][] = schema.type === 'object' && !isNull ? [[where, schema]] : [];
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     found.push(...objectsOf(property, `${where}.${name}`));
   }
