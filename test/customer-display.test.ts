@@ -49,7 +49,7 @@ describeEachDatabase('customer display', (target) => {
     assert.deepEqual([again.statusCode, again.json()], [400, { message: 'Unknown or expired pairing code' }]);
     assert.deepEqual((await display('GET', '/displays/current')).json(), { ...NOT_PAIRED, cashier: 'Carla' });
 
-    assert.equal((await till('PUT', '/displays/current', { ticket_id: ticketId })).statusCode, 204);
+    assert.equal((await till('PUT', '/displays/till', { ticket_id: ticketId })).statusCode, 204);
     const shown = await display('GET', '/displays/current');
     assert.equal(shown.headers['cache-control'], 'no-store');
     assert.deepEqual(shown.json(), {
@@ -59,7 +59,7 @@ describeEachDatabase('customer display', (target) => {
     });
 
     const lightning = (await till('POST', `/tickets/${ticketId}/lightning`, { amount: 20 })).json();
-    const put = await till('PUT', '/displays/current', { ticket_id: ticketId, payment_id: lightning.id });
+    const put = await till('PUT', '/displays/till', { ticket_id: ticketId, payment_id: lightning.id });
     assert.equal(put.statusCode, 204, put.body);
     assert.deepEqual((await display('GET', '/displays/current')).json().lightning, {
       payment_id: lightning.id,
@@ -73,7 +73,7 @@ describeEachDatabase('customer display', (target) => {
 
     // The guest pays in cash after all: the till shows the bill alone, and the display sees it paid.
     assert.equal(
-      (await till('PUT', '/displays/current', { ticket_id: ticketId, payment_id: null })).statusCode,
+      (await till('PUT', '/displays/till', { ticket_id: ticketId, payment_id: null })).statusCode,
       204,
     );
     const cash = await till('POST', `/tickets/${ticketId}/payments`, { method: 'cash', amount: 60 });
@@ -83,7 +83,7 @@ describeEachDatabase('customer display', (target) => {
       bill: { id: ticketId, status: 2, total: 60, paid: 60, balance: 0 },
       lightning: null,
     });
-    assert.equal((await till('PUT', '/displays/current', { ticket_id: null })).statusCode, 204);
+    assert.equal((await till('PUT', '/displays/till', { ticket_id: null })).statusCode, 204);
     assert.deepEqual((await display('GET', '/displays/current')).json(), { ...NOT_PAIRED, cashier: 'Carla' });
   });
 
@@ -102,8 +102,8 @@ describeEachDatabase('customer display', (target) => {
     ];
     await pairWith(first, firstDisplay);
     await pairWith(second, secondDisplay);
-    await first('PUT', '/displays/current', { ticket_id: firstBill });
-    await second('PUT', '/displays/current', { ticket_id: secondBill });
+    await first('PUT', '/displays/till', { ticket_id: firstBill });
+    await second('PUT', '/displays/till', { ticket_id: secondBill });
     assert.equal((await firstDisplay('GET', '/displays/current')).json().bill.id, firstBill);
     assert.equal((await secondDisplay('GET', '/displays/current')).json().bill.id, secondBill);
     assert.deepEqual((await unpaired('GET', '/displays/current')).json(), NOT_PAIRED);
@@ -112,7 +112,7 @@ describeEachDatabase('customer display', (target) => {
       ['GET', `/tickets/${firstBill}`, undefined],
       ['GET', `/tickets/${firstBill}/payments`, undefined],
       ['POST', '/displays/pairing-code', undefined],
-      ['PUT', '/displays/current', { ticket_id: firstBill }],
+      ['PUT', '/displays/till', { ticket_id: firstBill }],
     ] as const) {
       assert.equal((await firstDisplay(method, path, body)).statusCode, 403, `${method} ${path}`);
     }
@@ -120,7 +120,7 @@ describeEachDatabase('customer display', (target) => {
     assert.equal((await first('POST', '/displays/pair', { code: '123456' })).statusCode, 403);
 
     const unknown = '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e';
-    assert.equal((await first('PUT', '/displays/current', { ticket_id: unknown })).statusCode, 404);
+    assert.equal((await first('PUT', '/displays/till', { ticket_id: unknown })).statusCode, 404);
     const cash = (
       await first('POST', `/tickets/${firstBill}/payments`, { method: 'cash', amount: 5 })
     ).json();
@@ -129,7 +129,7 @@ describeEachDatabase('customer display', (target) => {
       { ticket_id: secondBill, payment_id: cash.id },
       { ticket_id: null, payment_id: cash.id },
     ]) {
-      assert.equal((await first('PUT', '/displays/current', body)).statusCode, 400, JSON.stringify(body));
+      assert.equal((await first('PUT', '/displays/till', body)).statusCode, 400, JSON.stringify(body));
     }
 
     // A code lives five minutes, and a new one replaces the till's earlier one.

@@ -43,7 +43,7 @@ export const displaysRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   );
 
   app.put(
-    '/displays/current',
+    '/displays/till',
     {
       schema: {
         operationId: 'setDisplayCurrent',

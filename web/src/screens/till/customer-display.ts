@@ -1,7 +1,7 @@
 import { api } from '../../api/client';
 
 /**
- * What this till shows its customer display (PUT /displays/current). Sent one after the other, so
+ * What this till shows its customer display (PUT /displays/till). Sent one after the other, so
  * the last state the till had is the one the server keeps; a till without a display, or a lost
  * request, never stops a payment: the display is a courtesy.
  */
@@ -12,7 +12,7 @@ function send(next: typeof shown): void {
   if (next.ticketId === shown.ticketId && next.paymentId === shown.paymentId) return;
   shown = next;
   const body = { ticket_id: next.ticketId, payment_id: next.paymentId };
-  queue = queue.then(() => api.PUT('/displays/current', { body }).catch(() => undefined));
+  queue = queue.then(() => api.PUT('/displays/till', { body }).catch(() => undefined));
 }
 
 /** The bill being paid, or none; any Lightning QR of the bill before goes with it. */
