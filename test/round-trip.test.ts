@@ -82,6 +82,7 @@ const FACTORIES: Record<string, (fixture: Fixture) => Promise<Created>> = {
     },
   }),
   '/settings': async () => ({ params: {} }),
+  '/settings/fiscal': async () => ({ params: {} }),
   '/categories/{id}': async ({ db }) => ({
     params: { id: (await insertCategory(db, { type: 'dish' })).id },
     query: '?type=dish',

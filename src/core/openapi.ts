@@ -31,6 +31,10 @@ export const OPENAPI_TAGS = [
     description:
       'A screen facing the guest at the counter, paired to one till: the bill being paid and its QR',
   },
+  {
+    name: 'E-invoice (CFDI)',
+    description: "Mexico's e-invoice through a PAC: receipts of paid bills, invoices, the global invoice",
+  },
   { name: 'Shifts', description: 'Cash drawer shifts, pay-ins and pay-outs, close and Z report' },
   {
     name: 'Reports',

@@ -63,12 +63,14 @@ export const fiscalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
   app.get(
     '/fiscal/catalogs',
     {
+      // Public SAT codes: the guest page's invoice form offers them too.
+      config: { public: true },
       schema: {
         operationId: 'getFiscalCatalogs',
         tags,
         summary:
           "The SAT codes the screens offer: regimes, CFDI uses (with each one's regimes), payment forms",
-        response: { 200: FiscalCatalogsView, ...authErrors() },
+        response: { 200: FiscalCatalogsView },
       },
     },
     () => fiscalCatalogs(),

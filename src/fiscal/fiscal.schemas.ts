@@ -24,9 +24,11 @@ const fiscalSettingsProperties = {
     { description: "Must match the receipts' period set in the PAC's dashboard" },
   ),
   payment_forms: Type.Record(
-    Type.String({ pattern: '^[a-z0-9_-]{1,40}$' }),
+    Type.String({ pattern: '^[a-z][a-z0-9_-]{0,31}$' }),
     Digits(2, '01', 'SAT c_FormaPago'),
     {
+      additionalProperties: false,
+      maxProperties: 50,
       description: 'Payment method code → SAT c_FormaPago; a method without one blocks invoicing its bills',
       example: { cash: '01', card: '04', transfer: '03' },
     },
@@ -44,6 +46,7 @@ export type FiscalSettingsView = Static<typeof FiscalSettingsView>;
 
 export const UpdateFiscalSettingsBody = Type.Partial(Type.Object(fiscalSettingsProperties), {
   additionalProperties: false,
+  minProperties: 1,
 });
 export type UpdateFiscalSettingsBody = Static<typeof UpdateFiscalSettingsBody>;
 

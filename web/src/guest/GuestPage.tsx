@@ -5,6 +5,7 @@ import { moneyFormatter, satsFormatter } from '../core/money-format';
 import { useStore } from '../core/store';
 import { BillSummary } from './BillSummary';
 import { GuestReceipt } from './GuestReceipt';
+import { GuestTaxInvoice } from './GuestTaxInvoice';
 import {
   BILL_CANCELED,
   BILL_PAID,
@@ -184,6 +185,7 @@ export function GuestPage({ token }: { token: string }) {
         </section>
       )}
       {!isSettled && bill.status === BILL_PAID && <GuestReceipt token={token} open />}
+      {bill.status === BILL_PAID && bill.invoice && <GuestTaxInvoice token={token} initial={bill.invoice} />}
       {bill.status === BILL_CANCELED && (
         <p class="guest-card guest-error" role="status">
           {t.canceled}

@@ -71,3 +71,16 @@ export function newIdempotencyKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
+
+export type GuestInvoiceOffer = NonNullable<GuestBill['invoice']>;
+
+export function fetchFiscalCatalogs() {
+  return ok(api.GET('/fiscal/catalogs'));
+}
+
+export function requestTaxInvoice(
+  token: string,
+  body: paths['/guest/{token}/invoice']['post']['requestBody']['content']['application/json'],
+) {
+  return ok(api.POST('/guest/{token}/invoice', { params: { path: { token } }, body }));
+}

@@ -2,6 +2,7 @@ import { useRoute } from 'preact-iso';
 import { type Strings, useStrings } from '../../core/i18n';
 import { currentUser, mayManage } from '../../core/session';
 import { useStore } from '../../core/store';
+import { FiscalSection } from './FiscalSection';
 import { FloorSection } from './FloorSection';
 import { InventorySection } from './InventorySection';
 import { MenuSection } from './MenuSection';
@@ -22,6 +23,7 @@ const SECTIONS = {
   floor: FloorSection,
   staff: StaffSection,
   settings: SettingsSection,
+  invoicing: FiscalSection,
   sales: SalesSection,
   shifts: ShiftsSection,
   tablets: TabletsSection,
@@ -40,6 +42,7 @@ const strings: Strings<Section | 'sections' | 'notAllowed' | 'unknown' | 'manage
     floor: 'Spaces and tables',
     staff: 'Staff and roles',
     settings: 'Settings',
+    invoicing: 'E-invoicing',
     sales: "Today's sales",
     shifts: 'Shifts and Z report',
     tablets: 'Tablets',
@@ -58,6 +61,7 @@ const strings: Strings<Section | 'sections' | 'notAllowed' | 'unknown' | 'manage
     floor: 'Espacios y mesas',
     staff: 'Personal y roles',
     settings: 'Ajustes',
+    invoicing: 'Facturación',
     sales: 'Ventas de hoy',
     shifts: 'Turnos y corte de caja',
     tablets: 'Tabletas',

@@ -9,6 +9,7 @@ import { BillMaker } from './BillMaker';
 import { BillPayments } from './BillPayments';
 import { Bills } from './Bills';
 import { showBill } from './customer-display';
+import { FiscalPanel } from './FiscalPanel';
 import { OrderDishes } from './OrderDishes';
 import { PayPanel } from './PayPanel';
 import { Receipt } from './Receipt';
@@ -208,6 +209,9 @@ export function TillOrder({ orderId }: { orderId: string }) {
               name={payingName}
               guest={payingTicket.status !== TICKET_PAID}
             />
+          )}
+          {payingTicket?.status === TICKET_PAID && (
+            <FiscalPanel key={payingTicket.id} ticketId={payingTicket.id} />
           )}
         </div>
       </div>

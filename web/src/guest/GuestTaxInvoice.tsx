@@ -1,0 +1,116 @@
+import { useEffect, useState } from 'preact/hooks';
+import { format, language, useLocale, useStrings } from '../core/i18n';
+import { translateServerText } from '../core/server-text';
+import { fiscalStrings } from '../screens/fiscal/fiscal-strings';
+import { type FiscalCatalogs, InvoiceForm, type InvoiceRequest } from '../screens/fiscal/InvoiceForm';
+import {
+  fetchBill,
+  fetchFiscalCatalogs,
+  GuestApiError,
+  type GuestInvoiceOffer,
+  requestTaxInvoice,
+} from './guest-api';
+import { guestFiscalStrings } from './guest-fiscal-strings';
+
+/** How often the page asks again while the receipt is being made, seconds after the payment. */
+const POLL_MS = 3000;
+
+/**
+ * "Request your invoice" on a paid bill: the PAC's self-invoice page when the restaurant's account has
+ * one, else the form here; the PDF and XML once it is made.
+ */
+export function GuestTaxInvoice({ token, initial }: { token: string; initial: GuestInvoiceOffer }) {
+  const t = useStrings(guestFiscalStrings);
+  const form = useStrings(fiscalStrings);
+  const locale = useLocale();
+  const [offer, setOffer] = useState(initial);
+  const [catalogs, setCatalogs] = useState<FiscalCatalogs>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  useEffect(() => {
+    if (offer.status !== 'pending') return;
+    const timer = setTimeout(async () => {
+      const bill = await fetchBill(token).catch(() => undefined);
+      if (bill?.invoice) setOffer(bill.invoice);
+    }, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [offer]);
+
+  const openForm = async () => {
+    setError(undefined);
+    try {
+      setCatalogs(await fetchFiscalCatalogs());
+    } catch {
+      setError(t.unreachable);
+    }
+  };
+  const submit = async (request: InvoiceRequest) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const invoice = await requestTaxInvoice(token, request);
+      setOffer({ ...offer, status: 'invoiced', uuid: invoice.uuid });
+      setCatalogs(undefined);
+    } catch (failure) {
+      setError(
+        failure instanceof GuestApiError
+          ? translateServerText(failure.message, language.get())
+          : t.unreachable,
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+  const until =
+    offer.expires_at === null
+      ? undefined
+      : new Date(offer.expires_at).toLocaleDateString(locale, { dateStyle: 'long' });
+
+  return (
+    <section class="guest-card guest-tax-invoice" aria-labelledby="tax-invoice-title">
+      <h2 id="tax-invoice-title">{t.title}</h2>
+      {offer.status === 'pending' && <p role="status">{t.preparing}</p>}
+      {offer.status === 'unavailable' && <p>{t.inGlobal}</p>}
+      {offer.status === 'available' && offer.self_invoice_url && (
+        <>
+          <a class="guest-primary" href={offer.self_invoice_url} target="_blank" rel="noreferrer">
+            {t.request}
+          </a>
+          {until && <p class="guest-muted">{format(t.selfInvoiceUntil, { date: until })}</p>}
+        </>
+      )}
+      {offer.status === 'available' && !offer.self_invoice_url && !catalogs && (
+        <button type="button" class="guest-primary" onClick={() => void openForm()}>
+          {t.request}
+        </button>
+      )}
+      {offer.status === 'available' && catalogs && (
+        <InvoiceForm
+          idPrefix="guest-invoice"
+          catalogs={catalogs}
+          busy={busy}
+          onSubmit={(request) => void submit(request)}
+        />
+      )}
+      {offer.status === 'invoiced' && (
+        <>
+          <p role="status">{format(t.invoiced, { uuid: offer.uuid ?? '' })}</p>
+          <div class="guest-row">
+            <a class="guest-secondary" href={`/guest/${token}/invoice.pdf`} download>
+              {t.download} {form.pdf}
+            </a>
+            <a class="guest-secondary" href={`/guest/${token}/invoice.xml`} download>
+              {t.download} {form.xml}
+            </a>
+          </div>
+        </>
+      )}
+      {error && (
+        <p class="guest-error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,199 @@
+import type { Strings } from '../../core/i18n';
+
+/** Strings of e-invoicing (CFDI): the till's invoice form, the manager's settings and global invoice. */
+export const fiscalStrings: Strings<
+  | 'title'
+  | 'status_none'
+  | 'status_pending'
+  | 'status_receipt'
+  | 'status_invoiced'
+  | 'status_in_global'
+  | 'status_canceled'
+  | 'status_failed'
+  | 'selfInvoice'
+  | 'selfInvoiceUntil'
+  | 'invoice'
+  | 'invoiceTitle'
+  | 'rfc'
+  | 'legalName'
+  | 'legalNameHelp'
+  | 'regime'
+  | 'postalCode'
+  | 'use'
+  | 'email'
+  | 'submit'
+  | 'invoiced'
+  | 'pdf'
+  | 'xml'
+  | 'uuid'
+  | 'settingsTitle'
+  | 'enabled'
+  | 'pacMissing'
+  | 'restaurantRfc'
+  | 'series'
+  | 'productKey'
+  | 'unitKey'
+  | 'periodicity'
+  | 'periodicityHelp'
+  | 'period_day'
+  | 'period_week'
+  | 'period_fortnight'
+  | 'period_month'
+  | 'paymentForms'
+  | 'paymentFormsHelp'
+  | 'noForm'
+  | 'save'
+  | 'saved'
+  | 'globalTitle'
+  | 'globalHelp'
+  | 'from'
+  | 'to'
+  | 'issueGlobal'
+  | 'globalIssued'
+  | 'noPeriods'
+  | 'periodState_due'
+  | 'periodState_issuing'
+  | 'periodState_issued'
+  | 'periodState_empty'
+  | 'periodState_refused'
+  | 'period'
+  | 'state'
+  | 'total'
+  | 'cancel'
+  | 'cancelMotive'
+  | 'canceled'
+  | 'cancelPending'
+> = {
+  en: {
+    title: 'E-invoice (CFDI)',
+    status_none: 'No receipt yet',
+    status_pending: 'Receipt being made',
+    status_receipt: 'Receipt issued: ready to invoice',
+    status_invoiced: 'Invoiced',
+    status_in_global: 'In the global invoice',
+    status_canceled: 'Canceled',
+    status_failed: 'Receipt failed',
+    selfInvoice: 'Self-invoice page',
+    selfInvoiceUntil: 'The guest can invoice it there until {date}.',
+    invoice: 'Invoice',
+    invoiceTitle: "Invoice to the guest's RFC",
+    rfc: 'RFC',
+    legalName: 'Name or company name',
+    legalNameHelp: 'Exactly as on the Constancia de Situación Fiscal, without "S.A. de C.V."',
+    regime: 'Tax regime',
+    postalCode: 'Fiscal postal code',
+    use: 'CFDI use',
+    email: 'Email (optional)',
+    submit: 'Issue the invoice',
+    invoiced: 'Invoice {uuid} issued.',
+    pdf: 'PDF',
+    xml: 'XML',
+    uuid: 'Folio fiscal',
+    settingsTitle: 'E-invoicing',
+    enabled: 'Issue e-invoices (CFDI) through the PAC',
+    pacMissing: 'The server has no PAC key (POS_PAC_KEY): e-invoicing cannot be turned on.',
+    restaurantRfc: "The restaurant's RFC",
+    series: 'Series',
+    productKey: 'SAT product key',
+    unitKey: 'SAT unit key',
+    periodicity: 'Global invoice every',
+    periodicityHelp:
+      "Set the same receipt period in the PAC's dashboard (Receipts settings), or receipts will expire before the global invoice takes them.",
+    period_day: 'day',
+    period_week: 'week',
+    period_fortnight: 'fortnight',
+    period_month: 'month',
+    paymentForms: 'SAT payment form of each method',
+    paymentFormsHelp:
+      'Lightning has no SAT form of its own: choose the one your accountant uses (e.g. 06 Dinero electrónico or 31 Intermediario pagos). Until then, bills paid by Lightning cannot be invoiced.',
+    noForm: 'Not chosen',
+    save: 'Save e-invoicing',
+    saved: 'E-invoicing saved.',
+    globalTitle: 'Global invoice',
+    globalHelp:
+      'Every receipt not invoiced to a guest goes into one invoice to the general public per period. It is issued by itself when the period closes; the SAT allows it until 72 hours later.',
+    from: 'From',
+    to: 'To',
+    issueGlobal: 'Issue the global invoice now',
+    globalIssued: 'Global invoice {uuid} issued for {total}.',
+    noPeriods: 'No period has closed yet.',
+    periodState_due: 'Due',
+    periodState_issuing: 'Being issued',
+    periodState_issued: 'Issued',
+    periodState_empty: 'No receipts',
+    periodState_refused: 'Too late',
+    period: 'Period',
+    state: 'State',
+    total: 'Total',
+    cancel: 'Cancel the invoice',
+    cancelMotive: 'Motive',
+    canceled: 'The invoice is canceled.',
+    cancelPending: 'Cancellation requested: the receiver must accept it.',
+  },
+  es: {
+    title: 'Factura electrónica (CFDI)',
+    status_none: 'Sin recibo todavía',
+    status_pending: 'Generando el recibo',
+    status_receipt: 'Recibo emitido: se puede facturar',
+    status_invoiced: 'Facturada',
+    status_in_global: 'En la factura global',
+    status_canceled: 'Cancelada',
+    status_failed: 'Falló el recibo',
+    selfInvoice: 'Página de autofacturación',
+    selfInvoiceUntil: 'El cliente puede facturarlo ahí hasta el {date}.',
+    invoice: 'Facturar',
+    invoiceTitle: 'Factura al RFC del cliente',
+    rfc: 'RFC',
+    legalName: 'Nombre o razón social',
+    legalNameHelp: 'Tal como en la Constancia de Situación Fiscal, sin "S.A. de C.V."',
+    regime: 'Régimen fiscal',
+    postalCode: 'Código postal fiscal',
+    use: 'Uso del CFDI',
+    email: 'Correo (opcional)',
+    submit: 'Emitir la factura',
+    invoiced: 'Factura {uuid} emitida.',
+    pdf: 'PDF',
+    xml: 'XML',
+    uuid: 'Folio fiscal',
+    settingsTitle: 'Facturación electrónica',
+    enabled: 'Emitir facturas electrónicas (CFDI) con el PAC',
+    pacMissing: 'El servidor no tiene la llave del PAC (POS_PAC_KEY): no se puede activar la facturación.',
+    restaurantRfc: 'RFC del restaurante',
+    series: 'Serie',
+    productKey: 'Clave de producto SAT',
+    unitKey: 'Clave de unidad SAT',
+    periodicity: 'Factura global cada',
+    periodicityHelp:
+      'Configure el mismo periodo de recibos en el panel del PAC (ajustes de recibos), o los recibos vencerán antes de que la factura global los tome.',
+    period_day: 'día',
+    period_week: 'semana',
+    period_fortnight: 'quincena',
+    period_month: 'mes',
+    paymentForms: 'Forma de pago SAT de cada método',
+    paymentFormsHelp:
+      'Lightning no tiene forma de pago SAT propia: elija la que use su contador (p. ej. 06 Dinero electrónico o 31 Intermediario pagos). Mientras tanto, las cuentas pagadas con Lightning no se pueden facturar.',
+    noForm: 'Sin elegir',
+    save: 'Guardar facturación',
+    saved: 'Facturación guardada.',
+    globalTitle: 'Factura global',
+    globalHelp:
+      'Cada recibo que no se facturó a un cliente entra en una factura al público en general por periodo. Se emite sola al cerrar el periodo; el SAT la permite hasta 72 horas después.',
+    from: 'Desde',
+    to: 'Hasta',
+    issueGlobal: 'Emitir la factura global ahora',
+    globalIssued: 'Factura global {uuid} emitida por {total}.',
+    noPeriods: 'Aún no cierra ningún periodo.',
+    periodState_due: 'Pendiente',
+    periodState_issuing: 'Emitiéndose',
+    periodState_issued: 'Emitida',
+    periodState_empty: 'Sin recibos',
+    periodState_refused: 'Fuera de plazo',
+    period: 'Periodo',
+    state: 'Estado',
+    total: 'Total',
+    cancel: 'Cancelar la factura',
+    cancelMotive: 'Motivo',
+    canceled: 'La factura está cancelada.',
+    cancelPending: 'Cancelación solicitada: el receptor debe aceptarla.',
+  },
+};
