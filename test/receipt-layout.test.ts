@@ -45,6 +45,7 @@ const paidBill: Receipt = {
   balanceCents: 0,
   footer: '¡Gracias por su visita!\nVuelva pronto',
   guestUrl: null,
+  selfInvoice: null,
 };
 
 /** The same bill where the restaurant prints in English and bills in dollars. */

@@ -29,6 +29,9 @@ const WORDS = {
     change: 'Cambio',
     balanceDue: 'Saldo pendiente',
     scanToPay: 'Pague o vea su cuenta desde su teléfono',
+    scanToInvoice: 'Escanee para facturar su consumo',
+    selfInvoice: 'Facture su consumo en:',
+    invoiceUntil: 'Vigencia:',
     kitchen: 'COCINA',
     order: 'Orden',
     sent: 'Enviado',
@@ -58,6 +61,9 @@ const WORDS = {
     change: 'Change',
     balanceDue: 'Balance due',
     scanToPay: 'Pay or see your bill on your phone',
+    scanToInvoice: 'Scan to get your tax invoice',
+    selfInvoice: 'Get your tax invoice at:',
+    invoiceUntil: 'Until:',
     kitchen: 'KITCHEN',
     order: 'Order',
     sent: 'Sent',
@@ -108,5 +114,12 @@ export function formatPercent(locale: PaperLocale, percent: number): string {
 export function formatPaperDateTime(locale: PaperLocale, unixMs: number, timeZone: string): string {
   return DateTime.fromMillis(unixMs, { zone: timeZone }).toFormat(
     locale === 'es-MX' ? 'dd/LL/yyyy HH:mm' : 'yyyy-LL-dd HH:mm',
+  );
+}
+
+/** A day as the restaurant's calendar shows it: `30/11/2026` in Mexico, `2026-11-30` otherwise. */
+export function formatPaperDate(locale: PaperLocale, unixMs: number, timeZone: string): string {
+  return DateTime.fromMillis(unixMs, { zone: timeZone }).toFormat(
+    locale === 'es-MX' ? 'dd/LL/yyyy' : 'yyyy-LL-dd',
   );
 }

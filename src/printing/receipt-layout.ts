@@ -45,6 +45,11 @@ export type Receipt = {
   footer: string;
   /** The bill's guest page (a QR on paper, with the address under it); null without POS_PUBLIC_URL. */
   guestUrl: string | null;
+  /**
+   * Where the guest invoices this paid bill on the PAC's self-invoice page, and until when (local,
+   * written in the paper's language); null when e-invoicing is off or the receipt is not made yet.
+   */
+  selfInvoice: { url: string; until: string | null } | null;
 };
 
 export type ReceiptLine = {
@@ -71,16 +76,36 @@ export function receiptPaper(receipt: Receipt, width: number): ReceiptPaper {
     words: paperWords(receipt.locale),
     money: moneyFormatter(receipt.locale, receipt.currency),
   };
-  const body = bodyLines(receipt, paper, width);
-  if (!receipt.guestUrl) return { lines: [...body, ...footer(receipt, width)], qr: null };
-  const link = [rule(width), ...centered(paper.words.scanToPay, width)];
+  const body = [...bodyLines(receipt, paper, width), ...selfInvoiceLines(receipt, paper, width)];
+  // The guest page offers the invoice too; without it, the QR is the self-invoice page's.
+  const qrUrl = receipt.guestUrl ?? receipt.selfInvoice?.url ?? null;
+  if (!qrUrl) return { lines: [...body, ...footer(receipt, width)], qr: null };
+  const link = [
+    rule(width),
+    ...centered(receipt.guestUrl ? paper.words.scanToPay : paper.words.scanToInvoice, width),
+  ];
   const beforeLine = body.length + link.length;
-  // An address longer than the paper is cut into pieces rather than at a word, so it reads whole.
-  const address = receipt.guestUrl.match(new RegExp(`.{1,${width}}`, 'g')) ?? [];
   return {
-    lines: [...body, ...link, ...address, ...footer(receipt, width)],
-    qr: { value: receipt.guestUrl, beforeLine },
+    lines: [...body, ...link, ...addressLines(qrUrl, width), ...footer(receipt, width)],
+    qr: { value: qrUrl, beforeLine },
   };
+}
+
+/** An address longer than the paper is cut into pieces rather than at a word, so it reads whole. */
+function addressLines(url: string, width: number): string[] {
+  return url.match(new RegExp(`.{1,${width}}`, 'g')) ?? [];
+}
+
+/** "Invoice your meal at <address>, until <date>": Mexico's autofacturación, printed on the paid receipt. */
+function selfInvoiceLines(receipt: Receipt, paper: Paper, width: number): string[] {
+  const { selfInvoice } = receipt;
+  if (!selfInvoice) return [];
+  return [
+    rule(width),
+    ...centered(paper.words.selfInvoice, width),
+    ...addressLines(selfInvoice.url, width),
+    ...(selfInvoice.until ? centered(`${paper.words.invoiceUntil} ${selfInvoice.until}`, width) : []),
+  ];
 }
 
 function bodyLines(receipt: Receipt, paper: Paper, width: number): string[] {

@@ -4,12 +4,13 @@ import type { Db } from '../core/db/database';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { taxShareCents } from '../core/money';
+import { findDocument } from '../fiscal/fiscal.repo';
 import { mintGuestLink } from '../guest/guest-links.service';
 import { authorize } from '../roles/permissions';
 import { loadSettings, type Settings } from '../settings/settings.service';
 import { TICKET_STATUS } from '../tickets/tickets.schemas';
 import { escposOf } from './escpos';
-import { formatPaperDateTime, paperWords, paymentMethodName } from './paper-language';
+import { formatPaperDate, formatPaperDateTime, paperWords, paymentMethodName } from './paper-language';
 import { hasReceiptJobInStatus } from './print-jobs.repo';
 import { enqueuePrintJob } from './print-queue';
 import * as printers from './printers.repo';
@@ -151,6 +152,24 @@ export async function buildReceipt(
     balanceCents: status === TICKET_STATUS.pending ? Math.max(totalCents - Number(bill.paid_cents), 0) : 0,
     footer: settings.receiptFooter,
     guestUrl: null,
+    selfInvoice: status === TICKET_STATUS.paid ? await selfInvoiceOf(db, settings, ticketId) : null,
+  };
+}
+
+/** The PAC's self-invoice page of a paid bill whose receipt is made, with its last day on paper. */
+async function selfInvoiceOf(
+  db: Db,
+  settings: Settings,
+  ticketId: string,
+): Promise<{ url: string; until: string | null } | null> {
+  const doc = await findDocument(db, ticketId);
+  if (doc?.state !== 'receipt' || doc.self_invoice_url === null) return null;
+  return {
+    url: doc.self_invoice_url,
+    until:
+      doc.expires_at === null
+        ? null
+        : formatPaperDate(settings.locale, Number(doc.expires_at), settings.timeZone),
   };
 }
 

@@ -169,13 +169,89 @@ const SPANISH: Record<string, string> = {
   'Waste takes stock away: delta must be below 0':
     'La merma resta existencias: la cantidad debe ser menor que 0.',
   'Each item is counted once per sheet': 'Cada artículo se cuenta una sola vez por hoja.',
+  // E-invoice (CFDI)
+  "Invoice a paid bill to a guest's RFC and issue the global invoice":
+    'Facturar una cuenta pagada al RFC del cliente y emitir la factura global',
+  'Cancel e-invoices (CFDI) with the SAT’s motive': 'Cancelar facturas (CFDI) con el motivo del SAT',
+  'E-invoicing is not enabled': 'La facturación electrónica no está activada.',
+  'The e-invoicing provider is unavailable: try again in a moment':
+    'El proveedor de facturación (PAC) no responde: intente de nuevo en un momento.',
+  'This bill is already invoiced': 'Esta cuenta ya está facturada.',
+  'This bill is being invoiced': 'Esta cuenta se está facturando.',
+  'Only a paid bill can be invoiced': 'Solo se puede facturar una cuenta pagada.',
+  'This bill was canceled or refunded: there is nothing to invoice':
+    'Esta cuenta se canceló o se reembolsó: no hay nada que facturar.',
+  'The RFC is not valid (its shape or check digit is wrong)':
+    'El RFC no es válido (su forma o su dígito verificador no cuadran).',
+  "This RFC is not in the SAT's list of registered taxpayers":
+    'Este RFC no está en la lista de contribuyentes del SAT.',
+  "The name does not match the RFC in the SAT's records: write it exactly as on the Constancia de Situación Fiscal":
+    'El nombre no coincide con el RFC en el SAT: escríbalo tal como en la Constancia de Situación Fiscal.',
+  "The postal code does not match the RFC's fiscal address in the SAT's records":
+    'El código postal no coincide con el domicilio fiscal del RFC en el SAT.',
+  "This tax regime is not the RFC's in the SAT's records": 'Ese régimen fiscal no es el del RFC en el SAT.',
+  'This tax regime is not in the SAT catalogue': 'Ese régimen fiscal no está en el catálogo del SAT.',
+  'This CFDI use is not allowed for the tax regime': 'Ese uso del CFDI no se permite para el régimen fiscal.',
+  'A product key of the settings or the menu is not in the SAT catalogue':
+    'Una clave de producto de los ajustes o del menú no está en el catálogo del SAT.',
+  'The unit key of the settings is not in the SAT catalogue':
+    'La clave de unidad de los ajustes no está en el catálogo del SAT.',
+  "The PAC account is not ready to stamp: upload the restaurant's CSD in its dashboard":
+    'La cuenta del PAC aún no puede timbrar: suba el CSD del restaurante en su panel.',
+  'The PAC refused the key: check POS_PAC_KEY': 'El PAC rechazó la llave: revise POS_PAC_KEY.',
+  'No open receipts in this period': 'No hay recibos abiertos en este periodo.',
+  'This period already has its global invoice': 'Este periodo ya tiene su factura global.',
+  'The period has not closed yet': 'El periodo todavía no cierra.',
+  'The global invoice of this period is being issued': 'La factura global de este periodo se está emitiendo.',
+  'This invoice is already canceled': 'Esta factura ya está cancelada.',
+  'A cancellation of this invoice is under way': 'Ya hay una cancelación de esta factura en curso.',
+  'Motive 01 needs the UUID of the invoice that replaces it (substitution)':
+    'El motivo 01 necesita el UUID de la factura que la sustituye.',
+  'E-invoicing needs the rfc, legal_name and postal_code of the restaurant':
+    'La facturación necesita el RFC, la razón social y el código postal del restaurante.',
+  'E-invoicing needs the PAC key on the server: set POS_PAC_KEY (or POS_PAC_KEY_FILE)':
+    'La facturación necesita la llave del PAC en el servidor: configure POS_PAC_KEY (o POS_PAC_KEY_FILE).',
+  'E-invoicing needs prices that include IVA: set prices_include_tax and tax_rate (16, or 8 in the border region) in the settings':
+    'La facturación necesita precios con IVA incluido: active "precios con impuesto" y la tasa (16, u 8 en la región fronteriza) en Ajustes.',
+  'rfc is not a valid RFC (its shape or check digit is wrong)':
+    'El RFC del restaurante no es válido (su forma o su dígito verificador no cuadran).',
+  "payment_forms: 99 (Por definir) is refused: a paid bill's payment form is known":
+    'Formas de pago: 99 (Por definir) no se admite: la forma de pago de una cuenta pagada se conoce.',
 };
+
+/** Texts that carry a value (a date, a code): the pattern, and its Spanish with the values put back. */
+const SPANISH_PATTERNS: readonly [RegExp, string][] = [
+  [/^This bill is in the global invoice of (.+)$/, 'Esta cuenta está en la factura global del $1.'],
+  [/^CFDI use (\w+) is not allowed for tax regime (\d+)$/, 'El uso $1 no se permite para el régimen $2.'],
+  [/^CFDI use (\w+) is not in the SAT catalogue$/, 'El uso $1 no está en el catálogo del SAT.'],
+  [/^Tax regime (\d+) is not in the SAT catalogue$/, 'El régimen $1 no está en el catálogo del SAT.'],
+  [
+    /^Tax regime (\d+) is for companies, and this RFC is a person's$/,
+    'El régimen $1 es de personas morales y este RFC es de una persona física.',
+  ],
+  [
+    /^Tax regime (\d+) is for persons, and this RFC is a company's$/,
+    'El régimen $1 es de personas físicas y este RFC es de una persona moral.',
+  ],
+  [
+    /^The payment method (.+) has no SAT payment form: choose one in the fiscal settings \(payment_forms\)$/,
+    'La forma de pago $1 no tiene forma de pago SAT: elíjala en Gerencia › Facturación.',
+  ],
+  [
+    /^The SAT allows a global invoice until 72 hours after its period closes; this period closed on (.+)$/,
+    'El SAT permite la factura global hasta 72 horas después del cierre del periodo; este periodo cerró el $1.',
+  ],
+  [/^The PAC refused it: (.+)$/, 'El PAC la rechazó: $1'],
+];
 
 const TABLES: Record<Language, Record<string, string>> = { en: {}, es: SPANISH };
 
 /** The server's text in the given language, or as it came when the table does not know it. */
 export function translateServerText(text: string, lang: Language): string {
-  return (Object.hasOwn(TABLES[lang], text) && TABLES[lang][text]) || text;
+  if (Object.hasOwn(TABLES[lang], text) && TABLES[lang][text]) return TABLES[lang][text];
+  if (lang !== 'es') return text;
+  const pattern = SPANISH_PATTERNS.find(([match]) => match.test(text));
+  return pattern ? text.replace(pattern[0], pattern[1]) : text;
 }
 
 /** `translateServerText` in the chosen language, for names and descriptions a screen lists. */
