@@ -27,9 +27,17 @@ export function createGlobalInvoice(state: PacState, body: unknown): SimInvoice 
   if (!PERIODICITIES.includes(periodicity))
     throw invalidField('periodicity', 'invalid_value', `La periodicidad "${periodicity}" no es válida.`);
   const now = state.now();
-  const fallback = previousPeriod(periodicity, now);
-  const from = fields.optionalDate('from') ?? fallback.start;
-  const to = fields.optionalDate('to') ?? fallback.end;
+  // Without either bound, the last closed period; with one, the rest of that bound's period.
+  const givenFrom = fields.optionalDate('from');
+  const givenTo = fields.optionalDate('to');
+  const fallback =
+    givenFrom !== undefined
+      ? periodOf(periodicity, givenFrom)
+      : givenTo !== undefined
+        ? periodOf(periodicity, givenTo)
+        : previousPeriod(periodicity, now);
+  const from = givenFrom ?? fallback.start;
+  const to = givenTo ?? fallback.end;
   if (from > to)
     throw new PacError(400, 'invalid_date_range', 'La fecha "from" debe ser anterior a la fecha "to".');
   const period = periodOf(periodicity, from);

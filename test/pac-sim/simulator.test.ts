@@ -308,6 +308,14 @@ describe('Facturapi simulator', () => {
     const second = await call('POST', '/receipts/global-invoice', period);
     assert.deepEqual([second.status, second.body], [200, null]);
     assert.equal(simulator.invoices().length, 2);
+
+    // Without bounds, the last closed day: Wednesday, which holds the last open receipt.
+    const lastDay = await call('POST', '/receipts/global-invoice', { periodicity: 'day' });
+    assert.equal(lastDay.body.total, 141.5);
+    assert.deepEqual(
+      simulator.receipts().find((receipt) => receipt.id === nextDay.id)?.status,
+      'invoiced_globally',
+    );
   });
 
   it('refuses a global invoice more than 72 hours after the period closed, or across periods', async (t) => {
