@@ -8,7 +8,7 @@ import type { PacSimulator } from './simulator';
  * The simulator's own controls, for trying the POS by hand (`npm run pac-sim`) and for tests in
  * other processes; tests in this one call the class. JSON bodies, the same Bearer key as the API.
  *
- *   GET  /sim/state                      counts, receipts, invoices, faults, the clock
+ *   GET  /sim/state                      counts, receipts, invoices, requests, faults, the clock
  *   POST /sim/reset                      forget everything (receipts, invoices, receivers, faults, clock)
  *   POST /sim/faults                     { delayMs?, fail5xx?, rateLimit?, loseAnswer?, only? }
  *   POST /sim/now                        { now: ISO instant | null }   null: the real clock again

@@ -479,7 +479,7 @@ describe('Facturapi simulator', () => {
     simulator.setFaults({ delayMs: 0 });
 
     const state = await (await control('/state')).json();
-    assert.deepEqual(state.counts, { receipts: 1, invoices: 0 });
+    assert.deepEqual(state.counts, { receipts: 1, invoices: 0, requests: 7 });
     assert.deepEqual(
       simulator
         .requests()

@@ -125,13 +125,18 @@ export class PacSimulator {
 
   snapshot() {
     return {
-      counts: { receipts: this.state.receipts.size, invoices: this.state.invoices.size },
+      counts: {
+        receipts: this.state.receipts.size,
+        invoices: this.state.invoices.size,
+        requests: this.recorded.length,
+      },
       now: this.state.now().toISOString(),
       faults: this.faults,
       selfInvoiceDomain: this.state.selfInvoiceDomain,
       receiptSettings: this.state.receiptSettings,
       receipts: this.receipts(),
       invoices: this.invoices(),
+      requests: this.requests(),
     };
   }
 
