@@ -223,7 +223,9 @@ function parseRelatedDocuments(value: unknown): SimInvoice['related_documents'] 
         'invalid_value',
         `El tipo de relación "${relationship}" no existe en el catálogo del SAT.`,
       );
-    const documents = group.values.documents;
+    // The egreso guide's own example sends one UUID as a plain string.
+    const given = group.values.documents;
+    const documents = typeof given === 'string' ? [given] : given;
     if (!Array.isArray(documents) || documents.length === 0)
       throw invalidField(
         `${path}.documents`,

@@ -345,7 +345,8 @@ describe('Facturapi simulator', () => {
       use: 'G02',
       payment_form: '01',
       items: [{ product: { description: 'Devolución agua de jamaica', price: 25.5 } }],
-      related_documents: [{ relationship: '01', documents: [invoice.uuid] }],
+      // One UUID as a plain string, as in Facturapi's egreso guide.
+      related_documents: [{ relationship: '01', documents: invoice.uuid }],
     });
     assert.equal(answer.status, 200);
     const note = answer.body;
