@@ -79,6 +79,12 @@ describe('Facturapi simulator', () => {
     const unknown = await fetch(`${url}/customers`, { headers: { authorization: 'Bearer sk_test_pac_sim' } });
     assert.equal(unknown.status, 404);
     assert.equal((await unknown.json()).code, 'not_found');
+    const garbled = await fetch(`${url}/receipts`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sk_test_pac_sim', 'content-type': 'application/json' },
+      body: '{"items": [',
+    });
+    assert.deepEqual([garbled.status, (await garbled.json()).code], [400, 'invalid_json']);
   });
 
   it('creates, lists, reads and cancels receipts', async (t) => {

@@ -163,12 +163,15 @@ export class PacSimulator {
     text: string,
   ): Promise<void> {
     const method = request.method ?? 'GET';
+    // A body that is not JSON is recorded as text and refused only once the key has been checked.
     let body: unknown = text;
+    let bodyError: PacError | undefined;
     try {
       body = parseJson(text);
-    } finally {
-      this.recorded.push({ method, path: `${path}${url.search}`, body });
+    } catch (error) {
+      bodyError = asPacError(error);
     }
+    this.recorded.push({ method, path: `${path}${url.search}`, body });
     const routeKey = `${method} ${path}`;
     if (faultApplies(this.faults, 'delayMs', routeKey)) await this.sleep(this.faults.delayMs);
     if (this.consume('rateLimit', routeKey))
@@ -181,6 +184,7 @@ export class PacSimulator {
     this.authorize(request);
     const route = ROUTES.find((candidate) => candidate.method === method && candidate.pattern.test(path));
     if (route === undefined) throw routeNotFound(method, path);
+    if (bodyError !== undefined) throw bodyError;
     const losesAnswer = MUTATING.has(method) && this.consume('loseAnswer', routeKey);
     let answer: ReturnType<typeof route.handle> | PacError;
     try {
