@@ -14,9 +14,9 @@ import {
   type SimCustomer,
   type SimInvoice,
 } from './model';
-import { HOUR_MS } from './periods';
+import { HOUR_MS, PERIODICITIES, type Periodicity } from './periods';
 import { idempotencyKeyInUse, receiptNotOpen } from './receipts';
-import { RELATIONSHIP_TYPES } from './sat-catalogs';
+import { GENERAL_PUBLIC, RELATIONSHIP_TYPES } from './sat-catalogs';
 import type { PacState } from './state';
 
 export type StampRequest = {
@@ -170,6 +170,7 @@ export function createInvoice(state: PacState, body: unknown): SimInvoice {
   const items = parseItems(fields.values.items, type === 'E' ? EGRESS_DEFAULTS : INCOME_DEFAULTS);
   const use = fields.optionalString('use') ?? 'G01';
   const relatedDocuments = parseRelatedDocuments(fields.values.related_documents);
+  const global = parseGlobal(fields.values.global, customer);
   const date = fields.optionalDate('date') ?? state.now();
   checkIssueDate(state, date, 'date');
   const idempotencyKey = fields.optionalString('idempotency_key');
@@ -196,7 +197,40 @@ export function createInvoice(state: PacState, body: unknown): SimInvoice {
     ...optional('externalId', fields.optionalString('external_id')),
     ...optional('idempotencyKey', idempotencyKey),
     relatedDocuments,
+    ...optional('global', global),
   }).invoice;
+}
+
+/** `global` on `POST /invoices`: a global invoice built by hand, only to the public at large. */
+function parseGlobal(value: unknown, customer: SimCustomer): SimInvoice['global'] {
+  if (value === undefined || value === null) return undefined;
+  const global = new Fields(value);
+  const periodicity = global.string('periodicity') as Periodicity;
+  if (!PERIODICITIES.includes(periodicity))
+    throw invalidField(
+      'global.periodicity',
+      'invalid_value',
+      `La periodicidad "${periodicity}" no es válida.`,
+    );
+  const months = global.string('months');
+  const code = Number(months);
+  const monthsAllowed = periodicity === 'two_months' ? code >= 13 && code <= 18 : code >= 1 && code <= 12;
+  if (!/^\d{2}$/.test(months) || !monthsAllowed)
+    throw invalidField(
+      'global.months',
+      'invalid_value',
+      `La clave de meses "${months}" no corresponde a la periodicidad.`,
+    );
+  const year = global.optionalInteger('year');
+  if (year === undefined)
+    throw invalidField('global.year', 'required', 'El campo "global.year" es requerido.');
+  if (customer.tax_id !== GENERAL_PUBLIC.taxId)
+    throw invalidField(
+      'global',
+      'not_allowed',
+      `La información global solo aplica a facturas a ${GENERAL_PUBLIC.taxId}.`,
+    );
+  return { periodicity, months, year };
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

@@ -406,6 +406,33 @@ describe('Facturapi simulator', () => {
       zip.includes(`${invoice.uuid.toUpperCase()}.xml`) && zip.includes(`${invoice.uuid.toUpperCase()}.pdf`),
     );
 
+    const publicCustomer = {
+      legal_name: 'PUBLICO EN GENERAL',
+      tax_id: 'XAXX010101000',
+      tax_system: '616',
+      address: { zip: '42501' },
+    };
+    const byHand = await call('POST', '/invoices', {
+      customer: publicCustomer,
+      use: 'S01',
+      payment_form: '01',
+      items: [taco(116)],
+      global: { periodicity: 'month', months: '11', year: 2026 },
+    });
+    assert.deepEqual(byHand.body.global, { periodicity: 'month', months: '11', year: 2026 });
+    assert.match(
+      await (await download(byHand.body.id, 'xml')).text(),
+      /<cfdi:InformacionGlobal Periodicidad="04" Meses="11" Año="2026"\/>/,
+    );
+    const notPublic = await call('POST', '/invoices', {
+      customer: COMPANY,
+      use: 'G03',
+      payment_form: '01',
+      items: [taco(116)],
+      global: { periodicity: 'month', months: '11', year: 2026 },
+    });
+    assert.deepEqual([notPublic.body.code, notPublic.body.path], ['invalid_request', 'global']);
+
     const blocked = await call('DELETE', `/invoices/${invoice.id}?motive=02`);
     assert.deepEqual([blocked.status, blocked.body.code], [400, 'invoice_not_cancelable_by_sat']);
   });
