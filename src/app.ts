@@ -24,6 +24,8 @@ import { serializerCompiler, validatorCompiler } from './core/validation';
 import { displaysRoutes } from './displays/displays.routes';
 import { registerEventJobs } from './events/event-jobs';
 import { eventsRoutes } from './events/events.routes';
+import { fiscalRoutes } from './fiscal/fiscal.routes';
+import { FISCAL_JOB, FISCAL_JOB_INTERVAL_MS, runFiscalJob } from './fiscal/fiscal-job';
 import { generalRoutes } from './general/general.routes';
 import { guestLinksRoutes, guestRoutes } from './guest/guest.routes';
 import { inventoryRoutes } from './inventory/inventory.routes';
@@ -145,6 +147,7 @@ function registerJobs(app: FastifyInstance, ctx: AppContext, isStarted: boolean)
   jobs.register(PRUNE_WEBHOOK_DELIVERIES, PRUNE_WEBHOOK_DELIVERIES_INTERVAL_MS, () =>
     pruneFinishedDeliveries(ctx),
   );
+  jobs.register(FISCAL_JOB, FISCAL_JOB_INTERVAL_MS, () => runFiscalJob(ctx));
   app.decorate('jobs', jobs);
   // The feed listens whether or not the timers run: tests leave them off but still watch the stream.
   app.addHook('onReady', () => ctx.events.start(app.log));
@@ -244,6 +247,7 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     guestLinksRoutes,
     guestRoutes,
     displaysRoutes,
+    fiscalRoutes,
     shiftsRoutes,
     reportsRoutes,
     receiptsRoutes,

@@ -65,6 +65,8 @@ export type Config = Readonly<{
     /** The same for payments, which wait until they settle. */
     paymentTimeoutMs: number;
   }>;
+  /** Mexico's e-invoice provider (Facturapi's API v2); off while no key is configured. */
+  pac: Readonly<{ url: string; key: string | undefined; timeoutMs: number }>;
   /** How often an idle live stream (`GET /events`) gets a comment line; the contract asks for 15 s at most. */
   eventsHeartbeatMs: number;
   logLevel: string;
@@ -93,6 +95,7 @@ const FILE_VARIABLES = [
   'POS_ADMIN_WALLET_PASSWORD',
   'PHOENIXD_PASSWORD',
   'PHOENIXD_WEBHOOK_SECRET',
+  'POS_PAC_KEY',
 ] as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -209,6 +212,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!allowedHosts.includes(publicHost)) allowedHosts.push(publicHost);
   }
 
+  const pacUrl = read('POS_PAC_URL') ?? 'https://www.facturapi.io/v2';
+  if (!/^https?:\/\//.test(pacUrl) || !URL.canParse(pacUrl)) {
+    problems.push('POS_PAC_URL must be an http:// or https:// URL');
+  }
+  const pacTimeoutMs = Number(read('POS_PAC_TIMEOUT_MS') ?? 15_000);
+  if (!Number.isInteger(pacTimeoutMs) || pacTimeoutMs < 1) {
+    problems.push('POS_PAC_TIMEOUT_MS must be a positive integer');
+  }
+
   const eventsHeartbeatMs = Number(read('POS_EVENTS_HEARTBEAT_MS') ?? 10_000);
   if (!Number.isInteger(eventsHeartbeatMs) || eventsHeartbeatMs < 100 || eventsHeartbeatMs > 15_000) {
     problems.push('POS_EVENTS_HEARTBEAT_MS must be an integer from 100 to 15000');
@@ -257,6 +269,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webhookUrl: phoenixdWebhookUrl,
       timeoutMs: phoenixdTimeoutMs,
       paymentTimeoutMs: phoenixdPaymentTimeoutMs,
+    }),
+    pac: Object.freeze({
+      url: pacUrl.replace(/\/+$/, ''),
+      key: read('POS_PAC_KEY'),
+      timeoutMs: pacTimeoutMs,
     }),
     eventsHeartbeatMs,
     logLevel,

@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = [
   'payment.refund_undone',
   'wallet.payment_sent',
   'settings.updated',
+  'invoice.canceled',
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',

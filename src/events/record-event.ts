@@ -10,6 +10,11 @@ export type EventType =
   | 'payment.settled'
   | 'payment.expired'
   | 'payment.refunded'
+  | 'fiscal.receipt_created'
+  | 'fiscal.invoiced'
+  | 'fiscal.failed'
+  | 'fiscal.global_invoiced'
+  | 'fiscal.canceled'
   | 'order.created'
   | 'order.updated'
   | 'order.deleted'
@@ -34,6 +39,11 @@ const TOPICS: Record<EventType, string> = {
   'payment.settled': 'payments',
   'payment.expired': 'payments',
   'payment.refunded': 'payments',
+  'fiscal.receipt_created': 'payments',
+  'fiscal.invoiced': 'payments',
+  'fiscal.failed': 'payments',
+  'fiscal.global_invoiced': 'payments',
+  'fiscal.canceled': 'payments',
   'order.created': 'orders',
   'order.updated': 'orders',
   'order.deleted': 'orders',

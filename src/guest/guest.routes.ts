@@ -6,6 +6,8 @@ import { principalOf } from '../core/auth-guard';
 import { TooManyRequestsError } from '../core/errors';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { errors, IdParams, MessageReply } from '../core/schemas';
+import { sendInvoiceFile } from '../fiscal/fiscal.routes';
+import { InvoiceBody, InvoiceView } from '../fiscal/fiscal.schemas';
 import {
   GuestBillView,
   GuestInvoiceView,
@@ -179,4 +181,52 @@ export const guestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
     async (request, reply) =>
       reply.type('text/plain; charset=utf-8').send(await service.getGuestReceipt(ctx, request.params.token)),
   );
+
+  app.post(
+    '/guest/:token/invoice',
+    {
+      config,
+      schema: {
+        operationId: 'invoiceGuestBill',
+        tags,
+        summary: "The guest's e-invoice (CFDI) of the paid bill, to their RFC",
+        description:
+          'The same body and answers as the till’s POST /tickets/{id}/invoice: the PAC’s refusals come back ' +
+          'as 400 with the reason and change nothing.',
+        params: GuestTokenParams,
+        body: InvoiceBody,
+        response: { 201: InvoiceView, ...errors(400, 409, 429, 503), 404: MessageReply },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await service.invoiceGuestBill(ctx, request.params.token, request.body)),
+  );
+
+  for (const format of ['pdf', 'xml'] as const) {
+    app.get(
+      `/guest/:token/invoice.${format}`,
+      {
+        config,
+        schema: {
+          operationId: format === 'pdf' ? 'getGuestInvoicePdf' : 'getGuestInvoiceXml',
+          tags,
+          summary: `The bill's own e-invoice as ${format.toUpperCase()}`,
+          params: GuestTokenParams,
+          response: {
+            200: {
+              description: 'The file',
+              content:
+                format === 'pdf'
+                  ? { 'application/pdf': { schema: Type.String({ format: 'binary' }) } }
+                  : { 'application/xml': { schema: Type.String() } },
+            },
+            ...errors(429, 503),
+            404: MessageReply,
+          },
+        },
+      },
+      async (request, reply) =>
+        sendInvoiceFile(reply, await service.guestInvoiceFile(ctx, request.params.token, format), format),
+    );
+  }
 };

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Money as MoneySchema } from '../core/money';
 import { Uuid } from '../core/schemas';
+import { GuestInvoiceOffer } from '../fiscal/fiscal.schemas';
 import { PositiveMoney } from '../tickets/tickets.schemas';
 
 export const GuestTokenParams = Type.Object({
@@ -36,7 +37,7 @@ export const GuestBillView = Type.Object({
   }),
   tip_suggestions: Type.Array(Type.Integer()),
   max_tip_percent: Type.Integer(),
-  invoice: Type.Null({ description: 'The tax invoice offer, where invoicing is on (not yet)' }),
+  invoice: GuestInvoiceOffer,
 });
 export type GuestBillView = Static<typeof GuestBillView>;
 

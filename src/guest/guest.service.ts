@@ -3,6 +3,8 @@ import { ConflictError, NotFoundError, ServiceUnavailableError } from '../core/e
 import { claimKey, heldKey, type IdempotencyClaim } from '../core/idempotency';
 import { releaseKey, storeResponse } from '../core/idempotency.repo';
 import { fromCents, taxShareCents } from '../core/money';
+import type { InvoiceBody, InvoiceView } from '../fiscal/fiscal.schemas';
+import { guestInvoiceOffer, invoiceTicket, ticketInvoiceFile } from '../fiscal/fiscal-invoices';
 import { payableInvoicesCents } from '../payments/lightning.repo';
 import { makeInvoice, reserveIn } from '../payments/lightning-bills.service';
 import { findPayment } from '../payments/payments.repo';
@@ -55,7 +57,7 @@ export async function getGuestBill(ctx: AppContext, token: string): Promise<Gues
     status,
     tip_suggestions: [...settings.tipSuggestions],
     max_tip_percent: settings.maxTipPercent,
-    invoice: null,
+    invoice: await guestInvoiceOffer(ctx, ticketId),
   };
 }
 
@@ -112,6 +114,23 @@ export async function getGuestReceipt(ctx: AppContext, token: string): Promise<s
   const ticketId = await ticketOfToken(ctx.db, token, ctx.clock.now());
   const receipt = await buildReceipt(ctx.db, await loadSettings(ctx.db), ticketId, false);
   return receiptText({ ...receipt, waiter: firstName(receipt.waiter) }, RECEIPT_WIDTH);
+}
+
+/** The guest's own e-invoice request: the till's, made by nobody on the staff. */
+export async function invoiceGuestBill(
+  ctx: AppContext,
+  token: string,
+  body: InvoiceBody,
+): Promise<InvoiceView> {
+  return invoiceTicket(ctx, null, await ticketOfToken(ctx.db, token, ctx.clock.now()), body);
+}
+
+export async function guestInvoiceFile(
+  ctx: AppContext,
+  token: string,
+  format: 'pdf' | 'xml',
+): Promise<{ bytes: Buffer; filename: string }> {
+  return ticketInvoiceFile(ctx, await ticketOfToken(ctx.db, token, ctx.clock.now()), format);
 }
 
 /** Guests see no more of the staff than a first name. */

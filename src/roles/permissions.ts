@@ -33,6 +33,8 @@ export const PERMISSIONS = {
   'webhooks.manage': 'Create, edit and delete webhooks',
   'printers.manage': 'Create, edit and delete printers',
   'receipts.print': 'Print receipts and kitchen chits',
+  'invoices.write': "Invoice a paid bill to a guest's RFC and issue the global invoice",
+  'invoices.cancel': 'Cancel e-invoices (CFDI) with the SAT’s motive',
   'display.view': 'Be a customer display: pair to a till and show the bill it is taking payment for',
 } as const;
 

@@ -53,6 +53,16 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, RoutePermission>> = {
   // The day's takings are a report too: not for the kitchen (issue 27).
   getTotalSales: 'reports.read',
   getDayReport: 'reports.read',
+  getFiscalReport: 'reports.read',
+
+  updateFiscalSettings: 'settings.write',
+  getTicketFiscal: MONEY_READ,
+  invoiceTicket: 'invoices.write',
+  getInvoicePdf: ['invoices.write', 'reports.read'],
+  getInvoiceXml: ['invoices.write', 'reports.read'],
+  cancelInvoice: 'invoices.cancel',
+  listGlobalInvoices: ['invoices.write', 'reports.read'],
+  createGlobalInvoice: 'invoices.write',
 
   listStock: 'inventory.read',
   listLowStock: 'inventory.read',

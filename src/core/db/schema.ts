@@ -63,6 +63,8 @@ export type Database = {
     type: 'dish' | 'ingredient' | 'product';
     station: Generated<string>;
     is_deleted: Generated<number>;
+    /** The SAT product key of its dishes on a CFDI, unless a dish names its own. */
+    product_key: Generated<string | null>;
     created_at: number;
     updated_at: number;
   };
@@ -75,6 +77,7 @@ export type Database = {
     /** 0: 86'd, not offered until someone puts it back. */
     is_available: Generated<number>;
     is_deleted: Generated<number>;
+    product_key: Generated<string | null>;
     created_at: number;
     updated_at: number;
   };
@@ -522,7 +525,103 @@ export type Database = {
     prev_hash: string;
     hash: string;
   };
+  /** Mexico's e-invoice (CFDI 4.0) through a PAC: one row, id 1, off until enabled. */
+  fiscal_settings: {
+    id: number;
+    enabled: number;
+    rfc: string;
+    legal_name: string;
+    tax_regime: string;
+    postal_code: string;
+    series: string;
+    product_key: string;
+    unit_key: string;
+    global_periodicity: string;
+    /** JSON: payment method code → SAT c_FormaPago. */
+    payment_forms: string;
+    enabled_since: number | null;
+    scanned_through: number | null;
+    updated_at: number;
+  };
+  /** What the PAC holds for one paid bill: its receipt, then an invoice alone or a global invoice. */
+  fiscal_documents: {
+    ticket_id: string;
+    state: FiscalDocumentState;
+    paid_at: number;
+    receipt_id: string | null;
+    payment_form: string | null;
+    self_invoice_url: string | null;
+    expires_at: number | null;
+    receipt_cents: number | null;
+    credited_cents: Generated<number>;
+    invoice_id: string | null;
+    attempts: Generated<number>;
+    next_attempt_at: number;
+    claimed_until: number | null;
+    last_error: string | null;
+    created_at: number;
+    updated_at: number;
+  };
+  /** The CFDIs stamped for us: invoices to a customer, global invoices, credit notes. */
+  fiscal_invoices: {
+    id: string;
+    kind: 'customer' | 'global' | 'credit_note';
+    pac_id: string;
+    uuid: string;
+    status: FiscalInvoiceStatus;
+    customer_rfc: string;
+    customer_name: string;
+    customer: string;
+    total_cents: number;
+    ticket_id: string | null;
+    related_uuid: string | null;
+    period_start: string | null;
+    period_end: string | null;
+    cancel_motive: string | null;
+    substitution: string | null;
+    claimed_until: number | null;
+    created_at: number;
+    updated_at: number;
+  };
+  /** A credit note a refund owes once its bill is in an invoice. */
+  fiscal_credit_notes: {
+    id: string;
+    ticket_id: string;
+    cents: number;
+    state: 'pending' | 'issued' | 'failed';
+    invoice_id: string | null;
+    attempts: Generated<number>;
+    next_attempt_at: number;
+    claimed_until: number | null;
+    last_error: string | null;
+    created_at: number;
+  };
+  /** One period of the global invoice, in the restaurant's local dates. */
+  fiscal_global_periods: {
+    period_start: string;
+    period_end: string;
+    periodicity: string;
+    from_at: number;
+    to_at: number;
+    state: 'due' | 'issuing' | 'issued' | 'empty' | 'refused';
+    invoice_id: string | null;
+    attempts: Generated<number>;
+    next_attempt_at: number;
+    claimed_until: number | null;
+    last_error: string | null;
+    updated_at: number;
+  };
 };
+
+export type FiscalDocumentState =
+  | 'pending'
+  | 'receipt'
+  | 'invoicing'
+  | 'invoiced'
+  | 'in_global'
+  | 'canceled'
+  | 'failed';
+export type FiscalInvoiceStatus = 'valid' | 'canceling' | 'cancel_pending' | 'canceled';
 
 export type PrinterRole = 'receipt' | 'kitchen';
 export type PrintJobState = 'pending' | 'sending' | 'printed' | 'failed';

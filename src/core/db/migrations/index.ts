@@ -40,6 +40,7 @@ import * as paperLocale from './0033_paper_locale';
 import * as managerApprovals from './0034_manager_approvals';
 import * as guestLinks from './0035_guest_links';
 import * as customerDisplay from './0036_customer_display';
+import * as fiscal from './0037_fiscal';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -80,6 +81,7 @@ export const migrationProvider: MigrationProvider = {
       '0034_manager_approvals': managerApprovals,
       '0035_guest_links': guestLinks,
       '0036_customer_display': customerDisplay,
+      '0037_fiscal': fiscal,
     };
   },
 };

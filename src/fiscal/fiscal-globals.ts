@@ -1,0 +1,350 @@
+import { DateTime } from 'luxon';
+import type { AppContext } from '../context';
+import type { Principal } from '../core/auth-guard';
+import { BadRequestError, ConflictError, ServiceUnavailableError } from '../core/errors';
+import { newId } from '../core/ids';
+import { localDaysToRange } from '../core/time';
+import { recordEvent } from '../events/record-event';
+import { authorize } from '../roles/permissions';
+import { loadSettings } from '../settings/settings.service';
+import * as repo from './fiscal.repo';
+import type { GlobalInvoiceBody, GlobalPeriodView, InvoiceView } from './fiscal.schemas';
+import { PAC_UNAVAILABLE, recordCustomerInvoice, requireFiscal, toInvoiceView } from './fiscal-invoices';
+import { CLAIM_MS, pacOf, recordOwedCredits, retryDelayMs } from './fiscal-receipts';
+import type { FiscalSettings } from './fiscal-settings';
+import { type PacClient, type PacInvoice, PacRefusal, PacUnavailable } from './pac.client';
+import { explainRefusal } from './pac-refusals';
+import { GENERAL_PUBLIC, type GlobalPeriodicity } from './sat-catalogs';
+
+/** The SAT's limit for a global invoice after its period closes (RMF 2022, rule 2.7.1.21). */
+export const GLOBAL_DEADLINE_MS = 72 * 60 * 60_000;
+/** A period waits this long after it closes for its last receipts before it is invoiced anyway. */
+const RECEIPTS_GRACE_MS = 48 * 60 * 60_000;
+/** Periods whose close is this recent are created by the job; older ones are past the SAT's limit. */
+const LOOK_BACK_MS = 8 * 24 * 60 * 60_000;
+export const NO_OPEN_RECEIPTS = 'No open receipts in this period';
+
+export type Period = { start: string; end: string; fromAt: number; toAt: number };
+
+/** The period of `periodicity` that holds the instant, in the restaurant's zone: [fromAt, toAt). */
+export function periodAt(periodicity: GlobalPeriodicity, at: number, timeZone: string): Period {
+  const local = DateTime.fromMillis(at, { zone: timeZone });
+  let first: DateTime;
+  let next: DateTime;
+  switch (periodicity) {
+    case 'day':
+      first = local.startOf('day');
+      next = first.plus({ days: 1 });
+      break;
+    case 'week':
+      first = local.startOf('week');
+      next = first.plus({ weeks: 1 });
+      break;
+    case 'fortnight':
+      first = local.day <= 15 ? local.startOf('month') : local.startOf('month').set({ day: 16 });
+      next =
+        local.day <= 15
+          ? local.startOf('month').set({ day: 16 })
+          : local.startOf('month').plus({ months: 1 });
+      break;
+    default:
+      first = local.startOf('month');
+      next = first.plus({ months: 1 });
+  }
+  return {
+    start: first.toISODate() ?? '',
+    end: next.minus({ days: 1 }).toISODate() ?? '',
+    fromAt: first.toMillis(),
+    toAt: next.toMillis(),
+  };
+}
+
+/** Periods that closed after `since` and by `now`, oldest first. */
+export function closedPeriods(
+  periodicity: GlobalPeriodicity,
+  since: number,
+  now: number,
+  timeZone: string,
+): Period[] {
+  const periods: Period[] = [];
+  for (let period = periodAt(periodicity, since, timeZone); period.toAt <= now; ) {
+    if (period.toAt > since) periods.push(period);
+    period = periodAt(periodicity, period.toAt, timeZone);
+  }
+  return periods;
+}
+
+function lateMessage(period: { period_end: string }): string {
+  return `The SAT allows a global invoice until 72 hours after its period closes; this period closed on ${period.period_end}`;
+}
+
+/** The job's part: each closed period gets its row, and due ones are invoiced (a late start catches up at once). */
+export async function runGlobalInvoices(
+  ctx: AppContext,
+  pac: PacClient,
+  settings: FiscalSettings,
+): Promise<void> {
+  const now = ctx.clock.now();
+  const { timeZone } = await loadSettings(ctx.db);
+  const since = Math.max(settings.enabledSince ?? now, now - LOOK_BACK_MS);
+  for (const period of closedPeriods(settings.globalPeriodicity, since, now, timeZone)) {
+    const isLate = now > period.toAt + GLOBAL_DEADLINE_MS;
+    await repo.insertPeriodIfMissing(ctx.db, {
+      period_start: period.start,
+      period_end: period.end,
+      periodicity: settings.globalPeriodicity,
+      from_at: period.fromAt,
+      to_at: period.toAt,
+      state: isLate ? 'refused' : 'due',
+      invoice_id: null,
+      next_attempt_at: now,
+      claimed_until: null,
+      last_error: isLate ? lateMessage({ period_end: period.end }) : null,
+      updated_at: now,
+    });
+  }
+  for (const row of await repo.duePeriods(ctx.db, now)) {
+    await issuePeriod(ctx, pac, settings, row, false);
+  }
+}
+
+type Issued = { kind: 'issued'; invoice: InvoiceView } | { kind: 'empty' } | { kind: 'waiting' | 'busy' };
+
+/**
+ * Asks the PAC for the period's global invoice. That call takes no idempotency key, so a retry first
+ * reads the period's receipts back: one invoiced globally names the invoice our earlier call made.
+ */
+async function issuePeriod(
+  ctx: AppContext,
+  pac: PacClient,
+  settings: FiscalSettings,
+  row: repo.GlobalPeriodRow,
+  byHand: boolean,
+): Promise<Issued> {
+  const now = ctx.clock.now();
+  const toAt = Number(row.to_at);
+  const fromAt = Number(row.from_at);
+  if (now > toAt + GLOBAL_DEADLINE_MS) {
+    await repo.updatePeriod(ctx.db, row.period_start, {
+      state: 'refused',
+      last_error: lateMessage(row),
+      updated_at: now,
+    });
+    throw new BadRequestError(lateMessage(row));
+  }
+  if (!(await repo.claimPeriod(ctx.db, row.period_start, now, now + CLAIM_MS))) return { kind: 'busy' };
+  if (!byHand && now < toAt + RECEIPTS_GRACE_MS && (await repo.hasUnsettledDocuments(ctx.db, fromAt, toAt))) {
+    await repo.updatePeriod(ctx.db, row.period_start, {
+      state: 'due',
+      claimed_until: null,
+      next_attempt_at: now + 60_000,
+    });
+    return { kind: 'waiting' };
+  }
+  const attempts = Number(row.attempts) + 1;
+  const { timeZone } = await loadSettings(ctx.db);
+  try {
+    const range = {
+      from: DateTime.fromMillis(fromAt, { zone: timeZone }).toISO() ?? '',
+      to: DateTime.fromMillis(toAt - 1, { zone: timeZone }).toISO() ?? '',
+    };
+    const earlier = Number(row.attempts) > 0 ? await globalInvoiceOfPeriod(pac, range) : undefined;
+    const invoice =
+      earlier ??
+      (await pac.globalInvoice({
+        periodicity: row.periodicity,
+        ...range,
+        ...(settings.series !== '' && { series: settings.series }),
+      }));
+    if (invoice === null) {
+      await repo.updatePeriod(ctx.db, row.period_start, {
+        state: 'empty',
+        attempts,
+        claimed_until: null,
+        last_error: null,
+        updated_at: now,
+      });
+      return { kind: 'empty' };
+    }
+    const view = await recordGlobal(ctx, row, invoice, settings, attempts);
+    await takeReceipts(ctx, pac, range, invoice.id, view.id);
+    return { kind: 'issued', invoice: view };
+  } catch (error) {
+    const isRefusal = error instanceof PacRefusal;
+    if (!(isRefusal || error instanceof PacUnavailable)) throw error;
+    const reason = isRefusal ? explainRefusal(error) : error.message;
+    await repo.updatePeriod(ctx.db, row.period_start, {
+      state: 'due',
+      attempts,
+      claimed_until: null,
+      next_attempt_at: now + (isRefusal ? 60 * 60_000 : retryDelayMs(attempts, error.retryAfterMs)),
+      last_error: reason,
+      updated_at: now,
+    });
+    if (byHand) throw isRefusal ? new BadRequestError(reason) : new ServiceUnavailableError(PAC_UNAVAILABLE);
+    return { kind: 'waiting' };
+  }
+}
+
+/** The global invoice an earlier call made for the period, found through its receipts. */
+async function globalInvoiceOfPeriod(
+  pac: PacClient,
+  range: { from: string; to: string },
+): Promise<PacInvoice | undefined> {
+  for (let page = 1; ; page += 1) {
+    const found = await pac.listReceipts({ ...range, page });
+    const taken = found.data.find((receipt) => receipt.status === 'invoiced_globally' && receipt.invoice);
+    if (taken?.invoice) return pac.getInvoice(taken.invoice);
+    if (page >= found.total_pages) return undefined;
+  }
+}
+
+async function recordGlobal(
+  ctx: AppContext,
+  row: repo.GlobalPeriodRow,
+  invoice: PacInvoice,
+  settings: FiscalSettings,
+  attempts: number,
+): Promise<InvoiceView> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction().execute(async (trx) => {
+    let stored = await repo.findInvoiceByPacId(trx, invoice.id);
+    if (!stored) {
+      const customer = {
+        legal_name: GENERAL_PUBLIC.name,
+        tax_id: GENERAL_PUBLIC.rfc,
+        tax_system: '616',
+        address: { zip: settings.postalCode },
+      };
+      await repo.insertInvoice(trx, {
+        id: newId(),
+        kind: 'global',
+        pac_id: invoice.id,
+        uuid: invoice.uuid,
+        status: 'valid',
+        customer_rfc: GENERAL_PUBLIC.rfc,
+        customer_name: GENERAL_PUBLIC.name,
+        customer: JSON.stringify(customer),
+        total_cents: Math.round(invoice.total * 100),
+        ticket_id: null,
+        related_uuid: null,
+        period_start: row.period_start,
+        period_end: row.period_end,
+        cancel_motive: null,
+        substitution: null,
+        claimed_until: null,
+        created_at: now,
+        updated_at: now,
+      });
+      stored = await repo.findInvoiceByPacId(trx, invoice.id);
+    }
+    if (!stored) throw new Error('The global invoice just stored is missing');
+    await repo.updatePeriod(trx, row.period_start, {
+      state: 'issued',
+      invoice_id: stored.id,
+      attempts,
+      claimed_until: null,
+      last_error: null,
+      updated_at: now,
+    });
+    const view = toInvoiceView(stored);
+    await recordEvent(trx, { type: 'fiscal.global_invoiced', data: view, at: now });
+    return view;
+  });
+}
+
+/**
+ * The period's receipts as the PAC now has them: those in this global invoice, and those the guest
+ * invoiced on the self-invoice portal, change state here; refunds they had owe their credit notes.
+ */
+async function takeReceipts(
+  ctx: AppContext,
+  pac: PacClient,
+  range: { from: string; to: string },
+  pacInvoiceId: string,
+  invoiceId: string,
+): Promise<void> {
+  const taken: string[] = [];
+  for (let page = 1; ; page += 1) {
+    const found = await pac.listReceipts({ ...range, page });
+    for (const receipt of found.data) {
+      const doc = await repo.findDocumentByReceipt(ctx.db, receipt.id);
+      if (!doc || (doc.state !== 'receipt' && doc.state !== 'invoicing')) continue;
+      if (receipt.status === 'invoiced_globally' && receipt.invoice === pacInvoiceId) {
+        await repo.updateDocument(ctx.db, doc.ticket_id, {
+          state: 'in_global',
+          invoice_id: invoiceId,
+          claimed_until: null,
+          updated_at: ctx.clock.now(),
+        });
+        taken.push(doc.ticket_id);
+      } else if (receipt.status === 'invoiced_to_customer' && receipt.invoice) {
+        const invoice = await pac.getInvoice(receipt.invoice);
+        await recordCustomerInvoice(ctx, doc.ticket_id, invoice, {
+          legal_name: invoice.customer?.legal_name ?? '',
+          tax_id: invoice.customer?.tax_id ?? '',
+          tax_system: '',
+          address: { zip: '' },
+        });
+        taken.push(doc.ticket_id);
+      }
+    }
+    if (page >= found.total_pages) break;
+  }
+  if (taken.length > 0) await recordOwedCredits(ctx.db, Number.MAX_SAFE_INTEGER, taken, ctx.clock.now());
+}
+
+/** `POST /invoices/global`: the global invoice of the given local dates, now. */
+export async function issueGlobalByHand(
+  ctx: AppContext,
+  principal: Principal,
+  body: GlobalInvoiceBody,
+): Promise<InvoiceView> {
+  authorize(principal, 'invoices.write');
+  const settings = await requireFiscal(ctx);
+  if (body.from > body.to) throw new BadRequestError('from must not be after to');
+  const { timeZone } = await loadSettings(ctx.db);
+  const range = localDaysToRange(body.from, body.to, timeZone);
+  const now = ctx.clock.now();
+  if (range.to > now) throw new BadRequestError('The period has not closed yet');
+  await repo.insertPeriodIfMissing(ctx.db, {
+    period_start: body.from,
+    period_end: body.to,
+    periodicity: settings.globalPeriodicity,
+    from_at: range.from,
+    to_at: range.to,
+    state: 'due',
+    invoice_id: null,
+    next_attempt_at: now,
+    claimed_until: null,
+    last_error: null,
+    updated_at: now,
+  });
+  const row = await repo.findPeriod(ctx.db, body.from);
+  if (!row || row.period_end !== body.to) {
+    throw new ConflictError(`Another global-invoice period starts on ${body.from}`);
+  }
+  if (row.state === 'issued') throw new ConflictError('This period already has its global invoice');
+  if (row.state === 'empty') await repo.updatePeriod(ctx.db, row.period_start, { state: 'due' });
+  const issued = await issuePeriod(ctx, pacOf(ctx), settings, { ...row, state: 'due' }, true);
+  if (issued.kind === 'issued') return issued.invoice;
+  if (issued.kind === 'empty') throw new BadRequestError(NO_OPEN_RECEIPTS);
+  throw new ConflictError('The global invoice of this period is being issued');
+}
+
+export async function listGlobalPeriods(ctx: AppContext): Promise<GlobalPeriodView[]> {
+  const rows = await repo.listPeriods(ctx.db, 24);
+  return Promise.all(
+    rows.map(async (row) => {
+      const invoice = row.invoice_id ? await repo.findInvoice(ctx.db, row.invoice_id) : undefined;
+      return {
+        period_start: row.period_start,
+        period_end: row.period_end,
+        periodicity: row.periodicity,
+        state: row.state,
+        invoice: invoice ? toInvoiceView(invoice) : null,
+        error: row.last_error,
+      };
+    }),
+  );
+}

@@ -1,0 +1,429 @@
+import type { AppContext } from '../context';
+import type { Db } from '../core/db/database';
+import { forUpdate } from '../core/db/locks';
+import { newId } from '../core/ids';
+import { fromCents } from '../core/money';
+import { toIsoUtc } from '../core/time';
+import { recordEvent } from '../events/record-event';
+import { loadSettings } from '../settings/settings.service';
+import { TICKET_STATUS } from '../tickets/tickets.schemas';
+import * as repo from './fiscal.repo';
+import type { FiscalSettings } from './fiscal-settings';
+import { PacClient, type PacReceipt, PacRefusal, PacUnavailable } from './pac.client';
+import { explainRefusal } from './pac-refusals';
+import { type Plate, receiptItems } from './receipt-items';
+import { GENERAL_PUBLIC } from './sat-catalogs';
+
+/** Longer than a call to the PAC may take; after it, a crashed instance's claim lapses. */
+export const CLAIM_MS = 60_000;
+/** How far back each run looks for paid bills and refunds: longer than any transaction that writes one. */
+export const SCAN_MARGIN_MS = 10 * 60_000;
+const BATCH = 20;
+const IDEMPOTENCY_KEY_IN_USE = 'idempotency_key_in_use';
+
+export function pacOf(ctx: AppContext): PacClient {
+  const { url, key, timeoutMs } = ctx.config.pac;
+  if (key === undefined) throw new Error('pacOf called without POS_PAC_KEY');
+  return new PacClient(url, key, timeoutMs);
+}
+
+/** Doubling from 5 s, at most 30 minutes; a 429's Retry-After when it asks for longer. */
+export function retryDelayMs(attempts: number, asked?: number): number {
+  return Math.max(Math.min(5000 * 2 ** Math.max(attempts - 1, 0), 30 * 60_000), asked ?? 0);
+}
+
+/**
+ * New work since the last run: a document for each newly paid bill, and the credit notes that
+ * refunds of invoiced bills owe. The scan starts a margin before where the last one stopped, so a
+ * payment committed late is still seen; inserts are idempotent.
+ */
+export async function enqueueNewWork(ctx: AppContext, settings: FiscalSettings): Promise<void> {
+  const now = ctx.clock.now();
+  const since = Math.max(settings.enabledSince ?? now, (settings.scannedThrough ?? now) - SCAN_MARGIN_MS);
+  await repo.enqueuePaidBills(ctx.db, since, now);
+  await recordOwedCredits(ctx.db, since, [], now);
+  await repo.setScannedThrough(ctx.db, now);
+}
+
+/**
+ * A credit note for what a bill in an invoice had refunded beyond its receipt and earlier credit
+ * notes. The document is locked while it is counted, so two instances never both owe the same money.
+ */
+export async function recordOwedCredits(
+  db: Db,
+  since: number,
+  ticketIds: readonly string[],
+  now: number,
+): Promise<void> {
+  for (const candidate of await repo.billsOwingCredit(db, since, ticketIds)) {
+    if (Number(candidate.owed) <= 0) continue;
+    await db.transaction().execute(async (trx) => {
+      await forUpdate(
+        trx,
+        trx.selectFrom('fiscal_documents').select('ticket_id').where('ticket_id', '=', candidate.ticket_id),
+      ).execute();
+      const [fresh] = await repo.billsOwingCredit(trx, Number.MAX_SAFE_INTEGER, [candidate.ticket_id]);
+      const owed = Number(fresh?.owed ?? 0);
+      if (owed <= 0) return;
+      await repo.insertCreditNote(trx, {
+        id: newId(),
+        ticket_id: candidate.ticket_id,
+        cents: owed,
+        state: 'pending',
+        invoice_id: null,
+        next_attempt_at: now,
+        claimed_until: null,
+        last_error: null,
+        created_at: now,
+      });
+      await repo.addCredited(trx, candidate.ticket_id, owed, now);
+    });
+  }
+}
+
+export async function createDueReceipts(
+  ctx: AppContext,
+  pac: PacClient,
+  settings: FiscalSettings,
+): Promise<void> {
+  for (const doc of await repo.dueDocuments(ctx.db, 'pending', ctx.clock.now(), BATCH)) {
+    await makeReceipt(ctx, pac, settings, doc);
+  }
+}
+
+/**
+ * Turns a pending document into its receipt at the PAC, exactly once: the bill's id is the receipt's
+ * idempotency key, and when the PAC says the key is taken (our earlier call did the work but its
+ * answer was lost, or the process died before the commit) the receipt is found by its `external_id`
+ * among the receipts of the payment's date and adopted. True when the document has its receipt.
+ */
+export async function makeReceipt(
+  ctx: AppContext,
+  pac: PacClient,
+  settings: FiscalSettings,
+  doc: repo.FiscalDocumentRow,
+): Promise<boolean> {
+  const now = ctx.clock.now();
+  const claimed = await repo.claimDocument(
+    ctx.db,
+    { ticketId: doc.ticket_id, state: 'pending' },
+    { now, until: now + CLAIM_MS },
+  );
+  if (!claimed) return false;
+  const attempts = Number(doc.attempts) + 1;
+  try {
+    const built = await buildReceipt(ctx.db, settings, doc.ticket_id);
+    if (built === 'voided') {
+      await repo.updateDocument(ctx.db, doc.ticket_id, {
+        state: 'canceled',
+        claimed_until: null,
+        updated_at: now,
+      });
+      return false;
+    }
+    const receipt = await createOrAdopt(pac, built.body, Number(doc.paid_at));
+    if (!receipt) {
+      await retryLater(ctx, doc.ticket_id, attempts, 'The PAC holds the key but lists no receipt yet');
+      return false;
+    }
+    await ctx.db.transaction().execute(async (trx) => {
+      await repo.updateDocument(trx, doc.ticket_id, {
+        state: 'receipt',
+        receipt_id: receipt.id,
+        payment_form: built.body.payment_form,
+        self_invoice_url: receipt.self_invoice_url ?? null,
+        expires_at: receipt.expires_at ? Date.parse(receipt.expires_at) : null,
+        receipt_cents: Math.round(receipt.total * 100),
+        attempts,
+        claimed_until: null,
+        last_error: null,
+        updated_at: ctx.clock.now(),
+      });
+      await recordEvent(trx, {
+        type: 'fiscal.receipt_created',
+        data: {
+          ticket_id: doc.ticket_id,
+          receipt_id: receipt.id,
+          total: receipt.total,
+          self_invoice_url: receipt.self_invoice_url ?? null,
+        },
+        at: ctx.clock.now(),
+      });
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof PacUnavailable) {
+      await retryLater(ctx, doc.ticket_id, attempts, error.message, error.retryAfterMs);
+      return false;
+    }
+    const reason = error instanceof PacRefusal ? explainRefusal(error) : (error as Error).message;
+    if (!(error instanceof PacRefusal || error instanceof ReceiptBlocked)) throw error;
+    await failDocument(ctx, doc.ticket_id, attempts, reason);
+    return false;
+  }
+}
+
+/** A setting stands in the way (a payment method without its SAT form): the manager must act. */
+class ReceiptBlocked extends Error {}
+
+type ReceiptBody = Parameters<PacClient['createReceipt']>[0];
+
+async function buildReceipt(
+  db: Db,
+  settings: FiscalSettings,
+  ticketId: string,
+): Promise<{ body: ReceiptBody } | 'voided'> {
+  const bill = await repo.findBill(db, ticketId);
+  if (!bill) throw new Error(`The bill ${ticketId} of a fiscal document is missing`);
+  const paidCents = Number(bill.paid_cents);
+  if (Number(bill.status) === TICKET_STATUS.canceled || paidCents <= 0) return 'voided';
+  const shares = await repo.findBillPaymentShares(db, ticketId);
+  const largest = [...shares].sort(
+    (a, b) => Number(b.cents) - Number(a.cents) || a.method.localeCompare(b.method),
+  )[0];
+  const method = largest?.method ?? 'cash';
+  const paymentForm = settings.paymentForms[method];
+  if (paymentForm === undefined) {
+    throw new ReceiptBlocked(
+      `The payment method ${method} has no SAT payment form: choose one in the fiscal settings (payment_forms)`,
+    );
+  }
+  const optionsOf = new Map<string, string[]>();
+  for (const option of await repo.findBillOptions(db, ticketId)) {
+    optionsOf.set(option.order_dish_id, [...(optionsOf.get(option.order_dish_id) ?? []), option.name]);
+  }
+  const plates: Plate[] = (await repo.findBillPlates(db, ticketId))
+    .filter((plate) => plate.status !== 'voided')
+    .map((plate) => ({
+      id: plate.id,
+      name: plate.name,
+      priceCents: Number(plate.price_cents),
+      productKey: plate.dish_product_key ?? plate.category_product_key ?? settings.productKey,
+      options: optionsOf.get(plate.id) ?? [],
+    }));
+  const business = await loadSettings(db);
+  return {
+    body: {
+      items: receiptItems(plates, paidCents, {
+        taxRate: business.taxRateBasisPoints / 10_000,
+        unitKey: settings.unitKey,
+        defaultProductKey: settings.productKey,
+        sku: ticketId,
+      }),
+      payment_form: paymentForm,
+      date: toIsoUtc(Number(bill.paid_at)),
+      external_id: ticketId,
+      idempotency_key: ticketId,
+    },
+  };
+}
+
+async function createOrAdopt(
+  pac: PacClient,
+  body: ReceiptBody,
+  paidAt: number,
+): Promise<PacReceipt | undefined> {
+  try {
+    return await pac.createReceipt(body);
+  } catch (error) {
+    if (!(error instanceof PacRefusal && error.code === IDEMPOTENCY_KEY_IN_USE)) throw error;
+    return findReceipt(pac, body.external_id, paidAt);
+  }
+}
+
+/** Our receipt of a bill among the PAC's receipts of the day around its payment. */
+export async function findReceipt(
+  pac: PacClient,
+  ticketId: string,
+  paidAt: number,
+): Promise<PacReceipt | undefined> {
+  const day = 24 * 60 * 60_000;
+  const range = { from: toIsoUtc(paidAt - day), to: toIsoUtc(paidAt + day) };
+  for (let page = 1; ; page += 1) {
+    const found = await pac.listReceipts({ ...range, page });
+    const mine = found.data.find((receipt) => receipt.external_id === ticketId);
+    if (mine) return mine;
+    if (page >= found.total_pages) return undefined;
+  }
+}
+
+async function retryLater(
+  ctx: AppContext,
+  ticketId: string,
+  attempts: number,
+  error: string,
+  askedMs?: number,
+): Promise<void> {
+  const now = ctx.clock.now();
+  await repo.updateDocument(ctx.db, ticketId, {
+    attempts,
+    next_attempt_at: now + retryDelayMs(attempts, askedMs),
+    claimed_until: null,
+    last_error: error,
+    updated_at: now,
+  });
+}
+
+async function failDocument(
+  ctx: AppContext,
+  ticketId: string,
+  attempts: number,
+  reason: string,
+): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.updateDocument(trx, ticketId, {
+      state: 'failed',
+      attempts,
+      claimed_until: null,
+      last_error: reason,
+      updated_at: now,
+    });
+    await recordEvent(trx, { type: 'fiscal.failed', data: { ticket_id: ticketId, error: reason }, at: now });
+  });
+}
+
+/** A bill canceled or refunded in full before it was invoiced: its receipt is canceled at the PAC. */
+export async function cancelVoidedReceipts(ctx: AppContext, pac: PacClient): Promise<void> {
+  for (const doc of await repo.receiptsOfVoidedBills(ctx.db, BATCH)) {
+    const now = ctx.clock.now();
+    const claimed = await repo.claimDocument(
+      ctx.db,
+      { ticketId: doc.ticket_id, state: 'receipt' },
+      { now, until: now + CLAIM_MS },
+    );
+    if (!claimed || doc.receipt_id === null) continue;
+    try {
+      await pac.cancelReceipt(doc.receipt_id);
+    } catch (error) {
+      // Canceled already (our answer was lost) or taken into an invoice meanwhile: read what it is.
+      if (!(error instanceof PacRefusal)) {
+        await repo.updateDocument(ctx.db, doc.ticket_id, { claimed_until: null, last_error: String(error) });
+        continue;
+      }
+    }
+    const receipt = await pac.getReceipt(doc.receipt_id).catch(() => undefined);
+    await repo.updateDocument(ctx.db, doc.ticket_id, {
+      state: receipt?.status === 'canceled' ? 'canceled' : 'receipt',
+      claimed_until: receipt?.status === 'canceled' ? null : now + retryDelayMs(1),
+      updated_at: now,
+    });
+  }
+}
+
+/**
+ * Credit notes (CFDI of type E) for refunds after invoicing: to the invoice's receiver, use G02, the
+ * bill's payment form, related by 01 to the invoice's UUID (the global invoice's when the bill is in
+ * one). The note's id is its idempotency key and external id, so a lost answer is found, not repeated.
+ */
+export async function issueDueCreditNotes(
+  ctx: AppContext,
+  pac: PacClient,
+  settings: FiscalSettings,
+): Promise<void> {
+  for (const note of await repo.dueCreditNotes(ctx.db, ctx.clock.now(), BATCH)) {
+    const now = ctx.clock.now();
+    if (!(await repo.claimCreditNote(ctx.db, note.id, now, now + CLAIM_MS))) continue;
+    const attempts = Number(note.attempts) + 1;
+    const doc = await repo.findDocument(ctx.db, note.ticket_id);
+    const invoice = doc?.invoice_id ? await repo.findInvoice(ctx.db, doc.invoice_id) : undefined;
+    if (!doc || !invoice) throw new Error(`Credit note ${note.id} has no invoice to relate to`);
+    const business = await loadSettings(ctx.db);
+    const customer =
+      invoice.kind === 'global'
+        ? {
+            legal_name: GENERAL_PUBLIC.name,
+            tax_id: GENERAL_PUBLIC.rfc,
+            tax_system: '616',
+            address: { zip: settings.postalCode },
+          }
+        : JSON.parse(invoice.customer);
+    try {
+      const issued =
+        (await pac.findInvoiceByExternalId(note.id).catch(() => undefined)) ??
+        (await pac.createInvoice({
+          type: 'E',
+          customer,
+          use: 'G02',
+          payment_form: doc.payment_form ?? '01',
+          items: [
+            {
+              quantity: 1,
+              product: {
+                description: 'Devolución',
+                product_key: settings.productKey,
+                unit_key: settings.unitKey,
+                price: fromCents(Number(note.cents)),
+                tax_included: true,
+                taxes: [{ type: 'IVA', rate: business.taxRateBasisPoints / 10_000 }],
+              },
+            },
+          ],
+          related_documents: [{ relationship: '01', documents: [invoice.uuid] }],
+          ...(settings.series !== '' && { series: settings.series }),
+          external_id: note.id,
+          idempotency_key: note.id,
+        }));
+      await ctx.db.transaction().execute(async (trx) => {
+        const id = newId();
+        await repo.insertInvoice(trx, {
+          id,
+          kind: 'credit_note',
+          pac_id: issued.id,
+          uuid: issued.uuid,
+          status: 'valid',
+          customer_rfc: customer.tax_id,
+          customer_name: customer.legal_name,
+          customer: JSON.stringify(customer),
+          total_cents: Number(note.cents),
+          ticket_id: note.ticket_id,
+          related_uuid: invoice.uuid,
+          period_start: null,
+          period_end: null,
+          cancel_motive: null,
+          substitution: null,
+          claimed_until: null,
+          created_at: now,
+          updated_at: now,
+        });
+        await repo.updateCreditNote(trx, note.id, {
+          state: 'issued',
+          invoice_id: id,
+          attempts,
+          claimed_until: null,
+        });
+        await recordEvent(trx, {
+          type: 'fiscal.invoiced',
+          data: {
+            ticket_id: note.ticket_id,
+            kind: 'credit_note',
+            uuid: issued.uuid,
+            total: fromCents(Number(note.cents)),
+          },
+          at: now,
+        });
+      });
+    } catch (error) {
+      if (
+        error instanceof PacUnavailable ||
+        (error instanceof PacRefusal && error.code === IDEMPOTENCY_KEY_IN_USE)
+      ) {
+        await repo.updateCreditNote(ctx.db, note.id, {
+          attempts,
+          next_attempt_at:
+            now + retryDelayMs(attempts, error instanceof PacUnavailable ? error.retryAfterMs : undefined),
+          claimed_until: null,
+          last_error: error.message,
+        });
+        continue;
+      }
+      if (!(error instanceof PacRefusal)) throw error;
+      await repo.updateCreditNote(ctx.db, note.id, {
+        state: 'failed',
+        attempts,
+        claimed_until: null,
+        last_error: explainRefusal(error),
+      });
+    }
+  }
+}

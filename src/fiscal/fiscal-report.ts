@@ -1,0 +1,102 @@
+import { DateTime } from 'luxon';
+import type { AppContext } from '../context';
+import type { Principal } from '../core/auth-guard';
+import { toCsv } from '../core/csv';
+import { BadRequestError } from '../core/errors';
+import { fromCents, taxShareCents } from '../core/money';
+import { localDaysToRange } from '../core/time';
+import { authorize } from '../roles/permissions';
+import { loadSettings } from '../settings/settings.service';
+import * as repo from './fiscal.repo';
+import type { FiscalReportQuery, FiscalReportRow } from './fiscal.schemas';
+
+type Sums = {
+  bills: number;
+  total: number;
+  tips: number;
+  invoiced: number;
+  in_global: number;
+  pending: number;
+  failed: number;
+  untracked: number;
+};
+
+const BUCKETS: Readonly<Record<string, keyof Sums>> = {
+  invoiced: 'invoiced',
+  in_global: 'in_global',
+  failed: 'failed',
+  pending: 'pending',
+  receipt: 'pending',
+  invoicing: 'pending',
+  canceled: 'pending',
+};
+
+/**
+ * Per local day of payment: what the bills kept (refunds taken off, tips apart), with IVA backed out
+ * at the restaurant's rate, and where each bill's money stands fiscally. Every bill's amount lands in
+ * exactly one of the state columns, so they add up to the total.
+ */
+export async function fiscalReport(
+  ctx: AppContext,
+  principal: Principal,
+  query: FiscalReportQuery,
+): Promise<FiscalReportRow[]> {
+  authorize(principal, 'reports.read');
+  if (query.from > query.to) throw new BadRequestError('from must not be after to');
+  const settings = await loadSettings(ctx.db);
+  const range = localDaysToRange(query.from, query.to, settings.timeZone);
+  const days = new Map<string, Sums>();
+  for (const row of await repo.fiscalReportRows(ctx.db, range.from, range.to)) {
+    const day = DateTime.fromMillis(Number(row.paid_at), { zone: settings.timeZone }).toISODate() ?? '';
+    const sums = days.get(day) ?? {
+      bills: 0,
+      total: 0,
+      tips: 0,
+      invoiced: 0,
+      in_global: 0,
+      pending: 0,
+      failed: 0,
+      untracked: 0,
+    };
+    const kept = Number(row.paid_cents);
+    sums.bills += 1;
+    sums.total += kept;
+    sums.tips += Number(row.tips_cents);
+    sums[row.state === null ? 'untracked' : (BUCKETS[row.state] ?? 'pending')] += kept;
+    days.set(day, sums);
+  }
+  return [...days.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([day, sums]) => {
+      const ivaCents = taxShareCents(sums.total, settings.taxRateBasisPoints, true);
+      return {
+        day,
+        bills: sums.bills,
+        total: fromCents(sums.total),
+        base: fromCents(sums.total - ivaCents),
+        iva: fromCents(ivaCents),
+        tips: fromCents(sums.tips),
+        invoiced: fromCents(sums.invoiced),
+        in_global: fromCents(sums.in_global),
+        pending: fromCents(sums.pending),
+        failed: fromCents(sums.failed),
+        untracked: fromCents(sums.untracked),
+      };
+    });
+}
+
+export function fiscalReportCsv(rows: readonly FiscalReportRow[]): string {
+  return toCsv(rows, [
+    'day',
+    'bills',
+    'total',
+    'base',
+    'iva',
+    'tips',
+    'invoiced',
+    'in_global',
+    'pending',
+    'failed',
+    'untracked',
+  ]);
+}

@@ -1,0 +1,439 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db } from '../core/db/database';
+import type { Database, FiscalDocumentState } from '../core/db/schema';
+import { TICKET_STATUS } from '../tickets/tickets.schemas';
+
+const SETTINGS_ID = 1;
+
+export type FiscalDocumentRow = Selectable<Database['fiscal_documents']>;
+export type FiscalInvoiceRow = Selectable<Database['fiscal_invoices']>;
+export type CreditNoteRow = Selectable<Database['fiscal_credit_notes']>;
+export type GlobalPeriodRow = Selectable<Database['fiscal_global_periods']>;
+
+export function findFiscalSettings(db: Db) {
+  return db.selectFrom('fiscal_settings').selectAll().where('id', '=', SETTINGS_ID).executeTakeFirst();
+}
+
+export async function saveFiscalSettings(
+  db: Db,
+  values: Omit<Insertable<Database['fiscal_settings']>, 'id'>,
+): Promise<void> {
+  await db
+    .insertInto('fiscal_settings')
+    .values({ id: SETTINGS_ID, ...values })
+    .onConflict((oc) => oc.column('id').doUpdateSet(values))
+    .execute();
+}
+
+export async function setScannedThrough(db: Db, at: number): Promise<void> {
+  await db
+    .updateTable('fiscal_settings')
+    .set({ scanned_through: at })
+    .where('id', '=', SETTINGS_ID)
+    .execute();
+}
+
+export async function retryFailedDocuments(db: Db, now: number): Promise<void> {
+  await db
+    .updateTable('fiscal_documents')
+    .set({ state: 'pending', next_attempt_at: now, attempts: 0, updated_at: now })
+    .where('state', '=', 'failed')
+    .execute();
+}
+
+/**
+ * Every bill paid from `since` on gets its document, once: the primary key makes a second instance's
+ * insert of the same bill a no-op.
+ */
+export async function enqueuePaidBills(db: Db, since: number, now: number): Promise<void> {
+  await db
+    .insertInto('fiscal_documents')
+    .columns(['ticket_id', 'state', 'paid_at', 'next_attempt_at', 'created_at', 'updated_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('tickets')
+        .select((s) => [
+          'tickets.id',
+          s.val('pending').as('state'),
+          s.ref('tickets.paid_at').$notNull().as('paid_at'),
+          s.val(now).as('next_attempt_at'),
+          s.val(now).as('created_at'),
+          s.val(now).as('updated_at'),
+        ])
+        .where('tickets.status', '=', TICKET_STATUS.paid)
+        .where('tickets.paid_at', '>=', since)
+        .where((w) =>
+          w.not(
+            w.exists(
+              w
+                .selectFrom('fiscal_documents as d')
+                .select('d.ticket_id')
+                .whereRef('d.ticket_id', '=', 'tickets.id'),
+            ),
+          ),
+        ),
+    )
+    .execute();
+}
+
+export function findDocument(db: Db, ticketId: string): Promise<FiscalDocumentRow | undefined> {
+  return db.selectFrom('fiscal_documents').selectAll().where('ticket_id', '=', ticketId).executeTakeFirst();
+}
+
+export function findDocumentByReceipt(db: Db, receiptId: string): Promise<FiscalDocumentRow | undefined> {
+  return db.selectFrom('fiscal_documents').selectAll().where('receipt_id', '=', receiptId).executeTakeFirst();
+}
+
+/** Documents in `state` whose next attempt is due and which no live claim holds. */
+export async function dueDocuments(
+  db: Db,
+  state: FiscalDocumentState,
+  now: number,
+  limit: number,
+): Promise<FiscalDocumentRow[]> {
+  return db
+    .selectFrom('fiscal_documents')
+    .selectAll()
+    .where('state', '=', state)
+    .where('next_attempt_at', '<=', now)
+    .where((w) => w.or([w('claimed_until', 'is', null), w('claimed_until', '<=', now)]))
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Takes the document for one call to the PAC: true for the one instance or request whose update
+ * matched, so two never call for the same bill at once. `toState` lets the till mark it invoicing.
+ */
+export async function claimDocument(
+  db: Db,
+  doc: { ticketId: string; state: FiscalDocumentState },
+  claim: { now: number; until: number; toState?: FiscalDocumentState },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('fiscal_documents')
+    .set({ claimed_until: claim.until, state: claim.toState ?? doc.state, updated_at: claim.now })
+    .where('ticket_id', '=', doc.ticketId)
+    .where('state', '=', doc.state)
+    .where((w) => w.or([w('claimed_until', 'is', null), w('claimed_until', '<=', claim.now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function updateDocument(
+  db: Db,
+  ticketId: string,
+  changes: Updateable<Database['fiscal_documents']>,
+): Promise<void> {
+  await db.updateTable('fiscal_documents').set(changes).where('ticket_id', '=', ticketId).execute();
+}
+
+/** What a receipt needs of the bill. */
+export function findBill(db: Db, ticketId: string) {
+  return db
+    .selectFrom('tickets')
+    .select(['id', 'status', 'total_cents', 'paid_cents', 'discount_cents', 'subtotal_cents', 'paid_at'])
+    .where('id', '=', ticketId)
+    .executeTakeFirst();
+}
+
+/** The bill's plates with the SAT product key of the dish, or else of its category. */
+export function findBillPlates(db: Db, ticketId: string) {
+  return db
+    .selectFrom('ticket_dishes')
+    .innerJoin('order_dishes', 'order_dishes.id', 'ticket_dishes.order_dish_id')
+    .innerJoin('dishes', 'dishes.id', 'order_dishes.dish_id')
+    .innerJoin('categories', 'categories.id', 'dishes.category_id')
+    .select([
+      'order_dishes.id',
+      'dishes.name',
+      'order_dishes.price_at_order_cents as price_cents',
+      'order_dishes.status',
+      'dishes.product_key as dish_product_key',
+      'categories.product_key as category_product_key',
+    ])
+    .where('ticket_dishes.ticket_id', '=', ticketId)
+    .where('ticket_dishes.is_live', '=', 1)
+    .orderBy('order_dishes.created_at')
+    .orderBy('order_dishes.id')
+    .execute();
+}
+
+export function findBillOptions(db: Db, ticketId: string) {
+  return db
+    .selectFrom('ticket_dishes')
+    .innerJoin('order_dish_modifiers', 'order_dish_modifiers.order_dish_id', 'ticket_dishes.order_dish_id')
+    .select(['order_dish_modifiers.order_dish_id', 'order_dish_modifiers.name'])
+    .where('ticket_dishes.ticket_id', '=', ticketId)
+    .orderBy('order_dish_modifiers.order_dish_id')
+    .orderBy('order_dish_modifiers.position')
+    .execute();
+}
+
+/** What each payment method kept of the bill: settled payments less their refunds, tips apart. */
+export function findBillPaymentShares(db: Db, ticketId: string) {
+  return db
+    .selectFrom('payments')
+    .select([
+      'method',
+      (eb) => eb.fn.sum<number>(eb(eb.ref('amount_cents'), '-', eb.ref('refunded_cents'))).as('cents'),
+    ])
+    .where('ticket_id', '=', ticketId)
+    .where('status', 'in', ['settled', 'partially_refunded', 'refunded'])
+    .groupBy('method')
+    .execute();
+}
+
+/** Receipts whose bill has since been canceled or refunded in full: they are canceled at the PAC. */
+export function receiptsOfVoidedBills(db: Db, limit: number) {
+  return db
+    .selectFrom('fiscal_documents')
+    .innerJoin('tickets', 'tickets.id', 'fiscal_documents.ticket_id')
+    .select(['fiscal_documents.ticket_id', 'fiscal_documents.receipt_id'])
+    .where('fiscal_documents.state', '=', 'receipt')
+    .where((w) => w.or([w('tickets.status', '=', TICKET_STATUS.canceled), w('tickets.paid_cents', '=', 0)]))
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Bills in an invoice (alone or global) whose refunds exceed what their receipt counted and their
+ * credit notes cover: `owed` is what a new credit note must give back. Only bills with a refund since
+ * `since` are read, so the run stays small however many bills were ever invoiced.
+ */
+export function billsOwingCredit(db: Db, since: number, ticketIds: readonly string[] = []) {
+  return db
+    .selectFrom('fiscal_documents')
+    .innerJoin('tickets', 'tickets.id', 'fiscal_documents.ticket_id')
+    .select([
+      'fiscal_documents.ticket_id',
+      (eb) =>
+        eb(
+          eb(eb.ref('fiscal_documents.receipt_cents'), '-', eb.ref('fiscal_documents.credited_cents')),
+          '-',
+          eb.ref('tickets.paid_cents'),
+        ).as('owed'),
+    ])
+    .where('fiscal_documents.state', 'in', ['invoiced', 'in_global'])
+    .where((w) =>
+      w.or([
+        w.exists(
+          w
+            .selectFrom('refunds')
+            .innerJoin('payments', 'payments.id', 'refunds.payment_id')
+            .select('refunds.id')
+            .whereRef('payments.ticket_id', '=', 'fiscal_documents.ticket_id')
+            .where('refunds.created_at', '>=', since),
+        ),
+        ...(ticketIds.length > 0 ? [w('fiscal_documents.ticket_id', 'in', ticketIds)] : []),
+      ]),
+    )
+    .execute();
+}
+
+export async function insertCreditNote(
+  db: Db,
+  row: Insertable<Database['fiscal_credit_notes']>,
+): Promise<void> {
+  await db.insertInto('fiscal_credit_notes').values(row).execute();
+}
+
+export async function addCredited(db: Db, ticketId: string, cents: number, now: number): Promise<void> {
+  await db
+    .updateTable('fiscal_documents')
+    .set((eb) => ({ credited_cents: eb(eb.ref('credited_cents'), '+', cents), updated_at: now }))
+    .where('ticket_id', '=', ticketId)
+    .execute();
+}
+
+export function dueCreditNotes(db: Db, now: number, limit: number): Promise<CreditNoteRow[]> {
+  return db
+    .selectFrom('fiscal_credit_notes')
+    .selectAll()
+    .where('state', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .where((w) => w.or([w('claimed_until', 'is', null), w('claimed_until', '<=', now)]))
+    .limit(limit)
+    .execute();
+}
+
+export async function claimCreditNote(db: Db, id: string, now: number, until: number): Promise<boolean> {
+  const result = await db
+    .updateTable('fiscal_credit_notes')
+    .set({ claimed_until: until })
+    .where('id', '=', id)
+    .where('state', '=', 'pending')
+    .where((w) => w.or([w('claimed_until', 'is', null), w('claimed_until', '<=', now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function updateCreditNote(
+  db: Db,
+  id: string,
+  changes: Updateable<Database['fiscal_credit_notes']>,
+): Promise<void> {
+  await db.updateTable('fiscal_credit_notes').set(changes).where('id', '=', id).execute();
+}
+
+export async function insertInvoice(db: Db, row: Insertable<Database['fiscal_invoices']>): Promise<void> {
+  await db.insertInto('fiscal_invoices').values(row).execute();
+}
+
+export function findInvoice(db: Db, id: string): Promise<FiscalInvoiceRow | undefined> {
+  return db.selectFrom('fiscal_invoices').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findInvoiceByPacId(db: Db, pacId: string): Promise<FiscalInvoiceRow | undefined> {
+  return db.selectFrom('fiscal_invoices').selectAll().where('pac_id', '=', pacId).executeTakeFirst();
+}
+
+export async function updateInvoice(
+  db: Db,
+  id: string,
+  changes: Updateable<Database['fiscal_invoices']>,
+): Promise<void> {
+  await db.updateTable('fiscal_invoices').set(changes).where('id', '=', id).execute();
+}
+
+/** Takes an invoice for a cancellation call, from `from` to `to`; false when another holds it. */
+export async function claimInvoice(
+  db: Db,
+  id: string,
+  change: { from: Database['fiscal_invoices']['status']; to: Database['fiscal_invoices']['status'] },
+  claim: { now: number; until: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('fiscal_invoices')
+    .set({ status: change.to, claimed_until: claim.until, updated_at: claim.now })
+    .where('id', '=', id)
+    .where('status', '=', change.from)
+    .where((w) => w.or([w('claimed_until', 'is', null), w('claimed_until', '<=', claim.now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Cancellations waiting for the receiver, and ones whose caller died before it heard the answer. */
+export function invoicesToFollow(db: Db, now: number) {
+  return db
+    .selectFrom('fiscal_invoices')
+    .selectAll()
+    .where((w) =>
+      w.or([
+        w('status', '=', 'cancel_pending'),
+        w.and([w('status', '=', 'canceling'), w('claimed_until', '<=', now)]),
+      ]),
+    )
+    .limit(50)
+    .execute();
+}
+
+export function findPeriod(db: Db, periodStart: string): Promise<GlobalPeriodRow | undefined> {
+  return db
+    .selectFrom('fiscal_global_periods')
+    .selectAll()
+    .where('period_start', '=', periodStart)
+    .executeTakeFirst();
+}
+
+export async function insertPeriodIfMissing(
+  db: Db,
+  row: Insertable<Database['fiscal_global_periods']>,
+): Promise<void> {
+  await db
+    .insertInto('fiscal_global_periods')
+    .values(row)
+    .onConflict((oc) => oc.column('period_start').doNothing())
+    .execute();
+}
+
+export async function claimPeriod(db: Db, periodStart: string, now: number, until: number): Promise<boolean> {
+  const result = await db
+    .updateTable('fiscal_global_periods')
+    .set({ state: 'issuing', claimed_until: until, updated_at: now })
+    .where('period_start', '=', periodStart)
+    .where((w) =>
+      w.or([w('state', '=', 'due'), w.and([w('state', '=', 'issuing'), w('claimed_until', '<=', now)])]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function updatePeriod(
+  db: Db,
+  periodStart: string,
+  changes: Updateable<Database['fiscal_global_periods']>,
+): Promise<void> {
+  await db
+    .updateTable('fiscal_global_periods')
+    .set(changes)
+    .where('period_start', '=', periodStart)
+    .execute();
+}
+
+export function duePeriods(db: Db, now: number) {
+  return db
+    .selectFrom('fiscal_global_periods')
+    .selectAll()
+    .where((w) =>
+      w.or([
+        w.and([w('state', '=', 'due'), w('next_attempt_at', '<=', now)]),
+        w.and([w('state', '=', 'issuing'), w('claimed_until', '<=', now)]),
+      ]),
+    )
+    .orderBy('period_start')
+    .execute();
+}
+
+export function listPeriods(db: Db, limit: number) {
+  return db
+    .selectFrom('fiscal_global_periods')
+    .selectAll()
+    .orderBy('period_start', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Whether a bill paid in [from, to) still waits for its receipt: the period's global must wait too. */
+export async function hasUnsettledDocuments(db: Db, from: number, to: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('fiscal_documents')
+    .select('ticket_id')
+    .where('state', 'in', ['pending', 'invoicing'])
+    .where('paid_at', '>=', from)
+    .where('paid_at', '<', to)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The open receipts of bills paid in [from, to): what a global invoice of that period takes. */
+export function openReceiptsIn(db: Db, from: number, to: number) {
+  return db
+    .selectFrom('fiscal_documents')
+    .select(['ticket_id', 'receipt_id'])
+    .where('state', '=', 'receipt')
+    .where('paid_at', '>=', from)
+    .where('paid_at', '<', to)
+    .execute();
+}
+
+/** Paid bills per local day of [from, to) with their fiscal state, for the fiscal report. */
+export function fiscalReportRows(db: Db, from: number, to: number) {
+  return db
+    .selectFrom('tickets')
+    .leftJoin('fiscal_documents', 'fiscal_documents.ticket_id', 'tickets.id')
+    .select([
+      'tickets.id',
+      'tickets.paid_at',
+      'tickets.paid_cents',
+      'tickets.tips_cents',
+      'fiscal_documents.state',
+      'fiscal_documents.receipt_cents',
+      'fiscal_documents.credited_cents',
+    ])
+    .where('tickets.paid_at', '>=', from)
+    .where('tickets.paid_at', '<', to)
+    .where('tickets.status', 'in', [TICKET_STATUS.paid, TICKET_STATUS.canceled])
+    .execute();
+}
