@@ -17,6 +17,7 @@ import {
 import { HOUR_MS, PERIODICITIES, type Periodicity } from './periods';
 import { idempotencyKeyInUse, receiptNotOpen } from './receipts';
 import { GENERAL_PUBLIC, RELATIONSHIP_TYPES } from './sat-catalogs';
+import { dateRangeFilter, pageOf, type SearchResult } from './search';
 import type { PacState } from './state';
 
 export type StampRequest = {
@@ -281,4 +282,35 @@ export function getInvoiceRecord(state: PacState, id: string): InvoiceRecord {
   const record = state.invoices.get(id);
   if (record === undefined) throw notFound('invoice_not_found', `No se encontró la factura con id "${id}".`);
   return record;
+}
+
+/**
+ * `GET /invoices`: newest first by `date`, filtered on the exact-match fields the POS may look an
+ * invoice up by (`external_id` after a lost answer, `uuid`), `type`, `series`, `folio_number`,
+ * `cancellation_status` (repeatable) and the `date` range.
+ */
+export function listInvoices(state: PacState, query: URLSearchParams): SearchResult<SimInvoice> {
+  const isInRange = dateRangeFilter(query);
+  const exact: [string, (invoice: SimInvoice) => string | null][] = [
+    ['external_id', (invoice) => invoice.external_id],
+    ['uuid', (invoice) => invoice.uuid],
+    ['type', (invoice) => invoice.type],
+    ['series', (invoice) => invoice.series],
+    ['folio_number', (invoice) => String(invoice.folio_number)],
+    ['customer', (invoice) => invoice.customer.id],
+  ];
+  const statuses = query.getAll('cancellation_status').flatMap((value) => value.split(','));
+  const matches = [...state.invoices.values()]
+    .map((record) => record.invoice)
+    .filter(
+      (invoice) =>
+        isInRange(invoice.date) &&
+        exact.every(([name, read]) => {
+          const wanted = query.get(name);
+          return wanted === null || read(invoice)?.toLowerCase() === wanted.toLowerCase();
+        }) &&
+        (statuses.length === 0 || statuses.includes(invoice.cancellation_status)),
+    )
+    .sort((a, b) => Date.parse(b.date) - Date.parse(a.date) || b.created_at.localeCompare(a.created_at));
+  return pageOf(matches, query, 100);
 }

@@ -4,6 +4,7 @@ import { Fields } from './fields';
 import { documentAmounts, INCOME_DEFAULTS, parseItems } from './items';
 import { fromCents, objectId, receiptKey, type SimReceipt } from './model';
 import { periodOf, ZONE } from './periods';
+import { dateRangeFilter, pageOf, type SearchResult } from './search';
 import type { PacState } from './state';
 
 export function idempotencyKeyInUse(key: string): PacError {
@@ -109,68 +110,17 @@ export function receiptNotOpen(receipt: SimReceipt): PacError {
  * `GET /receipts`: newest first, filtered on `date` and the documented fields. There is no `status`
  * filter: the docs name none, so a POS must not count on one.
  */
-export function listReceipts(state: PacState, query: URLSearchParams) {
-  const bound = (name: string) => {
-    const value = query.get(name);
-    if (value === null) return undefined;
-    const date = new Date(value);
-    if (Number.isNaN(date.getTime()))
-      throw new PacError(400, 'invalid_date', `El parámetro "${name}" no es una fecha válida.`, [
-        {
-          message: `El parámetro "${name}" no es una fecha válida.`,
-          code: 'invalid_format',
-          source: 'facturapi',
-          location: 'query',
-          path: name,
-        },
-      ]);
-    return date.getTime();
-  };
-  const gte = bound('date[gte]');
-  const gt = bound('date[gt]');
-  const lte = bound('date[lte]');
-  const lt = bound('date[lt]');
-  const page = integerParam(query, 'page', 1, 1, 30);
-  const limit = integerParam(query, 'limit', 50, 1, 100);
+export function listReceipts(state: PacState, query: URLSearchParams): SearchResult<SimReceipt> {
+  const isInRange = dateRangeFilter(query);
   const paymentForm = query.get('payment_form');
   const invoice = query.get('invoice');
   const matches = [...state.receipts.values()]
-    .filter((receipt) => {
-      const time = Date.parse(receipt.date);
-      return (
-        (gte === undefined || time >= gte) &&
-        (gt === undefined || time > gt) &&
-        (lte === undefined || time <= lte) &&
-        (lt === undefined || time < lt) &&
+    .filter(
+      (receipt) =>
+        isInRange(receipt.date) &&
         (paymentForm === null || receipt.payment_form === paymentForm) &&
-        (invoice === null || receipt.invoice === invoice)
-      );
-    })
+        (invoice === null || receipt.invoice === invoice),
+    )
     .sort((a, b) => Date.parse(b.date) - Date.parse(a.date) || b.folio_number - a.folio_number);
-  return {
-    page,
-    total_pages: Math.max(1, Math.ceil(matches.length / limit)),
-    total_results: matches.length,
-    data: matches.slice((page - 1) * limit, page * limit),
-  };
-}
-
-function integerParam(query: URLSearchParams, name: string, fallback: number, min: number, max: number) {
-  const raw = query.get(name);
-  if (raw === null) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    const code =
-      name === 'page' && Number.isInteger(value) && value > max ? 'page_too_large' : 'invalid_request';
-    throw new PacError(400, code, `El parámetro "${name}" debe ser un entero entre ${min} y ${max}.`, [
-      {
-        message: `El parámetro "${name}" debe ser un entero entre ${min} y ${max}.`,
-        code: 'invalid_value',
-        source: 'facturapi',
-        location: 'query',
-        path: name,
-      },
-    ]);
-  }
-  return value;
+  return pageOf(matches, query, 50);
 }

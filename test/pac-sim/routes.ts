@@ -1,7 +1,7 @@
 import { cancelInvoice } from './cancellation';
 import { cfdiXml } from './cfdi-xml';
 import { createGlobalInvoice } from './global-invoice';
-import { createInvoice, getInvoiceRecord, invoiceReceipt } from './invoices';
+import { createInvoice, getInvoiceRecord, invoiceReceipt, listInvoices } from './invoices';
 import { invoicePdf } from './pdf';
 import { cancelReceipt, createReceipt, getReceipt, listReceipts } from './receipts';
 import type { PacState } from './state';
@@ -55,6 +55,11 @@ export const ROUTES: Route[] = [
     method: 'POST',
     pattern: /^\/v2\/invoices$/,
     handle: (state, request) => ({ json: createInvoice(state, request.body) }),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/v2\/invoices$/,
+    handle: (state, request) => ({ json: listInvoices(state, request.query) }),
   },
   {
     method: 'GET',

@@ -349,6 +349,7 @@ describe('Facturapi simulator', () => {
       type: 'E',
       customer: COMPANY,
       use: 'G02',
+      external_id: 'refund-7',
       payment_form: '01',
       items: [{ product: { description: 'Devolución agua de jamaica', price: 25.5 } }],
       // One UUID as a plain string, as in Facturapi's egreso guide.
@@ -358,6 +359,12 @@ describe('Facturapi simulator', () => {
     const note = answer.body;
     assert.deepEqual([note.type, note.status, note.total, note.use], ['E', 'valid', 25.5, 'G02']);
     assert.equal(note.items[0].product.product_key, '84111506');
+    // A client that lost the answer finds the note by its external id.
+    const found = await call('GET', '/invoices?external_id=refund-7&limit=1');
+    assert.deepEqual([found.body.total_results, found.body.data[0].id], [1, note.id]);
+    assert.equal((await call('GET', `/invoices?uuid=${invoice.uuid}`)).body.data[0].id, invoice.id);
+    assert.equal((await call('GET', '/invoices?type=I')).body.total_results, 1);
+    assert.equal((await call('GET', '/invoices?external_id=nothing')).body.total_results, 0);
 
     const download = (id: string, format: string) =>
       fetch(`${simulator.url}/invoices/${id}/${format}`, {
