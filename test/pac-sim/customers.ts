@@ -60,7 +60,7 @@ export function parseCustomer(value: unknown): SimCustomer {
 }
 
 /** The kind of taxpayer an RFC names, or an `invalid_request` when its shape or check digit is wrong. */
-export function personOf(taxId: string): PersonType {
+function personOf(taxId: string): PersonType {
   const rfc = Rfc.parseOrNull(taxId);
   const isSpecial = taxId === GENERAL_PUBLIC.taxId || taxId === FOREIGN_TAX_ID;
   if (rfc === null || (!isSpecial && !rfc.doesCheckSumMatch()))

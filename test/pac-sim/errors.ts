@@ -38,18 +38,9 @@ export class PacError extends Error {
 
 /** A field of the body that breaks the input contract: root code `invalid_request`. */
 export function invalidField(path: string, code: string, message: string): PacError {
-  return invalidFields([{ path, code, message }]);
-}
-
-export function invalidFields(fields: { path: string; code: string; message: string }[]): PacError {
-  const details: ErrorDetail[] = fields.map((field) => ({
-    message: field.message,
-    code: field.code,
-    source: 'facturapi',
-    location: 'body',
-    path: field.path,
-  }));
-  return new PacError(400, 'invalid_request', details[0]?.message ?? 'Solicitud inválida.', details);
+  return new PacError(400, 'invalid_request', message, [
+    { message, code, source: 'facturapi', location: 'body', path },
+  ]);
 }
 
 export const required = (path: string) => invalidField(path, 'required', `El campo "${path}" es requerido.`);

@@ -20,7 +20,7 @@ import { GENERAL_PUBLIC, RELATIONSHIP_TYPES } from './sat-catalogs';
 import { dateRangeFilter, pageOf, type SearchResult } from './search';
 import type { PacState } from './state';
 
-export type StampRequest = {
+type StampRequest = {
   type: 'I' | 'E';
   customer: SimCustomer;
   use: string;
@@ -38,7 +38,7 @@ export type StampRequest = {
 };
 
 /** A line of the request as its CFDI Concepto. */
-export function conceptOf(item: SimItem): Concept {
+function conceptOf(item: SimItem): Concept {
   const amounts = lineAmounts(item);
   return {
     productKey: item.product.product_key,

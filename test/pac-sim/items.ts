@@ -166,7 +166,7 @@ function optionalNumber(value: unknown, path: string): number | undefined {
   return value;
 }
 
-export const round2 = (value: number) => Math.round(value * 100) / 100;
+const round2 = (value: number) => Math.round(value * 100) / 100;
 const toCents = (value: number) => Math.round(value * 100);
 
 /**

@@ -124,5 +124,4 @@ export const newUuid = () => randomUUID();
 /** A stand-in for a 2048-bit RSA signature in base64 (344 characters), as SelloCFD and SelloSAT are. */
 export const fakeSignature = () => randomBytes(256).toString('base64');
 
-export const cents = (amount: number) => Math.round(amount * 100);
 export const fromCents = (value: number) => value / 100;
