@@ -59,6 +59,7 @@ export function handleControl(simulator: PacSimulator, method: string, path: str
       if (periodicity !== undefined && !PERIODICITIES.includes(periodicity as Periodicity))
         invalid(`"periodicity" debe ser uno de ${PERIODICITIES.join(', ')}.`);
       const durationDays = fields.optionalInteger('durationDays');
+      if (durationDays !== undefined && durationDays < 0) invalid('"durationDays" no puede ser negativo.');
       simulator.setReceiptSettings({
         ...(periodicity !== undefined && { periodicity: periodicity as Periodicity }),
         ...(durationDays !== undefined && { durationDays }),
