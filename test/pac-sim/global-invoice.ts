@@ -22,51 +22,7 @@ import type { PacState } from './state';
  */
 export function createGlobalInvoice(state: PacState, body: unknown): SimInvoice | null {
   const fields = new Fields(body);
-  const periodicity = (fields.optionalString('periodicity') ??
-    state.receiptSettings.periodicity) as Periodicity;
-  if (!PERIODICITIES.includes(periodicity))
-    throw invalidField('periodicity', 'invalid_value', `La periodicidad "${periodicity}" no es válida.`);
-  const now = state.now();
-  // Without either bound, the last closed period; with one, the rest of that bound's period.
-  const givenFrom = fields.optionalDate('from');
-  const givenTo = fields.optionalDate('to');
-  const fallback =
-    givenFrom !== undefined
-      ? periodOf(periodicity, givenFrom)
-      : givenTo !== undefined
-        ? periodOf(periodicity, givenTo)
-        : previousPeriod(periodicity, now);
-  const from = givenFrom ?? fallback.start;
-  const to = givenTo ?? fallback.end;
-  if (from > to)
-    throw new PacError(400, 'invalid_date_range', 'La fecha "from" debe ser anterior a la fecha "to".');
-  const period = periodOf(periodicity, from);
-  if (to > period.end)
-    throw new PacError(
-      400,
-      'invalid_global_invoice_period',
-      `El rango de fechas debe estar dentro del mismo periodo de facturación: ${periodicity}.`,
-    );
-  // The CFDI is dated at the period's close (or now, for a period still running); the SAT takes a
-  // date up to 72 hours old, so a period closed longer ago can no longer be invoiced globally.
-  const date = fields.optionalDate('date') ?? (to < now ? to : now);
-  if (to.getTime() < now.getTime() - 72 * HOUR_MS)
-    throw new PacError(
-      400,
-      'invalid_date',
-      'La factura global de un periodo debe emitirse a más tardar 72 horas después de su cierre.',
-      [
-        {
-          message:
-            'La factura global de un periodo debe emitirse a más tardar 72 horas después de su cierre.',
-          code: 'invalid_value',
-          source: 'facturapi',
-          location: 'body',
-          path: 'to',
-        },
-      ],
-    );
-  checkIssueDate(state, date, 'date');
+  const { periodicity, from, to, date } = readPeriod(state, fields);
   const paymentForm = fields.optionalString('payment_form');
   if (paymentForm !== undefined && PAYMENT_FORMS[paymentForm] === undefined)
     throw invalidField(
@@ -120,6 +76,56 @@ export function createGlobalInvoice(state: PacState, body: unknown): SimInvoice 
     receipt.invoice = record.invoice.id;
   }
   return record.invoice;
+}
+
+/** The period to invoice, checked against the SAT's rules, and the date the CFDI will carry. */
+function readPeriod(state: PacState, fields: Fields) {
+  const periodicity = (fields.optionalString('periodicity') ??
+    state.receiptSettings.periodicity) as Periodicity;
+  if (!PERIODICITIES.includes(periodicity))
+    throw invalidField('periodicity', 'invalid_value', `La periodicidad "${periodicity}" no es válida.`);
+  const now = state.now();
+  // Without either bound, the last closed period; with one, the rest of that bound's period.
+  const givenFrom = fields.optionalDate('from');
+  const givenTo = fields.optionalDate('to');
+  const fallback =
+    givenFrom !== undefined
+      ? periodOf(periodicity, givenFrom)
+      : givenTo !== undefined
+        ? periodOf(periodicity, givenTo)
+        : previousPeriod(periodicity, now);
+  const from = givenFrom ?? fallback.start;
+  const to = givenTo ?? fallback.end;
+  if (from > to)
+    throw new PacError(400, 'invalid_date_range', 'La fecha "from" debe ser anterior a la fecha "to".');
+  const period = periodOf(periodicity, from);
+  if (to > period.end)
+    throw new PacError(
+      400,
+      'invalid_global_invoice_period',
+      `El rango de fechas debe estar dentro del mismo periodo de facturación: ${periodicity}.`,
+    );
+  // The CFDI is dated at the period's close (or now, for a period still running); the SAT takes a
+  // date up to 72 hours old, so a period closed longer ago can no longer be invoiced globally.
+  const date = fields.optionalDate('date') ?? (to < now ? to : now);
+  if (to.getTime() < now.getTime() - 72 * HOUR_MS)
+    throw new PacError(
+      400,
+      'invalid_date',
+      'La factura global de un periodo debe emitirse a más tardar 72 horas después de su cierre.',
+      [
+        {
+          message:
+            'La factura global de un periodo debe emitirse a más tardar 72 horas después de su cierre.',
+          code: 'invalid_value',
+          source: 'facturapi',
+          location: 'body',
+          path: 'to',
+        },
+      ],
+    );
+  checkIssueDate(state, date, 'date');
+  return { periodicity, from, to, date };
 }
 
 function readReceiptIds(fields: Fields): Set<string> | undefined {
