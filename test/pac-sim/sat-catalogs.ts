@@ -40,7 +40,7 @@ export const TAX_REGIMES: Readonly<Record<string, { name: string; persons: reado
 
 const BUSINESS = ['601', '603', '606', '612', '620', '621', '622', '623', '624', '625', '626'];
 const PERSONAL_DEDUCTIONS = ['605', '606', '607', '608', '611', '612', '614', '615', '625'];
-const EVERY_REGIME_BUT_CP = [
+const EVERY_REGIME = [
   '601',
   '603',
   '605',
@@ -114,8 +114,8 @@ export const CFDI_USES: Readonly<Record<string, CfdiUse>> = {
     persons: FISICA,
     regimes: PERSONAL_DEDUCTIONS,
   },
-  S01: { name: 'Sin efectos fiscales', persons: BOTH, regimes: EVERY_REGIME_BUT_CP },
-  CP01: { name: 'Pagos', persons: BOTH, regimes: EVERY_REGIME_BUT_CP },
+  S01: { name: 'Sin efectos fiscales', persons: BOTH, regimes: EVERY_REGIME },
+  CP01: { name: 'Pagos', persons: BOTH, regimes: EVERY_REGIME },
   CN01: { name: 'Nómina', persons: FISICA, regimes: ['605'] },
 };
 
