@@ -89,6 +89,7 @@ describe('npm scripts end with their children on SIGTERM', () => {
   it('phoenixd-sim', () =>
     endsWithItsChildren('phoenixd-sim', /Start the POS server with/, { SIM_PORT: '0' }));
   it('price-sim', () => endsWithItsChildren('price-sim', /price simulator on/, { PRICE_SIM_PORT: '0' }));
+  it('pac-sim', () => endsWithItsChildren('pac-sim', /POS_PAC_URL=http/, { PAC_SIM_PORT: '0' }));
   it('dev', () =>
     endsWithItsChildren('dev', /API docs:/, {
       PORT: '0',
@@ -106,6 +107,18 @@ describe('price-sim --help', () => {
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /^npm run price-sim/);
     assert.match(result.stdout, /PRICE_SIM_PORT +port it listens on/);
+  });
+});
+
+describe('pac-sim --help', () => {
+  it('prints its help, PAC_SIM_PORT included, and exits', () => {
+    const result = spawnSync('npm', ['run', '--silent', 'pac-sim', '--', '--help'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /^npm run pac-sim/);
+    assert.match(result.stdout, /PAC_SIM_PORT +port it listens on/);
   });
 });
 
