@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import fc from 'fast-check';
 import { describeEachDatabase } from './helpers/app';
-import { buildFiscalApp, GUEST_CUSTOMER } from './helpers/fiscal-factories';
 import { insertDish } from './helpers/factories';
+import { buildFiscalApp, GUEST_CUSTOMER } from './helpers/fiscal-factories';
 
 const DAY = 24 * 60 * 60_000;
 
@@ -63,7 +63,8 @@ describeEachDatabase('e-invoice totals (property)', (target) => {
           };
           if (bill.refund?.when === 'before') await refund();
           await fx.runJob();
-          if (bill.invoice) await fx.admin('POST', `/tickets/${ticketId}/invoice`, { customer: GUEST_CUSTOMER, use: 'G03' });
+          if (bill.invoice)
+            await fx.admin('POST', `/tickets/${ticketId}/invoice`, { customer: GUEST_CUSTOMER, use: 'G03' });
           if (bill.refund?.when === 'after') await refund();
           keptCents += totalCents - refundCents;
           tipsCents += bill.tipCents;
@@ -82,16 +83,26 @@ describeEachDatabase('e-invoice totals (property)', (target) => {
         assert.equal(cents(row.tips), tipsCents);
         assert.equal(cents(row.base) + cents(row.iva), cents(row.total));
         assert.equal(
-          cents(row.invoiced) + cents(row.in_global) + cents(row.pending) + cents(row.failed) + cents(row.untracked),
+          cents(row.invoiced) +
+            cents(row.in_global) +
+            cents(row.pending) +
+            cents(row.failed) +
+            cents(row.untracked),
           cents(row.total),
         );
-        assert.equal(cents(row.pending) + cents(row.failed) + cents(row.untracked), 0, 'every bill is in a CFDI');
+        assert.equal(
+          cents(row.pending) + cents(row.failed) + cents(row.untracked),
+          0,
+          'every bill is in a CFDI',
+        );
 
         // What the PAC holds of each bill: its receipt, less its credit notes, is what the bill kept.
         const receipts = fx.sim.receipts();
         const notes = fx.sim.invoices().filter((cfdi) => cfdi.type === 'E');
         for (const bill of made) {
-          const receipt = receipts.find((found) => found.external_id === bill.ticketId && found.status !== 'canceled');
+          const receipt = receipts.find(
+            (found) => found.external_id === bill.ticketId && found.status !== 'canceled',
+          );
           // Refunded in full before it was invoiced: its receipt was canceled.
           if (!receipt) {
             assert.equal(bill.keptCents, 0, 'a bill with money kept has its live receipt');

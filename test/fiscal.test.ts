@@ -270,6 +270,43 @@ describeEachDatabase('e-invoice (CFDI) through the PAC', (target) => {
     assert.match(csv.body, /^day,bills,total,base,iva,tips,invoiced,in_global,pending,failed,untracked/);
   });
 
+  it("lets the guest invoice the bill from the link, with the PAC's self-invoice page or our own form", async (t) => {
+    const fx = await buildFiscalApp(t, target, {
+      selfInvoiceDomain: null,
+      env: { POS_PUBLIC_URL: 'https://mesa.example.mx' },
+    });
+    const bill = await paidBill(fx);
+    const link = (await fx.admin('POST', `/tickets/${bill.ticketId}/guest-link`)).json();
+    const guest = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+      fx.app.inject({ method, url, payload: payload as object });
+    assert.equal((await guest('GET', `/guest/${link.token}`)).json().invoice.status, 'pending');
+    await fx.runJob();
+    const offered = (await guest('GET', `/guest/${link.token}`)).json().invoice;
+    assert.deepEqual(
+      { status: offered.status, url: offered.self_invoice_url },
+      { status: 'available', url: null },
+    );
+    const catalogs = await guest('GET', '/fiscal/catalogs');
+    assert.equal(catalogs.statusCode, 200, 'public SAT codes for the form');
+    const refused = await guest('POST', `/guest/${link.token}/invoice`, { ...INVOICE, use: 'D01' });
+    assert.equal(refused.statusCode, 400);
+    const invoiced = await guest('POST', `/guest/${link.token}/invoice`, INVOICE);
+    assert.equal(invoiced.statusCode, 201, invoiced.body);
+    const pdf = await guest('GET', `/guest/${link.token}/invoice.pdf`);
+    assert.equal(pdf.statusCode, 200);
+    assert.ok(pdf.rawPayload.subarray(0, 5).equals(Buffer.from('%PDF-')));
+    const xml = await guest('GET', `/guest/${link.token}/invoice.xml`);
+    assert.match(xml.body, /TimbreFiscalDigital/);
+    assert.equal((await guest('GET', `/guest/${link.token}`)).json().invoice.status, 'invoiced');
+
+    fx.sim.setSelfInvoiceDomain('la-esquina');
+    const other = await paidBill(fx);
+    await fx.runJob();
+    const receipt = await fx.admin('GET', `/tickets/${other.ticketId}/receipt`);
+    assert.match(receipt.body, /Facture su consumo en:/);
+    assert.match(receipt.body, /factura\.space\/la-esquina\//);
+  });
+
   it('blocks receipts of a payment method without a SAT form until the manager chooses one', async (t) => {
     const fx = await buildFiscalApp(t, target);
     await fx.admin('PUT', '/settings/fiscal', { payment_forms: { cash: '01', transfer: '03' } });

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
 import { toCsv } from '../core/csv';
+import type { Db } from '../core/db/database';
 import { BadRequestError } from '../core/errors';
 import { fromCents, taxShareCents } from '../core/money';
 import { localDaysToRange } from '../core/time';
@@ -9,6 +10,7 @@ import { authorize } from '../roles/permissions';
 import { loadSettings } from '../settings/settings.service';
 import * as repo from './fiscal.repo';
 import type { FiscalReportQuery, FiscalReportRow } from './fiscal.schemas';
+import { loadFiscalSettings } from './fiscal-settings';
 
 type Sums = {
   bills: number;
@@ -43,10 +45,38 @@ export async function fiscalReport(
 ): Promise<FiscalReportRow[]> {
   authorize(principal, 'reports.read');
   if (query.from > query.to) throw new BadRequestError('from must not be after to');
-  const settings = await loadSettings(ctx.db);
-  const range = localDaysToRange(query.from, query.to, settings.timeZone);
+  return fiscalDays(ctx.db, query.from, query.to);
+}
+
+/**
+ * The Z report's fiscal line for a day: how its sales stand at the PAC; null while e-invoicing has
+ * never been on.
+ */
+export async function fiscalDay(db: Db, date: string): Promise<FiscalReportRow | null> {
+  const fiscal = await loadFiscalSettings(db);
+  if (fiscal.enabledSince === null) return null;
+  const [row] = await fiscalDays(db, date, date);
+  return row ?? { ...EMPTY_ROW, day: date };
+}
+
+const EMPTY_ROW = {
+  bills: 0,
+  total: 0,
+  base: 0,
+  iva: 0,
+  tips: 0,
+  invoiced: 0,
+  in_global: 0,
+  pending: 0,
+  failed: 0,
+  untracked: 0,
+};
+
+async function fiscalDays(db: Db, from: string, to: string): Promise<FiscalReportRow[]> {
+  const settings = await loadSettings(db);
+  const range = localDaysToRange(from, to, settings.timeZone);
   const days = new Map<string, Sums>();
-  for (const row of await repo.fiscalReportRows(ctx.db, range.from, range.to)) {
+  for (const row of await repo.fiscalReportRows(db, range.from, range.to)) {
     const day = DateTime.fromMillis(Number(row.paid_at), { zone: settings.timeZone }).toISODate() ?? '';
     const sums = days.get(day) ?? {
       bills: 0,

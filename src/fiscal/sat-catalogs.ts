@@ -47,7 +47,8 @@ const EVERY_REGIME = Object.keys(TAX_REGIMES).filter((code) => code !== '610');
 /** c_UsoCFDI: what the receiver will use the CFDI for, and the receiver regimes that may use it. */
 export const CFDI_USES: Readonly<Record<string, { name: string; regimes: readonly string[] }>> = {
   G01: { name: 'Adquisición de mercancías', regimes: BUSINESS },
-  G02: { name: 'Devoluciones, descuentos o bonificaciones', regimes: BUSINESS },
+  // A credit note to the general public (regime 616) carries G02 too.
+  G02: { name: 'Devoluciones, descuentos o bonificaciones', regimes: [...BUSINESS, '616'] },
   G03: { name: 'Gastos en general', regimes: BUSINESS },
   I01: { name: 'Construcciones', regimes: BUSINESS },
   I02: { name: 'Mobiliario y equipo de oficina por inversiones', regimes: BUSINESS },

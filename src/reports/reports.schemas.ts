@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Uuid } from '../core/schemas';
+import { FiscalReportRow } from '../fiscal/fiscal.schemas';
 
 export const SALES_GROUPINGS = ['day', 'hour', 'payment_method', 'dish', 'category', 'waiter'] as const;
 
@@ -192,6 +193,9 @@ export const DayReport = Type.Object({
   other_discounts: AdjustmentSection(
     'Bills made that day with a discount of less than 100 % (not cancelled), at the amount discounted',
   ),
+  fiscal: Type.Union([FiscalReportRow, Type.Null()], {
+    description: "The day's row of GET /reports/fiscal: null while e-invoicing has never been on",
+  }),
 });
 export type DayReport = Static<typeof DayReport>;
 

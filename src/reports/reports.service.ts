@@ -11,6 +11,7 @@ import {
   toIsoUtcOrNull,
   zoneOffsets,
 } from '../core/time';
+import { fiscalDay } from '../fiscal/fiscal-report';
 import { orderBalanceCents } from '../orders/order-views';
 import { lightningFigures } from '../payments/lightning-fees';
 import { authorize } from '../roles/permissions';
@@ -206,6 +207,7 @@ export async function dayReport(ctx: AppContext, principal: Principal, date: str
     voids: adjustmentSection(voids),
     comps: adjustmentSection(comps),
     other_discounts: adjustmentSection(otherDiscounts),
+    fiscal: await fiscalDay(ctx.db, date),
   };
 }
 

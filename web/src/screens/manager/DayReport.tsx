@@ -4,6 +4,7 @@ import { toCents } from '../../core/cents';
 import { format, type Strings, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { DayAdjustments } from './DayAdjustments';
+import { DayFiscal } from './DayFiscal';
 import { Figure, TableScroll, useLoaded, useReloadOnPayments } from './shared';
 
 type Line = Ok<'/reports/day/{date}', 'get'>['shifts'][number];
@@ -129,6 +130,7 @@ export function DayReport({ date }: { date: string }) {
             </table>
           </TableScroll>
           <DayAdjustments report={report} />
+          {report.fiscal && <DayFiscal fiscal={report.fiscal} />}
         </>
       )}
     </section>
