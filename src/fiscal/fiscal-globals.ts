@@ -2,19 +2,24 @@ import { DateTime } from 'luxon';
 import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
 import { BadRequestError, ConflictError, ServiceUnavailableError } from '../core/errors';
-import { newId } from '../core/ids';
 import { localDaysToRange } from '../core/time';
 import { recordEvent } from '../events/record-event';
 import { authorize } from '../roles/permissions';
 import { loadSettings } from '../settings/settings.service';
 import * as repo from './fiscal.repo';
 import type { GlobalInvoiceBody, GlobalPeriodView, InvoiceView } from './fiscal.schemas';
-import { PAC_UNAVAILABLE, recordCustomerInvoice, requireFiscal, toInvoiceView } from './fiscal-invoices';
+import {
+  customerOf,
+  PAC_UNAVAILABLE,
+  recordCustomerInvoice,
+  requireFiscal,
+  toInvoiceView,
+} from './fiscal-invoices';
 import { CLAIM_MS, pacOf, recordOwedCredits, retryDelayMs } from './fiscal-receipts';
 import type { FiscalSettings } from './fiscal-settings';
 import { type PacClient, type PacInvoice, PacRefusal, PacUnavailable } from './pac.client';
 import { explainRefusal } from './pac-refusals';
-import { GENERAL_PUBLIC, type GlobalPeriodicity } from './sat-catalogs';
+import { type GlobalPeriodicity, generalPublic } from './sat-catalogs';
 
 /** The SAT's limit for a global invoice after its period closes (RMF 2022, rule 2.7.1.21). */
 export const GLOBAL_DEADLINE_MS = 72 * 60 * 60_000;
@@ -208,37 +213,18 @@ async function recordGlobal(
 ): Promise<InvoiceView> {
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
-    let stored = await repo.findInvoiceByPacId(trx, invoice.id);
-    if (!stored) {
-      const customer = {
-        legal_name: GENERAL_PUBLIC.name,
-        tax_id: GENERAL_PUBLIC.rfc,
-        tax_system: '616',
-        address: { zip: settings.postalCode },
-      };
-      await repo.insertInvoice(trx, {
-        id: newId(),
+    const stored = await repo.storeInvoice(
+      trx,
+      {
         kind: 'global',
-        pac_id: invoice.id,
+        pacId: invoice.id,
         uuid: invoice.uuid,
-        status: 'valid',
-        customer_rfc: GENERAL_PUBLIC.rfc,
-        customer_name: GENERAL_PUBLIC.name,
-        customer: JSON.stringify(customer),
-        total_cents: Math.round(invoice.total * 100),
-        ticket_id: null,
-        related_uuid: null,
-        period_start: row.period_start,
-        period_end: row.period_end,
-        cancel_motive: null,
-        substitution: null,
-        claimed_until: null,
-        created_at: now,
-        updated_at: now,
-      });
-      stored = await repo.findInvoiceByPacId(trx, invoice.id);
-    }
-    if (!stored) throw new Error('The global invoice just stored is missing');
+        customer: generalPublic(settings.postalCode),
+        totalCents: Math.round(invoice.total * 100),
+        period: { start: row.period_start, end: row.period_end },
+      },
+      now,
+    );
     await repo.updatePeriod(trx, row.period_start, {
       state: 'issued',
       invoice_id: stored.id,
@@ -280,12 +266,7 @@ async function takeReceipts(
         taken.push(doc.ticket_id);
       } else if (receipt.status === 'invoiced_to_customer' && receipt.invoice) {
         const invoice = await pac.getInvoice(receipt.invoice);
-        await recordCustomerInvoice(ctx, doc.ticket_id, invoice, {
-          legal_name: invoice.customer?.legal_name ?? '',
-          tax_id: invoice.customer?.tax_id ?? '',
-          tax_system: '',
-          address: { zip: '' },
-        });
+        await recordCustomerInvoice(ctx, doc.ticket_id, invoice, customerOf(invoice));
         taken.push(doc.ticket_id);
       }
     }

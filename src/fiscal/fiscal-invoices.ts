@@ -3,7 +3,6 @@ import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../core/errors';
-import { newId } from '../core/ids';
 import { fromCents } from '../core/money';
 import { recordEvent } from '../events/record-event';
 import { authorize } from '../roles/permissions';
@@ -235,7 +234,8 @@ async function adoptInvoiceOfReceipt(
   return undefined;
 }
 
-function customerOf(invoice: PacInvoice): PacCustomer {
+/** The receiver of an invoice the PAC made without us (the guest's self-invoice), as it answers it. */
+export function customerOf(invoice: PacInvoice): PacCustomer {
   return {
     legal_name: invoice.customer?.legal_name ?? '',
     tax_id: invoice.customer?.tax_id ?? '',
@@ -254,36 +254,25 @@ export async function recordCustomerInvoice(
   return ctx.db.transaction().execute(async (trx) => {
     const known = await repo.findInvoiceByPacId(trx, invoice.id);
     if (known) return toInvoiceView(known);
-    const id = newId();
-    await repo.insertInvoice(trx, {
-      id,
-      kind: 'customer',
-      pac_id: invoice.id,
-      uuid: invoice.uuid,
-      status: 'valid',
-      customer_rfc: customer.tax_id,
-      customer_name: customer.legal_name,
-      customer: JSON.stringify(customer),
-      total_cents: Math.round(invoice.total * 100),
-      ticket_id: ticketId,
-      related_uuid: null,
-      period_start: null,
-      period_end: null,
-      cancel_motive: null,
-      substitution: null,
-      claimed_until: null,
-      created_at: now,
-      updated_at: now,
-    });
+    const stored = await repo.storeInvoice(
+      trx,
+      {
+        kind: 'customer',
+        pacId: invoice.id,
+        uuid: invoice.uuid,
+        customer,
+        totalCents: Math.round(invoice.total * 100),
+        ticketId,
+      },
+      now,
+    );
     await repo.updateDocument(trx, ticketId, {
       state: 'invoiced',
-      invoice_id: id,
+      invoice_id: stored.id,
       claimed_until: null,
       updated_at: now,
     });
-    const row = await repo.findInvoice(trx, id);
-    if (!row) throw new Error('The invoice just stored is missing');
-    const view = toInvoiceView(row);
+    const view = toInvoiceView(stored);
     await recordEvent(trx, { type: 'fiscal.invoiced', data: view, at: now });
     return view;
   });

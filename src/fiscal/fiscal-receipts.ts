@@ -5,6 +5,7 @@ import { newId } from '../core/ids';
 import { fromCents } from '../core/money';
 import { toIsoUtc } from '../core/time';
 import { recordEvent } from '../events/record-event';
+import { findBillModifiers, findBillPlates } from '../printing/receipts.repo';
 import { loadSettings } from '../settings/settings.service';
 import { TICKET_STATUS } from '../tickets/tickets.schemas';
 import * as repo from './fiscal.repo';
@@ -12,7 +13,6 @@ import type { FiscalSettings } from './fiscal-settings';
 import { PacClient, type PacReceipt, PacRefusal, PacUnavailable } from './pac.client';
 import { explainRefusal } from './pac-refusals';
 import { type Plate, receiptItems } from './receipt-items';
-import { GENERAL_PUBLIC } from './sat-catalogs';
 
 /** Longer than a call to the PAC may take; after it, a crashed instance's claim lapses. */
 export const CLAIM_MS = 60_000;
@@ -189,10 +189,10 @@ async function buildReceipt(
     );
   }
   const optionsOf = new Map<string, string[]>();
-  for (const option of await repo.findBillOptions(db, ticketId)) {
+  for (const option of await findBillModifiers(db, ticketId)) {
     optionsOf.set(option.order_dish_id, [...(optionsOf.get(option.order_dish_id) ?? []), option.name]);
   }
-  const plates: Plate[] = (await repo.findBillPlates(db, ticketId))
+  const plates: Plate[] = (await findBillPlates(db, ticketId))
     .filter((plate) => plate.status !== 'voided')
     .map((plate) => ({
       id: plate.id,
@@ -329,15 +329,8 @@ export async function issueDueCreditNotes(
     const invoice = doc?.invoice_id ? await repo.findInvoice(ctx.db, doc.invoice_id) : undefined;
     if (!doc || !invoice) throw new Error(`Credit note ${note.id} has no invoice to relate to`);
     const business = await loadSettings(ctx.db);
-    const customer =
-      invoice.kind === 'global'
-        ? {
-            legal_name: GENERAL_PUBLIC.name,
-            tax_id: GENERAL_PUBLIC.rfc,
-            tax_system: '616',
-            address: { zip: settings.postalCode },
-          }
-        : JSON.parse(invoice.customer);
+    // The receiver the invoice went to: a guest, or the general public of a global invoice.
+    const customer = JSON.parse(invoice.customer);
     try {
       const issued =
         (await pac.findInvoiceByExternalId(note.id).catch(() => undefined)) ??
@@ -365,30 +358,22 @@ export async function issueDueCreditNotes(
           idempotency_key: note.id,
         }));
       await ctx.db.transaction().execute(async (trx) => {
-        const id = newId();
-        await repo.insertInvoice(trx, {
-          id,
-          kind: 'credit_note',
-          pac_id: issued.id,
-          uuid: issued.uuid,
-          status: 'valid',
-          customer_rfc: customer.tax_id,
-          customer_name: customer.legal_name,
-          customer: JSON.stringify(customer),
-          total_cents: Number(note.cents),
-          ticket_id: note.ticket_id,
-          related_uuid: invoice.uuid,
-          period_start: null,
-          period_end: null,
-          cancel_motive: null,
-          substitution: null,
-          claimed_until: null,
-          created_at: now,
-          updated_at: now,
-        });
+        const stored = await repo.storeInvoice(
+          trx,
+          {
+            kind: 'credit_note',
+            pacId: issued.id,
+            uuid: issued.uuid,
+            customer,
+            totalCents: Number(note.cents),
+            ticketId: note.ticket_id,
+            relatedUuid: invoice.uuid,
+          },
+          now,
+        );
         await repo.updateCreditNote(trx, note.id, {
           state: 'issued',
-          invoice_id: id,
+          invoice_id: stored.id,
           attempts,
           claimed_until: null,
         });

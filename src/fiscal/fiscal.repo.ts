@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../core/db/database';
 import type { Database, FiscalDocumentState } from '../core/db/schema';
+import { newId } from '../core/ids';
 import { TICKET_STATUS } from '../tickets/tickets.schemas';
 
 const SETTINGS_ID = 1;
@@ -138,39 +139,6 @@ export function findBill(db: Db, ticketId: string) {
     .executeTakeFirst();
 }
 
-/** The bill's plates with the SAT product key of the dish, or else of its category. */
-export function findBillPlates(db: Db, ticketId: string) {
-  return db
-    .selectFrom('ticket_dishes')
-    .innerJoin('order_dishes', 'order_dishes.id', 'ticket_dishes.order_dish_id')
-    .innerJoin('dishes', 'dishes.id', 'order_dishes.dish_id')
-    .innerJoin('categories', 'categories.id', 'dishes.category_id')
-    .select([
-      'order_dishes.id',
-      'dishes.name',
-      'order_dishes.price_at_order_cents as price_cents',
-      'order_dishes.status',
-      'dishes.product_key as dish_product_key',
-      'categories.product_key as category_product_key',
-    ])
-    .where('ticket_dishes.ticket_id', '=', ticketId)
-    .where('ticket_dishes.is_live', '=', 1)
-    .orderBy('order_dishes.created_at')
-    .orderBy('order_dishes.id')
-    .execute();
-}
-
-export function findBillOptions(db: Db, ticketId: string) {
-  return db
-    .selectFrom('ticket_dishes')
-    .innerJoin('order_dish_modifiers', 'order_dish_modifiers.order_dish_id', 'ticket_dishes.order_dish_id')
-    .select(['order_dish_modifiers.order_dish_id', 'order_dish_modifiers.name'])
-    .where('ticket_dishes.ticket_id', '=', ticketId)
-    .orderBy('order_dish_modifiers.order_dish_id')
-    .orderBy('order_dish_modifiers.position')
-    .execute();
-}
-
 /** What each payment method kept of the bill: settled payments less their refunds, tips apart. */
 export function findBillPaymentShares(db: Db, ticketId: string) {
   return db
@@ -277,8 +245,48 @@ export async function updateCreditNote(
   await db.updateTable('fiscal_credit_notes').set(changes).where('id', '=', id).execute();
 }
 
-export async function insertInvoice(db: Db, row: Insertable<Database['fiscal_invoices']>): Promise<void> {
-  await db.insertInto('fiscal_invoices').values(row).execute();
+export type StampedCfdi = {
+  kind: Database['fiscal_invoices']['kind'];
+  pacId: string;
+  uuid: string;
+  /** The receiver as the PAC took it. */
+  customer: { tax_id: string; legal_name: string };
+  totalCents: number;
+  ticketId?: string;
+  relatedUuid?: string;
+  period?: { start: string; end: string };
+};
+
+/** Keeps a CFDI the PAC stamped for us, once: the same PAC id again answers the stored row. */
+export async function storeInvoice(db: Db, cfdi: StampedCfdi, now: number): Promise<FiscalInvoiceRow> {
+  const known = await findInvoiceByPacId(db, cfdi.pacId);
+  if (known) return known;
+  await db
+    .insertInto('fiscal_invoices')
+    .values({
+      id: newId(),
+      kind: cfdi.kind,
+      pac_id: cfdi.pacId,
+      uuid: cfdi.uuid,
+      status: 'valid',
+      customer_rfc: cfdi.customer.tax_id,
+      customer_name: cfdi.customer.legal_name,
+      customer: JSON.stringify(cfdi.customer),
+      total_cents: cfdi.totalCents,
+      ticket_id: cfdi.ticketId ?? null,
+      related_uuid: cfdi.relatedUuid ?? null,
+      period_start: cfdi.period?.start ?? null,
+      period_end: cfdi.period?.end ?? null,
+      cancel_motive: null,
+      substitution: null,
+      claimed_until: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  const stored = await findInvoiceByPacId(db, cfdi.pacId);
+  if (!stored) throw new Error('The CFDI just stored is missing');
+  return stored;
 }
 
 export function findInvoice(db: Db, id: string): Promise<FiscalInvoiceRow | undefined> {

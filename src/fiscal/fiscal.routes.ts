@@ -121,13 +121,7 @@ export const fiscalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
           summary: `The stamped CFDI as ${format.toUpperCase()}, as the PAC has it`,
           params: IdParams,
           response: {
-            200: {
-              description: 'The file',
-              content:
-                format === 'pdf'
-                  ? { 'application/pdf': { schema: Type.String({ format: 'binary' }) } }
-                  : { 'application/xml': { schema: Type.String() } },
-            },
+            200: cfdiFileResponse(format),
             ...errors(400, 401, 403, 503),
           },
         },
@@ -238,4 +232,15 @@ export function sendInvoiceFile(
     .type(format === 'pdf' ? 'application/pdf' : 'application/xml; charset=utf-8')
     .header('content-disposition', `attachment; filename="${file.filename}"`)
     .send(file.bytes);
+}
+
+/** The 200 of a CFDI file route, as the OpenAPI document describes it. */
+export function cfdiFileResponse(format: 'pdf' | 'xml') {
+  return {
+    description: 'The file',
+    content:
+      format === 'pdf'
+        ? { 'application/pdf': { schema: Type.String({ format: 'binary' }) } }
+        : { 'application/xml': { schema: Type.String() } },
+  };
 }

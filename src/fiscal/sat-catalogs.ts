@@ -115,6 +115,16 @@ export type CancelMotive = keyof typeof CANCEL_MOTIVES;
 /** The receiver of a global invoice ("público en general") and of a credit note to it. */
 export const GENERAL_PUBLIC = { rfc: 'XAXX010101000', name: 'PUBLICO EN GENERAL' } as const;
 
+/** The general public as a CFDI's receiver: regime 616, at the issuer's own postal code (Anexo 20). */
+export function generalPublic(issuerPostalCode: string) {
+  return {
+    legal_name: GENERAL_PUBLIC.name,
+    tax_id: GENERAL_PUBLIC.rfc,
+    tax_system: '616',
+    address: { zip: issuerPostalCode },
+  };
+}
+
 /** "Servicios de restaurantes" and "Unidad de servicio": what a restaurant's plate is on a CFDI. */
 export const DEFAULT_PRODUCT_KEY = '90101501';
 export const DEFAULT_UNIT_KEY = 'E48';

@@ -6,7 +6,7 @@ import { principalOf } from '../core/auth-guard';
 import { TooManyRequestsError } from '../core/errors';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { errors, IdParams, MessageReply } from '../core/schemas';
-import { sendInvoiceFile } from '../fiscal/fiscal.routes';
+import { cfdiFileResponse, sendInvoiceFile } from '../fiscal/fiscal.routes';
 import { InvoiceBody, InvoiceView } from '../fiscal/fiscal.schemas';
 import {
   GuestBillView,
@@ -213,13 +213,7 @@ export const guestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
           summary: `The bill's own e-invoice as ${format.toUpperCase()}`,
           params: GuestTokenParams,
           response: {
-            200: {
-              description: 'The file',
-              content:
-                format === 'pdf'
-                  ? { 'application/pdf': { schema: Type.String({ format: 'binary' }) } }
-                  : { 'application/xml': { schema: Type.String() } },
-            },
+            200: cfdiFileResponse(format),
             ...errors(429, 503),
             404: MessageReply,
           },

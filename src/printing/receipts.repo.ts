@@ -15,19 +15,23 @@ export function findBillHeader(db: Db, ticketId: string) {
 /**
  * The bill's plates in the order they were ordered, with the options chosen for each (grouped into
  * lines by the service). A cancelled bill keeps its links (no longer live), so its receipt still shows
- * what it covered.
+ * what it covered. The SAT product keys of the dish and of its category are for its e-invoice.
  */
 export function findBillPlates(db: Db, ticketId: string) {
   return db
     .selectFrom('ticket_dishes')
     .innerJoin('order_dishes', 'order_dishes.id', 'ticket_dishes.order_dish_id')
     .innerJoin('dishes', 'dishes.id', 'order_dishes.dish_id')
+    .innerJoin('categories', 'categories.id', 'dishes.category_id')
     .select([
       'order_dishes.id',
       'dishes.id as dish_id',
       'dishes.name',
       'order_dishes.price_at_order_cents as price_cents',
       'order_dishes.seat',
+      'order_dishes.status',
+      'dishes.product_key as dish_product_key',
+      'categories.product_key as category_product_key',
     ])
     .where('ticket_dishes.ticket_id', '=', ticketId)
     .orderBy('order_dishes.created_at')

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { grantSeededRoles } from './grant-seeded-roles';
 
 /**
  * Mexico's e-invoice (issue 39): the restaurant's fiscal settings (one row, off until enabled), the
@@ -136,42 +137,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'bigint', (col) => col.notNull())
     .execute();
 
-  await grantInvoicePermissions(db);
+  // Cashiers invoice at the till; managers also cancel.
+  await grantSeededRoles(db, { cashier: ['invoices.write'], manager: ['invoices.write', 'invoices.cancel'] });
 }
 
 function sqlIn(column: string, values: readonly string[]) {
   return sql.raw(`${column} in (${values.map((value) => `'${value}'`).join(', ')})`);
-}
-
-/** Cashiers invoice at the till; managers also cancel. Roles an administrator made are left as made. */
-async function grantInvoicePermissions(db: Kysely<unknown>): Promise<void> {
-  const roles = db as unknown as Kysely<{
-    roles: { name: string; permissions: string; is_seeded: number; updated_at: number };
-  }>;
-  const grants: Record<string, string[]> = {
-    cashier: ['invoices.write'],
-    manager: ['invoices.write', 'invoices.cancel'],
-  };
-  for (const [name, added] of Object.entries(grants)) {
-    const row = await roles
-      .selectFrom('roles')
-      .select('permissions')
-      .where('name', '=', name)
-      .where('is_seeded', '=', 1)
-      .executeTakeFirst();
-    if (!row) continue;
-    const parsed: unknown = JSON.parse(row.permissions);
-    const held = Array.isArray(parsed)
-      ? parsed.filter((item): item is string => typeof item === 'string')
-      : [];
-    const missing = added.filter((grant) => !held.includes(grant));
-    if (missing.length === 0) continue;
-    await roles
-      .updateTable('roles')
-      .set({ permissions: JSON.stringify([...held, ...missing]), updated_at: Date.now() })
-      .where('name', '=', name)
-      .execute();
-  }
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
