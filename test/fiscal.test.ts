@@ -184,6 +184,23 @@ describeEachDatabase('e-invoice (CFDI) through the PAC', (target) => {
     );
   });
 
+  it("reads the period back before asking again when the global invoice's answer was lost", async (t) => {
+    const fx = await buildFiscalApp(t, target);
+    await fx.admin('PUT', '/settings/fiscal', { global_periodicity: 'day' });
+    const bill = await paidBill(fx);
+    await fx.runJob();
+    fx.clock.advance(24 * 60 * 60_000);
+    fx.sim.setFaults({ loseAnswer: 1, only: { loseAnswer: 'global-invoice' } });
+    await fx.runJob();
+    assert.equal((await fiscalOf(fx, bill.ticketId)).status, 'receipt', 'the answer never came');
+    fx.clock.advance(10 * 60_000);
+    await fx.runJob();
+    assert.equal((await fiscalOf(fx, bill.ticketId)).status, 'in_global');
+    assert.equal(fx.sim.invoices().length, 1, 'one global invoice at the PAC');
+    const [period] = (await fx.admin('GET', '/invoices/global')).json();
+    assert.equal(period.invoice.uuid, fx.sim.invoices()[0]?.uuid);
+  });
+
   it('issues the global invoice by itself when the period closes, and refuses one past 72 hours', async (t) => {
     const fx = await buildFiscalApp(t, target);
     await fx.admin('PUT', '/settings/fiscal', { global_periodicity: 'day' });

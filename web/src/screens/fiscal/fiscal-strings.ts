@@ -63,6 +63,11 @@ export const fiscalStrings: Strings<
   | 'cancelMotive'
   | 'canceled'
   | 'cancelPending'
+  | 'substitution'
+  | 'motive_01'
+  | 'motive_02'
+  | 'motive_03'
+  | 'motive_04'
 > = {
   en: {
     title: 'E-invoice (CFDI)',
@@ -129,6 +134,11 @@ export const fiscalStrings: Strings<
     cancelMotive: 'Motive',
     canceled: 'The invoice is canceled.',
     cancelPending: 'Cancellation requested: the receiver must accept it.',
+    substitution: 'Folio fiscal of the invoice that replaces it',
+    motive_01: 'Issued with errors, replaced',
+    motive_02: 'Issued with errors, not replaced',
+    motive_03: 'The sale did not happen',
+    motive_04: 'Included in a global invoice',
   },
   es: {
     title: 'Factura electrónica (CFDI)',
@@ -195,5 +205,10 @@ export const fiscalStrings: Strings<
     cancelMotive: 'Motivo',
     canceled: 'La factura está cancelada.',
     cancelPending: 'Cancelación solicitada: el receptor debe aceptarla.',
+    substitution: 'Folio fiscal de la factura que la sustituye',
+    motive_01: 'Comprobante emitido con errores con relación',
+    motive_02: 'Comprobante emitido con errores sin relación',
+    motive_03: 'No se llevó a cabo la operación',
+    motive_04: 'Operación nominativa relacionada en una factura global',
   },
 };

@@ -39,6 +39,7 @@ export function FiscalPanel({ ticketId }: { ticketId: string }) {
   const locale = useLocale();
   const serverText = useServerText();
   const canInvoice = useCan('invoices.write');
+  const canCancel = useCan('invoices.cancel');
   const [enabled, setEnabled] = useState(false);
   const [fiscal, setFiscal] = useState<Fiscal>();
   const [catalogs, setCatalogs] = useState<FiscalCatalogs>();
@@ -127,6 +128,15 @@ export function FiscalPanel({ ticketId }: { ticketId: string }) {
           {notice}
         </p>
       )}
+      {canCancel && fiscal.invoice?.status === 'valid' && (
+        <CancelInvoice
+          invoiceId={fiscal.invoice.id}
+          onDone={(message) => {
+            setNotice(message);
+            void load();
+          }}
+        />
+      )}
       {canInvoice && fiscal.status === 'receipt' && !showForm && (
         <div class="actions">
           <button type="button" class="primary" onClick={() => void open()}>
@@ -143,5 +153,71 @@ export function FiscalPanel({ ticketId }: { ticketId: string }) {
         />
       )}
     </section>
+  );
+}
+
+const MOTIVES = ['02', '03', '01', '04'] as const;
+
+/**
+ * A manager cancels the bill's invoice with the SAT's motive; 01 (issued with errors, replaced) asks
+ * for the folio fiscal of the invoice that replaces it.
+ */
+function CancelInvoice({ invoiceId, onDone }: { invoiceId: string; onDone: (message: string) => void }) {
+  const t = useStrings(fiscalStrings);
+  const common = useStrings(strings);
+  const [motive, setMotive] = useState<(typeof MOTIVES)[number]>('02');
+  const [substitution, setSubstitution] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const cancel = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const answer = await writeOnce(() =>
+        api.POST('/invoices/{id}/cancel', {
+          params: { path: { id: invoiceId } },
+          body: { motive, ...(motive === '01' && { substitution: substitution.trim() }) },
+        }),
+      );
+      onDone(answer.status === 'canceled' ? t.canceled : t.cancelPending);
+    } catch (failure) {
+      setError(messageOf(failure, common.unreachable));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="row cancel-invoice" aria-label={t.cancel} onSubmit={cancel}>
+      <div class="field">
+        <label for={`cancel-motive-${invoiceId}`}>{t.cancelMotive}</label>
+        <select
+          id={`cancel-motive-${invoiceId}`}
+          value={motive}
+          onChange={(event) => setMotive(event.currentTarget.value as (typeof MOTIVES)[number])}
+        >
+          {MOTIVES.map((code) => (
+            <option key={code} value={code}>
+              {code} · {t[`motive_${code}`]}
+            </option>
+          ))}
+        </select>
+      </div>
+      {motive === '01' && (
+        <div class="field">
+          <label for={`cancel-substitution-${invoiceId}`}>{t.substitution}</label>
+          <input
+            id={`cancel-substitution-${invoiceId}`}
+            required
+            value={substitution}
+            onInput={(event) => setSubstitution(event.currentTarget.value)}
+          />
+        </div>
+      )}
+      <button type="submit" class="ghost" disabled={busy}>
+        {t.cancel}
+      </button>
+      <Alert message={error} />
+    </form>
   );
 }
