@@ -54,7 +54,7 @@ export function FiscalPanel({ ticketId }: { ticketId: string }) {
   useEffect(() => {
     void (async () => {
       const settings = await ok(api.GET('/settings/fiscal')).catch(() => undefined);
-      if (!settings?.enabled) return;
+      if (!settings?.enabled || !settings.pac_configured) return;
       setEnabled(true);
       await load().catch(() => undefined);
     })();
