@@ -180,7 +180,8 @@ async function documentWithReceipt(
 ): Promise<repo.FiscalDocumentRow> {
   let doc = await repo.findDocument(ctx.db, ticketId);
   if (!doc) {
-    await repo.enqueuePaidBills(ctx.db, 0, ctx.clock.now());
+    // A bill paid before e-invoicing was on has no receipt yet: the guest may still ask for its invoice.
+    await repo.enqueuePaidBills(ctx.db, { since: 0, ticketId }, ctx.clock.now());
     doc = await repo.findDocument(ctx.db, ticketId);
   }
   if (doc?.state === 'pending' || doc?.state === 'failed') {

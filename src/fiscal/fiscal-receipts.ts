@@ -9,7 +9,7 @@ import { findBillModifiers, findBillPlates } from '../printing/receipts.repo';
 import { loadSettings } from '../settings/settings.service';
 import { TICKET_STATUS } from '../tickets/tickets.schemas';
 import * as repo from './fiscal.repo';
-import type { FiscalSettings } from './fiscal-settings';
+import { type FiscalSettings, isFiscalOn, loadFiscalSettings } from './fiscal-settings';
 import { PacClient, type PacReceipt, PacRefusal, PacUnavailable } from './pac.client';
 import { explainRefusal } from './pac-refusals';
 import { type Plate, receiptItems } from './receipt-items';
@@ -40,7 +40,7 @@ export function retryDelayMs(attempts: number, asked?: number): number {
 export async function enqueueNewWork(ctx: AppContext, settings: FiscalSettings): Promise<void> {
   const now = ctx.clock.now();
   const since = Math.max(settings.enabledSince ?? now, (settings.scannedThrough ?? now) - SCAN_MARGIN_MS);
-  await repo.enqueuePaidBills(ctx.db, since, now);
+  await repo.enqueuePaidBills(ctx.db, { since }, now);
   await recordOwedCredits(ctx.db, since, [], now);
   await repo.setScannedThrough(ctx.db, now);
 }
@@ -161,6 +161,26 @@ export async function makeReceipt(
     await failDocument(ctx, doc.ticket_id, attempts, reason);
     return false;
   }
+}
+
+/** How long printing a paid receipt waits for its receipt at the PAC, so paper can carry its link. */
+const BEFORE_PAPER_TIMEOUT_MS = 3000;
+
+/**
+ * Makes a just-paid bill's receipt now rather than at the job's next run, so the paid receipt printed
+ * right after the payment carries the self-invoice link. Paper never waits longer than a moment for it,
+ * and never fails for it: the job makes the receipt anyway.
+ */
+export async function receiptBeforePaper(ctx: AppContext, ticketId: string): Promise<void> {
+  const settings = await loadFiscalSettings(ctx.db);
+  if (!isFiscalOn(ctx, settings) || settings.enabledSince === null) return;
+  await repo.enqueuePaidBills(ctx.db, { since: settings.enabledSince, ticketId }, ctx.clock.now());
+  const doc = await repo.findDocument(ctx.db, ticketId);
+  if (doc?.state !== 'pending') return;
+  const { url, key } = ctx.config.pac;
+  const pac = new PacClient(url, key as string, Math.min(ctx.config.pac.timeoutMs, BEFORE_PAPER_TIMEOUT_MS));
+  // A receipt that could not be made now is the job's again; the ticket prints without its link.
+  await makeReceipt(ctx, pac, settings, doc).catch(() => undefined);
 }
 
 /** A setting stands in the way (a payment method without its SAT form): the manager must act. */

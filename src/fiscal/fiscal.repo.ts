@@ -43,10 +43,14 @@ export async function retryFailedDocuments(db: Db, now: number): Promise<void> {
 }
 
 /**
- * Every bill paid from `since` on gets its document, once: the primary key makes a second instance's
- * insert of the same bill a no-op.
+ * Every bill paid from `since` on (or that one bill) gets its document, once: the primary key makes a
+ * second instance's insert of the same bill a no-op.
  */
-export async function enqueuePaidBills(db: Db, since: number, now: number): Promise<void> {
+export async function enqueuePaidBills(
+  db: Db,
+  which: { since: number; ticketId?: string },
+  now: number,
+): Promise<void> {
   await db
     .insertInto('fiscal_documents')
     .columns(['ticket_id', 'state', 'paid_at', 'next_attempt_at', 'created_at', 'updated_at'])
@@ -62,7 +66,10 @@ export async function enqueuePaidBills(db: Db, since: number, now: number): Prom
           s.val(now).as('updated_at'),
         ])
         .where('tickets.status', '=', TICKET_STATUS.paid)
-        .where('tickets.paid_at', '>=', since)
+        .where('tickets.paid_at', '>=', which.since)
+        .$if(which.ticketId !== undefined, (query) =>
+          query.where('tickets.id', '=', which.ticketId as string),
+        )
         .where((w) =>
           w.not(
             w.exists(

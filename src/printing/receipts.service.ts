@@ -5,6 +5,7 @@ import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { taxShareCents } from '../core/money';
 import { findDocument } from '../fiscal/fiscal.repo';
+import { receiptBeforePaper } from '../fiscal/fiscal-receipts';
 import { mintGuestLink } from '../guest/guest-links.service';
 import { authorize } from '../roles/permissions';
 import { loadSettings, type Settings } from '../settings/settings.service';
@@ -26,6 +27,7 @@ export async function getReceiptText(
   ticketId: string,
   width: ReceiptWidth,
 ): Promise<string> {
+  await receiptBeforePaper(ctx, ticketId);
   const settings = await loadSettings(ctx.db);
   const receipt = await buildReceipt(ctx.db, settings, ticketId, false);
   return receiptText({ ...receipt, guestUrl: await guestUrlOf(ctx.db, ctx, receipt) }, width);
@@ -36,6 +38,7 @@ export async function getReceiptEscpos(
   ticketId: string,
   width: ReceiptWidth,
 ): Promise<Uint8Array> {
+  await receiptBeforePaper(ctx, ticketId);
   const built = await buildReceipt(ctx.db, await loadSettings(ctx.db), ticketId, false);
   const paper = receiptPaper({ ...built, guestUrl: await guestUrlOf(ctx.db, ctx, built) }, width);
   return escposOf(paper.lines, width, paper.qr);
@@ -52,6 +55,7 @@ export async function printReceipt(
   claim: IdempotencyClaim | undefined,
 ): Promise<{ jobId: string }> {
   authorize(principal, 'receipts.print');
+  await receiptBeforePaper(ctx, ticketId);
   const settings = await loadSettings(ctx.db);
   const now = ctx.clock.now();
   return inIdempotentTransaction(ctx.db, { claim, statusCode: 202, now }, async (trx) => {
