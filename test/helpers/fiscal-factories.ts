@@ -29,17 +29,16 @@ export const GUEST_CUSTOMER = {
 };
 
 /**
- * An app with e-invoicing on against a PAC simulator on a real port whose clock is the app's, and an
- * administrator's caller. Background jobs run when the test says (`runJob`).
+ * A PAC simulator on a real port that knows GUEST_CUSTOMER, whose clock is `now` (the app's, which
+ * exists only once the app is built with `env`), and the server's env pointing at it.
  */
-export async function buildFiscalApp(
+export async function startPacSimulator(
   t: TestContext,
-  target: DatabaseTarget,
-  options: { selfInvoiceDomain?: string | null; env?: Record<string, string> } = {},
+  now: () => number,
+  options: { selfInvoiceDomain?: string | null } = {},
 ) {
-  let now: (() => number) | undefined;
   const sim = new PacSimulator({
-    now: () => new Date(now ? now() : Date.now()),
+    now: () => new Date(now()),
     ...(options.selfInvoiceDomain !== undefined && { selfInvoiceDomain: options.selfInvoiceDomain }),
   });
   const url = await sim.start(0);
@@ -50,13 +49,22 @@ export async function buildFiscalApp(
     zip: GUEST_CUSTOMER.postal_code,
     regimes: ['601'],
   });
+  return { sim, env: { POS_PAC_URL: url, POS_PAC_KEY: 'sk_test_pac_sim' } };
+}
+
+/**
+ * An app with e-invoicing on against a PAC simulator on a real port whose clock is the app's, and an
+ * administrator's caller. Background jobs run when the test says (`runJob`).
+ */
+export async function buildFiscalApp(
+  t: TestContext,
+  target: DatabaseTarget,
+  options: { selfInvoiceDomain?: string | null; env?: Record<string, string> } = {},
+) {
+  let now: (() => number) | undefined;
+  const { sim, env } = await startPacSimulator(t, () => (now ? now() : Date.now()), options);
   const built = await buildTestApp(t, target, {
-    env: {
-      POS_PAC_URL: url,
-      POS_PAC_KEY: 'sk_test_pac_sim',
-      POS_TIMEZONE: 'America/Mexico_City',
-      ...options.env,
-    },
+    env: { ...env, POS_TIMEZONE: 'America/Mexico_City', ...options.env },
   });
   now = () => built.clock.now();
   const admin = relogging(built.app, await loggedInUser(built.app, built.db, 'admin'));
@@ -68,7 +76,7 @@ export async function buildFiscalApp(
 }
 
 /** A caller that signs in again when the test's clock has outrun its session. */
-function relogging(app: FastifyInstance, signedIn: { user: UserFixture; cookies: string }): Caller {
+export function relogging(app: FastifyInstance, signedIn: { user: UserFixture; cookies: string }): Caller {
   let call = callerFor(app, signedIn.cookies);
   return async (method, url, payload, headers) => {
     const response = await call(method, url, payload, headers);
@@ -82,7 +90,7 @@ export type FiscalApp = Awaited<ReturnType<typeof buildFiscalApp>>;
 
 /** A bill of dishes at these prices, with an optional discount, paid in full (plus a tip) by `method`. */
 export async function paidBill(
-  fx: FiscalApp,
+  fx: Pick<FiscalApp, 'app' | 'db' | 'admin'>,
   options: {
     pricesCents?: number[];
     discount?: { type: 'percent' | 'amount'; value: number };

@@ -63,7 +63,7 @@ export function afterTheBrowsers(t: TestContext): TestContext {
 export async function startWebServer(
   t: TestContext,
   target: DatabaseTarget,
-  options: { withGuestLinks?: boolean } = {},
+  options: { withGuestLinks?: boolean; env?: Record<string, string> } = {},
 ) {
   await buildWebApp();
   // Guest links print POS_PUBLIC_URL, read once with the config: the server's own address, so a
@@ -73,6 +73,7 @@ export async function startWebServer(
     env: {
       POS_RATE_SOURCE: `fixed:${FIXED_PRICE}`,
       ...(options.withGuestLinks && { POS_PUBLIC_URL: `http://127.0.0.1:${port}` }),
+      ...options.env,
     },
     startJobs: true,
   });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { login } from '../../helpers/auth';
@@ -17,22 +16,7 @@ import {
   startWebServer,
 } from './browser';
 import { closePaidOrder } from './kitchen-till-steps';
-import { englishTable, untranslated } from './spanish-strings';
-
-const ENGLISH = englishTable(join(import.meta.dirname, '..', '..', '..', 'web', 'src'));
-
-/** What the Spanish page shows that is a string of the English tables: nothing, on each of its states. */
-async function englishOn(page: Page): Promise<string[]> {
-  const lines = (await page.locator('body').innerText()).split(/[\n\t]/);
-  const names = await page
-    .locator('[aria-label], [alt], [placeholder]')
-    .evaluateAll((elements) =>
-      elements.flatMap((element) =>
-        ['aria-label', 'alt', 'placeholder'].flatMap((name) => element.getAttribute(name) ?? []),
-      ),
-    );
-  return untranslated([...lines, ...names], ENGLISH);
-}
+import { englishOn } from './spanish-strings';
 
 // The screens are the same whatever the database.
 const [target] = databaseTargets as [(typeof databaseTargets)[number]];

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import ts from 'typescript';
 
 /**
@@ -99,4 +100,20 @@ export function untranslated(texts: string[], table: { exact: Set<string>; patte
     if (table.exact.has(line) || table.patterns.some((pattern) => pattern.test(line))) found.add(line);
   }
   return [...found];
+}
+
+let english: ReturnType<typeof englishTable> | undefined;
+
+/** What a Spanish page shows that is a string of the English tables (text lines, names, hints): nothing, on each of its states. */
+export async function englishOn(page: Page): Promise<string[]> {
+  english ??= englishTable(join(import.meta.dirname, '..', '..', '..', 'web', 'src'));
+  const lines = (await page.locator('body').innerText()).split(/[\n\t]/);
+  const names = await page
+    .locator('[aria-label], [alt], [placeholder]')
+    .evaluateAll((elements) =>
+      elements.flatMap((element) =>
+        ['aria-label', 'alt', 'placeholder'].flatMap((name) => element.getAttribute(name) ?? []),
+      ),
+    );
+  return untranslated([...lines, ...names], english);
 }

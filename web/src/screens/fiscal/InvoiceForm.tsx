@@ -74,6 +74,18 @@ export function InvoiceForm({
           />
         </div>
         <div class="field">
+          <label for={id('zip')}>{t.postalCode}</label>
+          <input
+            id={id('zip')}
+            required
+            inputMode="numeric"
+            pattern="\d{5}"
+            maxLength={5}
+            value={postalCode}
+            onInput={(event) => setPostalCode(event.currentTarget.value)}
+          />
+        </div>
+        <div class="field wide">
           <label for={id('name')}>{t.legalName}</label>
           <input
             id={id('name')}
@@ -86,7 +98,7 @@ export function InvoiceForm({
             {t.legalNameHelp}
           </small>
         </div>
-        <div class="field">
+        <div class="field wide">
           <label for={id('regime')}>{t.regime}</label>
           <select
             id={id('regime')}
@@ -100,19 +112,7 @@ export function InvoiceForm({
             ))}
           </select>
         </div>
-        <div class="field">
-          <label for={id('zip')}>{t.postalCode}</label>
-          <input
-            id={id('zip')}
-            required
-            inputMode="numeric"
-            pattern="\d{5}"
-            maxLength={5}
-            value={postalCode}
-            onInput={(event) => setPostalCode(event.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
+        <div class="field wide">
           <label for={id('use')}>{t.use}</label>
           <select id={id('use')} value={chosenUse} onChange={(event) => setUse(event.currentTarget.value)}>
             {uses.map((item) => (

@@ -4,8 +4,9 @@ import { Alert } from '../../components/Alert';
 import { Field, FormActions } from '../../components/FormKit';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
+import { useServerText } from '../../core/server-text';
 import { fiscalStrings } from '../fiscal/fiscal-strings';
-import { Check, todayIn, useAction, useLoaded } from './shared';
+import { Check, TableScroll, todayIn, useAction, useLoaded } from './shared';
 
 type FiscalSettings = Ok<'/settings/fiscal', 'get'>;
 type Periodicity = FiscalSettings['global_periodicity'];
@@ -28,7 +29,7 @@ export function FiscalSection() {
   return (
     <div class="manager-sections">
       <Alert message={loaded.error} />
-      {loaded.data && <FiscalSettingsForm {...loaded.data} />}
+      {loaded.data && <FiscalSettingsForm {...loaded.data} onSaved={loaded.reload} />}
       {loaded.data?.settings.enabled && (
         <GlobalInvoicePanel
           periods={loaded.data.periods}
@@ -40,8 +41,14 @@ export function FiscalSection() {
   );
 }
 
-function FiscalSettingsForm({ settings, methods, catalogs }: Awaited<ReturnType<typeof loadFiscal>>) {
+function FiscalSettingsForm({
+  settings,
+  methods,
+  catalogs,
+  onSaved,
+}: Awaited<ReturnType<typeof loadFiscal>> & { onSaved: () => Promise<void> }) {
   const t = useStrings(fiscalStrings);
+  const serverText = useServerText();
   const [form, setForm] = useState(settings);
   const [saved, setSaved] = useState(false);
   const action = useAction();
@@ -64,6 +71,8 @@ function FiscalSettingsForm({ settings, methods, catalogs }: Awaited<ReturnType<
       );
     });
     setSaved(done);
+    // Turning e-invoicing on brings the global invoice's panel, which shows only while it is on.
+    if (done) await onSaved();
   };
   const text = (
     key: 'rfc' | 'legal_name' | 'postal_code' | 'series' | 'product_key' | 'unit_key',
@@ -132,7 +141,7 @@ function FiscalSettingsForm({ settings, methods, catalogs }: Awaited<ReturnType<
         <small class="muted">{t.paymentFormsHelp}</small>
         <div class="fields">
           {methods.map((method) => (
-            <Field key={method.code} id={`fiscal-form-${method.code}`} label={method.name}>
+            <Field key={method.code} id={`fiscal-form-${method.code}`} label={serverText(method.name)}>
               <select
                 id={`fiscal-form-${method.code}`}
                 value={form.payment_forms[method.code] ?? ''}
@@ -173,6 +182,7 @@ function GlobalInvoicePanel({
   onIssued: () => Promise<void>;
 }) {
   const t = useStrings(fiscalStrings);
+  const serverText = useServerText();
   const money = useMoney();
   const yesterday = dayBefore(todayIn(timeZone));
   const [from, setFrom] = useState(yesterday);
@@ -224,36 +234,38 @@ function GlobalInvoicePanel({
       {periods.length === 0 ? (
         <p class="muted">{t.noPeriods}</p>
       ) : (
-        <table class="global-periods">
-          <thead>
-            <tr>
-              <th>{t.period}</th>
-              <th>{t.state}</th>
-              <th>{t.uuid}</th>
-              <th class="num">{t.total}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {periods.map((period) => (
-              <tr key={period.period_start} data-state={period.state}>
-                <td>
-                  {period.period_start} – {period.period_end}
-                </td>
-                <td>{t[`periodState_${period.state}`]}</td>
-                <td>
-                  {period.invoice ? (
-                    <a href={`/invoices/${period.invoice.id}/pdf`} download>
-                      {period.invoice.uuid}
-                    </a>
-                  ) : (
-                    (period.error ?? '')
-                  )}
-                </td>
-                <td class="num">{period.invoice ? money(Math.round(period.invoice.total * 100)) : ''}</td>
+        <TableScroll label={t.globalTitle}>
+          <table class="list global-periods">
+            <thead>
+              <tr>
+                <th>{t.period}</th>
+                <th>{t.state}</th>
+                <th>{t.uuid}</th>
+                <th class="num">{t.total}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {periods.map((period) => (
+                <tr key={period.period_start} data-state={period.state}>
+                  <td>
+                    {period.period_start} – {period.period_end}
+                  </td>
+                  <td>{t[`periodState_${period.state}`]}</td>
+                  <td>
+                    {period.invoice ? (
+                      <a href={`/invoices/${period.invoice.id}/pdf`} download>
+                        {period.invoice.uuid}
+                      </a>
+                    ) : (
+                      serverText(period.error ?? '')
+                    )}
+                  </td>
+                  <td class="num">{period.invoice ? money(Math.round(period.invoice.total * 100)) : ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </section>
   );

@@ -112,15 +112,19 @@ export function FiscalPanel({ ticketId }: { ticketId: string }) {
         </p>
       )}
       {fiscal.invoice && (
-        <p>
-          {t.uuid}: <code>{fiscal.invoice.uuid}</code>{' '}
-          <a class="button" href={`/invoices/${fiscal.invoice.id}/pdf`} download>
-            {t.pdf}
-          </a>{' '}
-          <a class="button" href={`/invoices/${fiscal.invoice.id}/xml`} download>
-            {t.xml}
-          </a>
-        </p>
+        <>
+          <p>
+            {t.uuid}: <code>{fiscal.invoice.uuid}</code>
+          </p>
+          <div class="row">
+            <a class="button" href={`/invoices/${fiscal.invoice.id}/pdf`} download>
+              {t.pdf}
+            </a>
+            <a class="button" href={`/invoices/${fiscal.invoice.id}/xml`} download>
+              {t.xml}
+            </a>
+          </div>
+        </>
       )}
       <Alert message={error} />
       {notice && (

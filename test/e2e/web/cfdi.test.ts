@@ -1,0 +1,246 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { describe, it } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
+import { FISCAL_JOB } from '../../../src/fiscal/fiscal-job';
+import { login } from '../../helpers/auth';
+import { billableOrder } from '../../helpers/checkout-factories';
+import { databaseTargets } from '../../helpers/database';
+import { insertUser } from '../../helpers/factories';
+import {
+  GUEST_CUSTOMER,
+  paidBill,
+  RESTAURANT_FISCAL,
+  relogging,
+  startPacSimulator,
+} from '../../helpers/fiscal-factories';
+import type { PacSimulator } from '../../pac-sim/simulator';
+import {
+  assertAccessible,
+  launchBrowser,
+  logInThroughScreen,
+  openDevice,
+  saveScreenshot,
+  skipWithoutChromium,
+  startWebServer,
+} from './browser';
+import { englishOn } from './spanish-strings';
+
+// The screens are the same whatever the database.
+const [target] = databaseTargets as [(typeof databaseTargets)[number]];
+
+/** 23:40 of Sunday 22 November 2026 in Mexico City (UTC−6): the payments' local day. */
+const LATE_EVENING = Date.UTC(2026, 10, 23, 5, 40);
+/** 00:10 of the next day there: the day of the payments has closed. */
+const AFTER_MIDNIGHT = Date.UTC(2026, 10, 23, 6, 10);
+const PAYMENTS_DAY = '2026-11-22';
+/** An RFC of the right shape and check digit that the simulated SAT does not list. */
+const UNREGISTERED = { rfc: 'XIA190128J61', legal_name: 'XENON INDUSTRIAL ARTICLES' };
+
+/**
+ * The clock moves past midnight, which outlives the 60 s access tokens: the screens' next requests are
+ * refused (401) and sent again after a refresh. Chromium logs those refusals; nothing else may be logged.
+ */
+const AFTER_CLOCK_JUMP = /status of 401 \(Unauthorized\)/;
+/** The refused RFC's answer, which Chromium logs as a failed resource. */
+const REFUSED_INVOICE = /status of 400 \(Bad Request\) \(http:\/\/[\d.:]+\/tickets\/[0-9a-f-]+\/invoice\)$/;
+
+/** The invoice form (till or guest page) filled with a customer's fiscal data and sent. */
+async function sendInvoiceForm(form: Locator, customer: { rfc: string; legal_name: string }): Promise<void> {
+  await form.getByLabel('RFC', { exact: true }).fill(customer.rfc);
+  await form.getByLabel('Nombre o razón social').fill(customer.legal_name);
+  await form.getByLabel('Régimen fiscal').selectOption(GUEST_CUSTOMER.tax_regime);
+  await form.getByLabel('Código postal fiscal').fill(GUEST_CUSTOMER.postal_code);
+  await form.getByLabel('Uso del CFDI').selectOption('G03');
+  await form.getByRole('button', { name: 'Emitir la factura' }).click();
+}
+
+/** The PAC's own PDF of one of its invoices, to compare with what the screens hand out. */
+async function pacPdf(sim: PacSimulator, invoiceId: string): Promise<Buffer> {
+  const response = await fetch(`${sim.url}/invoices/${invoiceId}/pdf`, {
+    headers: { authorization: `Bearer ${sim.key}` },
+  });
+  assert.equal(response.status, 200);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+/** Clicks a download link and answers the file the browser saved. */
+async function download(page: Page, link: Locator): Promise<Buffer> {
+  const [file] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  return readFile((await file.path()) ?? '');
+}
+
+/** A Spanish screen: no serious accessibility violation, no string of the English tables, a screenshot. */
+async function checkScreen(page: Page, name: string): Promise<void> {
+  await assertAccessible(page, name);
+  assert.deepEqual(await englishOn(page), [], `${name}: English on a Spanish screen`);
+  await saveScreenshot(page, name);
+}
+
+describe('web app: e-invoicing (CFDI) in Spanish', { skip: skipWithoutChromium }, () => {
+  it('turns invoicing on, invoices a bill at the till, issues the day’s global invoice and lets a guest invoice from the phone', async (t) => {
+    let serverClock: { now: () => number } | undefined;
+    const { sim, env } = await startPacSimulator(t, () => (serverClock ?? Date).now());
+    const { app, db, baseUrl, clock } = await startWebServer(t, target, { withGuestLinks: true, env });
+    serverClock = clock;
+    clock.set(LATE_EVENING);
+    const admin = await insertUser(db, { role: 'admin', name: 'Olga' });
+    const manager = await insertUser(db, { role: 'manager', name: 'Marta', pin: '2468' });
+    const cashier = await insertUser(db, { role: 'cashier', name: 'Carla', pin: '5678' });
+    // The clock moves past midnight, which outlives the admin's session too.
+    const call = relogging(app, { user: admin, cookies: await login(app, admin.name, admin.pin) });
+    const business = await call('PUT', '/settings', {
+      business_name: 'La Esquina',
+      tax_rate: 16,
+      prices_include_tax: true,
+      timezone: 'America/Mexico_City',
+    });
+    assert.equal(business.statusCode, 200, business.body);
+    const browser = await launchBrowser(t);
+
+    // 1. The manager fills the restaurant's fiscal data in Gerencia › Facturación and turns it on.
+    const office = await openDevice(browser, baseUrl, 'tablet', 'es-MX');
+    await logInThroughScreen(office.page, manager.name, manager.pin);
+    await office.page
+      .getByRole('navigation', { name: 'Pantallas' })
+      .getByRole('link', { name: 'Gerencia' })
+      .click();
+    await office.page
+      .getByRole('navigation', { name: 'Secciones de gerencia' })
+      .getByRole('link', { name: 'Facturación' })
+      .click();
+    const settings = office.page.getByRole('form', { name: 'Facturación electrónica' });
+    await settings.getByLabel('Emitir facturas electrónicas (CFDI) con el PAC').check();
+    await settings.getByLabel('RFC del restaurante').fill(RESTAURANT_FISCAL.rfc);
+    await settings.getByLabel('Nombre o razón social').fill(RESTAURANT_FISCAL.legal_name);
+    await settings.getByLabel('Régimen fiscal').selectOption(RESTAURANT_FISCAL.tax_regime);
+    await settings.getByLabel('Código postal fiscal').fill(RESTAURANT_FISCAL.postal_code);
+    await settings.getByRole('button', { name: 'Guardar facturación' }).click();
+    await settings.getByRole('status').getByText('Facturación guardada.').waitFor();
+    await office.page.getByRole('heading', { name: 'Factura global' }).waitFor();
+    await office.page.getByText('Aún no cierra ningún periodo.').waitFor();
+    assert.equal((await call('GET', '/settings/fiscal')).json().enabled, true);
+    await checkScreen(office.page, 'cfdi-manager-settings');
+
+    // 2. A bill paid by card at the till; the cashier sees its receipt, then invoices it to the guest.
+    clock.advance(1000);
+    const first = await billableOrder(app, db, [12550, 3500]);
+    const till = await openDevice(browser, baseUrl, 'tablet', 'es-MX');
+    await logInThroughScreen(till.page, cashier.name, cashier.pin);
+    await till.page.goto(`/app/till/${first.orderId}`);
+    await till.page.getByRole('button', { name: /^Una cuenta por todo/ }).click();
+    await till.page.getByRole('button', { name: 'Tarjeta', exact: true }).click();
+    await till.page.getByRole('button', { name: /^Cobrar \$160\.50 con Tarjeta$/ }).click();
+    await till.page.getByText('Cuenta 1 está pagada.').first().waitFor();
+    const panel = till.page.getByRole('region', { name: 'Factura electrónica (CFDI)' });
+    // The job makes the receipt within seconds; the test runs it now rather than wait for its timer.
+    await panel.waitFor();
+    await app.jobs.run(FISCAL_JOB);
+    await panel.getByText('Recibo emitido: se puede facturar').waitFor();
+    const selfInvoice = panel.getByRole('link', { name: 'Página de autofacturación' });
+    assert.match((await selfInvoice.getAttribute('href')) ?? '', /^https:\/\/factura\.space\/demo\//);
+    await panel.getByText('El cliente puede facturarlo ahí hasta el 30 de noviembre de 2026.').waitFor();
+    await checkScreen(till.page, 'cfdi-till-receipt');
+
+    // An RFC the SAT does not list: the refusal in Spanish, nothing invoiced.
+    sim.addUnregistered(UNREGISTERED.rfc);
+    await panel.getByRole('button', { name: 'Facturar' }).click();
+    const tillForm = panel.getByRole('form', { name: 'Factura al RFC del cliente' });
+    await sendInvoiceForm(tillForm, UNREGISTERED);
+    await panel
+      .getByRole('alert')
+      .getByText('Este RFC no está en la lista de contribuyentes del SAT.')
+      .waitFor();
+    assert.deepEqual(sim.invoices(), []);
+    await panel.getByText('Recibo emitido: se puede facturar').waitFor();
+    await checkScreen(till.page, 'cfdi-till-refused');
+
+    await sendInvoiceForm(tillForm, GUEST_CUSTOMER);
+    await panel.getByText('Facturada', { exact: true }).waitFor();
+    const [stamped] = sim.invoices();
+    assert.ok(stamped);
+    assert.equal(stamped.customer.tax_id, GUEST_CUSTOMER.rfc);
+    assert.equal(stamped.total, 160.5);
+    assert.equal(await panel.locator('code').textContent(), stamped.uuid);
+    await panel.getByRole('status').getByText(`Factura ${stamped.uuid} emitida.`).waitFor();
+    assert.equal(await tillForm.count(), 0, 'the form closes once invoiced');
+    const pdf = await download(till.page, panel.getByRole('link', { name: 'PDF', exact: true }));
+    assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
+    assert.ok(pdf.equals(await pacPdf(sim, stamped.id)), "the PAC's own PDF");
+    const xml = await download(till.page, panel.getByRole('link', { name: 'XML', exact: true }));
+    assert.match(xml.toString('utf8'), new RegExp(`UUID="${stamped.uuid.toUpperCase()}"`));
+    await checkScreen(till.page, 'cfdi-till-invoiced');
+
+    // 3. A second bill nobody invoices; after midnight the manager issues the day's global invoice.
+    const second = await paidBill({ app, db, admin: call }, { pricesCents: [9900], method: 'cash' });
+    await app.jobs.run(FISCAL_JOB);
+    assert.equal((await call('GET', `/tickets/${second.ticketId}/fiscal`)).json().status, 'receipt');
+    clock.set(AFTER_MIDNIGHT);
+    await office.page.reload();
+    const global = office.page.getByRole('form', { name: 'Emitir la factura global ahora' });
+    await global.getByLabel('Desde').fill(PAYMENTS_DAY);
+    await global.getByLabel('Hasta').fill(PAYMENTS_DAY);
+    await global.getByRole('button', { name: 'Emitir la factura global ahora' }).click();
+    const issued = office.page.getByRole('status').filter({ hasText: /^Factura global / });
+    await issued.waitFor();
+    const globals = sim.invoices().filter((invoice) => invoice.customer.tax_id === 'XAXX010101000');
+    assert.equal(globals.length, 1);
+    const [globalInvoice] = globals;
+    assert.ok(globalInvoice);
+    assert.equal(globalInvoice.total, second.total);
+    assert.equal(await issued.textContent(), `Factura global ${globalInvoice.uuid} emitida por $99.00.`);
+    const period = office.page.locator('table.global-periods tbody tr');
+    assert.equal(await period.count(), 1);
+    assert.deepEqual(await period.locator('td').allInnerTexts(), [
+      `${PAYMENTS_DAY} – ${PAYMENTS_DAY}`,
+      'Emitida',
+      globalInvoice.uuid,
+      '$99.00',
+    ]);
+    await checkScreen(office.page, 'cfdi-manager-global');
+
+    // 4. On a guest's phone: a bill of the PAC's self-invoice page, then one the guest invoices here.
+    const guestLink = async (ticketId: string) => {
+      const minted = await call('POST', `/tickets/${ticketId}/guest-link`);
+      assert.equal(minted.statusCode, 201, minted.body);
+      return minted.json().url as string;
+    };
+    const phone = await openDevice(browser, baseUrl, 'phone', 'es-MX');
+    const withPacPage = await paidBill({ app, db, admin: call }, { pricesCents: [6000] });
+    await app.jobs.run(FISCAL_JOB);
+    await phone.page.goto(await guestLink(withPacPage.ticketId));
+    const offer = phone.page.getByRole('region', { name: 'Factura (CFDI)' });
+    const pacPage = offer.getByRole('link', { name: 'Solicitar factura' });
+    assert.match((await pacPage.getAttribute('href')) ?? '', /^https:\/\/factura\.space\/demo\//);
+    await offer.getByText('Puede solicitarla hasta el 30 de noviembre de 2026.').waitFor();
+    await checkScreen(phone.page, 'cfdi-guest-pac-page');
+
+    sim.setSelfInvoiceDomain(null);
+    const third = await paidBill({ app, db, admin: call }, { pricesCents: [24000] });
+    await app.jobs.run(FISCAL_JOB);
+    await phone.page.goto(await guestLink(third.ticketId));
+    await offer.getByRole('button', { name: 'Solicitar factura' }).click();
+    const guestForm = offer.getByRole('form', { name: 'Factura al RFC del cliente' });
+    await guestForm.getByLabel('RFC', { exact: true }).waitFor();
+    await checkScreen(phone.page, 'cfdi-guest-form');
+    await sendInvoiceForm(guestForm, GUEST_CUSTOMER);
+    const ready = offer.getByRole('status').filter({ hasText: /^Su factura está lista\./ });
+    await ready.waitFor();
+    const guestInvoice = sim.invoices().find((invoice) => invoice.total === third.total);
+    assert.ok(guestInvoice);
+    assert.equal(await ready.textContent(), `Su factura está lista. Folio fiscal ${guestInvoice.uuid}.`);
+    const guestPdf = await download(phone.page, offer.getByRole('link', { name: 'Descargar PDF' }));
+    assert.ok(guestPdf.equals(await pacPdf(sim, guestInvoice.id)), "the PAC's own PDF");
+    await offer.getByRole('link', { name: 'Descargar XML' }).waitFor();
+    const width = await phone.page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `the guest page is ${width}px wide`);
+    await checkScreen(phone.page, 'cfdi-guest-invoiced');
+
+    assert.equal(till.consoleErrors.filter((error) => REFUSED_INVOICE.test(error)).length, 1);
+    const unexpected = [...office.consoleErrors, ...till.consoleErrors].filter(
+      (error) => !AFTER_CLOCK_JUMP.test(error) && !REFUSED_INVOICE.test(error),
+    );
+    assert.deepEqual(unexpected, []);
+    assert.deepEqual(phone.consoleErrors, []);
+  });
+});
