@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import { approvalsRoutes } from './approvals/approvals.routes';
 import { auditRoutes } from './audit/audit.routes';
 import { authRoutes } from './auth/auth.routes';
@@ -12,7 +13,9 @@ import type { Config } from './config';
 import { type AppContext, createContext } from './context';
 import { authGuard } from './core/auth-guard';
 import { type Clock, systemClock } from './core/clock';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from './core/db/database';
+import type { Backfill } from './core/db/backfills';
+import { type DatabaseHandle, migrateSchema, openDatabase } from './core/db/database';
+import { backfills } from './core/db/migrations';
 import { INTERNAL_ERROR_BODY, registerErrorHandling } from './core/error-handler';
 import { Jobs } from './core/jobs';
 import { acceptEmptyJsonBodies } from './core/json-body';
@@ -20,6 +23,7 @@ import { loggerOptions } from './core/logging';
 import { registerOpenApi } from './core/openapi';
 import { refuseUnknownHosts, registerSecurity } from './core/security';
 import { closeGracefully } from './core/shutdown';
+import { describeProgress, serveWhileBackfilling } from './core/upgrade';
 import { serializerCompiler, validatorCompiler } from './core/validation';
 import { displaysRoutes } from './displays/displays.routes';
 import { registerEventJobs } from './events/event-jobs';
@@ -92,6 +96,8 @@ export type AppOverrides = {
   rateSource?: RateSource;
   /** false: background jobs run only when asked (`app.jobs.run(name)`); tests want that. */
   startJobs?: boolean;
+  /** The backfills a migration may schedule (core/db/backfills.ts); tests hold one mid-way. */
+  backfills?: Readonly<Record<string, Backfill>>;
 };
 
 declare module 'fastify' {
@@ -108,19 +114,23 @@ const LIGHTNING_SWEEP_INTERVAL_MS = 5000;
 export const LIGHTNING_CATCH_UP = 'lightning-catch-up';
 const LIGHTNING_CATCH_UP_INTERVAL_MS = 30_000;
 
-/** Builds the whole application: database ready and migrated, every feature registered. */
+/**
+ * Builds the whole application: database migrated, every feature registered. The backfills an upgrade
+ * scheduled run on after it returns (core/upgrade.ts); until they end only /health serves.
+ */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   const database = overrides.database ?? openDatabase(config.databaseUrl);
   try {
-    await migrateToLatest(database.db);
+    const app = createServer(config, overrides.logStream);
+    await migrateSchema(database.db, (progress) => app.log.info(describeProgress(progress)));
     const clock = overrides.clock ?? systemClock;
     const ctx = await createContext(config, database, clock, overrides.rateSource);
     await bootstrapAdminFromConfig(ctx);
 
-    const app = createServer(config, overrides.logStream);
     ctx.rates.useLog(app.log);
     app.decorate('hadAdminAtStart', await isInitialized(ctx));
     answerOnlyWhatIsOnDisk(app, database);
+    await serveWhileBackfilling(app, database.db as Kysely<unknown>, overrides.backfills ?? backfills);
     registerJobs(app, ctx, overrides.startJobs ?? true);
     closeGracefully(app, overrides.database ? undefined : database);
     await registerPlugins(app, ctx);
@@ -152,7 +162,8 @@ function registerJobs(app: FastifyInstance, ctx: AppContext, isStarted: boolean)
   // The feed listens whether or not the timers run: tests leave them off but still watch the stream.
   app.addHook('onReady', () => ctx.events.start(app.log));
   app.addHook('preClose', () => ctx.events.stop());
-  if (isStarted) app.addHook('onReady', async () => jobs.start());
+  // Nothing runs on rows an upgrade's backfill is still rewriting.
+  if (isStarted) app.addHook('onReady', async () => app.upgrade.onFinished(() => jobs.start()));
   app.addHook('preClose', () => jobs.stop());
 }
 

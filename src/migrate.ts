@@ -1,8 +1,12 @@
 import { type Config, ConfigError, loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './core/db/database';
 import { describeBuildFailure, describeConfigFailure } from './core/startup';
+import { describeProgress } from './core/upgrade';
 
-/** `npm run migrate`: brings the configured database to the latest schema and says what ran. */
+/**
+ * `npm run migrate`: brings the configured database to the latest schema, then runs the backfills the
+ * migrations scheduled, printing each step's progress. Interrupted, it resumes after the last batch.
+ */
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -14,7 +18,9 @@ async function main(): Promise<void> {
   try {
     const database = openDatabase(config.databaseUrl);
     try {
-      const applied = await migrateToLatest(database.db);
+      const applied = await migrateToLatest(database.db, {
+        onProgress: (progress) => console.log(describeProgress(progress)),
+      });
       console.log(applied.length === 0 ? 'Database is up to date.' : `Applied: ${applied.join(', ')}`);
     } finally {
       await database.close();

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Insertable, Kysely, Migrator } from 'kysely';
+import { runBackfills } from '../src/core/db/backfills';
 import { type Db, openDatabase } from '../src/core/db/database';
+import { backfills } from '../src/core/db/migrations';
 import * as amountSplitsMigration from '../src/core/db/migrations/0022_sales_facts_amount_splits';
 import type { Database, PaymentStatus } from '../src/core/db/schema';
 import { refreshSalesFacts } from '../src/reports/sales-facts';
@@ -216,8 +218,19 @@ async function writeBillsOf0015(db: Db): Promise<string[]> {
   return [first.orderId, second.orderId, third.orderId, fourth.orderId];
 }
 
-describeEachDatabase('migrations 0016 and 0021 sales facts', (target) => {
-  it('backfills the bills of a database at 0015, and 0021 rewrites them as refreshSalesFacts does today', async (t) => {
+/** The backfill of 0022 alone, `size` orders a batch; `stopAfter` batches, a close of the server mid-way. */
+async function backfill(db: Db, size: number, stopAfter = Number.POSITIVE_INFINITY) {
+  const batches: number[] = [];
+  const isComplete = await runBackfills(db as unknown as Kysely<unknown>, backfills, {
+    batchSize: size,
+    shouldStop: () => batches.length >= stopAfter,
+    onProgress: ({ done }) => batches.push(done),
+  });
+  return { isComplete, batches };
+}
+
+describeEachDatabase('migrations 0016 and 0022 sales facts', (target) => {
+  it('backfills a database at 0015 by batches of orders, resumes after a stop, and writes what refreshSalesFacts does today', async (t) => {
     const { url, drop } = await target.url();
     const database = openDatabase(url);
     t.after(async () => {
@@ -230,18 +243,39 @@ describeEachDatabase('migrations 0016 and 0021 sales facts', (target) => {
     const orderIds = await writeBillsOf0015(db);
 
     await migrateTo(migrator, '0016_sales_facts');
-    const backfilled = await allFacts(db);
+    assert.deepEqual(await allFacts(db), [], '0016 leaves the facts to the backfill of 0022');
+
+    // 0022 schedules the backfill. Run on its own: this fixture's bills predate checks that 0018 adds,
+    // and the backfill reads none of it.
+    const migrating = db as unknown as Kysely<unknown>;
+    await amountSplitsMigration.up(migrating);
+    const stopped = await backfill(db, 1, 2);
     assert.deepEqual(
-      ['bill', 'method', 'dish'].map((kind) => backfilled.filter((fact) => fact.kind === kind).length),
-      [5, 6, 9],
+      stopped,
+      { isComplete: false, batches: [1, 2] },
+      'one order a transaction, stopped after two',
+    );
+    assert.deepEqual(
+      new Set((await allFacts(db)).map((fact) => fact.order_id)),
+      new Set([...orderIds].sort().slice(0, 2)),
+      'the facts of the first two orders in id order are committed',
+    );
+
+    const resumed = await backfill(db, 1);
+    assert.deepEqual(resumed, { isComplete: true, batches: [3, 4, 4] }, 'the restart goes on from the third');
+    const batched = await allFacts(db);
+    assert.deepEqual(
+      ['bill', 'method', 'dish'].map((kind) => batched.filter((fact) => fact.kind === kind).length),
+      [5, 6, 8],
       'every kind of fact of the five Paid bills',
     );
 
-    // 0021 recomputes them: an amount-split bill is shared over the pool and counts its plates.
-    // Run on its own: this fixture's bills predate checks that 0018 adds, and 0021 reads none of it.
-    await amountSplitsMigration.up(db as unknown as Kysely<unknown>);
-    const recomputed = await allFacts(db);
+    // Run again in one batch (0022 run after a down), over the facts already there: the same rows.
+    await amountSplitsMigration.up(migrating);
+    assert.deepEqual(await backfill(db, 1000), { isComplete: true, batches: [4, 4] });
+    assert.deepEqual(await allFacts(db), batched);
+
     for (const orderId of orderIds) await db.transaction().execute((trx) => refreshSalesFacts(trx, orderId));
-    assert.deepEqual(await allFacts(db), recomputed);
+    assert.deepEqual(await allFacts(db), batched);
   });
 });

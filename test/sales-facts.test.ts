@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import { runBackfills } from '../src/core/db/backfills';
 import type { Db } from '../src/core/db/database';
+import { backfills } from '../src/core/db/migrations';
 import * as salesFactsMigration from '../src/core/db/migrations/0022_sales_facts_amount_splits';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
@@ -251,6 +253,7 @@ describeEachDatabase('sales facts', (target) => {
     const reports = await Promise.all(groupings.map((grouping) => report(reader, grouping)));
     const migrating = db as unknown as Kysely<unknown>;
     await salesFactsMigration.up(migrating);
+    assert.equal(await runBackfills(migrating, backfills, { batchSize: 1 }), true);
     assert.deepEqual(await factsOf(db), written);
     assert.deepEqual(await Promise.all(groupings.map((grouping) => report(reader, grouping))), reports);
     // 33.33 + 20.00 − 5.33 and 9.99 of the second order, less the 4.50 refunded.

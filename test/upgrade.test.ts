@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { buildApp } from '../src/app';
 import { manualClock } from '../src/core/clock';
+import { type Backfill, pendingBackfills, scheduleBackfill } from '../src/core/db/backfills';
 import { migrateToLatest } from '../src/core/db/database';
+import { backfills } from '../src/core/db/migrations';
+import { BACKFILL } from '../src/core/db/migrations/0022_sales_facts_amount_splits';
 import { hashPin } from '../src/core/pin';
 import { userNameKey } from '../src/users/user-name';
 import { describeEachDatabase, TEST_PIN_KEY, testConfig } from './helpers/app';
@@ -67,5 +70,39 @@ describeEachDatabase('upgrade from the previous release', (target) => {
     // The upgraded database takes new writes: a bill for the order.
     const bill = await call('POST', `/orders/${ids.order}/tickets`, {});
     assert.equal(bill.statusCode, 201, bill.body);
+  });
+
+  it('answers /health "migrating" and every other route 503 while a backfill runs, then serves', async (t) => {
+    const { database, url } = await unmigratedDatabase(t, target);
+    await migrateToLatest(database.db);
+    const migrating = database.db as unknown as Kysely<unknown>;
+    await scheduleBackfill(migrating, BACKFILL);
+    // The backfill waits for the test before it starts, as a million orders would take their time (held
+    // outside any transaction: on SQLite one would hold the only connection).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const real = backfills[BACKFILL] as Backfill;
+    const app = await buildApp(testConfig({ DATABASE_URL: url }), {
+      database,
+      startJobs: false,
+      backfills: { [BACKFILL]: { ...real, count: (db) => held.then(() => real.count(db)) } },
+    });
+    t.after(() => app.close());
+
+    const health = await app.inject({ url: '/health' });
+    assert.equal(health.statusCode, 503);
+    assert.deepEqual(health.json(), { status: 'migrating', database: 'ok' });
+    const route = await app.inject({ url: '/currencies' });
+    assert.equal(route.statusCode, 503);
+    assert.deepEqual(route.json(), { message: 'Migrating the database' });
+    assert.equal((await app.inject({ url: '/health/live' })).statusCode, 200);
+
+    release();
+    await new Promise<void>((resolve) => app.upgrade.onFinished(resolve));
+    assert.deepEqual((await app.inject({ url: '/health' })).json(), { status: 'ok', database: 'ok' });
+    assert.equal((await app.inject({ url: '/currencies' })).statusCode, 200);
+    assert.deepEqual(await pendingBackfills(migrating), []);
   });
 });

@@ -16,7 +16,9 @@ const Currency = Type.Object({
 });
 
 const Health = Type.Object({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable'), Type.Literal('migrating')], {
+    description: 'migrating: an upgrade rewrites existing rows; every other route answers 503 until it ends',
+  }),
   database: Type.Union(
     [
       Type.Literal('ok'),
@@ -26,6 +28,17 @@ const Health = Type.Object({
       Type.Literal('unwritable'),
     ],
     { description: 'ok: it answers and takes writes; otherwise what keeps it from either' },
+  ),
+  migration: Type.Optional(
+    Type.Object(
+      {
+        name: Type.String({ example: '0022_sales_facts_amount_splits' }),
+        done: Type.Integer({ description: 'Units (orders) rewritten so far', example: 250000 }),
+        total: Type.Integer({ example: 1000000 }),
+        rate: Type.Integer({ description: 'Units per second since the start', example: 4000 }),
+      },
+      { description: 'While migrating: the backfill under way, once its first batch is done' },
+    ),
   ),
 });
 
@@ -101,11 +114,30 @@ export const generalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         summary: 'Readiness: the process answers and the database takes writes',
         description:
           'The database is probed with a real write at most every 5 seconds; calls in between get the last ' +
-          'answer. 503 when it is unreachable, read-only, full or refuses writes for another reason.',
+          'answer. 503 when it is unreachable, read-only, full or refuses writes for another reason, and ' +
+          '503 `migrating` (with the progress) while an upgrade backfills existing rows after a start: every ' +
+          'other route then answers 503 `Migrating the database` (docs/operations.md).',
         response: { 200: Health, 503: Health },
       },
     },
     async (_request, reply) => {
+      const upgrade = app.upgrade.status;
+      // A failed backfill (logged) keeps the routes closed too, until a restart retries it.
+      if (upgrade.state !== 'finished') {
+        const progress = upgrade.state === 'running' ? upgrade.progress : undefined;
+        return reply.code(503).send({
+          status: 'migrating',
+          database: 'ok',
+          ...(progress && {
+            migration: {
+              name: progress.name,
+              done: progress.done,
+              total: progress.total,
+              rate: progress.rate,
+            },
+          }),
+        });
+      }
       const database = await databaseState();
       const isReady = database === 'ok';
       return reply.code(isReady ? 200 : 503).send({ status: isReady ? 'ok' : 'unavailable', database });

@@ -4,7 +4,8 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { StartupError } from '../startup';
-import { migrationProvider } from './migrations';
+import { type BackfillOptions, type BackfillProgress, runBackfills } from './backfills';
+import { backfills, migrationProvider } from './migrations';
 import { OutboxCommitPool } from './outbox-commits';
 import type { Database } from './schema';
 import { sqliteDialect } from './sqlite-driver';
@@ -185,13 +186,47 @@ export function isPostgres(db: Db): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
-export async function migrateToLatest(db: Db): Promise<string[]> {
+export type MigrationProgress =
+  | { step: 'migration'; name: string; ms: number }
+  | ({ step: 'backfill' } & BackfillProgress);
+
+export type MigrateOptions = Omit<BackfillOptions, 'onProgress'> & {
+  onProgress?: (progress: MigrationProgress) => void;
+};
+
+/** The schema migrations, then the backfills they scheduled, to the end; returns the migrations applied. */
+export async function migrateToLatest(db: Db, options: MigrateOptions = {}): Promise<string[]> {
+  const applied = await migrateSchema(db, options.onProgress);
+  await runBackfills(db as Kysely<unknown>, backfills, {
+    ...options,
+    onProgress: (progress) => options.onProgress?.({ step: 'backfill', ...progress }),
+  });
+  return applied;
+}
+
+/**
+ * The pending schema migrations, one at a time: on PostgreSQL each then commits on its own, where
+ * Kysely's migrateToLatest runs them all in one transaction (an upgrade's worth of DDL and updates).
+ */
+export async function migrateSchema(
+  db: Db,
+  onProgress?: (progress: MigrationProgress) => void,
+): Promise<string[]> {
   const migrator = new Migrator({ db, provider: migrationProvider, ...(await migrationTableLocation(db)) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error;
-  return (results ?? [])
-    .filter((result) => result.status === 'Success')
-    .map((result) => result.migrationName);
+  const applied: string[] = [];
+  while (true) {
+    const started = performance.now();
+    const { error, results } = await migrator.migrateUp();
+    if (error) throw error;
+    const result = results?.find((each) => each.status === 'Success');
+    if (!result) return applied;
+    applied.push(result.migrationName);
+    onProgress?.({
+      step: 'migration',
+      name: result.migrationName,
+      ms: Math.round(performance.now() - started),
+    });
+  }
 }
 
 /**

@@ -1,15 +1,16 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Backfill, scheduleBackfill } from '../backfills';
 
 /**
  * Sales by dish were wrong for bills split evenly or by amount: such a bill was shared over every
  * dish of its order, also those already paid on their own bill (a dish's gross above what it sold),
  * and counted no plate (dishes with 0 items). The facts are now shared over the dishes on no live
  * bill and their plates counted once (reports/sales-facts.ts); this recomputes the facts of every
- * order with a frozen copy of that statement as it was the day this migration was written.
+ * order with a frozen copy of that statement as it was the day this migration was written. At a
+ * year of orders that took minutes in one statement: it is a backfill, by batches of orders.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`delete from sales_facts`.execute(db);
-  await backfillSalesFacts(db);
+  await scheduleBackfill(db, BACKFILL);
 }
 
 /** The facts written by the older statement are not worth restoring: they were wrong. */
@@ -18,15 +19,39 @@ export async function down(): Promise<void> {}
 /** Payment statuses whose money counts: settled, whether or not some of it was given back since. */
 const COUNTED = sql`('settled', 'partially_refunded', 'refunded')`;
 
-/** Every Paid bill's facts: see reports/sales-facts.ts (insertSalesFactsSql) for what they mean. */
-async function backfillSalesFacts(db: Kysely<unknown>): Promise<void> {
+export const BACKFILL = '0022_sales_facts_amount_splits';
+
+/**
+ * The units are the orders with a Paid bill, in id order; a batch replaces the facts of its orders
+ * (an order's facts count its rows, so an order is never split between batches).
+ */
+export const backfill: Backfill = {
+  async count(db) {
+    const { rows } = await sql<{ orders: number }>`select count(distinct order_id) as orders from tickets
+      where status = 2`.execute(db);
+    return Number(rows[0]?.orders ?? 0);
+  },
+  async batch(trx, cursor, size) {
+    const after = cursor ?? '';
+    const { rows } = await sql<{ order_id: string }>`select distinct order_id from tickets
+      where status = 2 and order_id > ${after} order by order_id limit ${size}`.execute(trx);
+    const last = rows.at(-1)?.order_id;
+    if (last === undefined) return undefined;
+    await sql`delete from sales_facts where order_id > ${after} and order_id <= ${last}`.execute(trx);
+    await insertSalesFacts(trx, sql`t.order_id > ${after} and t.order_id <= ${last}`);
+    return { cursor: last, units: rows.length };
+  },
+};
+
+/** The facts of the Paid bills of the orders `orders` picks: see reports/sales-facts.ts for what they mean. */
+async function insertSalesFacts(db: Kysely<unknown>, orders: RawBuilder<unknown>): Promise<void> {
   const orderRows = sql`count(*) over (partition by order_id)`;
   await sql`with paid as (
       select t.id, t.order_id, o.user_id, t.subtotal_cents as s, t.discount_cents as d, t.tips_cents as tips, t.paid_at,
         cast(coalesce((select sum(p.refunded_cents) from payments p where p.ticket_id = t.id and p.status in ${COUNTED}), 0) as bigint) as r,
         (select count(*) from ticket_dishes td where td.ticket_id = t.id and td.is_live = 1) as linked
       from tickets t join orders o on o.id = t.order_id
-      where t.status = 2 and not exists (select 1 from sales_facts f where f.order_id = t.order_id)),
+      where t.status = 2 and ${orders}),
     pool as (
       select od.id as line, od.order_id, od.dish_id, od.price_at_order_cents as part,
         case when od.status = 'voided' then 0 else 1 end as plate

@@ -5,6 +5,7 @@
  * database that has not run it yet. test/dependencies.test.ts fails on such an import.
  */
 import type { Migration, MigrationProvider } from 'kysely';
+import type { Backfill } from '../backfills';
 import * as core from './0001_core';
 import * as menuAndFloor from './0002_menu_and_floor';
 import * as orders from './0003_orders';
@@ -84,4 +85,9 @@ export const migrationProvider: MigrationProvider = {
       '0037_fiscal': fiscal,
     };
   },
+};
+
+/** The backfills migrations schedule (core/db/backfills.ts), by the name they schedule them under. */
+export const backfills: Readonly<Record<string, Backfill>> = {
+  [salesFactsAmountSplits.BACKFILL]: salesFactsAmountSplits.backfill,
 };
