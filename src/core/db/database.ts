@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresAdapter, PostgresDialect, sql } from 'kysely';
+import { Kysely, type KyselyConfig, Migrator, PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { StartupError } from '../startup';
 import { type BackfillOptions, type BackfillProgress, runBackfills } from './backfills';
@@ -38,6 +38,8 @@ export type OpenOptions = {
    * (tests open hundreds of databases from one that was migrated once).
    */
   sqliteImage?: Buffer;
+  /** Kysely's query log; the upgrade benchmark times every statement with it. */
+  log?: KyselyConfig['log'];
 };
 
 const PG_INT8 = 20;
@@ -46,7 +48,7 @@ const PG_NUMERIC = 1700;
 /** Opens the database a `DATABASE_URL` names: `sqlite:<path>`, `sqlite::memory:` or `postgres://…`. */
 export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options);
-  return openPostgres(url);
+  return openPostgres(url, options);
 }
 
 /** The one folder created when missing; any other must exist, so a typo cannot scatter databases. */
@@ -75,6 +77,7 @@ function openSqlite(path: string, options: OpenOptions): DatabaseHandle {
       walSync?.noteCommit();
       if (wroteOutbox) outboxListeners.call();
     }),
+    log: options.log,
   });
   return {
     db,
@@ -154,10 +157,10 @@ export function newPostgresPool(config: pg.PoolConfig): pg.Pool {
   return pool;
 }
 
-function openPostgres(url: string): DatabaseHandle {
+function openPostgres(url: string, options: OpenOptions): DatabaseHandle {
   const outboxListeners = new Listeners();
   const pool = new OutboxCommitPool(newPostgresPool(postgresPoolConfig(url)), () => outboxListeners.call());
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
   return {
     db,
     dialect: 'postgres',
