@@ -13,8 +13,8 @@ import type { Config } from './config';
 import { type AppContext, createContext } from './context';
 import { authGuard } from './core/auth-guard';
 import { type Clock, systemClock } from './core/clock';
-import type { Backfill } from './core/db/backfills';
-import { type DatabaseHandle, migrateSchema, openDatabase } from './core/db/database';
+import { type Backfill, runBackfills } from './core/db/backfills';
+import { type DatabaseHandle, hasSchema, migrateSchema, openDatabase } from './core/db/database';
 import { backfills } from './core/db/migrations';
 import { INTERNAL_ERROR_BODY, registerErrorHandling } from './core/error-handler';
 import { Jobs } from './core/jobs';
@@ -122,7 +122,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const database = overrides.database ?? openDatabase(config.databaseUrl);
   try {
     const app = createServer(config, overrides.logStream);
-    await migrateSchema(database.db, (progress) => app.log.info(describeProgress(progress)));
+    // A first install's migrations take no time and would only fill the log.
+    const isUpgrade = await hasSchema(database.db);
+    await migrateSchema(database.db, (progress) => isUpgrade && app.log.info(describeProgress(progress)));
     const clock = overrides.clock ?? systemClock;
     const ctx = await createContext(config, database, clock, overrides.rateSource);
     await bootstrapAdminFromConfig(ctx);
@@ -130,7 +132,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     ctx.rates.useLog(app.log);
     app.decorate('hadAdminAtStart', await isInitialized(ctx));
     answerOnlyWhatIsOnDisk(app, database);
-    await serveWhileBackfilling(app, database.db as Kysely<unknown>, overrides.backfills ?? backfills);
+    const registry = overrides.backfills ?? backfills;
+    // A first install has no rows to rewrite: its backfills end at once, before anyone is answered.
+    if (!isUpgrade) await runBackfills(database.db as Kysely<unknown>, registry);
+    await serveWhileBackfilling(app, database.db as Kysely<unknown>, registry);
     registerJobs(app, ctx, overrides.startJobs ?? true);
     closeGracefully(app, overrides.database ? undefined : database);
     await registerPlugins(app, ctx);

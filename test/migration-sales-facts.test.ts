@@ -275,6 +275,15 @@ describeEachDatabase('migrations 0016 and 0022 sales facts', (target) => {
     assert.deepEqual(await backfill(db, 1000), { isComplete: true, batches: [4, 4] });
     assert.deepEqual(await allFacts(db), batched);
 
+    // Two servers starting together on one database: they take turns, and no order is done twice.
+    await amountSplitsMigration.up(migrating);
+    // (SQLite in memory is one database per handle: one handle serves both, a transaction at a time.)
+    const other = database.dialect === 'postgres' ? openDatabase(url) : database;
+    if (other !== database) t.after(() => other.close());
+    const [first, second] = await Promise.all([backfill(db, 1), backfill(other.db, 1)]);
+    assert.equal((first?.batches.length ?? 0) + (second?.batches.length ?? 0) >= 5, true);
+    assert.deepEqual(await allFacts(db), batched);
+
     for (const orderId of orderIds) await db.transaction().execute((trx) => refreshSalesFacts(trx, orderId));
     assert.deepEqual(await allFacts(db), batched);
   });

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 /**
  * A long rewrite of existing rows that a schema migration asks for (issue 37). A schema migration runs
@@ -64,6 +64,20 @@ export async function scheduleBackfill(db: Kysely<unknown>, name: string): Promi
   );
 }
 
+async function lockProgress(
+  trx: Kysely<unknown>,
+  name: string,
+): Promise<ProgressRow & { finished_at: number | null }> {
+  const lock = trx.getExecutor().adapter instanceof PostgresAdapter ? sql`for update` : sql``;
+  const { rows } = await sql<
+    ProgressRow & { finished_at: number | null }
+  >`select name, cursor, done, finished_at
+    from ${sql.table(TABLE)} where name = ${name} ${lock}`.execute(trx);
+  const row = rows[0];
+  if (!row) throw new Error(`Backfill ${name} is not scheduled`);
+  return { ...row, done: Number(row.done) };
+}
+
 /** The backfills not finished yet; the table exists once migration 0022 has run. */
 export async function pendingBackfills(db: Kysely<unknown>): Promise<ProgressRow[]> {
   const { rows } = await sql<ProgressRow>`select name, cursor, done from ${sql.table(TABLE)}
@@ -87,40 +101,44 @@ export async function runBackfills(
     if (!backfill)
       throw new Error(`Unknown backfill ${pending.name}: is this an older release than the database?`);
     const total = await backfill.count(db);
-    let { cursor, done } = pending;
     let doneThisRun = 0;
     const started = performance.now();
     while (true) {
       if (options.shouldStop?.()) return false;
       const batchStarted = performance.now();
       const batch = await db.transaction().execute(async (trx) => {
-        const result = await backfill.batch(trx, cursor, size);
+        // Read under the row's lock: servers sharing a PostgreSQL database take turns, each batch
+        // going on from where the last one committed, whichever server ran it.
+        const stored = await lockProgress(trx, pending.name);
+        if (stored.finished_at !== null) return { ...stored, isFinished: true, units: 0 };
+        const result = await backfill.batch(trx, stored.cursor, size);
         if (result) {
           await sql`update ${sql.table(TABLE)} set cursor = ${result.cursor}, done = done + ${result.units}
             where name = ${pending.name}`.execute(trx);
-        } else {
-          await sql`update ${sql.table(TABLE)} set finished_at = ${Date.now()} where name = ${pending.name}`.execute(
-            trx,
-          );
+          return {
+            cursor: result.cursor,
+            done: stored.done + result.units,
+            isFinished: false,
+            units: result.units,
+          };
         }
-        return result;
+        await sql`update ${sql.table(TABLE)} set finished_at = ${Date.now()} where name = ${pending.name}`.execute(
+          trx,
+        );
+        return { ...stored, isFinished: true, units: 0 };
       });
       const batchMs = performance.now() - batchStarted;
-      if (batch) {
-        cursor = batch.cursor;
-        done += batch.units;
-        doneThisRun += batch.units;
-      }
+      doneThisRun += batch.units;
       const seconds = (performance.now() - started) / 1000;
       options.onProgress?.({
         name: pending.name,
-        done,
+        done: batch.done,
         // The units written since the count (none while the server waits) may take it past the total.
-        total: Math.max(total, done),
+        total: Math.max(total, batch.done),
         rate: seconds > 0 ? Math.round(doneThisRun / seconds) : 0,
         batchMs: Math.round(batchMs),
       });
-      if (!batch) break;
+      if (batch.isFinished) break;
     }
   }
   return true;

@@ -207,6 +207,12 @@ export async function migrateToLatest(db: Db, options: MigrateOptions = {}): Pro
   return applied;
 }
 
+/** Whether some migration has run: a start that migrates is then an upgrade, not a first install. */
+export async function hasSchema(db: Db): Promise<boolean> {
+  const migrator = new Migrator({ db, provider: migrationProvider, ...(await migrationTableLocation(db)) });
+  return (await migrator.getMigrations()).some((migration) => migration.executedAt !== undefined);
+}
+
 /**
  * The pending schema migrations, one at a time: on PostgreSQL each then commits on its own, where
  * Kysely's migrateToLatest runs them all in one transaction (an upgrade's worth of DDL and updates).
