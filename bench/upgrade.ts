@@ -10,6 +10,7 @@ import { type Engine, freshDatabase, postgresServerUrl } from './lib/databases';
 
 /**
  * `npm run bench:upgrade [-- --db sqlite|postgres] [--orders 1000000] [--from 0015_report_indexes]`
+ * `npm run bench:upgrade -- --database sqlite:/path/pos.db` (an existing database, kept)
  *
  * A database at an older schema (by default the one before the sales facts, so the upgrade crosses
  * every migration that rewrites existing rows) filled with the scale bench's orders and bills, then
@@ -22,18 +23,24 @@ const { values } = parseArgs({
     db: { type: 'string', default: 'sqlite' },
     orders: { type: 'string', default: '1000000' },
     from: { type: 'string', default: '0015_report_indexes' },
+    // An existing database to upgrade (or to go on upgrading after an interruption), kept afterwards.
+    database: { type: 'string' },
   },
 });
 const engine = values.db as Engine;
 const orders = Number(values.orders);
 
 async function main(): Promise<void> {
-  const database = await freshDatabase(engine, postgresServerUrl());
+  const database = values.database
+    ? { engine, url: values.database, drop: async () => {} }
+    : await freshDatabase(engine, postgresServerUrl());
   try {
     let started = performance.now();
-    const userId = await prepareOldSchema(database.url, values.from as string);
-    await insertBilledOrders(database, { now: Date.now(), userId, waiter: 'Bench' }, orders);
-    console.log(`${orders} orders at ${values.from} on ${engine}: seeded in ${seconds(started)} s`);
+    if (!values.database) {
+      const userId = await prepareOldSchema(database.url, values.from as string);
+      await insertBilledOrders(database, { now: Date.now(), userId, waiter: 'Bench' }, orders);
+      console.log(`${orders} orders at ${values.from} on ${engine}: seeded in ${seconds(started)} s`);
+    }
 
     let longestStatement = { ms: 0, sql: '' };
     const handle = openDatabase(database.url, {
