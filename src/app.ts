@@ -14,7 +14,13 @@ import { type AppContext, createContext } from './context';
 import { authGuard } from './core/auth-guard';
 import { type Clock, systemClock } from './core/clock';
 import { type Backfill, runBackfills } from './core/db/backfills';
-import { type DatabaseHandle, hasSchema, migrateSchema, openDatabase } from './core/db/database';
+import {
+  type DatabaseHandle,
+  hasPendingMigrations,
+  hasSchema,
+  migrateSchema,
+  openDatabase,
+} from './core/db/database';
 import { backfills } from './core/db/migrations';
 import { INTERNAL_ERROR_BODY, registerErrorHandling } from './core/error-handler';
 import { Jobs } from './core/jobs';
@@ -98,6 +104,8 @@ export type AppOverrides = {
   startJobs?: boolean;
   /** The backfills a migration may schedule (core/db/backfills.ts); tests hold one mid-way. */
   backfills?: Readonly<Record<string, Backfill>>;
+  /** Called before an upgrade's schema migrations run (not on a first install nor a plain restart). */
+  onSchemaUpgrade?: () => Promise<void>;
 };
 
 declare module 'fastify' {
@@ -124,6 +132,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     const app = createServer(config, overrides.logStream);
     // A first install's migrations take no time and would only fill the log.
     const isUpgrade = await hasSchema(database.db);
+    if (isUpgrade && (await hasPendingMigrations(database.db))) await overrides.onSchemaUpgrade?.();
     await migrateSchema(database.db, (progress) => isUpgrade && app.log.info(describeProgress(progress)));
     const clock = overrides.clock ?? systemClock;
     const ctx = await createContext(config, database, clock, overrides.rateSource);

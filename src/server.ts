@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
+import { listenWhileMigrating, type MigratingListener } from './core/migrating-listener';
 import {
   describeBuildFailure,
   describeConfigFailure,
@@ -29,13 +30,21 @@ async function main(): Promise<void> {
   }
 
   let app: FastifyInstance;
+  // An upgrade's schema migrations can take minutes on a year of data: the port answers meanwhile.
+  let migrating: MigratingListener | undefined;
   try {
-    app = await buildApp(config);
+    app = await buildApp(config, {
+      onSchemaUpgrade: async () => {
+        migrating = await listenWhileMigrating(config.port, config.host);
+      },
+    });
   } catch (error) {
+    await migrating?.close();
     fail(describeBuildFailure(error, config), error, config);
   }
   closeOnSignals(app);
   try {
+    await migrating?.close();
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app.close().catch(() => {});

@@ -213,6 +213,12 @@ export async function hasSchema(db: Db): Promise<boolean> {
   return (await migrator.getMigrations()).some((migration) => migration.executedAt !== undefined);
 }
 
+/** Whether some schema migration has yet to run. */
+export async function hasPendingMigrations(db: Db): Promise<boolean> {
+  const migrator = new Migrator({ db, provider: migrationProvider, ...(await migrationTableLocation(db)) });
+  return (await migrator.getMigrations()).some((migration) => migration.executedAt === undefined);
+}
+
 /**
  * The pending schema migrations, one at a time: on PostgreSQL each then commits on its own, where
  * Kysely's migrateToLatest runs them all in one transaction (an upgrade's worth of DDL and updates).
