@@ -136,7 +136,7 @@ describe('web app: e-invoicing (CFDI) in Spanish', { skip: skipWithoutChromium }
     // The job makes the receipt within seconds; the test runs it now rather than wait for its timer.
     await panel.waitFor();
     await app.jobs.run(FISCAL_JOB);
-    await panel.getByText('Recibo emitido: se puede facturar').waitFor();
+    await panel.getByText('Ticket registrado: se puede facturar').waitFor();
     const selfInvoice = panel.getByRole('link', { name: 'Página de autofacturación' });
     assert.match((await selfInvoice.getAttribute('href')) ?? '', /^https:\/\/factura\.space\/demo\//);
     await panel.getByText('El cliente puede facturarlo ahí hasta el 30 de noviembre de 2026.').waitFor();
@@ -152,7 +152,7 @@ describe('web app: e-invoicing (CFDI) in Spanish', { skip: skipWithoutChromium }
       .getByText('Este RFC no está en la lista de contribuyentes del SAT.')
       .waitFor();
     assert.deepEqual(sim.invoices(), []);
-    await panel.getByText('Recibo emitido: se puede facturar').waitFor();
+    await panel.getByText('Ticket registrado: se puede facturar').waitFor();
     await checkScreen(till.page, 'cfdi-till-refused');
 
     await sendInvoiceForm(tillForm, GUEST_CUSTOMER);

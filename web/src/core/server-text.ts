@@ -199,7 +199,7 @@ const SPANISH: Record<string, string> = {
   "The PAC account is not ready to stamp: upload the restaurant's CSD in its dashboard":
     'La cuenta del PAC aún no puede timbrar: suba el CSD del restaurante en su panel.',
   'The PAC refused the key: check POS_PAC_KEY': 'El PAC rechazó la llave: revise POS_PAC_KEY.',
-  'No open receipts in this period': 'No hay recibos abiertos en este periodo.',
+  'No open receipts in this period': 'No hay tickets sin facturar en este periodo.',
   'This period already has its global invoice': 'Este periodo ya tiene su factura global.',
   'The period has not closed yet': 'El periodo todavía no cierra.',
   'The global invoice of this period is being issued': 'La factura global de este periodo se está emitiendo.',

@@ -25,8 +25,8 @@ const strings: Strings<'title' | (typeof FIGURES)[number]> = {
     iva: 'IVA',
     invoiced: 'Facturado a clientes',
     in_global: 'En la factura global',
-    pending: 'Recibos sin facturar',
-    failed: 'Recibos con error',
+    pending: 'Tickets sin facturar',
+    failed: 'Tickets con error',
     untracked: 'Cobrado sin facturación activa',
   },
 };
