@@ -5,7 +5,7 @@ import { ApiSession, createWaiters, loginEach, seedMenuAndFloor } from './lib/ap
 import { type Engine, freshDatabase, postgresServerUrl } from './lib/databases';
 import { APP_ADMIN, startAppServer } from './lib/processes';
 import { fixed, markdownTable } from './lib/report';
-import { closeOpenOrders, runRush } from './rush';
+import { closeOpenOrders, runRush, type Tablet } from './rush';
 
 /**
  * `npm run soak [-- --orders 50000 --minute 60 --subscribers 200 --db sqlite|postgres]`
@@ -32,6 +32,7 @@ const engine = values.db as Engine;
 const database = await freshDatabase(engine, postgresServerUrl());
 const server = await startAppServer(database.url, { env: { LOG_LEVEL: 'error' } });
 const rows: (string | number)[][] = [];
+let renewing: ReturnType<typeof setInterval> | undefined;
 try {
   const connections = Number(values.connections);
   const admin = await ApiSession.login(server.baseUrl, APP_ADMIN.name, APP_ADMIN.pin);
@@ -41,14 +42,21 @@ try {
     `# soak on ${engine}: ${targetOrders} orders, ${values.subscribers} live streams, ${connections} tablets, ` +
       `a sample every ${minuteSeconds} s`,
   );
+  let sessions = await loginEach(server.baseUrl, waiters);
+  const tablets = sessions.map((session, index) => ({
+    cookie: session.cookie,
+    tableId: menu.tableIds[index] as string,
+  }));
+  // An access token lives a minute: each tablet renews its own every half minute, as the web app does,
+  // and the rush reads a tablet's cookie at every request.
+  renewing = setInterval(async () => {
+    sessions = await Promise.all(sessions.map((session) => session.refreshed()));
+    sessions.forEach((session, index) => {
+      (tablets[index] as Tablet).cookie = session.cookie;
+    });
+  }, 30_000);
   let orders = 0;
   for (let minute = 1; orders < targetOrders; minute++) {
-    // Fresh logins each minute, as a tablet refreshes its session: an access token lives a minute.
-    const sessions = await loginEach(server.baseUrl, waiters);
-    const tablets = sessions.map((session, index) => ({
-      cookie: session.cookie,
-      tableId: menu.tableIds[index] as string,
-    }));
     const subscribers = new LiveSubscribers(Number(values.subscribers));
     const watcher = await ApiSession.login(server.baseUrl, APP_ADMIN.name, APP_ADMIN.pin);
     // A minute ends mid-loop and leaves tables seated: the next starts from a free floor, as the bench does.
@@ -84,8 +92,14 @@ try {
     ]);
     // Each minute's row as it comes, so a run stopped early keeps what it measured.
     console.log(`minute ${rows.at(-1)?.join(' | ')}`);
+    for (const [answer, count] of Object.entries(result.failures)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)) {
+      console.log(`  ${count} × ${answer}`);
+    }
   }
 } finally {
+  clearInterval(renewing);
   await server.stop();
   await database.drop();
 }

@@ -18,11 +18,18 @@ export class ApiSession {
     if (response.status !== 200 || !body.user) {
       throw new Error(`login of ${name} answered ${response.status}: ${JSON.stringify(body)}`);
     }
-    const cookie = response.headers
-      .getSetCookie()
-      .map((line) => line.split(';')[0])
-      .join('; ');
-    return new ApiSession(baseUrl, cookie, body.user.id);
+    return new ApiSession(baseUrl, cookieOf(response), body.user.id);
+  }
+
+  /** The session with a new access token, as a tablet renews it before the minute it lives is up. */
+  async refreshed(): Promise<ApiSession> {
+    const response = await fetch(`${this.baseUrl}/auth/refresh`, {
+      method: 'POST',
+      headers: { cookie: this.cookie },
+    });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`refresh answered ${response.status}`);
+    return new ApiSession(this.baseUrl, cookieOf(response), this.userId);
   }
 
   async request(method: string, path: string, body?: unknown): Promise<ApiReply> {
@@ -218,4 +225,12 @@ export async function loginEach(
   const sessions: ApiSession[] = [];
   for (const user of users) sessions.push(await ApiSession.login(baseUrl, user.name, user.pin));
   return sessions;
+}
+
+/** The cookies a login or refresh set, as the next request sends them. */
+function cookieOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
 }

@@ -53,7 +53,10 @@ export async function backfillSalesFacts(db: Db): Promise<void> {
  * the pool's voided dishes share only when nothing else is left in it. The pool's plates are counted
  * once, on the order's first paid amount bill (by paid_at, id), so every plate of a fully paid order
  * is counted exactly once whatever the split. Every operand of a share is an integer (PostgreSQL's
- * window sums are cast back from numeric), so `/` floors on both engines.
+ * window sums are cast back from numeric), so `/` floors on both engines. The bills' dishes are read
+ * bill by bill: SQLite takes a CROSS JOIN's left side as the outer loop, and with an inner join it
+ * read every live bill dish of all time instead (27 ms a payment at 5,700 orders, growing); PostgreSQL
+ * plans a CROSS JOIN with its conditions in WHERE as the inner join it is.
  */
 function insertSalesFactsSql(filter: RawBuilder<unknown>): RawBuilder<unknown> {
   const orderRows = sql`count(*) over (partition by order_id)`;
@@ -85,8 +88,8 @@ function insertSalesFactsSql(filter: RawBuilder<unknown>): RawBuilder<unknown> {
       from bills b join payments p on p.ticket_id = b.id and p.status in ${COUNTED}),
     basis as (
       select b.id as bill, od.id as line, od.dish_id, od.price_at_order_cents as part, 1 as item
-      from bills b join ticket_dishes td on td.ticket_id = b.id and td.is_live = 1
-        join order_dishes od on od.id = td.order_dish_id
+      from bills b cross join ticket_dishes td cross join order_dishes od
+      where td.ticket_id = b.id and td.is_live = 1 and od.id = td.order_dish_id
       union all
       select b.id, pb.line, pb.dish_id, pb.part, case when b.n > 0 then pb.plate else 0 end
       from bills b join pool_basis pb on pb.order_id = b.order_id

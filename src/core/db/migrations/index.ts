@@ -42,6 +42,7 @@ import * as managerApprovals from './0034_manager_approvals';
 import * as guestLinks from './0035_guest_links';
 import * as customerDisplay from './0036_customer_display';
 import * as fiscal from './0037_fiscal';
+import * as ticketsOrderStatus from './0038_tickets_order_status';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -83,6 +84,7 @@ export const migrationProvider: MigrationProvider = {
       '0035_guest_links': guestLinks,
       '0036_customer_display': customerDisplay,
       '0037_fiscal': fiscal,
+      '0038_tickets_order_status': ticketsOrderStatus,
     };
   },
 };
