@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import { runBackfills } from '../src/core/db/backfills';
-import type { Db } from '../src/core/db/database';
+import { type Db, openDatabase } from '../src/core/db/database';
 import { backfills } from '../src/core/db/migrations';
 import * as salesFactsMigration from '../src/core/db/migrations/0022_sales_facts_amount_splits';
+import { refreshSalesFacts } from '../src/reports/sales-facts';
+import { refreshRefundedAfterSale } from '../src/tickets/tickets.repo';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
 import { createBill } from './helpers/checkout-factories';
+import { sqliteTarget } from './helpers/database';
 import { insertCategory, insertDish } from './helpers/factories';
 import { type Caller, callerFor } from './helpers/orders-factories';
 import { buildWalletTestApp } from './helpers/wallet-factories';
@@ -308,5 +311,48 @@ describeEachDatabase('sales facts', (target) => {
       methodShares(facts).map(([key, , figures]) => [key, figures.refunds]),
       [['lightning', 2000]],
     );
+  });
+});
+
+/** The tables those statements read, by the names and aliases they give them; the rest are CTEs. */
+const STORED_TABLES = new Set([
+  'orders',
+  'o',
+  'tickets',
+  't',
+  'payments',
+  'p',
+  'ticket_dishes',
+  'td',
+  'order_dishes',
+  'od',
+]);
+/** A lookup by a key of the order, a bill, a payment or a plate: reads that one's rows only. */
+const BY_KEY = /\((?:id|order_id|ticket_id|order_dish_id)=\?/;
+
+describe('sales facts: what each payment reads (SQLite, which has no statistics)', () => {
+  // Every payment rewrites its order's facts and what refunds gave back. A plan that reads every Paid
+  // bill or every live bill dish of all time costs more each hour of service: the soak found one.
+  it('reads only the paid order’s own rows, however many orders the day has', async (t) => {
+    const { url, options } = await sqliteTarget.testUrl();
+    const statements: CompiledQuery[] = [];
+    const database = openDatabase(url, { ...options, log: (event) => void statements.push(event.query) });
+    t.after(() => database.close());
+    await refreshSalesFacts(database.db, 'an-order');
+    await refreshRefundedAfterSale(database.db, 'an-order');
+    // Taken out before explaining them: the EXPLAINs are logged too.
+    const written = statements.splice(0);
+    assert.equal(written.length, 3, 'the facts deleted and inserted, the refunds updated');
+
+    for (const statement of written) {
+      const plan = await database.db.executeQuery<{ detail: string }>(
+        CompiledQuery.raw(`explain query plan ${statement.sql}`, [...statement.parameters]),
+      );
+      for (const { detail } of plan.rows) {
+        const [, access, table] = /^(SCAN|SEARCH) (\S+)/.exec(detail) ?? [];
+        if (table === undefined || !STORED_TABLES.has(table)) continue;
+        assert.ok(access === 'SEARCH' && BY_KEY.test(detail), `${detail}\nin ${statement.sql}`);
+      }
+    }
   });
 });
