@@ -7,6 +7,7 @@ import { loggedInUser } from './helpers/auth';
 import { billableOrder, createBill } from './helpers/checkout-factories';
 import { FakePrinter, switchedOffPort } from './helpers/fake-printer';
 import { type Caller, callerFor } from './helpers/orders-factories';
+import { listeningTestApp, openStream } from './helpers/sse-client';
 
 type Built = Awaited<ReturnType<typeof buildTestApp>>;
 
@@ -143,5 +144,77 @@ describeEachDatabase('printer status', (target) => {
       assert.deepEqual([status.state, status.problem], ['failing', 'out_of_paper'], `try ${tries + 1}`);
       printer.isOutOfPaper = false;
     }
+  });
+
+  it('announces each change of state on the live stream at once, to the roles that may read it', async (t) => {
+    const built = await listeningTestApp(t, target);
+    const { app, db, clock, base } = built;
+    const port = await switchedOffPort();
+    const { admin, print } = await receiptSetUp(built, port);
+    assert.equal(
+      (await admin('POST', '/roles', { name: 'storeroom', permissions: ['inventory.read'] })).statusCode,
+      201,
+    );
+    const storeroom = await loggedInUser(app, db, 'storeroom');
+    const refused = await fetch(`${base}/events?topics=printers`, { headers: { cookie: storeroom.cookies } });
+    assert.equal(refused.status, 403);
+    await refused.body?.cancel();
+    const kitchen = await openStream(
+      base,
+      (await loggedInUser(app, db, 'kitchen')).cookies,
+      '/events?topics=printers',
+    );
+    const byDefault = await openStream(base, (await loggedInUser(app, db, 'waiter')).cookies);
+    const notFollowing = await openStream(base, storeroom.cookies);
+    const kitchenCaller = callerFor(app, (await loggedInUser(app, db, 'kitchen')).cookies);
+    const announced = () =>
+      kitchen.events().map((frame) => {
+        const { data } = JSON.parse(frame.data as string);
+        return [frame.event, data.state, data.problem, data.pending_jobs];
+      });
+
+    await print();
+    await app.jobs.run(PRINT_JOBS);
+    await kitchen.until(() => kitchen.events().length === 1);
+    const [failing] = kitchen.events().map((frame) => JSON.parse(frame.data as string).data);
+    assert.deepEqual(
+      failing,
+      (await statusOf(kitchenCaller))[0],
+      'the event holds the status as GET shows it',
+    );
+    // Still off: another failed attempt changes nothing worth announcing.
+    clock.advance(2000);
+    await app.jobs.run(PRINT_JOBS);
+
+    const printer = await FakePrinter.start(port);
+    t.after(() => printer.stop());
+    printer.isOutOfPaper = true;
+    clock.advance(4000);
+    await app.jobs.run(PRINT_JOBS);
+    await kitchen.until(() => kitchen.events().length === 2);
+    printer.isOutOfPaper = false;
+    await print();
+    clock.advance(8000);
+    await app.jobs.run(PRINT_JOBS);
+    await kitchen.until(() => kitchen.events().length === 3);
+    assert.equal(printer.jobs.length, 2);
+    // Printing on: nothing more to say.
+    await print();
+    await app.jobs.run(PRINT_JOBS);
+    assert.equal(printer.jobs.length, 3);
+
+    await byDefault.until(() => byDefault.events().length === 3);
+    assert.deepEqual(announced(), [
+      ['printer.status_changed', 'failing', 'unreachable', 1],
+      ['printer.status_changed', 'failing', 'out_of_paper', 1],
+      // Back as its first waiting job printed, the second still in the queue.
+      ['printer.status_changed', 'ok', null, 1],
+    ]);
+    assert.deepEqual(
+      byDefault.events().map((frame) => frame.id),
+      kitchen.events().map((frame) => frame.id),
+    );
+    assert.deepEqual(notFollowing.events(), []);
+    for (const stream of [kitchen, byDefault, notFollowing]) await stream.cancel();
   });
 });

@@ -5,14 +5,35 @@ import type { AppContext } from '../context';
 import { type Principal, principalOf } from '../core/auth-guard';
 import { BadRequestError } from '../core/errors';
 import { errors } from '../core/schemas';
-import { authorizeAction, mayDo } from '../roles/request-permissions';
+import { REQUEST_PERMISSIONS } from '../roles/request-permissions';
+import {
+  authorizeRoute,
+  holdsPermission,
+  PRINTER_STATUS_READERS,
+  type RoutePermission,
+} from '../roles/route-permissions';
 import { EventFanOut } from './event-fanout';
 import { EventStream, streamStart } from './event-stream';
 
-export const STREAM_TOPICS = ['orders', 'kitchen', 'tables', 'tickets', 'payments', 'inventory'] as const;
+export const STREAM_TOPICS = [
+  'orders',
+  'kitchen',
+  'tables',
+  'tickets',
+  'payments',
+  'inventory',
+  'printers',
+] as const;
 
-/** Topics only some roles may follow: amounts, tips and refunds; stock levels. */
-const GUARDED_TOPICS = { payments: 'streamPayments', inventory: 'streamInventory' } as const;
+/**
+ * Topics only some roles may follow: amounts, tips and refunds; stock levels; the printers' state, to
+ * whoever may read GET /printers/status.
+ */
+const TOPIC_PERMISSIONS: Partial<Record<string, RoutePermission>> = {
+  payments: REQUEST_PERMISSIONS.streamPayments,
+  inventory: REQUEST_PERMISSIONS.streamInventory,
+  printers: PRINTER_STATUS_READERS,
+};
 const MAX_POSITION = Number.MAX_SAFE_INTEGER;
 
 const EventsQuery = Type.Object(
@@ -49,16 +70,18 @@ function positionFrom(header: string | string[] | undefined, query: number | und
  * without its permission is refused.
  */
 function topicsFor(principal: Principal, asked: string | undefined): Set<string> {
-  const guardOf = (topic: string) => GUARDED_TOPICS[topic as keyof typeof GUARDED_TOPICS];
   if (asked === undefined) {
     return new Set(
-      STREAM_TOPICS.filter((topic) => guardOf(topic) === undefined || mayDo(principal, guardOf(topic))),
+      STREAM_TOPICS.filter((topic) => {
+        const guard = TOPIC_PERMISSIONS[topic];
+        return guard === undefined || holdsPermission(principal, guard);
+      }),
     );
   }
   const topics = new Set(asked.split(','));
   for (const topic of topics) {
-    const guard = guardOf(topic);
-    if (guard !== undefined) authorizeAction(principal, guard);
+    const guard = TOPIC_PERMISSIONS[topic];
+    if (guard !== undefined) authorizeRoute(principal, guard);
   }
   return topics;
 }

@@ -28,7 +28,8 @@ export type EventType =
   | 'stock.low'
   | 'table.created'
   | 'table.updated'
-  | 'table.deleted';
+  | 'table.deleted'
+  | 'printer.status_changed';
 
 /** Which stream topic (`GET /events?topics=`) each event belongs to. */
 const TOPICS: Record<EventType, string> = {
@@ -60,6 +61,7 @@ const TOPICS: Record<EventType, string> = {
   'table.created': 'tables',
   'table.updated': 'tables',
   'table.deleted': 'tables',
+  'printer.status_changed': 'printers',
 };
 
 /** Every event type, for the filters of outbound webhooks. */

@@ -1,8 +1,11 @@
 import type { AppContext } from '../context';
 import type { Db } from '../core/db/database';
 import { newId } from '../core/ids';
+import { recordEvent } from '../events/record-event';
 import * as jobs from './print-jobs.repo';
 import type { PrinterTransport } from './printer-socket';
+import { findPrinter } from './printers.repo';
+import { statusOfPrinter } from './printers.service';
 
 /** The background job that sends print jobs, run every second. */
 export const PRINT_JOBS = 'print-jobs';
@@ -77,12 +80,34 @@ async function drainPrinter(ctx: AppContext, transport: PrinterTransport, printe
     try {
       await transport({ host: head.host, port: Number(head.port) }, head.bytes);
     } catch (error) {
-      await recordFailure(ctx, { id: head.id, attempts: attempts + 1 }, error);
+      await recordOutcome(ctx, printerId, (trx) =>
+        recordFailure(trx, ctx, { id: head.id, attempts: attempts + 1 }, error),
+      );
       // The printer is down: the rest of its queue waits behind this job.
       return;
     }
-    await jobs.markPrinted(ctx.db, head.id, ctx.clock.now());
+    await recordOutcome(ctx, printerId, (trx) => jobs.markPrinted(trx, head.id, ctx.clock.now()));
   }
+}
+
+/**
+ * Stores an attempt's outcome and, when it turns the printer failing, ok again, or failing for another
+ * reason, says so on the live stream in the same transaction: the kitchen and the till show it at once.
+ */
+async function recordOutcome(
+  ctx: AppContext,
+  printerId: string,
+  record: (trx: Db) => Promise<void>,
+): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const printer = await findPrinter(trx, printerId);
+    if (!printer) return record(trx);
+    const before = await statusOfPrinter(trx, printer);
+    await record(trx);
+    const after = await statusOfPrinter(trx, printer);
+    if (before.state === after.state && before.problem === after.problem) return;
+    await recordEvent(trx, { type: 'printer.status_changed', data: after, at: ctx.clock.now() });
+  });
 }
 
 /** Due and not being sent, or being sent by an instance whose claim has lapsed. */
@@ -92,12 +117,13 @@ function isClaimable(head: jobs.QueueHead, now: number): boolean {
 }
 
 async function recordFailure(
+  trx: Db,
   ctx: AppContext,
   job: { id: string; attempts: number },
   error: unknown,
 ): Promise<void> {
   const isGivenUp = job.attempts >= MAX_ATTEMPTS;
-  await jobs.markAttemptFailed(ctx.db, job, {
+  await jobs.markAttemptFailed(trx, job, {
     state: isGivenUp ? 'failed' : 'pending',
     nextAttemptAt: ctx.clock.now() + retryDelayMs(job.attempts),
     error: error instanceof Error ? error.message : String(error),

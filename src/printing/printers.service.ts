@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { Db } from '../core/db/database';
 import { isUniqueViolation } from '../core/db/locks';
 import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
@@ -92,23 +93,23 @@ export async function listPrinterJobs(
  */
 export async function listPrinterStatus(ctx: AppContext): Promise<PrinterStatusView[]> {
   const rows = await printers.listPrinters(ctx.db);
-  return Promise.all(
-    rows.map(async (row) => {
-      const queue = await jobs.printerQueueState(ctx.db, row.id);
-      const failure = queue.latest?.state === 'printed' ? null : (queue.latest?.last_error ?? null);
-      return {
-        id: row.id,
-        name: row.name,
-        role: row.role,
-        station: row.station,
-        state: failure === null ? 'ok' : 'failing',
-        problem: failure === null ? null : failure === OUT_OF_PAPER ? 'out_of_paper' : 'unreachable',
-        last_error: failure,
-        pending_jobs: queue.waiting,
-        since: failure === null ? null : toIsoUtcOrNull(queue.oldestWaitingAt),
-      };
-    }),
-  );
+  return Promise.all(rows.map((row) => statusOfPrinter(ctx.db, row)));
+}
+
+export async function statusOfPrinter(db: Db, row: printers.PrinterRow): Promise<PrinterStatusView> {
+  const queue = await jobs.printerQueueState(db, row.id);
+  const failure = queue.latest?.state === 'printed' ? null : (queue.latest?.last_error ?? null);
+  return {
+    id: row.id,
+    name: row.name,
+    role: row.role,
+    station: row.station,
+    state: failure === null ? 'ok' : 'failing',
+    problem: failure === null ? null : failure === OUT_OF_PAPER ? 'out_of_paper' : 'unreachable',
+    last_error: failure,
+    pending_jobs: queue.waiting,
+    since: failure === null ? null : toIsoUtcOrNull(queue.oldestWaitingAt),
+  };
 }
 
 function printerFields(input: PrinterBody) {

@@ -58,8 +58,3 @@ export function authorizeAction(
 ): void {
   authorize(principal, REQUEST_PERMISSIONS[action]);
 }
-
-/** Whether the caller may: for what is left out quietly (a default) rather than refused. */
-export function mayDo(principal: Principal, action: RequestAction): boolean {
-  return principal.permissions.has(REQUEST_PERMISSIONS[action]);
-}

@@ -8,6 +8,14 @@ export type RoutePermission = Permission | readonly Permission[];
 /** Bills and payments are money: read by who takes payments or reads reports, never the kitchen (issue 35). */
 const MONEY_READ: readonly Permission[] = ['payments.take', 'reports.read'];
 
+/** Whose screens warn of a printer that is not printing: the kitchen's, the till's, the floor's. */
+export const PRINTER_STATUS_READERS: readonly Permission[] = [
+  'kitchen.advance',
+  'payments.take',
+  'receipts.print',
+  'printers.manage',
+];
+
 /**
  * The one table of which permission each route needs, by its operationId. The guard checks it before
  * the handler runs and the OpenAPI description of each operation names it. Routes not listed (reads,
@@ -141,7 +149,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, RoutePermission>> = {
   deletePrinter: 'printers.manage',
   listPrinterJobs: 'printers.manage',
   // The kitchen and the till warn when a printer is off; they may not read its jobs (issue 35).
-  listPrinterStatus: ['kitchen.advance', 'payments.take', 'receipts.print', 'printers.manage'],
+  listPrinterStatus: PRINTER_STATUS_READERS,
 
   listWebhooks: 'webhooks.manage',
   getWebhook: 'webhooks.manage',
@@ -196,8 +204,13 @@ export function permissionNote(permission: RoutePermission): string {
   return `Requires one of the permissions ${permission.map((name) => `\`${name}\``).join(', ')}.`;
 }
 
+/** Whether the caller's role holds the permission (any one of a list). */
+export function holdsPermission(principal: Principal, permission: RoutePermission): boolean {
+  const needed = typeof permission === 'string' ? [permission] : permission;
+  return needed.some((name) => principal.permissions.has(name));
+}
+
 /** Throws 403 `{"message":"Unauthorized API access"}` unless the caller's role holds the route's permission (any one of a list). */
 export function authorizeRoute(principal: Principal, permission: RoutePermission): void {
-  const needed = typeof permission === 'string' ? [permission] : permission;
-  if (!needed.some((name) => principal.permissions.has(name))) throw new ForbiddenError();
+  if (!holdsPermission(principal, permission)) throw new ForbiddenError();
 }

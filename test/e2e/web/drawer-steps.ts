@@ -75,8 +75,11 @@ export function printerAlert(
   return page.getByRole('alert').filter({ hasText: text });
 }
 
-/** The screens poll the printers every 15 s and the queue retries with a back-off: allow for both. */
-export const PRINTER_ALERT_TIMEOUT_MS = 60_000;
+/**
+ * The queue tries each second and the screens hear of the printer on the live stream at once. Well under
+ * their minute's backstop poll, so a screen that only polled fails here.
+ */
+export const PRINTER_ALERT_TIMEOUT_MS = 20_000;
 
 export async function waitForPrinterAlert(
   page: Page,

@@ -1,18 +1,16 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { refreshSession, serverReachable } from '../api/client';
 
-export type Topic = 'orders' | 'kitchen' | 'tables' | 'tickets' | 'payments' | 'inventory';
+export type Topic = 'orders' | 'kitchen' | 'tables' | 'tickets' | 'payments' | 'inventory' | 'printers';
 /** One event of GET /events: its type, when it happened, and the record as its GET shows it. */
 export type LiveEvent = { type: string; at: string; data: unknown };
 
 const EVENT_TYPES = [
   'order.created',
   'order.updated',
-  'order.cancelled',
   'order.deleted',
   'order.dishes_changed',
   'dish.status_changed',
-  'dish.voided',
   'dish.availability_changed',
   'modifier_group.created',
   'modifier_group.updated',
@@ -23,14 +21,13 @@ const EVENT_TYPES = [
   'table.updated',
   'table.deleted',
   'ticket.created',
-  'ticket.discounted',
   'ticket.paid',
   'ticket.canceled',
   'payment.pending',
   'payment.settled',
   'payment.expired',
   'payment.refunded',
-  'payment.refund_undone',
+  'printer.status_changed',
 ];
 const RECONNECT_DELAY_MS = 1000;
 
