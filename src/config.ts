@@ -35,6 +35,8 @@ export type Config = Readonly<{
   rateSource: string | undefined;
   /** Another address for the public price source (a mirror, or a local fake in tests). */
   rateSourceUrl: string | undefined;
+  /** The price source's API key (CoinGecko's demo or pro key); without one, its shared per-address limit applies. */
+  rateSourceKey: string | undefined;
   /** Named in the description of every Lightning invoice a customer pays. */
   businessName: string;
   /** Where guests reach the guest pages (the address in QR codes), without a trailing slash; unset: no guest links. */
@@ -96,6 +98,7 @@ const FILE_VARIABLES = [
   'PHOENIXD_PASSWORD',
   'PHOENIXD_WEBHOOK_SECRET',
   'POS_PAC_KEY',
+  'POS_RATE_SOURCE_KEY',
 ] as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -147,6 +150,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (rateSource === undefined || !isPublicRateSource(rateSource)) {
       problems.push('POS_RATE_SOURCE_URL needs POS_RATE_SOURCE coingecko or coinbase');
     }
+  }
+  const rateSourceKey = read('POS_RATE_SOURCE_KEY');
+  if (rateSourceKey !== undefined && rateSource !== 'coingecko') {
+    problems.push("POS_RATE_SOURCE_KEY needs POS_RATE_SOURCE coingecko (Coinbase's spot price takes no key)");
   }
 
   const corsOrigins = (read('POS_CORS_ORIGINS') ?? '')
@@ -255,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseCurrency: baseCurrency as CurrencyCode,
     rateSource,
     rateSourceUrl,
+    rateSourceKey,
     businessName: read('POS_BUSINESS_NAME') ?? 'Restaurant',
     publicUrl: publicUrl?.replace(/\/+$/, ''),
     corsOrigins: Object.freeze(corsOrigins),

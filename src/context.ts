@@ -35,7 +35,10 @@ export async function createContext(
   config: Config,
   database: DatabaseHandle,
   clock: Clock,
-  rateSource: RateSource | undefined = rateSourceFromConfig(config.rateSource, config.rateSourceUrl),
+  rateSource: RateSource | undefined = rateSourceFromConfig(config.rateSource, {
+    url: config.rateSourceUrl,
+    key: config.rateSourceKey,
+  }),
 ): Promise<AppContext> {
   const secrets = await loadSecrets(database.db, { jwtSecret: config.jwtSecret, pinKey: config.pinKey });
   await ensureSettings({ db: database.db, config, clock });

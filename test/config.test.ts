@@ -116,6 +116,14 @@ describe('configuration', () => {
     for (const env of withoutPublicSource) {
       assert.deepEqual(problemsOf(env), ['POS_RATE_SOURCE_URL needs POS_RATE_SOURCE coingecko or coinbase']);
     }
+    assert.equal(
+      loadConfig({ POS_RATE_SOURCE: 'coingecko', POS_RATE_SOURCE_KEY: 'CG-1' }).rateSourceKey,
+      'CG-1',
+    );
+    assert.match(
+      problemsOf({ POS_RATE_SOURCE: 'coinbase', POS_RATE_SOURCE_KEY: 'CG-1' }).join(),
+      /needs POS_RATE_SOURCE coingecko/,
+    );
   });
 
   it('reads POS_PUBLIC_URL without its trailing slash and refuses anything but an http(s) URL', () => {

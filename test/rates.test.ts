@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { manualClock } from '../src/core/clock';
 import type { Db } from '../src/core/db/database';
 import { coinbaseSource, parseCoinbasePrice } from '../src/rates/coinbase';
-import { coinGeckoSource, parseCoinGeckoPrice } from '../src/rates/coingecko';
+import { coinGeckoKeyHeader, coinGeckoSource, parseCoinGeckoPrice } from '../src/rates/coingecko';
 import { ExchangeRates, MAX_RATE_AGE_MS, RATE_CACHE_MS } from '../src/rates/exchange-rate';
 import { rateSourceFromConfig } from '../src/rates/rate-sources';
 import { buildTestApp } from './helpers/app';
@@ -146,8 +146,41 @@ describe('ExchangeRates', () => {
   it('builds each configured source', async () => {
     assert.equal(rateSourceFromConfig(undefined), undefined);
     assert.equal(await rateSourceFromConfig('fixed:1500000.25')?.fetchBtcPrice('MXN'), 1_500_000.25);
-    assert.equal(await rateSourceFromConfig('coingecko', sim.url)?.fetchBtcPrice('USD'), 95_000.25);
-    assert.equal(await rateSourceFromConfig('coinbase', sim.url)?.fetchBtcPrice('USD'), 95_000.25);
+    assert.equal(await rateSourceFromConfig('coingecko', { url: sim.url })?.fetchBtcPrice('USD'), 95_000.25);
+    assert.equal(await rateSourceFromConfig('coinbase', { url: sim.url })?.fetchBtcPrice('USD'), 95_000.25);
+  });
+});
+
+describe('CoinGecko API key (POS_RATE_SOURCE_KEY)', () => {
+  it('sends the demo key on api.coingecko.com and the pro key on pro-api.coingecko.com', () => {
+    assert.equal(coinGeckoKeyHeader('https://api.coingecko.com'), 'x-cg-demo-api-key');
+    assert.equal(coinGeckoKeyHeader('https://pro-api.coingecko.com'), 'x-cg-pro-api-key');
+  });
+
+  it('the server sends its key, so a keyed price source answers where the keyless limit refuses', async (t) => {
+    const keyed = await PriceSimulator.start({ demoKeys: ['CG-demo-key'], keylessPerMinute: 0 });
+    t.after(() => keyed.stop());
+    const keyless = await buildTestApp(t, sqlite, {
+      env: { POS_RATE_SOURCE: 'coingecko', POS_RATE_SOURCE_URL: keyed.url },
+    });
+    assert.equal((await (await exchangeRateGetter(keyless.app, keyless.db))()).statusCode, 503);
+
+    const { app, db } = await buildTestApp(t, sqlite, {
+      env: {
+        POS_RATE_SOURCE: 'coingecko',
+        POS_RATE_SOURCE_URL: keyed.url,
+        POS_RATE_SOURCE_KEY: 'CG-demo-key',
+      },
+    });
+    const answer = await (await exchangeRateGetter(app, db))();
+    assert.equal(answer.statusCode, 200, answer.body);
+    assert.equal(keyed.lastDemoKey, 'CG-demo-key');
+  });
+
+  it('a wrong key is an error of the source, not a price', async (t) => {
+    const keyed = await PriceSimulator.start({ demoKeys: ['CG-demo-key'] });
+    t.after(() => keyed.stop());
+    await assert.rejects(coinGeckoSource(keyed.url, 'CG-other').fetchBtcPrice('MXN'), /answered 401/);
   });
 });
 

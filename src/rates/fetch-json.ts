@@ -2,9 +2,9 @@
 export const RATE_FETCH_TIMEOUT_MS = 5000;
 
 /** GETs a URL and parses its JSON body; anything but a 2xx with JSON is an error. */
-export async function fetchJson(url: string): Promise<unknown> {
+export async function fetchJson(url: string, headers: Record<string, string> = {}): Promise<unknown> {
   const response = await fetch(url, {
-    headers: { accept: 'application/json' },
+    headers: { ...headers, accept: 'application/json' },
     signal: AbortSignal.timeout(RATE_FETCH_TIMEOUT_MS),
   });
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);

@@ -4,7 +4,19 @@ import { baseUrlOf, listenOn } from '../helpers/loopback-server';
 /** ok: the providers' JSON; error: 500; garbage: a 200 that is not JSON. */
 export type PriceSimMode = 'ok' | 'error' | 'garbage';
 
-export type PriceSimOptions = { port?: number; host?: string; prices?: Record<string, unknown> };
+export type PriceSimOptions = {
+  port?: number;
+  host?: string;
+  prices?: Record<string, unknown>;
+  /**
+   * CoinGecko's demo keys this stand-in of api.coingecko.com knows. A request that sends another key,
+   * or a pro key (which CoinGecko reads only on pro-api.coingecko.com), is refused with 401; a request
+   * without a key is served within `keylessPerMinute`, as CoinGecko's shared public limit.
+   */
+  demoKeys?: readonly string[];
+  /** Keyless CoinGecko requests served per minute before 429 (unset: no limit). */
+  keylessPerMinute?: number;
+};
 
 const COINGECKO_PATH = '/api/v3/simple/price';
 const COINBASE_PATH = /^\/v2\/prices\/BTC-([A-Za-z]{3})\/spot$/;
@@ -20,12 +32,19 @@ export class PriceSimulator {
   mode: PriceSimMode = 'ok';
   /** Requests to the providers' paths (controls not counted). */
   requests = 0;
+  /** The demo key header of the last CoinGecko request, for tests that check what was sent. */
+  lastDemoKey: string | undefined;
+  private readonly demoKeys: ReadonlySet<string>;
+  private readonly keylessPerMinute: number;
+  private keyless: { minute: number; count: number } = { minute: 0, count: 0 };
   private readonly server: Server;
 
   private constructor(options: PriceSimOptions) {
     for (const [code, price] of Object.entries(options.prices ?? { MXN: 1_700_000.5, USD: 95_000.25 })) {
       this.prices.set(code.toUpperCase(), price);
     }
+    this.demoKeys = new Set(options.demoKeys ?? []);
+    this.keylessPerMinute = options.keylessPerMinute ?? Number.POSITIVE_INFINITY;
     this.server = createServer((request, response) => {
       this.onRequest(request, response).catch(() => send(response, 500, { message: 'simulator failure' }));
     });
@@ -68,7 +87,35 @@ export class PriceSimulator {
       return;
     }
     if (coinbasePair) return this.coinbase(response, String(coinbasePair[1]).toUpperCase());
+    if (!this.admitCoinGecko(request, response)) return;
     return this.coinGecko(response, url.searchParams);
+  }
+
+  /** CoinGecko's key check, in its error body (`status.error_code`); false when it answered already. */
+  private admitCoinGecko(request: IncomingMessage, response: ServerResponse): boolean {
+    const demoKey = request.headers['x-cg-demo-api-key'];
+    this.lastDemoKey = typeof demoKey === 'string' ? demoKey : undefined;
+    if (request.headers['x-cg-pro-api-key'] !== undefined) {
+      send(response, 401, {
+        status: {
+          error_code: 10011,
+          error_message:
+            'If you are using Pro API key, please change your root URL from api.coingecko.com to pro-api.coingecko.com',
+        },
+      });
+      return false;
+    }
+    if (this.lastDemoKey !== undefined) {
+      if (this.demoKeys.has(this.lastDemoKey)) return true;
+      send(response, 401, { status: { error_code: 10002, error_message: 'Invalid API Key' } });
+      return false;
+    }
+    const minute = Math.floor(Date.now() / 60_000);
+    if (this.keyless.minute !== minute) this.keyless = { minute, count: 0 };
+    this.keyless.count += 1;
+    if (this.keyless.count <= this.keylessPerMinute) return true;
+    send(response, 429, { status: { error_code: 429, error_message: "You've exceeded the Rate Limit." } });
+    return false;
   }
 
   /** CoinGecko leaves out a currency it does not quote, and a coin it does not know. */
