@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { login } from './helpers/auth';
+import { billableOrder, createBill } from './helpers/checkout-factories';
 import { insertUser } from './helpers/factories';
 import { captureLogs } from './helpers/log-capture';
 
@@ -52,6 +53,30 @@ describeEachDatabase('logging', (target) => {
       ['/health/live'],
     );
     assert.ok(debugLines.some((line) => line.msg === 'request completed' && line.level === 20));
+  });
+
+  it("blanks a guest link's token from the logged URLs of the guest page and the guest API", async (t) => {
+    const logs = captureLogs();
+    const { app, db } = await buildTestApp(t, target, {
+      env: { LOG_LEVEL: 'info', POS_PUBLIC_URL: 'https://mesa.example.mx' },
+      logStream: logs.stream,
+    });
+    const { call, orderId } = await billableOrder(app, db);
+    const ticketId = await createBill(call, orderId, {});
+    const minted = await call('POST', `/tickets/${ticketId}/guest-link`);
+    assert.equal(minted.statusCode, 201, minted.body);
+    const { token } = minted.json() as { token: string };
+
+    for (const url of [`/g/${token}`, `/guest/${token}`, `/guest/${token}/payments/x?y=1`]) {
+      await app.inject({ method: 'GET', url });
+    }
+
+    const text = logs.text();
+    assert.ok(!text.includes(token), 'the token is not in the log');
+    const urls = jsonLines(text).flatMap((line) => (line.req ? [line.req.url] : []));
+    for (const url of ['/g/[redacted]', '/guest/[redacted]', '/guest/[redacted]/payments/x?y=1']) {
+      assert.ok(urls.includes(url), `${url} in ${urls.join(' ')}`);
+    }
   });
 
   it('prints readable lines with LOG_FORMAT=pretty, still redacted', async (t) => {

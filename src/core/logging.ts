@@ -18,6 +18,28 @@ const REDACTED_LOG_PATHS = [
   '*.walletAccessToken',
 ];
 
+/**
+ * A guest link's token is the key to a bill, its payments and its e-invoice (with the customer's
+ * RFC): whoever reads the log must not be able to open them, so the token in the path is blanked.
+ */
+const GUEST_TOKEN_IN_PATH = /^(\/(?:g|guest)\/)(?!assets\/)[^/?#]+/;
+
+function redactGuestToken(url: string): string {
+  return url.replace(GUEST_TOKEN_IN_PATH, '$1[redacted]');
+}
+
+/** Fastify's own request serializer, with the guest token blanked from the URL. */
+function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: redactGuestToken(request.url),
+    version: request.headers?.['accept-version'],
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
 /** Load balancers and container runtimes call these every few seconds; at info they would drown the log. */
 const HEALTH_CHECK_URLS = new Set(['/health', '/health/live']);
 
@@ -68,6 +90,7 @@ export function loggerOptions(
     logger: {
       level: config.logLevel,
       redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
+      serializers: { req: serializeRequest },
       ...(stream && { stream }),
     },
     logController: new RequestLogController(),
