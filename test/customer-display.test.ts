@@ -148,6 +148,31 @@ describeEachDatabase('customer display', (target) => {
     assert.equal((await display('GET', '/displays/current')).json().bill.id, firstBill);
   });
 
+  it('limits wrong pairing codes per display as PINs are: the eleventh try in ten minutes waits, even with the right code', async (t) => {
+    const { app, db, clock } = await buildWalletTestApp(t, target);
+    const cashier = await insertUser(db, { role: 'cashier' });
+    const till = callerFor(app, await login(app, cashier.name, cashier.pin));
+    const display = await displayDevice(app, db);
+    const { code } = (await till('POST', '/displays/pairing-code')).json();
+    const wrongCodes = Array.from({ length: 10 }, (_, index) =>
+      String((Number(code) + 1 + index) % 1_000_000).padStart(6, '0'),
+    );
+    for (const wrong of wrongCodes) {
+      assert.equal((await display('POST', '/displays/pair', { code: wrong })).statusCode, 400);
+    }
+    const refused = await display('POST', '/displays/pair', { code });
+    assert.equal(refused.statusCode, 429, refused.body);
+    assert.ok(Number(refused.headers['retry-after']) > 0);
+    assert.deepEqual((await display('GET', '/displays/current')).json(), NOT_PAIRED, 'nothing paired');
+
+    clock.advance(10 * 60 * 1000);
+    const later = callerFor(app, (await loggedInUser(app, db, 'display')).cookies);
+    const freshCode = (
+      await callerFor(app, await login(app, cashier.name, cashier.pin))('POST', '/displays/pairing-code')
+    ).json().code;
+    assert.equal((await later('POST', '/displays/pair', { code: freshCode })).statusCode, 200);
+  });
+
   it('seeds the display role with display.view alone', async (t) => {
     const { app, db } = await buildWalletTestApp(t, target);
     const admin = callerFor(app, (await loggedInUser(app, db, 'admin')).cookies);

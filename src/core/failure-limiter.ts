@@ -15,13 +15,14 @@ type Claim = { bucket: FailureBucket; windowStart: number; failures: number; exp
  * upsert-increment: a burst of parallel guesses cannot all slip in while the count still looks low.
  * Only a failure keeps its unit; a success, a refusal or any other error gives it back, so a device
  * that logs in often is never locked out by succeeding. A failure is the attempt throwing
- * UnauthorizedError.
+ * UnauthorizedError, or what `isFailure` says for secrets whose miss is answered otherwise.
  */
 export async function limitFailures<T>(
   db: Db,
   clock: Clock,
   buckets: readonly FailureBucket[],
   attempt: () => Promise<T>,
+  isFailure: (error: unknown) => boolean = (error) => error instanceof UnauthorizedError,
 ): Promise<T> {
   const now = clock.now();
   const claims: Claim[] = [];
@@ -38,7 +39,7 @@ export async function limitFailures<T>(
   try {
     result = await attempt();
   } catch (error) {
-    if (!(error instanceof UnauthorizedError)) await giveBack(db, claims);
+    if (!isFailure(error)) await giveBack(db, claims);
     throw error;
   }
   await giveBack(db, claims);

@@ -34,12 +34,14 @@ export const displaysRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         summary: 'Pair the calling display with the till whose code it was given',
         description:
           'The display user (one account per screen) stays paired, across log-ins, until it pairs again. ' +
-          'An unknown, used or expired code: 400 `Unknown or expired pairing code`.',
+          'An unknown, used or expired code: 400 `Unknown or expired pairing code`. Wrong codes are ' +
+          'limited as PINs are (10 per display account and 30 per address in ten minutes): past that, ' +
+          '429 with `Retry-After`, even for the right code.',
         body: PairBody,
-        response: { 200: PairedView, ...errors(400, 401, 403) },
+        response: { 200: PairedView, ...errors(400, 401, 403, 429) },
       },
     },
-    async (request) => service.pairDisplay(ctx, principalOf(request), request.body.code),
+    async (request) => service.pairDisplay(ctx, principalOf(request), request.body.code, request.ip),
   );
 
   app.put(

@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
 import { isUniqueViolation } from '../core/db/locks';
 import { BadRequestError, NotFoundError } from '../core/errors';
+import { type FailureRule, limitFailures } from '../core/failure-limiter';
 import { fromCents } from '../core/money';
 import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
 import { findPayment } from '../payments/payments.repo';
@@ -18,6 +19,16 @@ const CODE_LIFETIME_MS = 5 * 60 * 1000;
 const CODE_SPACE = 1_000_000;
 const CODE_ATTEMPTS = 5;
 export const UNKNOWN_CODE = 'Unknown or expired pairing code';
+/**
+ * Wrong codes a display account may type, and an address may send, in ten minutes: a code lives five,
+ * so guessing one of a million takes tens of thousands of years of windows, not seconds.
+ */
+const PAIRING_FAILURES_PER_DISPLAY: FailureRule = { scope: 'display-pair', max: 10, windowMs: 600_000 };
+const PAIRING_FAILURES_PER_ADDRESS: FailureRule = {
+  scope: 'display-pair-address',
+  max: 30,
+  windowMs: 600_000,
+};
 
 /** A new pairing code for the caller's till; an earlier one of theirs stops working. */
 export async function createPairingCode(
@@ -42,13 +53,26 @@ export async function createPairingCode(
   }
 }
 
-/** Pairs the calling display with the till whose code it typed; a code pairs one display, once. */
+/**
+ * Pairs the calling display with the till whose code it typed; a code pairs one display, once. Wrong
+ * codes spend failure budgets as wrong PINs do; past them even the right code waits (429).
+ */
 export async function pairDisplay(
   ctx: AppContext,
   principal: Principal,
   code: string,
+  clientAddress: string,
 ): Promise<{ cashier: string }> {
   authorize(principal, 'display.view');
+  const buckets = [
+    { rule: PAIRING_FAILURES_PER_DISPLAY, key: principal.id },
+    { rule: PAIRING_FAILURES_PER_ADDRESS, key: clientAddress },
+  ];
+  const isWrongCode = (error: unknown) => error instanceof BadRequestError && error.message === UNKNOWN_CODE;
+  return limitFailures(ctx.db, ctx.clock, buckets, () => pairWithCode(ctx, principal, code), isWrongCode);
+}
+
+function pairWithCode(ctx: AppContext, principal: Principal, code: string): Promise<{ cashier: string }> {
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     const found = await displays.lockLiveCode(trx, code, now);
