@@ -30,10 +30,11 @@ function redactGuestToken(url: string): string {
 
 /** Fastify's own request serializer, with the guest token blanked from the URL. */
 function serializeRequest(request: FastifyRequest) {
+  const version = request.headers['accept-version'];
   return {
     method: request.method,
     url: redactGuestToken(request.url),
-    version: request.headers?.['accept-version'],
+    version: typeof version === 'string' ? version : undefined,
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
