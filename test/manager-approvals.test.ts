@@ -30,11 +30,20 @@ async function sentOrder(app: FastifyInstance, db: Db, pricesCents: number[]) {
   return { call, waiter: waiter.user, manager, orderId, dishIds };
 }
 
-async function approval(call: Caller, manager: UserFixture, permission: string): Promise<string> {
+/** What an approval is for: the order, and the plates it names. */
+type Target = { order_id: string; order_dish_ids?: string[] };
+
+async function approval(
+  call: Caller,
+  manager: UserFixture,
+  permission: string,
+  target: Target,
+): Promise<string> {
   const approved = await call('POST', '/auth/approvals', {
     name: manager.name,
     pin: manager.pin,
     permission,
+    ...target,
   });
   assert.equal(approved.statusCode, 201, approved.body);
   return approved.json().approval as string;
@@ -56,11 +65,14 @@ describeEachDatabase('manager approvals', (target) => {
       name: manager.name,
       pin: manager.pin,
       permission: 'dishes.void',
+      order_id: orderId,
+      order_dish_ids: [first],
     });
     assert.equal(approved.statusCode, 201, approved.body);
     const body = approved.json();
     assert.deepEqual(body.approver, { id: manager.id, name: manager.name });
     assert.equal(body.permission, 'dishes.void');
+    assert.deepEqual([body.order_id, body.order_dish_ids], [orderId, [first]]);
     assert.equal(body.expires_at, new Date(Date.UTC(2026, 10, 22, 18, 2, 0)).toISOString());
     const stored = await db.selectFrom('manager_approvals').selectAll().executeTakeFirstOrThrow();
     assert.notEqual(stored.token_hash, body.approval, 'only the hash is kept');
@@ -111,36 +123,38 @@ describeEachDatabase('manager approvals', (target) => {
     let { call } = order;
     const url = `/orders/${orderId}/dishes/${dishIds[0]}/void`;
     const reason = { reason: 'Cold' };
+    const plate = { order_id: orderId, order_dish_ids: [dishIds[0] as string] };
 
-    const expiring = await approval(call, manager, 'dishes.void');
+    const expiring = await approval(call, manager, 'dishes.void', plate);
     clock.advance(2 * 60_000);
     // The access token lasts a minute: the waiter signs in again, and is still the one it was issued to.
     call = callerFor(app, await login(app, waiter.name, waiter.pin));
     assert.equal((await call('POST', url, reason, withApproval(expiring))).statusCode, 403);
 
     const otherWaiter = callerFor(app, (await loggedInUser(app, db, 'waiter')).cookies);
-    const notTheirs = await approval(call, manager, 'dishes.void');
+    const notTheirs = await approval(call, manager, 'dishes.void', plate);
     assert.equal((await otherWaiter('POST', url, reason, withApproval(notTheirs))).statusCode, 403);
 
-    const forDiscounts = await approval(call, manager, 'tickets.discount');
+    const forDiscounts = await approval(call, manager, 'tickets.discount', { order_id: orderId });
     assert.equal((await call('POST', url, reason, withApproval(forDiscounts))).statusCode, 403);
     assert.equal((await call('POST', url, reason, withApproval('not-a-token'))).statusCode, 403);
 
-    // A void refused for another reason (the plate is not on this order) gives the approval back.
+    // A void refused (a plate the approval does not name) gives the approval back.
     const missing = await call(
       'POST',
       `/orders/${orderId}/dishes/${crypto.randomUUID()}/void`,
       reason,
       withApproval(notTheirs),
     );
-    assert.equal(missing.statusCode, 404, missing.body);
+    assert.equal(missing.statusCode, 403, missing.body);
     assert.equal((await call('POST', url, reason, withApproval(notTheirs))).statusCode, 200);
   });
 
   it('answers 401 to a wrong PIN within the login limits, 403 to a manager without the permission, 400 to another permission', async (t) => {
     const { app, db } = await buildTestApp(t, target);
-    const { call, manager } = await sentOrder(app, db, [1000]);
-    const ask = (body: Record<string, unknown>) => call('POST', '/auth/approvals', body);
+    const { call, manager, orderId, dishIds } = await sentOrder(app, db, [1000]);
+    const ask = (body: Record<string, unknown>) =>
+      call('POST', '/auth/approvals', { order_id: orderId, order_dish_ids: dishIds, ...body });
 
     const wrong = await ask({ name: manager.name, pin: '0000', permission: 'dishes.void' });
     assert.equal(wrong.statusCode, 401);
@@ -169,12 +183,14 @@ describeEachDatabase('manager approvals', (target) => {
 
   it('locks out approvals after the login failures of that name, as logins are', async (t) => {
     const { app, db } = await buildTestApp(t, target);
-    const { call, manager } = await sentOrder(app, db, [1000]);
+    const { call, manager, orderId, dishIds } = await sentOrder(app, db, [1000]);
+    const approved = { order_id: orderId, order_dish_ids: dishIds };
     for (let attempt = 0; attempt < 10; attempt++) {
       const wrong = await call('POST', '/auth/approvals', {
         name: manager.name,
         pin: '0000',
         permission: 'dishes.void',
+        ...approved,
       });
       assert.equal(wrong.statusCode, 401);
     }
@@ -182,6 +198,7 @@ describeEachDatabase('manager approvals', (target) => {
       name: manager.name,
       pin: manager.pin,
       permission: 'dishes.void',
+      ...approved,
     });
     assert.equal(locked.statusCode, 429);
     const login = await app.inject({
@@ -201,7 +218,7 @@ describeEachDatabase('manager approvals', (target) => {
     };
     assert.deepEqual((await call('POST', `/orders/${orderId}/tickets`, comp)).json(), UNAUTHORIZED);
 
-    const token = await approval(call, manager, 'tickets.discount');
+    const token = await approval(call, manager, 'tickets.discount', { order_id: orderId });
     const billed = await call('POST', `/orders/${orderId}/tickets`, comp, withApproval(token));
     assert.equal(billed.statusCode, 201, billed.body);
     const ticket = await db
@@ -228,16 +245,84 @@ describeEachDatabase('manager approvals', (target) => {
     // The comped plate is settled; the order still owes the other one.
     const order = (await call('GET', `/orders/${orderId}`)).json();
     assert.equal(order.balance, 25);
+    const compOther = { ...comp, order_dish_ids: [dishIds[1]] };
     assert.equal(
-      (await call('POST', `/orders/${orderId}/tickets`, comp, withApproval(token))).statusCode,
+      (await call('POST', `/orders/${orderId}/tickets`, compOther, withApproval(token))).statusCode,
       403,
+      'spent',
+    );
+  });
+
+  it("binds an approval to its order and plates: one plate's approval removes no other plate, and no other order's", async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const { call, manager, orderId, dishIds } = await sentOrder(app, db, [1000, 2000, 3000]);
+    const [first, second] = dishIds as [string, string, string];
+    const other = await sentOrder(app, db, [4000]);
+
+    const forFirst = await approval(call, manager, 'dishes.void', {
+      order_id: orderId,
+      order_dish_ids: [first],
+    });
+    // Removing every plate of the order, or voiding another plate, with it: refused, and not spent.
+    assert.equal(
+      (await call('DELETE', `/orders/${orderId}/dishes`, undefined, withApproval(forFirst))).statusCode,
+      403,
+    );
+    const wrongPlate = await call(
+      'POST',
+      `/orders/${orderId}/dishes/${second}/void`,
+      { reason: 'Cold' },
+      withApproval(forFirst),
+    );
+    assert.equal(wrongPlate.statusCode, 403);
+    const kept = await db.selectFrom('order_dishes').select('id').where('order_id', '=', orderId).execute();
+    assert.equal(kept.length, 3, 'no plate removed');
+    // Nor another order's plate, even through that order's waiter's own approval for it.
+    const otherPlate = `/orders/${other.orderId}/dishes/${other.dishIds[0]}/void`;
+    assert.equal(
+      (await other.call('POST', otherPlate, { reason: 'Cold' }, withApproval(forFirst))).statusCode,
+      403,
+    );
+
+    const removed = await call(
+      'DELETE',
+      `/orders/${orderId}/dishes/${first}`,
+      undefined,
+      withApproval(forFirst),
+    );
+    assert.equal(removed.statusCode, 200, removed.body);
+    assert.equal(
+      (await db.selectFrom('order_dishes').select('id').where('order_id', '=', orderId).execute()).length,
+      2,
+    );
+
+    // A discount approval for one order does not discount another's bill; a void approval names plates.
+    const discount = { discount: { type: 'percent', value: 10, reason: 'Regular' } };
+    const forThisOrder = await approval(call, manager, 'tickets.discount', { order_id: orderId });
+    assert.equal(
+      (await other.call('POST', `/orders/${other.orderId}/tickets`, discount, withApproval(forThisOrder)))
+        .statusCode,
+      403,
+    );
+    const noPlates = await call('POST', '/auth/approvals', {
+      name: manager.name,
+      pin: manager.pin,
+      permission: 'dishes.void',
+      order_id: orderId,
+    });
+    assert.deepEqual(
+      [noPlates.statusCode, noPlates.json()],
+      [400, { message: 'An approval to void names its plates (order_dish_ids)' }],
     );
   });
 
   it('ignores the header when the role already allows it, and a manager voids without approval', async (t) => {
     const { app, db } = await buildTestApp(t, target);
     const { orderId, dishIds, manager, call } = await sentOrder(app, db, [1000]);
-    const token = await approval(call, manager, 'dishes.void');
+    const token = await approval(call, manager, 'dishes.void', {
+      order_id: orderId,
+      order_dish_ids: dishIds,
+    });
     const managerCall = callerFor(app, (await loggedInUser(app, db, 'manager')).cookies);
     const voided = await managerCall(
       'POST',
@@ -276,8 +361,22 @@ describeEachDatabase('day report: voids and comps', (target) => {
       const voided = await caller('POST', `/orders/${orderId}/dishes/${id}/void`, { reason }, headers);
       assert.equal(voided.statusCode, 200, voided.body);
     };
-    await voidPlate(call, cold, 'Cold', withApproval(await approval(call, manager, 'dishes.void')));
-    await voidPlate(call, wrong, 'Wrong table', withApproval(await approval(call, manager, 'dishes.void')));
+    await voidPlate(
+      call,
+      cold,
+      'Cold',
+      withApproval(
+        await approval(call, manager, 'dishes.void', { order_id: orderId, order_dish_ids: [cold] }),
+      ),
+    );
+    await voidPlate(
+      call,
+      wrong,
+      'Wrong table',
+      withApproval(
+        await approval(call, manager, 'dishes.void', { order_id: orderId, order_dish_ids: [wrong] }),
+      ),
+    );
     await voidPlate(managerCall, burnt, 'Cold');
     const bill = async (caller: Caller, body: Record<string, unknown>, headers?: Record<string, string>) => {
       const billed = await caller('POST', `/orders/${orderId}/tickets`, body, headers);
@@ -286,7 +385,9 @@ describeEachDatabase('day report: voids and comps', (target) => {
     await bill(
       call,
       { order_dish_ids: [birthday], discount: { type: 'percent', value: 100, reason: 'Birthday' } },
-      withApproval(await approval(call, manager, 'tickets.discount')),
+      withApproval(
+        await approval(call, manager, 'tickets.discount', { order_id: orderId, order_dish_ids: [birthday] }),
+      ),
     );
     await bill(managerCall, {
       order_dish_ids: [rest],

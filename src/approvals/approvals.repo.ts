@@ -16,22 +16,29 @@ export async function deleteExpiredApprovals(db: Db, now: number): Promise<void>
 
 /**
  * Spends the approval in one statement: only an unused, unexpired one issued to this user for this
- * permission matches, so two requests racing with one token cannot both get it. Answers the approver.
+ * permission and order matches, so two requests racing with one token cannot both get it. Answers the
+ * approver and the plates it names; the caller checks those and rolls back to give it back.
  */
 export async function consumeApproval(
   db: Db,
-  use: { tokenHash: string; userId: string; permission: string; now: number },
-): Promise<{ id: string; name: string } | undefined> {
+  use: { tokenHash: string; userId: string; permission: string; orderId: string; now: number },
+): Promise<{ id: string; name: string; orderDishIds: string | null } | undefined> {
   const spent = await db
     .updateTable('manager_approvals')
     .set({ used_at: use.now })
     .where('token_hash', '=', use.tokenHash)
     .where('user_id', '=', use.userId)
     .where('permission', '=', use.permission)
+    .where('order_id', '=', use.orderId)
     .where('used_at', 'is', null)
     .where('expires_at', '>', use.now)
-    .returning('approver_id')
+    .returning(['approver_id', 'order_dish_ids'])
     .executeTakeFirst();
   if (!spent) return undefined;
-  return db.selectFrom('users').select(['id', 'name']).where('id', '=', spent.approver_id).executeTakeFirst();
+  const approver = await db
+    .selectFrom('users')
+    .select(['id', 'name'])
+    .where('id', '=', spent.approver_id)
+    .executeTakeFirst();
+  return approver && { ...approver, orderDishIds: spent.order_dish_ids };
 }

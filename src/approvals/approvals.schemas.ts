@@ -17,6 +17,17 @@ export const ApprovalBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 100, example: 'Marta', description: "The manager's name" }),
     pin: Pin("The manager's PIN"),
     permission: ApprovablePermission,
+    order_id: Uuid({ description: 'The order the approved request acts on' }),
+    order_dish_ids: Type.Optional(
+      Type.Array(Uuid(), {
+        minItems: 1,
+        maxItems: 200,
+        uniqueItems: true,
+        description:
+          'The plates it approves: required to void (the request may void or remove these plates and ' +
+          'no other); for a discount, the bill must hold only these plates (absent: any bill of the order)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -28,6 +39,8 @@ export const ApprovalReply = Type.Object({
   }),
   approver: Type.Object({ id: Uuid(), name: Type.String() }),
   permission: ApprovablePermission,
+  order_id: Uuid(),
+  order_dish_ids: Type.Union([Type.Array(Uuid()), Type.Null()]),
   expires_at: Type.String({ format: 'date-time' }),
 });
 export type ApprovalReply = Static<typeof ApprovalReply>;

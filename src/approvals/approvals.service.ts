@@ -4,7 +4,7 @@ import { checkCredentials, pinFailureBuckets } from '../auth/auth.service';
 import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
-import { ForbiddenError } from '../core/errors';
+import { BadRequestError, ForbiddenError } from '../core/errors';
 import { limitFailures } from '../core/failure-limiter';
 import { toIsoUtc } from '../core/time';
 import { grantedPermissions, parsePermissions } from '../roles/permissions';
@@ -39,6 +39,9 @@ export async function issueApproval(
   const role = await findRoleByName(ctx.db, approver.role);
   const permissions = grantedPermissions(approver.role, role ? parsePermissions(role.permissions) : []);
   if (!permissions.has(input.permission)) throw new ForbiddenError();
+  if (input.permission === 'dishes.void' && input.order_dish_ids === undefined) {
+    throw new BadRequestError('An approval to void names its plates (order_dish_ids)');
+  }
 
   const token = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
@@ -53,6 +56,8 @@ export async function issueApproval(
       created_at: now,
       expires_at: expiresAt,
       used_at: null,
+      order_id: input.order_id,
+      order_dish_ids: input.order_dish_ids ? JSON.stringify(input.order_dish_ids) : null,
     });
     await recordAudit(trx, {
       at: now,
@@ -61,6 +66,8 @@ export async function issueApproval(
       target: { type: 'user', id: principal.id },
       after: {
         permission: input.permission,
+        order_id: input.order_id,
+        order_dish_ids: input.order_dish_ids ?? null,
         for: { id: principal.id, name: principal.name },
         address: clientAddress,
       },
@@ -70,31 +77,45 @@ export async function issueApproval(
     approval: token,
     approver: { id: approver.id, name: approver.name },
     permission: input.permission,
+    order_id: input.order_id,
+    order_dish_ids: input.order_dish_ids ?? null,
     expires_at: toIsoUtc(expiresAt),
   };
 }
 
+/** What an approvable request acts on: its order, and the plates it voids or bills. */
+export type ApprovalTarget = Readonly<{ orderId: string; orderDishIds: readonly string[] }>;
+
 /**
  * The check of an approvable action (REQUEST_PERMISSIONS), inside the write's transaction: a caller
  * whose role allows it passes (null: nobody else approved). Otherwise the approval the request carries
- * must be one issued to this caller for this permission, unused and unexpired; it is spent here, and
- * given back if the write rolls back. No approval, or any other: 403, as without approvals.
+ * must be one issued to this caller for this permission and this order, unused and unexpired, naming
+ * every plate the request acts on when it names plates; it is spent here, and given back when the
+ * write rolls back (a refusal here rolls it back too). No approval, or any other: 403, as without
+ * approvals.
  */
 export async function authorizeApprovable(
   trx: Db,
   principal: Principal,
   action: ApprovableAction,
+  target: ApprovalTarget,
   now: number,
 ): Promise<Approver | null> {
   const permission = REQUEST_PERMISSIONS[action];
   if (principal.permissions.has(permission)) return null;
   if (principal.approvalToken === undefined) throw new ForbiddenError();
-  const approver = await repo.consumeApproval(trx, {
+  const approval = await repo.consumeApproval(trx, {
     tokenHash: hashOf(principal.approvalToken),
     userId: principal.id,
     permission,
+    orderId: target.orderId,
     now,
   });
-  if (!approver) throw new ForbiddenError();
-  return approver;
+  if (!approval) throw new ForbiddenError();
+  if (approval.orderDishIds !== null) {
+    const approved = new Set(JSON.parse(approval.orderDishIds) as string[]);
+    const isWithin = target.orderDishIds.length > 0 && target.orderDishIds.every((id) => approved.has(id));
+    if (!isWithin) throw new ForbiddenError();
+  }
+  return { id: approval.id, name: approval.name };
 }

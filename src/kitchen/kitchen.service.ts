@@ -95,7 +95,9 @@ export function moveDishStatus(
     // Advancing a dish is the kitchen's job (the route asks kitchen.advance); taking its price off the
     // bill is not: the caller's role, or a manager's approval spent by this void.
     const approver =
-      input.status === 'voided' ? await authorizeApprovable(trx, principal, 'voidDish', now) : null;
+      input.status === 'voided'
+        ? await authorizeApprovable(trx, principal, 'voidDish', { orderId, orderDishIds: [orderDishId] }, now)
+        : null;
     const order = await orders.lockLiveOrder(trx, orderId);
     if (!order) throw new NotFoundError();
     const found = await findLiveOrderWithDishes(trx, orderId);

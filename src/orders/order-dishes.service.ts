@@ -276,10 +276,10 @@ async function authorizeRemoval(
   isRemoved: (dish: { id: string }) => boolean,
 ): Promise<Approver | null> {
   const found = await dishes.findLiveOrderWithDishes(trx, orderId);
-  if (found?.dishes.some((dish) => isRemoved(dish) && dish.status !== 'pending')) {
-    return authorizeApprovable(trx, principal, 'voidDish', now);
-  }
-  return null;
+  const kitchenPlates = (found?.dishes ?? []).filter((dish) => isRemoved(dish) && dish.status !== 'pending');
+  if (kitchenPlates.length === 0) return null;
+  const orderDishIds = kitchenPlates.map((dish) => dish.id);
+  return authorizeApprovable(trx, principal, 'voidDish', { orderId, orderDishIds }, now);
 }
 
 function removedKitchenDishesAudit(

@@ -47,8 +47,6 @@ export async function createTicket(
   }
   const now = ctx.clock.now();
   return inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
-    // The caller's role, or a manager's approval that these bills spend (given back if it fails).
-    const approver = input.discount ? await authorizeApprovable(trx, principal, 'discountBill', now) : null;
     const order = await orders.lockLiveOrder(trx, orderId);
     if (!order) throw new NotFoundError();
     if (order.status === 'cancelled') throw new BadRequestError('Cannot bill a cancelled order');
@@ -63,6 +61,18 @@ export async function createTicket(
     const bills = input.by_seat
       ? billsBySeat(orderDishes, billed, unbilledCents)
       : [whatToBill(input, orderDishes, billed, unbilledCents)];
+    // The caller's role, or a manager's approval for this order (and these plates, when it names
+    // them) that these bills spend; given back if the write fails.
+    const billedDishIds = bills.flatMap((bill) => bill.dishIds);
+    const approver = input.discount
+      ? await authorizeApprovable(
+          trx,
+          principal,
+          'discountBill',
+          { orderId, orderDishIds: billedDishIds },
+          now,
+        )
+      : null;
     const ids: string[] = [];
     for (const [index, bill] of bills.entries()) {
       if (bill.subtotalCents <= 0) throw new BadRequestError(NOTHING_LEFT_TO_BILL);

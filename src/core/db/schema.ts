@@ -54,6 +54,10 @@ export type Database = {
     created_at: number;
     expires_at: number;
     used_at: number | null;
+    /** The order the approval is for. */
+    order_id: string | null;
+    /** The plates it approves, as a JSON array; null: the order's bill, whichever plates. */
+    order_dish_ids: string | null;
   };
   /** Wallet tokens logged out before they expire; kept until then. */
   revoked_wallet_tokens: { token_id: string; expires_at: number };

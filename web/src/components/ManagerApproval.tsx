@@ -25,19 +25,23 @@ export function isApprovalComplete(input: ApprovalInput): boolean {
   return input.name.trim() !== '' && /^\d{4,12}$/.test(input.pin);
 }
 
+/** What the approved request acts on: the order, and the plates it voids or bills. */
+export type ApprovalTarget = { order_id: string; order_dish_ids?: string[] };
+
 /**
  * The header that lets the next request do what the signed-in user's role does not: a manager's
- * approval asked for just before it, since each is spent by one request and lasts two minutes. None
- * when `input` is undefined (the user's own role may). A wrong PIN rejects with the server's refusal.
+ * approval asked for just before it, for that order and those plates alone, since each is spent by
+ * one request and lasts two minutes. None when `input` is undefined (the user's own role may). A
+ * wrong PIN rejects with the server's refusal.
  */
 export async function approvalHeaders(
   permission: ApprovablePermission,
   input: ApprovalInput | undefined,
+  target: ApprovalTarget,
 ): Promise<Record<string, string>> {
   if (!input) return {};
-  const { approval } = await ok(
-    api.POST('/auth/approvals', { body: { name: input.name.trim(), pin: input.pin, permission } }),
-  );
+  const body = { name: input.name.trim(), pin: input.pin, permission, ...target };
+  const { approval } = await ok(api.POST('/auth/approvals', { body }));
   return { 'X-Manager-Approval': approval };
 }
 

@@ -93,7 +93,10 @@ export function PlateAdjustment({
     setBusy(true);
     setError(undefined);
     try {
-      const headers = await approvalHeaders(PERMISSION[kind], needsApproval ? approval : undefined);
+      const headers = await approvalHeaders(PERMISSION[kind], needsApproval ? approval : undefined, {
+        order_id: orderId,
+        order_dish_ids: [plate.id],
+      });
       const path = { id: orderId };
       await writeOnce((key) =>
         kind === 'void'

@@ -24,7 +24,8 @@ async function createBill(
   body: BillBody,
   approval?: ApprovalInput,
 ): Promise<{ id: string; ids?: string[] }> {
-  const headers = body.discount ? await approvalHeaders('tickets.discount', approval) : {};
+  const target = { order_id: orderId, ...(body.order_dish_ids && { order_dish_ids: body.order_dish_ids }) };
+  const headers = body.discount ? await approvalHeaders('tickets.discount', approval, target) : {};
   return createOnce((key) =>
     api.POST('/orders/{id}/tickets', {
       params: { header: { 'idempotency-key': key }, path: { id: orderId } },
