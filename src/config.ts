@@ -20,6 +20,9 @@ export function parseFixedPrice(value: string): number | undefined {
   return price > 0 ? price : undefined;
 }
 
+/** A file named by `<NAME>_FILE`, the variable itself, or (neither set) a key kept in the database. */
+export type KeySource = 'file' | 'environment' | 'database';
+
 export type AdminBootstrap = { name: string; pin: string; walletPassword: string | undefined };
 
 export type Config = Readonly<{
@@ -28,6 +31,8 @@ export type Config = Readonly<{
   databaseUrl: string;
   jwtSecret: string | undefined;
   pinKey: string | undefined;
+  /** Where the session and PIN keys come from: the start-up summary says, and never the keys. */
+  keySources: Readonly<{ jwtSecret: KeySource; pinKey: KeySource }>;
   adminBootstrap: AdminBootstrap | undefined;
   timeZone: string;
   baseCurrency: CurrencyCode;
@@ -114,6 +119,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const value = (fromFiles.get(name) ?? env[name])?.trim();
     return value === '' ? undefined : value;
   };
+
+  const keySource = (name: string): KeySource =>
+    fromFiles.has(name) ? 'file' : read(name) !== undefined ? 'environment' : 'database';
 
   const port = Number(read('PORT') ?? 9154);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -254,6 +262,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     jwtSecret: read('POS_JWT_SECRET'),
     pinKey: read('POS_PIN_KEY'),
+    keySources: Object.freeze({
+      jwtSecret: keySource('POS_JWT_SECRET'),
+      pinKey: keySource('POS_PIN_KEY'),
+    }),
     adminBootstrap:
       adminName && adminPin
         ? { name: adminName, pin: adminPin, walletPassword: read('POS_ADMIN_WALLET_PASSWORD') }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
+import { lastBackupAt } from './backups/scheduled-backups';
 import { type Config, ConfigError, loadConfig } from './config';
 import { listenWhileMigrating, type MigratingListener } from './core/migrating-listener';
 import {
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
     address: app.server.address(),
     hasAdmin: app.hadAdminAtStart,
     lightning,
+    lastBackupAt: config.backups.dir === undefined ? null : lastBackupAt(config.backups.dir),
   });
   console.log(summary.join('\n'));
 }

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { buildApp } from '../src/app';
-import { MANIFEST, SCHEDULED_BACKUP } from '../src/backups/scheduled-backups';
+import { lastBackupAt, MANIFEST, SCHEDULED_BACKUP } from '../src/backups/scheduled-backups';
 import { restoreCommand } from '../src/cli/backup-commands';
 import { migrateToLatest, openDatabase } from '../src/core/db/database';
 import { testConfig } from './helpers/app';
@@ -284,6 +284,40 @@ describe('backups of the SQLite database', () => {
       assert.equal(statSync(join(backupDir, file)).mode & 0o777, 0o600);
       assert.equal(integrityOf(join(backupDir, file)), 'ok');
     }
+  });
+
+  it('backs up at start when the newest backup is older than the interval (a box switched off nightly), not otherwise', async (t) => {
+    const folder = temporaryFolder(t);
+    const backupDir = join(folder, 'backups');
+    mkdirSync(backupDir, { mode: 0o700 });
+    const databaseUrl = `sqlite:${join(folder, 'pos.db')}`;
+    const config = testConfig({
+      DATABASE_URL: databaseUrl,
+      POS_BACKUP_DIR: backupDir,
+      POS_BACKUP_EVERY: '1d',
+    });
+    const backupsIn = () => readdirSync(backupDir).filter((file) => file !== MANIFEST);
+    const startAndStop = async () => {
+      const app = await buildApp(config, { startJobs: true });
+      await app.ready();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await app.close();
+    };
+
+    await startAndStop();
+    assert.equal(backupsIn().length, 1, 'none yet: one at start');
+    assert.equal(lastBackupAt(backupDir) !== null, true);
+    await startAndStop();
+    assert.equal(backupsIn().length, 1, 'the last one is minutes old: none at this start');
+
+    // The manifest's record of it, a day and a minute old: due at the next start.
+    const [written] = backupsIn() as [string];
+    writeFileSync(
+      join(backupDir, MANIFEST),
+      JSON.stringify([{ name: written, at: Date.now() - 86_460_000 }]),
+    );
+    await startAndStop();
+    assert.equal(backupsIn().length, 2, 'overdue: one at start');
   });
 
   it('prunes by the time it wrote its own backups, not by name, and refuses a folder others can write', async (t) => {

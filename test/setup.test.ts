@@ -153,6 +153,7 @@ describeEachDatabase('initial setup', (target) => {
       'initial_setup',
       'jwt_secret',
       'pin_key',
+      'pin_key_check',
     ]);
   });
 });

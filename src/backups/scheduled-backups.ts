@@ -30,7 +30,7 @@ export function registerScheduledBackups(jobs: Jobs, config: Config, log: Fastif
   const databasePath = sqlitePathOf(config.databaseUrl, 'backup');
   const problem = folderProblem(dir);
   if (problem) throw new StartupError(problem);
-  jobs.register(SCHEDULED_BACKUP, everyMs, async () => {
+  const writeBackup = async () => {
     const refused = folderProblem(dir);
     if (refused) throw new BackupError(refused);
     const at = Date.now();
@@ -38,7 +38,22 @@ export function registerScheduledBackups(jobs: Jobs, config: Config, log: Fastif
     const { path, bytes } = await backupSqlite(databasePath, join(dir, name));
     const removed = pruneBackups(dir, [...readManifest(dir), { name, at }], keep);
     log.info({ path, bytes, removed }, 'backup written');
-  });
+  };
+  // A box switched off every night never lives a whole `1d` interval: a backup older than the
+  // interval (or none) is due as soon as the server starts.
+  const isDueAtStart = () => {
+    const last = lastBackupAt(dir);
+    return last === null || Date.now() - last >= everyMs;
+  };
+  jobs.register(SCHEDULED_BACKUP, everyMs, writeBackup, { isDueAtStart });
+}
+
+/** When the newest backup this server wrote in `dir` (and still there) was written; null: none. */
+export function lastBackupAt(dir: string): number | null {
+  const times = readManifest(dir)
+    .filter((entry) => existsSync(join(dir, entry.name)))
+    .map((entry) => entry.at);
+  return times.length === 0 ? null : Math.max(...times);
 }
 
 function folderProblem(dir: string): string | undefined {

@@ -15,6 +15,7 @@ import {
   setWalletPasswordCommand,
   WALLET_PASSWORD_VARIABLE,
 } from './commands';
+import { keysExportCommand } from './keys-export';
 
 const HELP = `Administration of the restaurant POS: npm run pos -- <command> [options]
 
@@ -31,6 +32,9 @@ Commands:
   migrate                                          apply pending database migrations
   audit-rekey                                      move an audit log from before the audit key (no
                                                    signed head) to the keyed chain; once per database
+  keys-export --to <folder>                        write the PIN key and session key this database
+                                                   keeps to pin-key and jwt-secret in a new private
+                                                   folder, for POS_PIN_KEY_FILE and POS_JWT_SECRET_FILE
   help                                             this text (also --help)
 
 PINs come from ${PIN_VARIABLE}, wallet passwords from ${WALLET_PASSWORD_VARIABLE}; when those are unset
@@ -104,6 +108,10 @@ async function run(argv: string[]): Promise<string> {
   if (command === 'restore') {
     if (options.from === undefined) throw new UsageError('--from <file> is required');
     return restoreCommand(loadConfig(), options.from);
+  }
+  if (command === 'keys-export') {
+    if (options.to === undefined) throw new UsageError('--to <folder> is required');
+    return keysExportCommand(loadConfig(), options.to);
   }
   const isWholeDatabase = command === 'migrate' || command === 'audit-rekey';
   if (!isWholeDatabase && !DATA_COMMANDS.has(command)) throw new UsageError(`Unknown command "${command}"`);

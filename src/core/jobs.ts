@@ -1,6 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 
-type Job = { name: string; intervalMs: number; run: () => Promise<void>; running?: Promise<void> };
+type Job = {
+  name: string;
+  intervalMs: number;
+  run: () => Promise<void>;
+  /** Asked once at start: whether the first run is due now instead of one interval later. */
+  isDueAtStart?: () => boolean;
+  running?: Promise<void>;
+};
 
 /**
  * Named background jobs, each run every `intervalMs` once started. A run never overlaps the previous
@@ -13,8 +20,13 @@ export class Jobs {
 
   constructor(private readonly log: FastifyBaseLogger) {}
 
-  register(name: string, intervalMs: number, run: () => Promise<void>): void {
-    this.jobs.set(name, { name, intervalMs, run });
+  register(
+    name: string,
+    intervalMs: number,
+    run: () => Promise<void>,
+    options: { isDueAtStart?: () => boolean } = {},
+  ): void {
+    this.jobs.set(name, { name, intervalMs, run, ...options });
   }
 
   /** Runs the job now, or waits for the run already under way. */
@@ -31,11 +43,12 @@ export class Jobs {
 
   start(): void {
     for (const job of this.jobs.values()) {
-      const timer = setInterval(() => {
+      const runLogged = () =>
         this.run(job.name).catch((error: unknown) =>
           this.log.error({ err: error, job: job.name }, 'job failed'),
         );
-      }, job.intervalMs);
+      if (job.isDueAtStart?.()) void runLogged();
+      const timer = setInterval(runLogged, job.intervalMs);
       timer.unref();
       this.timers.push(timer);
     }

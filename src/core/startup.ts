@@ -81,6 +81,8 @@ export type StartupFacts = {
   address: AddressInfo | string | null;
   hasAdmin: boolean;
   lightning?: LightningFact;
+  /** When the newest scheduled backup was written (epoch ms), null when none is there yet. */
+  lastBackupAt?: number | null;
 };
 
 /** The few lines an operator reads after `npm start`: where, on what, and what to do next. */
@@ -96,6 +98,8 @@ export function startupSummary(config: Config, facts: StartupFacts): string[] {
       : `  admin:     none yet: POST ${url}/initial-setup {"name","pin","wallet_password"}, or set POS_ADMIN_NAME and POS_ADMIN_PIN`,
   );
   lines.push(`  lightning: ${describeLightning(config, facts.lightning)}`);
+  lines.push(`  keys:      ${describeKeys(config)}`);
+  lines.push(`  backups:   ${describeBackups(config, facts.lastBackupAt ?? null)}`);
   lines.push(`  hosts:     ${describeHosts(config)}`);
   lines.push(`  proxy:     ${describeTrustProxy(config)}`);
   lines.push(`  web app:   ${url}/app/`);
@@ -126,6 +130,28 @@ function describeLightning(config: Config, fact: LightningFact | undefined): str
     default:
       return node;
   }
+}
+
+const KEY_SOURCES = {
+  file: (name: string) => `${name}_FILE`,
+  environment: (name: string) => name,
+  database: () => 'kept in the database',
+} as const;
+
+function describeKeys(config: Config): string {
+  const { jwtSecret, pinKey } = config.keySources;
+  return `PIN key ${KEY_SOURCES[pinKey]('POS_PIN_KEY')}, session key ${KEY_SOURCES[jwtSecret]('POS_JWT_SECRET')}`;
+}
+
+function describeBackups(config: Config, lastBackupAt: number | null): string {
+  const { dir, everyMs, keep } = config.backups;
+  if (dir === undefined || everyMs === undefined) {
+    return config.databaseUrl.startsWith('sqlite:') && config.databaseUrl !== 'sqlite::memory:'
+      ? 'none scheduled (set POS_BACKUP_DIR and POS_BACKUP_EVERY)'
+      : 'not by this server (PostgreSQL: back it up with its own tools)';
+  }
+  const last = lastBackupAt === null ? 'none yet' : `last ${new Date(lastBackupAt).toISOString()}`;
+  return `every ${Math.round(everyMs / 60_000)} min into ${dir}, newest ${keep} kept; ${last}`;
 }
 
 function describeHosts(config: Config): string {
