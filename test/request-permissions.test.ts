@@ -231,6 +231,70 @@ describeEachDatabase('GET /events payments topic', (target) => {
   });
 });
 
+describeEachDatabase('bills on the live stream and in order views', (target) => {
+  it("keeps bills from the kitchen and a display: no tickets topic (asked or replayed), and orders without their bills' money", async (t) => {
+    const test = await listeningTestApp(t, target);
+    const kitchenUser = await loggedInUser(test.app, test.db, 'kitchen');
+    const displayUser = await loggedInUser(test.app, test.db, 'display');
+    const { cookies: cashierCookies } = await loggedInUser(test.app, test.db, 'cashier');
+    for (const cookie of [kitchenUser.cookies, displayUser.cookies]) {
+      const asked = await fetch(`${test.base}/events?topics=orders,tickets`, { headers: { cookie } });
+      assert.equal(asked.status, 403);
+      assert.deepEqual(await asked.json(), REFUSED);
+    }
+
+    const at = test.clock.now();
+    const order = {
+      id: crypto.randomUUID(),
+      total: 60,
+      discount: 5,
+      paid: 20,
+      balance: 35,
+      status: 'pending',
+    };
+    await recordEvent(test.db, { type: 'ticket.created', data: { total: 55, tips: 3, balance: 35 }, at });
+    await recordEvent(test.db, { type: 'order.updated', data: order, at });
+    await recordEvent(test.db, { type: 'order.dishes_changed', data: { order, dishes: [] }, at });
+
+    // Replayed from the start (Last-Event-ID: 0), with the default topics.
+    const kitchen = await openStream(test.base, kitchenUser.cookies, '/events', { 'last-event-id': '0' });
+    const display = await openStream(test.base, displayUser.cookies, '/events', { 'last-event-id': '0' });
+    const cashier = await openStream(test.base, cashierCookies, '/events', { 'last-event-id': '0' });
+    for (const stream of [kitchen, display]) {
+      await stream.until(() => stream.events().length === 2);
+      assert.deepEqual(
+        stream.events().map((frame) => frame.event),
+        ['order.updated', 'order.dishes_changed'],
+      );
+      const [updated, changed] = stream.events().map((frame) => JSON.parse(frame.data as string).data);
+      const { discount: _d, paid: _p, balance: _b, ...withoutBills } = order;
+      assert.deepEqual(updated, withoutBills);
+      assert.deepEqual(changed, { order: withoutBills, dishes: [] });
+    }
+    await cashier.until(() => cashier.events().length === 3);
+    assert.deepEqual(JSON.parse(cashier.events()[1]?.data as string).data, order, 'as stored for the till');
+    for (const stream of [kitchen, display, cashier]) await stream.cancel();
+  });
+
+  it('shows the kitchen an order without what its bills say, and the waiter with it', async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const waiter = await as(app, db, 'waiter');
+    const kitchen = await as(app, db, 'kitchen');
+    const id = (await waiter('POST', '/orders', {})).json().id as string;
+    const forWaiter = (await waiter('GET', `/orders/${id}`)).json();
+    assert.deepEqual([forWaiter.paid, forWaiter.balance, forWaiter.discount], [0, 0, 0]);
+    for (const url of [`/orders/${id}`, '/orders']) {
+      const body = (await kitchen('GET', url)).json();
+      const view = Array.isArray(body) ? body[0] : body;
+      assert.equal(view.id, id);
+      for (const field of ['paid', 'balance', 'discount'])
+        assert.equal(field in view, false, `${url} ${field}`);
+    }
+    const complete = (await kitchen('GET', `/orders/${id}/complete`)).json();
+    assert.equal('balance' in complete.order, false);
+  });
+});
+
 describeEachDatabase('GET /events inventory topic', (target) => {
   it('refuses the inventory topic to a waiter, leaves it out of its default topics, and streams it to a manager', async (t) => {
     const test = await listeningTestApp(t, target);

@@ -45,15 +45,24 @@ export class EventBatch {
     return this.rows.at(-1)?.position;
   }
 
-  /** The frames after `cursor` of the given topics, as one buffer; undefined when there are none. */
-  framesFor(cursor: number, topics: ReadonlySet<string>, topicsKey: string): Buffer | undefined {
+  /**
+   * The frames after `cursor` of the given topics, as one buffer; undefined when there are none. A
+   * view (`viewKey` names it) re-frames the rows it changes, once per batch for every stream with it.
+   */
+  framesFor(
+    cursor: number,
+    topics: ReadonlySet<string>,
+    topicsKey: string,
+    view?: { key: string; frame: (row: StoredEvent) => string | undefined },
+  ): Buffer | undefined {
     const start = this.rows.findIndex((row) => row.position > cursor);
     if (start < 0) return undefined;
-    const key = `${start}|${topicsKey}`;
+    const key = `${start}|${topicsKey}|${view?.key ?? ''}`;
     if (this.shared.has(key)) return this.shared.get(key);
     let text = '';
     for (let index = start; index < this.rows.length; index++) {
-      if (topics.has((this.rows[index] as StoredEvent).topic)) text += this.frames[index];
+      const row = this.rows[index] as StoredEvent;
+      if (topics.has(row.topic)) text += view?.frame(row) ?? this.frames[index];
     }
     const frames = text === '' ? undefined : Buffer.from(text);
     this.shared.set(key, frames);

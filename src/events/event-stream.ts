@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import type { Principal, PrincipalLookup } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
 import { EventBatch, type EventFanOut, type FanOutSubscriber, READ_BATCH } from './event-fanout';
-import { eventsAfter, latestPosition, oldestPosition } from './events.repo';
+import { eventsAfter, latestPosition, oldestPosition, type StoredEvent } from './events.repo';
 
 /** How often a stream checks that its session still stands (logout, deletion, demotion, PIN change). */
 export const SESSION_CHECK_MS = 2000;
@@ -37,6 +37,9 @@ export async function streamStart(db: Db, from: number | undefined): Promise<Str
   return { position: from, reset: oldest !== undefined && oldest > from + 1 };
 }
 
+/** A name shared by every stream that sees events the same way, and the frame it sees (undefined: as stored). */
+export type StreamView = { key: string; frame: (row: StoredEvent) => string | undefined };
+
 /**
  * One open `GET /events` stream: replays after its start on its own, then takes the events the fan-out
  * reads once for every stream that has caught up. Either way each position goes out once, in order.
@@ -57,6 +60,8 @@ export class EventStream implements FanOutSubscriber {
     private readonly topics: ReadonlySet<string>,
     private readonly start: StreamStart,
     private readonly onEnd: (stream: EventStream) => void,
+    /** How this caller sees events whose records hold more than its role may read; none: as stored. */
+    private readonly view?: StreamView,
   ) {
     this.topicsKey = [...topics].sort().join(',');
     this.position = start.position;
@@ -84,7 +89,7 @@ export class EventStream implements FanOutSubscriber {
   deliver(batch: EventBatch): void {
     const last = batch.lastPosition;
     if (this.closed || last === undefined || last <= this.position) return;
-    const frames = batch.framesFor(this.position, this.topics, this.topicsKey);
+    const frames = batch.framesFor(this.position, this.topics, this.topicsKey, this.view);
     this.position = last;
     if (!frames) return;
     if (this.res.writableLength > MAX_BUFFERED_BYTES) {

@@ -9,11 +9,13 @@ import { REQUEST_PERMISSIONS } from '../roles/request-permissions';
 import {
   authorizeRoute,
   holdsPermission,
+  MONEY_READ,
   PRINTER_STATUS_READERS,
   type RoutePermission,
 } from '../roles/route-permissions';
-import { EventFanOut } from './event-fanout';
-import { EventStream, streamStart } from './event-stream';
+import { EventFanOut, frameOf } from './event-fanout';
+import { EventStream, type StreamView, streamStart } from './event-stream';
+import type { StoredEvent } from './events.repo';
 
 export const STREAM_TOPICS = [
   'orders',
@@ -26,10 +28,12 @@ export const STREAM_TOPICS = [
 ] as const;
 
 /**
- * Topics only some roles may follow: amounts, tips and refunds; stock levels; the printers' state, to
- * whoever may read GET /printers/status.
+ * Topics only some roles may follow, as the routes that return their records: bills (totals,
+ * discounts, tips, balances) to who may read GET /tickets; amounts, tips and refunds; stock levels;
+ * the printers' state, to whoever may read GET /printers/status.
  */
 const TOPIC_PERMISSIONS: Partial<Record<string, RoutePermission>> = {
+  tickets: MONEY_READ,
   payments: REQUEST_PERMISSIONS.streamPayments,
   inventory: REQUEST_PERMISSIONS.streamInventory,
   printers: PRINTER_STATUS_READERS,
@@ -86,6 +90,29 @@ function topicsFor(principal: Principal, asked: string | undefined): Set<string>
   return topics;
 }
 
+/** What an order's record says of its bills (orders/order-views.ts leaves the same out of GET /orders). */
+const BILL_FIELDS = ['discount', 'paid', 'balance'];
+
+function withoutBillFields(record: unknown): void {
+  if (typeof record !== 'object' || record === null) return;
+  for (const field of BILL_FIELDS) delete (record as Record<string, unknown>)[field];
+}
+
+/**
+ * The orders topic as a caller who may not read bills sees it: each order without its bills' money
+ * (`data`, or `data.order` of order.dishes_changed), as GET /orders/{id} shows it to them.
+ */
+const ORDERS_WITHOUT_BILLS: StreamView = {
+  key: 'orders-without-bills',
+  frame: (row: StoredEvent) => {
+    if (row.topic !== 'orders') return undefined;
+    const event = JSON.parse(row.payload) as { data?: { order?: unknown } };
+    withoutBillFields(event.data);
+    withoutBillFields(event.data?.order);
+    return frameOf({ ...row, payload: JSON.stringify(event) });
+  },
+};
+
 /** The live stream (contract-live.md): Server-Sent Events, `id` = position, `event` = type. */
 export const eventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const open = new Set<EventStream>();
@@ -110,7 +137,9 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
           'Each event has `id` = its position, `event` = its type and `data` = the stored JSON. Send ' +
           'Last-Event-ID (or last_event_id) to replay after a position; `event: reset` means events ' +
           'were pruned since, reload. A comment line arrives at least every 15 s. The `payments` topic needs ' +
-          'the `payments.take` permission: asked for without it, 403; by default it is left out.',
+          'the `payments.take` permission, and `tickets` one of `payments.take` or `reports.read` (as ' +
+          'GET /tickets): asked for without it, 403; by default it is left out. Without those, order ' +
+          'events carry no `discount`, `paid` or `balance`, as GET /orders/{id} shows the order to that caller.',
         querystring: EventsQuery,
         response: {
           200: {
@@ -136,6 +165,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         topics,
         start,
         (ended) => open.delete(ended),
+        holdsPermission(principal, MONEY_READ) ? undefined : ORDERS_WITHOUT_BILLS,
       );
       open.add(stream);
       await stream.open();

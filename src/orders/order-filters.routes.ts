@@ -27,7 +27,11 @@ export const orderFiltersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       },
     },
     async (request, reply) =>
-      sendOrderPage(reply, await queries.findOrders(ctx, { userId: request.params.userId }, request.query)),
+      sendOrderPage(
+        request,
+        reply,
+        await queries.findOrders(ctx, { userId: request.params.userId }, request.query),
+      ),
   );
 
   app.get(
@@ -44,7 +48,11 @@ export const orderFiltersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       },
     },
     async (request, reply) =>
-      sendOrderPage(reply, await queries.findOrders(ctx, { tableId: request.params.tableId }, request.query)),
+      sendOrderPage(
+        request,
+        reply,
+        await queries.findOrders(ctx, { tableId: request.params.tableId }, request.query),
+      ),
   );
 
   app.get(
@@ -65,7 +73,11 @@ export const orderFiltersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       },
     },
     async (request, reply) =>
-      sendOrderPage(reply, await queries.findOrders(ctx, { status: request.params.status }, request.query)),
+      sendOrderPage(
+        request,
+        reply,
+        await queries.findOrders(ctx, { status: request.params.status }, request.query),
+      ),
   );
 
   app.get(
@@ -80,7 +92,8 @@ export const orderFiltersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         response: pageReplies,
       },
     },
-    async (request, reply) => sendOrderPage(reply, await queries.listOrdersBetweenDays(ctx, request.query)),
+    async (request, reply) =>
+      sendOrderPage(request, reply, await queries.listOrdersBetweenDays(ctx, request.query)),
   );
 
   app.get(

@@ -1,5 +1,7 @@
+import type { Principal } from '../core/auth-guard';
 import { fromCents } from '../core/money';
 import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
+import { holdsPermission, MONEY_READ } from '../roles/route-permissions';
 import type { OrderDishDetail } from './order-dishes.repo';
 import type { OrderRow } from './orders.repo';
 import type { OrderDishView, OrderView } from './orders.schemas';
@@ -34,6 +36,13 @@ export function toOrderView(row: OrderRow): OrderView {
     balance: fromCents(orderBalanceCents(row)),
     created_at: toIsoUtc(Number(row.created_at)),
   };
+}
+
+/** The order as this caller may read it: what its bills say (discount, paid, balance) only for who may read bills. */
+export function orderViewFor(principal: Principal, view: OrderView): OrderView {
+  if (holdsPermission(principal, MONEY_READ)) return view;
+  const { discount: _discount, paid: _paid, balance: _balance, ...withoutBills } = view;
+  return withoutBills;
 }
 
 export function toOrderDishView(row: OrderDishDetail): OrderDishView {

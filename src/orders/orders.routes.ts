@@ -7,6 +7,7 @@ import { Money } from '../core/money';
 import { errors, IdMessageReply, IdParams, MessageReply, NoContent, roundTripBody } from '../core/schemas';
 import { sendOrderPage } from './order-page';
 import * as queries from './order-queries.service';
+import { orderViewFor } from './order-views';
 import {
   CompleteOrderView,
   OrderBody,
@@ -45,7 +46,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         response: { 200: OrderPageReply, 204: NoContent, ...errors(400, 401) },
       },
     },
-    async (request, reply) => sendOrderPage(reply, await queries.listOrders(ctx, request.query)),
+    async (request, reply) => sendOrderPage(request, reply, await queries.listOrders(ctx, request.query)),
   );
 
   app.get(
@@ -59,7 +60,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         response: { 200: OrderView, ...errors(400, 401, 404) },
       },
     },
-    (request) => service.getOrder(ctx, request.params.id),
+    async (request) => orderViewFor(principalOf(request), await service.getOrder(ctx, request.params.id)),
   );
 
   app.get(
@@ -73,7 +74,10 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         response: { 200: CompleteOrderView, ...errors(400, 401, 404) },
       },
     },
-    (request) => service.getCompleteOrder(ctx, request.params.id),
+    async (request) => {
+      const { order, dishes } = await service.getCompleteOrder(ctx, request.params.id);
+      return { order: orderViewFor(principalOf(request), order), dishes };
+    },
   );
 
   app.post(

@@ -165,13 +165,23 @@ export const OrderView = Type.Object({
   status: OrderStatusSchema,
   guests: Type.Union([Guests, Type.Null()], { description: 'How many people it serves; null: not asked' }),
   total: Type.Number({ example: 25.5 }),
-  discount: Type.Number({ description: 'Sum of the discounts on its live (not cancelled) bills' }),
-  paid: Type.Number({ description: 'Settled payments on its bills minus refunds, tips excluded' }),
-  balance: Type.Number({
-    description:
-      'What is still owed: total − discount − paid, plus what refunds gave back on Paid bills (a refund ' +
-      'is money returned after the sale, not a new debt). Negative: overpaid',
-  }),
+  discount: Type.Optional(
+    Type.Number({
+      description:
+        'Sum of the discounts on its live (not cancelled) bills. This and `paid` and `balance` are what ' +
+        'its bills say: left out for a caller who may not read bills (the kitchen, a display)',
+    }),
+  ),
+  paid: Type.Optional(
+    Type.Number({ description: 'Settled payments on its bills minus refunds, tips excluded' }),
+  ),
+  balance: Type.Optional(
+    Type.Number({
+      description:
+        'What is still owed: total − discount − paid, plus what refunds gave back on Paid bills (a refund ' +
+        'is money returned after the sale, not a new debt). Negative: overpaid',
+    }),
+  ),
   created_at: Type.String({ format: 'date-time', example: '2026-11-22T18:00:00.000Z' }),
 });
 export type OrderView = Static<typeof OrderView>;

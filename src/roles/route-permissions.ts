@@ -5,8 +5,12 @@ import type { Permission } from './permissions';
 /** One permission, or a list of which the caller needs any one. */
 export type RoutePermission = Permission | readonly Permission[];
 
-/** Bills and payments are money: read by who takes payments or reads reports, never the kitchen (issue 35). */
-const MONEY_READ: readonly Permission[] = ['payments.take', 'reports.read'];
+/**
+ * Bills and payments are money: read by who takes payments or reads reports, never the kitchen (issue
+ * 35). The same rule hides what bills say inside other records (an order's paid and balance) and the
+ * live stream's bills (events.routes.ts).
+ */
+export const MONEY_READ: readonly Permission[] = ['payments.take', 'reports.read'];
 
 /** Whose screens warn of a printer that is not printing: the kitchen's, the till's, the floor's. */
 export const PRINTER_STATUS_READERS: readonly Permission[] = [

@@ -16,6 +16,7 @@ import { Receipt } from './Receipt';
 import { strings } from './strings';
 import {
   ACTIVE_ORDER_STATUSES,
+  billMoneyCents,
   type Order,
   type OrderDish,
   TICKET_CANCELED,
@@ -112,7 +113,7 @@ export function TillOrder({ orderId }: { orderId: string }) {
   const unbilledCents = totalCents - live.reduce((sum, ticket) => sum + toCents(ticket.subtotal), 0);
   // The server's one definition of what the order owes, shared with the till list, the floor and the
   // close rule: what a refund gave back after the sale is not due again.
-  const balanceCents = toCents(order.balance);
+  const balanceCents = billMoneyCents(order.balance);
   const isFullyPaid = totalCents > 0 && unbilledCents <= 0 && balanceCents <= 0;
   const payingTicket = tickets.find((ticket) => ticket.id === paying);
   const payingNumber = payingTicket ? tickets.indexOf(payingTicket) + 1 : 0;
@@ -156,8 +157,8 @@ export function TillOrder({ orderId }: { orderId: string }) {
             billedIds={billedIds}
             hasShares={hasShares}
             totalCents={totalCents}
-            discountCents={toCents(order.discount)}
-            paidCents={toCents(order.paid)}
+            discountCents={billMoneyCents(order.discount)}
+            paidCents={billMoneyCents(order.paid)}
             balanceCents={balanceCents}
             unbilledCents={unbilledCents}
           />

@@ -11,7 +11,7 @@ import { DisplayPairing } from './DisplayPairing';
 import { ShiftReport } from './ShiftReport';
 import { strings } from './strings';
 import { TillOrder } from './TillOrder';
-import { ACTIVE_ORDER_STATUSES } from './till-model';
+import { ACTIVE_ORDER_STATUSES, billMoneyCents } from './till-model';
 import { useDebounced } from './useDebounced';
 
 type Order = Ok<'/orders', 'get'>[number];
@@ -46,7 +46,7 @@ function OpenOrders() {
         (all ?? []).filter(
           (order) =>
             ACTIVE_ORDER_STATUSES.has(order.status) ||
-            (order.status === 'completed' && toCents(order.balance) > 0),
+            (order.status === 'completed' && billMoneyCents(order.balance) > 0),
         ),
       );
       setTableNames(new Map((tables ?? []).map((table) => [table.id, table.name])));
@@ -70,7 +70,7 @@ function OpenOrders() {
       {orders?.length === 0 && <p class="notice">{t.noOpenOrders}</p>}
       <ul class="grid till-orders">
         {orders?.map((order) => {
-          const balance = toCents(order.balance);
+          const balance = billMoneyCents(order.balance);
           const isPaid = balance <= 0 && toCents(order.total) > 0;
           const name = order.table_id ? tableNames.get(order.table_id) : undefined;
           return (
