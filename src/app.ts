@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { approvalsRoutes } from './approvals/approvals.routes';
 import { auditRoutes } from './audit/audit.routes';
+import { publishAuditHead } from './audit/audit.service';
 import { authRoutes } from './auth/auth.routes';
 import { findPrincipal } from './auth/sessions.repo';
 import { registerScheduledBackups } from './backups/scheduled-backups';
@@ -121,6 +122,9 @@ const LIGHTNING_SWEEP_INTERVAL_MS = 5000;
 /** Reads the node's paid payments for bills whose webhook was lost, however late they were paid. */
 export const LIGHTNING_CATCH_UP = 'lightning-catch-up';
 const LIGHTNING_CATCH_UP_INTERVAL_MS = 30_000;
+/** Publishes the audit chain's head outside the database, so a rollback past it shows. */
+export const PUBLISH_AUDIT_HEAD = 'publish-audit-head';
+const PUBLISH_AUDIT_HEAD_INTERVAL_MS = 60_000;
 
 /**
  * Builds the whole application: database migrated, every feature registered. The backfills an upgrade
@@ -172,6 +176,11 @@ function registerJobs(app: FastifyInstance, ctx: AppContext, isStarted: boolean)
     pruneFinishedDeliveries(ctx),
   );
   jobs.register(FISCAL_JOB, FISCAL_JOB_INTERVAL_MS, () => runFiscalJob(ctx));
+  jobs.register(PUBLISH_AUDIT_HEAD, PUBLISH_AUDIT_HEAD_INTERVAL_MS, async () => {
+    if (!(await publishAuditHead(ctx.db, ctx.clock.now()))) {
+      app.log.error('the audit chain is behind the head published outside the database: GET /audit/verify');
+    }
+  });
   app.decorate('jobs', jobs);
   // The feed listens whether or not the timers run: tests leave them off but still watch the stream.
   app.addHook('onReady', () => ctx.events.start(app.log));

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { resolve } from 'node:path';
 import { isValidTimeZone } from './core/time';
 
 export const CURRENCY_CODES = ['MXN', 'USD', 'BTC'] as const;
@@ -56,6 +57,11 @@ export type Config = Readonly<{
    */
   trustProxy: false | number | readonly string[];
   cookieSecure: boolean;
+  /**
+   * Where the audit chain's head is published outside the database (POS_AUDIT_ANCHOR_FILE; by default
+   * `<database file>.audit-head` beside SQLite); unset on PostgreSQL and in memory.
+   */
+  auditAnchorFile: string | undefined;
   /** Scheduled SQLite backups: off unless both a folder and an interval are given. */
   backups: Readonly<{ dir: string | undefined; everyMs: number | undefined; keep: number }>;
   phoenixd: Readonly<{
@@ -184,6 +190,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const trustProxy = parseTrustProxy(read('POS_TRUST_PROXY'), problems);
   const backups = parseBackups(read, databaseUrl, problems);
+  const isSqliteFile = databaseUrl.startsWith('sqlite:') && databaseUrl !== 'sqlite::memory:';
+  const auditAnchorFile =
+    read('POS_AUDIT_ANCHOR_FILE') ??
+    (isSqliteFile ? `${resolve(databaseUrl.slice('sqlite:'.length))}.audit-head` : undefined);
 
   const isProduction = env.NODE_ENV === 'production';
   const cookieSecureRaw = read('POS_COOKIE_SECURE');
@@ -281,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedHosts: Object.freeze(allowedHosts),
     trustProxy: Array.isArray(trustProxy) ? Object.freeze(trustProxy) : trustProxy,
     cookieSecure,
+    auditAnchorFile,
     backups: Object.freeze(backups),
     phoenixd: Object.freeze({
       url: phoenixdUrl.replace(/\/$/, ''),

@@ -1,3 +1,4 @@
+import { AuditAnchorFile, bindAuditAnchor } from './audit/audit-anchor';
 import { prepareAuditChain } from './audit/audit-chain';
 import type { Config } from './config';
 import type { Clock } from './core/clock';
@@ -43,6 +44,10 @@ export async function createContext(
   const secrets = await loadSecrets(database.db, { jwtSecret: config.jwtSecret, pinKey: config.pinKey });
   await ensureSettings({ db: database.db, config, clock });
   await prepareAuditChain(database.db, secrets.auditKey);
+  bindAuditAnchor(
+    database.db,
+    config.auditAnchorFile === undefined ? undefined : new AuditAnchorFile(config.auditAnchorFile),
+  );
   return Object.freeze({
     config,
     db: database.db,

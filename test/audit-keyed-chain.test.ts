@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { it } from 'node:test';
-import { buildApp } from '../src/app';
+import { buildApp, PUBLISH_AUDIT_HEAD } from '../src/app';
 import { auditRekeyCommand } from '../src/cli/commands';
 import { createContext } from '../src/context';
 import type { Db } from '../src/core/db/database';
@@ -297,6 +300,76 @@ describeEachDatabase('audit chain keyed outside the database', (target) => {
     );
     assert.deepEqual(await verify(admin), { ok: true, entries: entries.length });
     assert.equal((await admin('POST', path, { note: 'again' })).statusCode, 400);
+  });
+
+  it('refuses a head rolled back behind one published outside the database (the anchor file, a printed Z head)', async (t) => {
+    const folder = mkdtempSync(join(tmpdir(), 'pos-anchor-'));
+    t.after(() => rmSync(folder, { recursive: true, force: true }));
+    const anchorFile = join(folder, 'audit-head');
+    const test = await buildTestApp(t, target, { env: { POS_AUDIT_ANCHOR_FILE: anchorFile } });
+    const { app, db } = test;
+    const admin = callerFor(app, (await loggedInUser(app, db, 'admin')).cookies);
+    const headRow = () =>
+      db
+        .selectFrom('app_settings')
+        .select('value')
+        .where('name', '=', 'audit_head')
+        .executeTakeFirstOrThrow();
+
+    // The attack: copy the head, act, publish, delete the entries after the copy, put the copy back.
+    const copied = await headRow();
+    const copiedSeq = JSON.parse(copied.value).seq as number;
+    for (const name of ['A', 'B', 'C']) {
+      assert.equal((await admin('PUT', '/settings', { business_name: name })).statusCode, 200);
+    }
+    await app.jobs.run(PUBLISH_AUDIT_HEAD);
+    const published = JSON.parse(readFileSync(anchorFile, 'utf8'));
+    const { seq: printedSeq, hash: printedHash } = JSON.parse((await headRow()).value);
+    assert.deepEqual([published.seq, published.hash], [printedSeq, printedHash]);
+    assert.equal(statSync(anchorFile).mode & 0o777, 0o600);
+    await db.deleteFrom('audit_log').where('seq', '>', copiedSeq).execute();
+    await db
+      .updateTable('app_settings')
+      .set({ value: copied.value })
+      .where('name', '=', 'audit_head')
+      .execute();
+
+    const rolledBack =
+      'A head published outside the database (the anchor file beside it, or a Z report) is not in the ' +
+      'chain: the newest entries were deleted and an older head put back';
+    assert.equal((await verify(admin)).reason, rolledBack);
+    // Another instance (a restart) reads the anchor from its file and says the same.
+    const restarted = callerFor(await restart(t, test), (await loggedInUser(app, db, 'admin')).cookies);
+    assert.equal((await verify(restarted)).reason, rolledBack);
+    // The job does not publish the older head over the newer one.
+    await app.jobs.run(PUBLISH_AUDIT_HEAD);
+    assert.equal(JSON.parse(readFileSync(anchorFile, 'utf8')).seq, printedSeq);
+
+    // The next audited action records the break rather than silently re-using the numbers.
+    assert.equal((await admin('PUT', '/settings', { business_name: 'D' })).statusCode, 200);
+    const broken = (await rows(db)).find((row) => row.action === 'audit.chain_broken') as Row;
+    assert.equal(broken.seq, copiedSeq + 1);
+    assert.deepEqual(JSON.parse(broken.before as string).published_head, {
+      seq: printedSeq,
+      hash: printedHash,
+    });
+    assert.equal(
+      (await rows(db)).filter((row) => row.action === 'audit.chain_broken').length,
+      1,
+      'one break for the rollback',
+    );
+
+    // A head printed on a Z report, checked by hand, fails the same way; an administrator's
+    // acknowledgment vouches for the log from there and moves the anchor.
+    const printed = await admin('GET', `/audit/verify?seq=${printedSeq}&hash=${printedHash}`);
+    assert.equal(printed.json().ok, false);
+    assert.equal((await admin('GET', `/audit/verify?seq=${printedSeq}`)).statusCode, 400);
+    const acknowledged = await admin('POST', `/audit/breaks/${broken.id}/acknowledge`, {
+      note: 'Restored by us',
+    });
+    assert.equal(acknowledged.statusCode, 204, acknowledged.body);
+    assert.equal((await verify(admin)).ok, true);
+    assert.equal(JSON.parse(readFileSync(anchorFile, 'utf8')).seq, (await rows(db)).length);
   });
 
   it('publishes the signed head in each Z report and in the server log at every shift close', async (t) => {

@@ -1,9 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
+import { BadRequestError } from '../core/errors';
 import { listOrNoContent } from '../core/replies';
 import { errors, IdParams, NoContent } from '../core/schemas';
-import { AcknowledgeBreakBody, AuditPageReply, AuditQuery, AuditVerifyReply } from './audit.schemas';
+import {
+  AcknowledgeBreakBody,
+  AuditPageReply,
+  AuditQuery,
+  AuditVerifyQuery,
+  AuditVerifyReply,
+} from './audit.schemas';
 import * as service from './audit.service';
 import { AUDIT_ACTIONS } from './record-audit';
 
@@ -41,11 +48,21 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         description:
           'Recomputes the hash chain from the first entry. Intact: `{"ok":true,"entries":n}`. Otherwise ' +
           '`{"ok":false,"broken_at":{…},"reason":"…"}` naming the first entry that was changed, or that ' +
-          'follows a deleted one.',
-        response: { 200: AuditVerifyReply, ...errors(401, 403) },
+          'follows a deleted one. A head published outside the database (the anchor file beside it, ' +
+          'written each minute and at each shift close, or `seq` and `hash` given here from a printed Z ' +
+          'report) must still be in the chain: otherwise the newest entries were deleted and an older ' +
+          'head put back.',
+        querystring: AuditVerifyQuery,
+        response: { 200: AuditVerifyReply, ...errors(400, 401, 403) },
       },
     },
-    (request) => service.verifyAudit(ctx, principalOf(request)),
+    (request) => {
+      const { seq, hash } = request.query;
+      if ((seq === undefined) !== (hash === undefined))
+        throw new BadRequestError('Send seq and hash together');
+      const printed = seq !== undefined && hash !== undefined ? { seq, hash } : undefined;
+      return service.verifyAudit(ctx, principalOf(request), printed);
+    },
   );
 
   app.post(

@@ -42,6 +42,26 @@ export const AuditQuery = Type.Object(
 );
 export type AuditQuery = Static<typeof AuditQuery>;
 
+export const AuditVerifyQuery = Type.Object(
+  {
+    seq: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: 'A published head: its position',
+      }),
+    ),
+    hash: Type.Optional(
+      Type.String({
+        pattern: '^[0-9a-f]{64}$',
+        description: 'A published head: its hash, as the Z report printed it',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AuditVerifyQuery = Static<typeof AuditVerifyQuery>;
+
 export const AuditVerifyReply = Type.Union([
   Type.Object({
     ok: Type.Literal(true),

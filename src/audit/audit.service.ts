@@ -6,6 +6,7 @@ import { totalFromLastPage } from '../core/paging';
 import { authorize } from '../roles/permissions';
 import * as repo from './audit.repo';
 import type { AcknowledgeBreakBody, AuditEntryView, AuditQuery, AuditVerifyReply } from './audit.schemas';
+import { auditAnchorOf } from './audit-anchor';
 import { entryHash, GENESIS_HASH, isSignedHead } from './audit-hash';
 import { auditKeyOf } from './audit-key';
 import { recordAudit } from './record-audit';
@@ -20,6 +21,9 @@ export const REASONS = {
   truncated: 'Entries after this one are missing: the newest were deleted',
   headMissing: 'The signed head of the chain is missing: the newest entries cannot be vouched for',
   headForged: 'The head of the chain does not match its signature: it was changed',
+  rolledBack:
+    'A head published outside the database (the anchor file beside it, or a Z report) is not in the ' +
+    'chain: the newest entries were deleted and an older head put back',
   breakOpen:
     'Before this entry the chain did not end where its signed head said (entries deleted or the head ' +
     'changed): an administrator has not acknowledged it yet',
@@ -64,7 +68,11 @@ function brokenAt(row: repo.AuditRow | undefined, reason: string): AuditVerifyRe
  * Entries appended while it runs are checked too or not at all, never half: each entry commits with
  * the head that names it, and the head is read after the entries.
  */
-export async function verifyAudit(ctx: AppContext, principal: Principal): Promise<AuditVerifyReply> {
+export async function verifyAudit(
+  ctx: AppContext,
+  principal: Principal,
+  printed?: { seq: number; hash: string },
+): Promise<AuditVerifyReply> {
   authorize(principal, 'audit.read');
   const key = auditKeyOf(ctx.db);
   const walk = { seq: 0, hash: GENESIS_HASH, last: undefined as repo.AuditRow | undefined };
@@ -104,6 +112,15 @@ export async function verifyAudit(ctx: AppContext, principal: Principal): Promis
   // The head signs the hash of its entry: an older chain's head put back over this one does not fit.
   const headEntry = head.seq === 0 ? { hash: GENESIS_HASH } : await repo.entryAt(ctx.db, head.seq);
   if (headEntry?.hash !== head.hash) return brokenAt(walk.last, REASONS.headForged);
+  // A head published outside the database (the anchor file, a printed Z report) must still be in the
+  // chain: a head copied earlier and put back after deleting the newest entries is not.
+  for (const published of [auditAnchorOf(ctx.db)?.latest(), printed]) {
+    if (published === undefined) continue;
+    const entry = published.seq === 0 ? { hash: GENESIS_HASH } : await repo.entryAt(ctx.db, published.seq);
+    if (published.seq > walk.seq || entry?.hash !== published.hash) {
+      return brokenAt(walk.last, REASONS.rolledBack);
+    }
+  }
   const openBreak = await repo.oldestOpenBreak(ctx.db);
   if (openBreak) return brokenAt(openBreak, REASONS.breakOpen);
   return { ok: true, entries: walk.seq };
@@ -135,6 +152,10 @@ export async function acknowledgeBreak(
       after: { note: body.note },
     });
   });
+  // The administrator vouches for the log from here on: the anchor moves to the head as it is now,
+  // even behind a head published before a rollback that this acknowledgment closes.
+  const head = await publishedHead(ctx.db);
+  if (head) auditAnchorOf(ctx.db)?.publish({ ...head, at: now }, true);
 }
 
 /**
@@ -145,4 +166,17 @@ export async function acknowledgeBreak(
 export async function publishedHead(db: Db): Promise<{ seq: number; hash: string } | null> {
   const head = await repo.readHead(db);
   return head && isSignedHead(auditKeyOf(db), head) ? { seq: head.seq, hash: head.hash } : null;
+}
+
+/**
+ * Writes the signed head to the anchor outside the database (audit-anchor.ts), unless it is older
+ * than the one there: the job every minute, each shift close and each Z report call it, after their
+ * commits (a head published from inside a transaction could be rolled back). False: the stored head
+ * went back behind the published one, which verifying reports.
+ */
+export async function publishAuditHead(db: Db, now: number): Promise<boolean> {
+  const anchor = auditAnchorOf(db);
+  const head = await publishedHead(db);
+  if (!anchor || !head) return true;
+  return anchor.publish({ ...head, at: now });
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../core/db/database';
 import { newId } from '../core/ids';
-import { insertEntry, lastEntry, lockChain, readHead, writeHead } from './audit.repo';
+import { insertEntry, lastEntry, lockChain, oldestOpenBreak, readHead, writeHead } from './audit.repo';
+import { auditAnchorOf } from './audit-anchor';
 import { entryHash, GENESIS_HASH, isSignedHead, signHead } from './audit-hash';
 import { auditKeyOf } from './audit-key';
 
@@ -87,14 +88,25 @@ export async function recordAudit(trx: Db, entry: AuditEntry): Promise<void> {
   const end = previous ?? { seq: 0, hash: GENESIS_HASH };
   const isHeadAtEnd =
     head !== undefined && isSignedHead(key, head) && head.seq === end.seq && head.hash === end.hash;
-  if (!isHeadAtEnd) {
+  // A chain that ends before the head published outside the database was cut back, whatever its own
+  // head says (a copy of an older head put back is signed too).
+  // Once: the open break stands for the rollback until an administrator acknowledges it, which moves
+  // the published head to the chain as it is.
+  const published = auditAnchorOf(trx)?.latest();
+  const isBehindPublished =
+    published !== undefined && end.seq < published.seq && (await oldestOpenBreak(trx)) === undefined;
+  if (!isHeadAtEnd || isBehindPublished) {
     const signed = head && isSignedHead(key, head) ? { seq: head.seq, hash: head.hash } : null;
     previous = await append(trx, key, previous, {
       at: entry.at,
       actor: AUDIT_CHAIN_ACTOR,
       action: 'audit.chain_broken',
       target: { type: 'audit_log', id: null },
-      before: { signed_head: signed, head_found: head !== undefined },
+      before: {
+        signed_head: signed,
+        head_found: head !== undefined,
+        ...(isBehindPublished && { published_head: { seq: published.seq, hash: published.hash } }),
+      },
       after: { chain_end: { seq: end.seq, hash: end.hash } },
     });
   }

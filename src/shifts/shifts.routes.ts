@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { publishedHead } from '../audit/audit.service';
+import { publishAuditHead, publishedHead } from '../audit/audit.service';
 import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
 import { listOrNoContent } from '../core/replies';
@@ -127,8 +127,10 @@ export const shiftsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     },
     async (request) => {
       const closed = await service.closeShift(ctx, principalOf(request), request.params.id, request.body);
-      // Published outside the database at every close, so a log cut back later shows against it.
+      // Published outside the database at every close (the log, the anchor file), so a log cut back
+      // later shows against it.
       request.log.info({ shift_id: closed.id, audit_head: await publishedHead(ctx.db) }, 'audit head');
+      await publishAuditHead(ctx.db, ctx.clock.now());
       return closed;
     },
   );
@@ -145,6 +147,11 @@ export const shiftsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         response: { 200: ShiftReport, ...errors(400, 401, 403, 404) },
       },
     },
-    (request) => service.shiftReport(ctx, principalOf(request), request.params.id),
+    async (request) => {
+      const report = await service.shiftReport(ctx, principalOf(request), request.params.id);
+      // The head the report prints is the one the anchor holds from now on.
+      await publishAuditHead(ctx.db, ctx.clock.now());
+      return report;
+    },
   );
 };
