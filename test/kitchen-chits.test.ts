@@ -133,6 +133,45 @@ describeEachDatabase('kitchen chits', (target) => {
     assert.deepEqual(await db.selectFrom('print_jobs').selectAll().execute(), []);
   });
 
+  it('prints a void chit at the station when a plate it is making is voided or removed, and none for a plate served', async (t) => {
+    const built = await buildTestApp(t, target);
+    const { app } = built;
+    const { call, admin, orderId } = await orderForTwoStations(built);
+    const pass = await FakePrinter.start();
+    t.after(() => pass.stop());
+    await addPrinter(admin, { name: 'Pass', port: pass.port, role: 'kitchen' });
+    assert.equal((await call('POST', `/orders/${orderId}/send`)).statusCode, 200);
+    await app.jobs.run(PRINT_JOBS);
+    assert.equal(pass.jobs.length, 1, 'the chit of the send');
+    const plates = (await call('GET', `/orders/${orderId}/dishes`)).json() as {
+      id: string;
+      dish_name: string;
+    }[];
+    const [firstTaco, secondTaco] = plates.filter((plate) => plate.dish_name === 'Tacos al pastor');
+    const water = plates.find((plate) => plate.dish_name === 'Agua de jamaica');
+
+    const voided = await admin('POST', `/orders/${orderId}/dishes/${firstTaco?.id}/void`, {
+      reason: 'Mesa equivocada',
+    });
+    assert.equal(voided.statusCode, 200, voided.body);
+    const removed = await admin('DELETE', `/orders/${orderId}/dishes/${water?.id}`);
+    assert.equal(removed.statusCode, 200, removed.body);
+    for (const status of ['preparing', 'ready', 'served']) {
+      const moved = await admin('PUT', `/orders/${orderId}/dishes/${secondTaco?.id}/status`, { status });
+      assert.equal(moved.statusCode, 200, moved.body);
+    }
+    const servedRemoved = await admin('DELETE', `/orders/${orderId}/dishes/${secondTaco?.id}`);
+    assert.equal(servedRemoved.statusCode, 200, servedRemoved.body);
+
+    await app.jobs.run(PRINT_JOBS);
+    const banner = `${' '.repeat(2)}*** ANULADO: NO PREPARAR ***`;
+    const text = pass.jobs.slice(1).map((job) => job.toString('latin1'));
+    assert.equal(text.length, 2, 'one per void of a plate being made; none for the served one');
+    assert.ok(text[0]?.includes(banner) && text[0].includes('Motivo: Mesa equivocada'), text[0]);
+    assert.ok(text[0]?.includes('1 x Tacos al pastor'), text[0]);
+    assert.ok(text[1]?.includes(banner) && text[1].includes('1 x Agua de jamaica'), text[1]);
+  });
+
   it('prints the chit in English for an English set-up', async (t) => {
     const built = await buildTestApp(t, target);
     const { app, db, clock } = built;

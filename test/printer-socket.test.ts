@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { createServer, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
-import { OUT_OF_PAPER, PAPER_STATUS_REQUEST, tcpPrinterTransport } from '../src/printing/printer-socket';
+import { escposOf, FEED_BEFORE_CUT } from '../src/printing/escpos';
+import {
+  OUT_OF_PAPER,
+  PAPER_STATUS_REQUEST,
+  saysOutOfPaper,
+  tcpPrinterTransport,
+} from '../src/printing/printer-socket';
 import { FakePrinter, switchedOffPort } from './helpers/fake-printer';
 
 describe('printer socket', () => {
@@ -51,6 +57,33 @@ describe('printer socket', () => {
     const { port } = server.address() as { port: number };
     await tcpPrinterTransport(200, 100)({ host: '127.0.0.1', port }, Uint8Array.from([7, 8, 9]));
     assert.deepEqual(Buffer.concat(received), Buffer.from([...PAPER_STATUS_REQUEST, 7, 8, 9]));
+  });
+
+  it('reads paper out only from a byte with the status fixed bits (0x12): anything else says nothing of paper', async (t) => {
+    assert.equal(saysOutOfPaper(0x72), true);
+    for (const byte of [0x12, 0x1e, 0x60, 0x61, 0xff, 0xe0])
+      assert.equal(saysOutOfPaper(byte), false, String(byte));
+    // A printer that answers with a byte that is no status (0x60 without the fixed bits) gets its job.
+    const received: Buffer[] = [];
+    const server = createServer((socket) => {
+      socket.once('data', () => socket.write(Buffer.from([0x60])));
+      socket.on('data', (chunk) => received.push(chunk));
+      socket.on('end', () => socket.end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const { port } = server.address() as { port: number };
+    await tcpPrinterTransport(2000)({ host: '127.0.0.1', port }, Uint8Array.from([7, 8, 9]));
+    assert.deepEqual(Buffer.concat(received), Buffer.from([...PAPER_STATUS_REQUEST, 7, 8, 9]));
+  });
+
+  it('feeds the last line past the cutter before cutting (GS V 0)', () => {
+    const bytes = Buffer.from(escposOf(['Total 95.00', 'Gracias'], 32));
+    const cut = bytes.lastIndexOf(Buffer.from([0x1d, 0x56, 0x00]));
+    const lastLine = bytes.lastIndexOf(Buffer.from('Gracias'));
+    const between = bytes.subarray(lastLine + 'Gracias'.length, cut);
+    assert.deepEqual(between, Buffer.alloc(FEED_BEFORE_CUT + 1, 0x0a), 'its own newline, then the feed');
+    assert.ok(FEED_BEFORE_CUT >= 4);
   });
 
   it('fails when a printer hangs up before taking the job', async (t) => {

@@ -19,7 +19,7 @@ import { assertDishesCanChange } from '../orders/order-status';
 import { toOrderDishView } from '../orders/order-views';
 import type { OrderRow } from '../orders/orders.repo';
 import * as orders from '../orders/orders.repo';
-import { enqueueKitchenChits } from '../printing/kitchen-chits';
+import { enqueueKitchenChits, isBeingMade } from '../printing/kitchen-chits';
 import { refreshSalesFacts } from '../reports/sales-facts';
 import { findBilledDishIds } from '../tickets/tickets.repo';
 import * as kitchen from './kitchen.repo';
@@ -120,6 +120,15 @@ export function moveDishStatus(
     if (input.status === 'voided') {
       // Not started yet, so the food is still on the shelf; once preparing, it is gone (waste).
       if (dish.status === 'sent') await returnVoidedStock(trx, [orderDishId], principal.id, now);
+      if (isBeingMade(dish.status)) {
+        const voided = { reason: input.reason?.trim() || null };
+        await enqueueKitchenChits(trx, {
+          orderId,
+          dishes: [{ orderDishId, station: dish.station }],
+          now,
+          voided,
+        });
+      }
       await orders.recalculateTotal(trx, orderId, now);
       // A bill split by amount is shared over the order's dishes that are not voided.
       await refreshSalesFacts(trx, orderId);

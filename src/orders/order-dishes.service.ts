@@ -7,6 +7,7 @@ import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { toCents } from '../core/money';
 import { returnVoidedStock } from '../inventory/stock.service';
+import { enqueueKitchenChits, isBeingMade } from '../printing/kitchen-chits';
 import { refreshSalesFacts } from '../reports/sales-facts';
 import { findBilledDishIds } from '../tickets/tickets.repo';
 import * as dishes from './order-dishes.repo';
@@ -195,6 +196,7 @@ export function removeOrderDish(
     const approver = await authorizeRemoval(trx, principal, orderId, now, (dish) => dish.id === orderDishId);
     if (await isBilled(trx, orderId, orderDishId)) throw new BadRequestError(DISH_ON_BILL);
     const removed = await kitchenDishes(trx, orderId, (dish) => dish.id === orderDishId);
+    await printVoidChits(trx, orderId, removed, now);
     if (!(await dishes.deleteOrderDish(trx, orderId, orderDishId))) throw new NotFoundError();
     await returnUnstartedStock(trx, removed, principal, now);
     const audit = removedKitchenDishesAudit(principal, approver, orderId, removed, now);
@@ -207,6 +209,7 @@ export function removeAllOrderDishes(ctx: AppContext, principal: Principal, orde
     const approver = await authorizeRemoval(trx, principal, orderId, now, () => true);
     if ((await findBilledDishIds(trx, orderId)).size > 0) throw new BadRequestError(DISH_ON_BILL);
     const removed = await kitchenDishes(trx, orderId, () => true);
+    await printVoidChits(trx, orderId, removed, now);
     await dishes.deleteAllOrderDishes(trx, orderId);
     await returnUnstartedStock(trx, removed, principal, now);
     const audit = removedKitchenDishesAudit(principal, approver, orderId, removed, now);
@@ -251,6 +254,18 @@ async function kitchenDishes(
   return (found?.dishes ?? [])
     .filter((dish) => isRemoved(dish) && dish.status !== 'pending' && dish.status !== 'voided')
     .map(toOrderDishView);
+}
+
+/** Plates taken off that the kitchen is making: each station gets a void chit, as a void of them prints. */
+async function printVoidChits(
+  trx: Db,
+  orderId: string,
+  removed: OrderDishView[],
+  now: number,
+): Promise<void> {
+  const beingMade = removed.filter((dish) => isBeingMade(dish.status));
+  const sent = beingMade.map((dish) => ({ orderDishId: dish.id, station: dish.station }));
+  await enqueueKitchenChits(trx, { orderId, dishes: sent, now, voided: { reason: null } });
 }
 
 /** Plates taken off that the kitchen had not started give their stock back, as a void of them does. */

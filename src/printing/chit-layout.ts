@@ -14,6 +14,8 @@ export type Chit = {
   sentAt: string;
   /** By course; the same dish with the same options, seat and notes counted once. */
   dishes: ChitDish[];
+  /** A void: the station stops making these dishes; undefined for dishes sent to be made. */
+  voided?: { reason: string | null };
 };
 
 export type ChitDish = {
@@ -35,7 +37,14 @@ export function chitLines(chit: Chit, width: number): string[] {
   const hasCourses = chit.dishes.some((dish) => dish.course !== 1);
   // The station every category starts in is a code, "kitchen": the cooks read it in their language.
   const station = chit.station ?? 'kitchen';
+  const voidLines = chit.voided
+    ? [
+        ...centered(`*** ${words.voided} ***`, width),
+        ...(chit.voided.reason ? wrap(`${words.voidReason} ${chit.voided.reason}`, width) : []),
+      ]
+    : [];
   return [
+    ...voidLines,
     ...centered(station.toLowerCase() === 'kitchen' ? words.kitchen : station.toUpperCase(), width),
     ...wrap(chit.tableName === null ? words.noTable : `${words.table} ${chit.tableName}`, width),
     ...wrap(`${words.waiter} ${chit.waiter}`, width),
@@ -54,5 +63,6 @@ export function chitLines(chit: Chit, width: number): string[] {
       ...(dish.notes.trim() ? wrap(`>> ${dish.notes.trim()}`, width) : []),
     ]),
     rule(width),
+    ...voidLines,
   ];
 }

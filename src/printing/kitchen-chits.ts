@@ -13,12 +13,13 @@ export type SentDish = { orderDishId: string; station: string };
 
 /**
  * Queues a chit on each kitchen printer for the dishes of its station (a printer without a station
- * takes them all), inside the transaction that sends the dishes: the chits exist exactly when the
- * sending commits, and a printer that is off never fails it. Returns how many chits were queued.
+ * takes them all), inside the transaction that sends the dishes (or voids them: a chit marked void,
+ * so the station stops making them): the chits exist exactly when the change commits, and a printer
+ * that is off never fails it. Returns how many chits were queued.
  */
 export async function enqueueKitchenChits(
   trx: Db,
-  sent: { orderId: string; dishes: SentDish[]; now: number },
+  sent: { orderId: string; dishes: SentDish[]; now: number; voided?: { reason: string | null } },
 ): Promise<number> {
   if (sent.dishes.length === 0) return 0;
   const printers = await lockKitchenPrinters(trx);
@@ -53,6 +54,7 @@ export async function enqueueKitchenChits(
       waiter: header.waiter,
       sentAt: formatPaperDateTime(locale, sent.now, timeZone),
       dishes: grouped(mine),
+      ...(sent.voided && { voided: sent.voided }),
     };
     const width = Number(printer.width);
     await enqueuePrintJob(
@@ -68,6 +70,11 @@ export async function enqueueKitchenChits(
     queued += 1;
   }
   return queued;
+}
+
+/** A plate the kitchen has and has not handed out: voiding it must reach the station on paper. */
+export function isBeingMade(status: string): boolean {
+  return status === 'sent' || status === 'preparing' || status === 'ready';
 }
 
 /** Stations are names people type: `Grill` and ` grill` are the same one. */

@@ -16,6 +16,17 @@ const STATUS_TIMEOUT_MS = 500;
 export const PAPER_STATUS_REQUEST = Uint8Array.from([0x10, 0x04, 0x04]);
 /** Bits 5 and 6 of that byte: the paper has run out. */
 const PAPER_END_BITS = 0x60;
+/**
+ * The bits every status byte of DLE EOT 4 has the same (0 and 7 clear, 1 and 4 set): a byte without
+ * them is not that answer (a late reply to something else, line noise), so it says nothing of paper.
+ */
+const STATUS_FIXED_MASK = 0x93;
+const STATUS_FIXED_BITS = 0x12;
+
+/** Whether a byte is a paper status that says the roll has run out. */
+export function saysOutOfPaper(answer: number): boolean {
+  return (answer & STATUS_FIXED_MASK) === STATUS_FIXED_BITS && (answer & PAPER_END_BITS) === PAPER_END_BITS;
+}
 
 /**
  * Raw TCP ("port 9100", "JetDirect"): connect, ask for the paper status, write, half-close. A job sent
@@ -61,7 +72,7 @@ export function tcpPrinterTransport(
         else if (!hadError) reject(new Error('Printer closed the connection before taking the job'));
       });
       socket.once('data', (answer) => {
-        if (((answer[0] ?? 0) & PAPER_END_BITS) === PAPER_END_BITS) fail(new Error(OUT_OF_PAPER));
+        if (saysOutOfPaper(answer[0] ?? 0)) fail(new Error(OUT_OF_PAPER));
         else send();
       });
       socket.connect(address.port, address.host, () => {
