@@ -267,6 +267,11 @@ describeEachDatabase('web app: inventory that moves', (target) => {
     // Waste recorded while the report is open: the report reads its figures again by itself.
     await recordMovement(page, { item: 'Masa (kg)', reason: 'Waste', amount: '0.25' });
     await waitForCells(masaLine, ['0', '-0.5', '0', '-0.25', '1.5', '0', '-0.25', '0.5']);
+    // A delivery recorded on another device (the storeroom's tablet): the open report hears it on the
+    // stream and reads its figures again, with no click here.
+    const delivery = { item_type: 'ingredient', item_id: masa, delta: 2, reason: 'receiving' };
+    assert.equal((await call('POST', '/inventory/movements', delivery)).statusCode, 201);
+    await waitForCells(masaLine, ['0', '-0.5', '0', '-0.25', '3.5', '0', '-0.25', '2.5']);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       report.getByRole('button', { name: 'Download CSV' }).click(),
