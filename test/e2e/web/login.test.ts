@@ -45,6 +45,26 @@ describe('web app: first start and login', { skip: skipWithoutChromium }, () => 
     assert.deepEqual(consoleErrors, []);
   });
 
+  it("lands the next user on their role's screen after a logout, not on the screen the last one left open", async (t) => {
+    const { db, baseUrl } = await startPlainWebServer(t, target);
+    const manager = await insertUser(db, { name: 'Marta', role: 'manager' });
+    const cook = await insertUser(db, { name: 'Cata', role: 'kitchen' });
+    const browser = await launchBrowser(t);
+    const { page, consoleErrors } = await openDevice(browser, baseUrl);
+    await logInThroughScreen(page, manager.name, manager.pin);
+    await page.goto('/app/manager');
+    await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: cook.name, exact: true }).click();
+    await page.getByLabel('PIN').fill(cook.pin);
+    const logIn = page.getByRole('button', { name: 'Log in' });
+    if (await logIn.isVisible()) await logIn.click().catch(() => undefined);
+    await page.waitForURL((url) => url.pathname === '/app/kitchen');
+    await saveScreenshot(page, 'login-next-user-home');
+    assert.deepEqual(consoleErrors, []);
+  });
+
   it('loads the first screen with under 150 KB of gzipped JavaScript, and reports how soon it is usable', async (t) => {
     const { baseUrl, db } = await startPlainWebServer(t, target);
     await insertUser(db, { name: 'Olga', role: 'admin' });
