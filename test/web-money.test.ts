@@ -53,6 +53,15 @@ describe('web money typed in', () => {
     assert.equal(parseCents('0.07'), 7);
   });
 
+  it('reads thousands grouped as the screens print them: 1,234.50 and 12,345,678', () => {
+    assert.equal(parseCents('1,234.50'), 123450);
+    assert.equal(parseCents('1,234'), 123400);
+    assert.equal(parseCents('12,345,678.9'), 1234567890);
+    for (const text of ['1,23.50', '1,2345', '12,34,567', ',234.50', '1,234.567']) {
+      assert.equal(parseCents(text), undefined, JSON.stringify(text));
+    }
+  });
+
   it('refuses anything that is not such an amount, and more than ten whole digits', () => {
     for (const text of ['', ' ', '-1', '1.234', '1e3', '12abc', '1.2.3', '.5', '12345678901', 'Infinity']) {
       assert.equal(parseCents(text), undefined, JSON.stringify(text));

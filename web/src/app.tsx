@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from 'preact-iso';
 import { serverReachable } from './api/client';
 import { Shell } from './components/Shell';
@@ -26,19 +26,14 @@ export function App() {
 function Session() {
   const user = useStore(currentUser);
   const { route } = useLocation();
-  // Someone logged in on this screen (after a logout, an expired session, or on a new device): they
-  // start on their role's screen, never on the one the previous user left open. A resumed session
-  // (a reload) stays where it was.
-  const hasShownLogin = useRef(false);
   useEffect(() => {
     void loadSession().catch(() => currentUser.set(null));
   }, []);
+  // Whoever logs in next (after a logout, an expired session, or on a new device) starts on their
+  // role's screen, never on the one the previous user left open: the address goes home while the
+  // login screen shows. A resumed session (a reload) stays where it was.
   useEffect(() => {
-    if (user === null) hasShownLogin.current = true;
-    else if (user !== undefined && hasShownLogin.current) {
-      hasShownLogin.current = false;
-      route('/app/', true);
-    }
+    if (user === null) route('/app/', true);
   }, [user, route]);
   if (user === undefined) return <Connecting />;
   if (user === null) return <LoginScreen />;

@@ -113,16 +113,21 @@ describe('web app: manager screens', { skip: skipWithoutChromium }, () => {
     await assertAccessible(page, 'manager floor');
     await saveScreenshot(page, 'manager-floor');
 
-    // A price edit, typed with decimals, is stored in exact cents.
+    // A price edit, typed with decimals, is stored in exact cents; one typed with thousands grouped
+    // as the screens print them (1,234.50) is read the same way.
     await openManagerSection(page, 'Menu');
-    await page.getByRole('button', { name: 'Edit Burger', exact: true }).click();
-    const editDish = page.getByRole('form', { name: 'Edit dish: Burger' });
-    await editDish.getByLabel('Price', { exact: true }).fill('13.40');
-    await editDish.getByRole('button', { name: 'Save' }).click();
-    await page
-      .getByRole('row', { name: /Burger/ })
-      .getByText('13.40')
-      .waitFor();
+    const editPrice = async (name: string, price: string, shown: string) => {
+      await page.getByRole('button', { name: `Edit ${name}`, exact: true }).click();
+      const editDish = page.getByRole('form', { name: `Edit dish: ${name}` });
+      await editDish.getByLabel('Price', { exact: true }).fill(price);
+      await editDish.getByRole('button', { name: 'Save' }).click();
+      await page
+        .getByRole('row', { name: new RegExp(name) })
+        .getByText(shown)
+        .waitFor();
+    };
+    await editPrice('Burger', '1,234.50', '1,234.50');
+    await editPrice('Burger', '13.40', '13.40');
     const dishes = await db.selectFrom('dishes').select(['name', 'price_cents']).orderBy('name').execute();
     assert.deepEqual(
       dishes.map((dish) => [dish.name, Number(dish.price_cents)]),

@@ -11,12 +11,17 @@ export function fromCents(cents: number): number {
   return cents / 100;
 }
 
+/** Thousands grouped as the screens print them in Mexico and in English: 1,234.50 and 12,345,678. */
+const GROUPED_AMOUNT = /^\s*\d{1,3}(?:,\d{3})+(?:\.\d{0,2})?\s*$/;
+
 /**
- * What a person types: "20", "20.5", "20,50" → cents, read from the digits (no float arithmetic), up to
- * ten whole digits (the API's largest amount has eight). undefined when it is not such an amount.
+ * What a person types: "20", "20.5", "20,50" (a decimal comma), "1,234.50" (thousands as the screens
+ * print them) → cents, read from the digits (no float arithmetic), up to ten whole digits (the API's
+ * largest amount has eight). undefined when it is not such an amount.
  */
 export function parseCents(text: string): number | undefined {
-  const match = /^\s*(\d{1,10})(?:[.,](\d{0,2}))?\s*$/.exec(text);
+  const ungrouped = GROUPED_AMOUNT.test(text) ? text.replaceAll(',', '') : text;
+  const match = /^\s*(\d{1,10})(?:[.,](\d{0,2}))?\s*$/.exec(ungrouped);
   if (!match) return undefined;
   const whole = Number(match[1]);
   const fraction = Number((match[2] ?? '').padEnd(2, '0'));
