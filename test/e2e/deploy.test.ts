@@ -103,6 +103,7 @@ describe('compose.yaml', () => {
     );
     assert.deepEqual(Object.keys(compose.volumes), [
       'postgres-data',
+      'pos-data',
       'caddy-data',
       'caddy-config',
       'caddy-public-data',
@@ -117,6 +118,22 @@ describe('compose.yaml', () => {
     assert.match(postgres.environment.POSTGRES_PASSWORD, /^\$\{POSTGRES_PASSWORD:\?/);
     assert.match(pos.healthcheck.test.join(' '), /\/health'/);
     assert.deepEqual(pos.ports, ['127.0.0.1:9154:9154']);
+  });
+
+  it('names every variable the server reads: passed on, set by the image, or said not to apply', () => {
+    const variables = [...read('src/config.ts').matchAll(/read\('([A-Z_]+)'\)/g)].map(
+      (match) => match[1] as string,
+    );
+    assert.ok(variables.length > 30, 'the variables config.ts reads');
+    const text = read('compose.yaml');
+    const comments = text
+      .split('\n')
+      .filter((line) => line.trim().startsWith('#'))
+      .join('\n');
+    for (const name of new Set(variables)) {
+      const isPassed = name in pos.environment;
+      assert.ok(isPassed || new RegExp(`\\b${name}\\b`).test(comments), `${name} is not in compose.yaml`);
+    }
   });
 
   it('passes only variables the server reads', () => {
