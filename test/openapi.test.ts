@@ -46,6 +46,15 @@ function sourceFiles(directory: string): string[] {
 }
 
 // The document is the same whatever the database, so one engine is enough here.
+describe('the API docs', () => {
+  it('sends /docs, where a newcomer looks first, to /swagger', async (t) => {
+    const [target] = databaseTargets as [(typeof databaseTargets)[number]];
+    const { app } = await buildTestApp(t, target);
+    const response = await app.inject({ method: 'GET', url: '/docs' });
+    assert.deepEqual([response.statusCode, response.headers.location], [302, '/swagger']);
+  });
+});
+
 describe('the OpenAPI document at /swagger/json', () => {
   it("passes Spectral's spectral:oas ruleset with no error", async (t) => {
     const document = await liveDocument(t);

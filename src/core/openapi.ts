@@ -158,4 +158,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         : document.swaggerObject,
   });
   await app.register(swaggerUi, { routePrefix: '/swagger', staticCSP: true });
+  // Where a newcomer looks for the API's docs first: the same page.
+  app.get('/docs', { schema: { hide: true }, config: { public: true } }, (_request, reply) =>
+    reply.redirect('/swagger'),
+  );
 }
