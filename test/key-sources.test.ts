@@ -2,26 +2,33 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { it } from 'node:test';
+import { it, type TestContext } from 'node:test';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { PIN_KEY_MISMATCH } from '../src/core/secrets';
 import { startupSummary } from '../src/core/startup';
 import { describeEachDatabase } from './helpers/app';
 import { runScript } from './helpers/cli';
+import type { DatabaseTarget } from './helpers/database';
 
 const OWNER = { name: 'Owner', pin: '1234' };
+
+/** A database that outlives one app (a SQLite file, or a PostgreSQL database), in a folder for key files. */
+async function databaseKeptAcrossStarts(t: TestContext, target: DatabaseTarget) {
+  const folder = mkdtempSync(join(tmpdir(), 'pos-keys-'));
+  t.after(() => rmSync(folder, { recursive: true, force: true }));
+  const { url, drop } =
+    target.name === 'sqlite'
+      ? { url: `sqlite:${join(folder, 'pos.db')}`, drop: async () => {} }
+      : await target.url();
+  t.after(drop);
+  return { folder, url };
+}
 const OTHER_KEY = 'another-pin-key-0123456789abcdef0123456789';
 
 describeEachDatabase('moving the keys out of the database', (target) => {
   it('refuses to start with a PIN key the database was not made with, and keys-export moves the kept keys to files that work', async (t) => {
-    const folder = mkdtempSync(join(tmpdir(), 'pos-keys-'));
-    t.after(() => rmSync(folder, { recursive: true, force: true }));
-    const { url, drop } =
-      target.name === 'sqlite'
-        ? { url: `sqlite:${join(folder, 'pos.db')}`, drop: async () => {} }
-        : await target.url();
-    t.after(drop);
+    const { folder, url } = await databaseKeptAcrossStarts(t, target);
     const configWith = (env: Record<string, string>) =>
       loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: url, ...env });
 
@@ -68,13 +75,7 @@ describeEachDatabase('moving the keys out of the database', (target) => {
   });
 
   it('refuses a start whose PIN key differs from the one it was made with, from the environment too', async (t) => {
-    const folder = mkdtempSync(join(tmpdir(), 'pos-keys-'));
-    t.after(() => rmSync(folder, { recursive: true, force: true }));
-    const { url, drop } =
-      target.name === 'sqlite'
-        ? { url: `sqlite:${join(folder, 'pos.db')}`, drop: async () => {} }
-        : await target.url();
-    t.after(drop);
+    const { url } = await databaseKeptAcrossStarts(t, target);
     const configWith = (pinKey: string) =>
       loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: url, POS_PIN_KEY: pinKey });
     const first = await buildApp(configWith('first-pin-key-0123456789abcdef0123456789'));
