@@ -20,11 +20,13 @@ const EXCLUDED = new Set(['POST /auth/logout', 'GET /events']);
  * A refused login is recorded on purpose: the audit log keeps failed logins and the throttle counts
  * them (test/audit.test.ts and test/login-hardening.test.ts cover both). A wrong PIN or wallet
  * password on the wallet's routes is counted by the same throttle (test/wallet-access.test.ts), and
- * so is a manager's wrong PIN on an approval (test/manager-approvals.test.ts).
+ * so is a manager's wrong PIN on an approval (test/manager-approvals.test.ts), and a display's wrong
+ * pairing code (test/customer-display.test.ts).
  */
 const RECORDS_ITS_REFUSALS = new Set([
   'POST /auth/login',
   'POST /auth/approvals',
+  'POST /displays/pair',
   'PUT /users/me/wallet-password',
   'POST /wallet/auth',
 ]);
