@@ -45,6 +45,10 @@ function storedPayment(db: Db, id: string) {
   return db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
+function cursorOf(db: Db) {
+  return db.selectFrom('lightning_catch_up').selectAll().executeTakeFirstOrThrow();
+}
+
 function storedTicket(db: Db, id: string) {
   return db.selectFrom('tickets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
@@ -420,7 +424,8 @@ describeEachDatabase('lightning bills', (target) => {
   });
 
   it('settles through the catch-up read of paid payments, without webhook, sweep or lookup', async (t) => {
-    const { app, db, simulator, call, ticketId } = await lightningBill(t, target);
+    const { app, db, clock, simulator, call, ticketId } = await lightningBill(t, target);
+    simulator.node.useClock(clock);
     simulator.webhookMode = 'drop';
     const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
     await simulator.receivePayment(payment.lightning.invoice);
@@ -440,6 +445,48 @@ describeEachDatabase('lightning bills', (target) => {
       [Number(cursor.seen_until), cursor.claimed_until],
       [simulator.node.incoming.get(payment.lightning.payment_hash)?.completedAt, null],
     );
+  });
+
+  it('moves the catch-up cursor at most to now, whatever completion time the node answers', async (t) => {
+    const { app, db, clock, simulator, call, ticketId } = await lightningBill(t, target);
+    simulator.webhookMode = 'drop';
+    const first = (await call('POST', `/tickets/${ticketId}/lightning`, { amount: 20 })).json();
+    simulator.node.useClock({ now: () => Date.UTC(9999, 11, 31) });
+    await simulator.receivePayment(first.lightning.invoice);
+    await app.jobs.run(LIGHTNING_CATCH_UP);
+    assert.equal((await storedPayment(db, first.id)).status, 'settled');
+    assert.equal(Number((await cursorOf(db)).seen_until), clock.now());
+
+    clock.advance(1000);
+    simulator.node.useClock(clock);
+    const asked = await call('POST', `/tickets/${ticketId}/lightning`, {});
+    assert.equal(asked.statusCode, 201, asked.body);
+    const second = asked.json();
+    await simulator.receivePayment(second.lightning.invoice);
+    await app.jobs.run(LIGHTNING_CATCH_UP);
+    assert.equal((await storedPayment(db, second.id)).status, 'settled', 'later catch-ups still read');
+    assert.equal((await storedTicket(db, ticketId)).status, 2);
+    assert.equal(Number((await cursorOf(db)).seen_until), clock.now());
+  });
+
+  it('leaves the catch-up cursor where it was when a later page fails', async (t) => {
+    const { app, db, clock, simulator, call, ticketId } = await lightningBill(t, target);
+    simulator.node.useClock(clock);
+    simulator.webhookMode = 'drop';
+    const before = Number((await cursorOf(db)).seen_until);
+    const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
+    await simulator.receivePayment(payment.lightning.invoice);
+    const completedAt = simulator.node.incoming.get(payment.lightning.payment_hash)?.completedAt;
+    clock.advance(1000);
+    simulator.failAfter('/payments/incoming', 1);
+    await assert.rejects(app.jobs.run(LIGHTNING_CATCH_UP));
+    assert.equal((await storedPayment(db, payment.id)).status, 'settled', 'the first page was read');
+    assert.deepEqual(
+      [Number((await cursorOf(db)).seen_until), (await cursorOf(db)).claimed_until],
+      [before, null],
+      'the second page failed: the cursor stays and the claim is released',
+    );
+    assert.ok(completedAt !== null && completedAt !== undefined && completedAt > before);
   });
 
   it('does not read the node when no Lightning payment of ours can still be paid', async (t) => {

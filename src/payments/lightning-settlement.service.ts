@@ -143,8 +143,9 @@ const CATCH_UP_OVERLAP_MS = 10 * 60 * 1000;
  * paid incoming payments completed since the newest one already seen (phoenixd's default list:
  * paid only, filtered by completion time) and settles every one of ours still pending or expired.
  * One instance reads at a time (a claim on the cursor's row); the cursor moves only when every page
- * was read. Pages are read until an empty one: phoenixd drops some kinds of payment from a page after
- * counting it, so a short page is not the last, and nothing here relies on the order of a page.
+ * was read, and never past now. Pages are read until an empty one: phoenixd drops some kinds of
+ * payment from a page after counting it, so a short page is not the last, and nothing here relies on
+ * the order of a page.
  */
 export async function catchUpLightningPayments(ctx: AppContext): Promise<void> {
   if (!ctx.lightning) return;
@@ -175,7 +176,9 @@ export async function catchUpLightningPayments(ctx: AppContext): Promise<void> {
         if (ours.has(payment.paymentHash.toLowerCase())) {
           await settleByHash(ctx, payment.paymentHash.toLowerCase(), payment);
         }
-        seenUntil = Math.max(seenUntil, payment.completedAt ?? 0);
+        // A completion time past our now (a node's clock running ahead, a garbled answer) would put
+        // the cursor where every later read starts after every payment: it moves at most to now.
+        seenUntil = Math.max(seenUntil, Math.min(payment.completedAt ?? 0, now));
       }
     }
     isComplete = true;
