@@ -423,6 +423,28 @@ describeEachDatabase('lightning bills', (target) => {
     assert.equal(Number(incoming.received_sat), -500);
   });
 
+  it('says in its OpenAPI document what it does: a paid invoice counts in full, whatever reached the node', async (t) => {
+    const { app, db, simulator, call, ticketId } = await lightningBill(t, target);
+    await listenForWebhooks(app, simulator);
+    const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
+    await (await simulator.receivePayment(payment.lightning.invoice)).webhooks;
+    assert.equal(Number((await storedPayment(db, payment.id)).received_sat), NET_SAT);
+    assert.equal((await storedTicket(db, ticketId)).status, 2, 'received_sat < amount_sat and it counts');
+
+    const document = (await app.inject({ method: 'GET', url: '/swagger/json' })).json();
+    const described = (path: string, method: string): string => document.paths[path][method].description;
+    for (const [path, method] of [
+      ['/tickets/{id}/payments', 'post'],
+      ['/payments/{id}', 'get'],
+      ['/payments/{id}/refund', 'post'],
+    ] as const) {
+      const text = described(path, method);
+      assert.doesNotMatch(text, /only when `lightning\.received_sat ≥|underpaid|does not count/, path);
+    }
+    assert.match(described('/tickets/{id}/payments', 'post'), /counts for its `amount \+ tip` in full/);
+    assert.match(described('/payments/{id}', 'get'), /counts for `amount \+ tip` in full/);
+  });
+
   it('settles through the catch-up read of paid payments, without webhook, sweep or lookup', async (t) => {
     const { app, db, clock, simulator, call, ticketId } = await lightningBill(t, target);
     simulator.node.useClock(clock);

@@ -35,7 +35,9 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
           'For every active method but `lightning` (use POST /tickets/{id}/lightning): the payment is ' +
           'settled when recorded. `amount` counts against the balance and is at most the balance; `tip` ' +
           'comes on top. Cash may send `tendered` ≥ amount + tip and the answer carries the `change`. ' +
-          'When the balance reaches 0 the bill becomes Paid (2) in the same transaction.',
+          'When the balance reaches 0 the bill becomes Paid (2) in the same transaction. A Lightning ' +
+          'payment counts for its `amount + tip` in full once the node says its invoice is paid, whatever ' +
+          '`lightning.received_sat` says (see GET /payments/{id}).',
         headers: IdempotencyHeaders,
         params: IdParams,
         body: PaymentBody,
@@ -116,10 +118,11 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         description:
           'A pending Lightning payment is first checked with the node (phoenixd GET ' +
           '/payments/incoming/{hash}): paid, it settles now; past its expiry and unpaid, it becomes ' +
-          '`expired`. A node that cannot be asked leaves the stored state as the answer. A Lightning ' +
-          'payment counts for `amount + tip` only when `lightning.received_sat ≥ lightning.amount_sat`; ' +
-          'one that received less is `settled` with its `received_sat` recorded but does not count ' +
-          'towards the bill, which stays open for the rest.',
+          '`expired`. A node that cannot be asked leaves the stored state as the answer. A settled ' +
+          'Lightning payment counts for `amount + tip` in full: phoenixd accepts only an invoice paid in ' +
+          'full, and `lightning.received_sat` is what reached the node after the liquidity fee it took ' +
+          '(less than `lightning.amount_sat`, even negative; the fee is `lightning.fees_msat`). The guest ' +
+          'paid `amount_sat`: that is what the ticket shows; the fee is in the Z report.',
         params: IdParams,
         response: { 200: PaymentView, ...errors(400, 401, 404) },
       },
@@ -142,8 +145,8 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
           'through the node for the refunded amount at the rate of the original payment; the ' +
           "`Idempotency-Key` carries the wallet's rules (a retry never pays twice; a node that gave no " +
           'answer: 504 `Payment outcome unknown: check outgoing payments`, and every retry with that key ' +
-          'answers the same without calling the node). An underpaid Lightning payment (not counted) ' +
-          'cannot be refunded here: 400.',
+          'answers the same without calling the node). A refund the node cannot afford because the ' +
+          "payment's sats went to its fee credit says so in its 400.",
         headers: IdempotencyHeaders,
         params: IdParams,
         body: RefundBody,
