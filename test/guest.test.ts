@@ -6,6 +6,7 @@ import type { Db } from '../src/core/db/database';
 import { describeEachDatabase } from './helpers/app';
 import { billableOrder, createBill } from './helpers/checkout-factories';
 import type { DatabaseTarget } from './helpers/database';
+import { databaseDigest } from './helpers/db-digest';
 import type { Caller } from './helpers/orders-factories';
 import { buildWalletTestApp, listenForWebhooks } from './helpers/wallet-factories';
 
@@ -234,7 +235,7 @@ describeEachDatabase('guest links and the guest API', (target) => {
   });
 
   it('tells a guest whether their own invoice was paid, expired, or is none of theirs', async (t) => {
-    const { app, clock, simulator, call, ticketId } = await guestBill(t, target);
+    const { app, db, clock, simulator, call, ticketId } = await guestBill(t, target);
     await listenForWebhooks(app, simulator);
     const { token } = await mintLink(call, ticketId);
     const guest = phone(app);
@@ -259,13 +260,65 @@ describeEachDatabase('guest links and the guest API', (target) => {
       [404, NOT_FOUND],
       "the till's payments are not a guest's",
     );
-    const other = await guestBill(t, target);
-    const otherLink = await mintLink(other.call, other.ticketId);
+    // Another bill of the same restaurant, on the same database: only the bill check refuses it.
+    const other = await billableOrder(app, db);
+    const otherLink = await mintLink(other.call, await createBill(other.call, other.orderId, {}));
     assert.deepEqual(await statusOf(mine.payment_id, otherLink.token), [404, NOT_FOUND], 'another bill');
     assert.deepEqual(await statusOf(mine.payment_id, 'not-a-token'), [404, NOT_FOUND]);
 
     clock.advance(Date.parse(friends.expires_at) - clock.now());
     assert.deepEqual(await statusOf(friends.payment_id), [200, { status: 'expired' }], 'no longer payable');
+  });
+
+  it('refuses a negative tip by its schema, before anything reaches the database or the node', async (t) => {
+    const { app, db, simulator, call, ticketId } = await guestBill(t, target);
+    const { token } = await mintLink(call, ticketId);
+    const before = await databaseDigest(db);
+    const refused = await phone(app)(
+      'POST',
+      `/guest/${token}/lightning`,
+      { amount: 10, tip: -1 },
+      {
+        'idempotency-key': 'negative-tip-1',
+      },
+    );
+    assert.equal(refused.statusCode, 400, refused.body);
+    assert.equal(refused.json().message, 'Validation failed');
+    assert.match(JSON.stringify(refused.json().details), /tip/);
+    assert.equal(await databaseDigest(db), before, 'no payment, no idempotency key');
+    assert.deepEqual(simulator.received, []);
+  });
+
+  it('refuses a guest invoice on a canceled bill and on a bill refunded in full', async (t) => {
+    const { app, db, simulator, call, admin, ticketId, orderId } = await guestBill(t, target);
+    const guest = phone(app);
+    const { token } = await mintLink(call, ticketId);
+    const canceled = await call('POST', `/tickets/${ticketId}/cancel`);
+    assert.equal(canceled.statusCode, 200, canceled.body);
+    const onCanceled = await guest('POST', `/guest/${token}/lightning`, {});
+    assert.deepEqual([onCanceled.statusCode, onCanceled.json()], [400, { message: 'Ticket is canceled' }]);
+
+    const refundedId = await createBill(call, orderId, {});
+    const cash = await call('POST', `/tickets/${refundedId}/payments`, { method: 'cash', amount: 60 });
+    assert.equal(cash.statusCode, 201, cash.body);
+    const refund = await admin('POST', `/payments/${cash.json().id}/refund`, { reason: 'Platillo frío' });
+    assert.equal(refund.statusCode, 201, refund.body);
+    const refundedLink = await mintLink(call, refundedId);
+    const refundedBill = (await guest('GET', `/guest/${refundedLink.token}`)).json();
+    assert.deepEqual([refundedBill.status, refundedBill.paid], [2, 0], 'paid back in full, still Paid');
+    const onRefunded = await guest('POST', `/guest/${refundedLink.token}/lightning`, { amount: 60 });
+    assert.deepEqual(
+      [onRefunded.statusCode, onRefunded.json()],
+      [400, { message: 'Ticket is already paid' }],
+    );
+
+    const guestPayments = await db
+      .selectFrom('payments')
+      .select('id')
+      .where('source', '=', 'guest')
+      .execute();
+    assert.deepEqual(guestPayments, []);
+    assert.deepEqual(simulator.received, []);
   });
 
   it('never lets a guest token through a staff route, and limits requests per token', async (t) => {
