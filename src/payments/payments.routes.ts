@@ -141,7 +141,11 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
           'Cash, card and other recorded methods: records money given back, at most what is left of the ' +
           "payment's `amount` (default: all of it; tips are not refunded). The bill's and the order's " +
           '`paid` fall by the refund; a Paid bill stays Paid. The payment becomes `partially_refunded` or ' +
-          "`refunded`. Lightning payments: `invoice` (the customer's BOLT11) is required and is paid " +
+          "`refunded`. Cash comes out of a drawer: the refunder's open shift, or the open shift named in " +
+          "`shift_id` (another user's needs `shifts.manage`). While any shift is open (or with " +
+          '`require_shift_for_cash`), a cash refund with neither answers 400 `A cash refund comes out of a ' +
+          'drawer: open your shift, or name the shift whose drawer pays it`; a closed shift named: 409 ' +
+          "`The shift is closed`. Lightning payments: `invoice` (the customer's BOLT11) is required and is paid " +
           'through the node for the refunded amount at the rate of the original payment; the ' +
           "`Idempotency-Key` carries the wallet's rules (a retry never pays twice; a node that gave no " +
           'answer: 504 `Payment outcome unknown: check outgoing payments`, and every retry with that key ' +
@@ -150,7 +154,7 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         headers: IdempotencyHeaders,
         params: IdParams,
         body: RefundBody,
-        response: { 201: RefundCreatedReply, ...errors(400, 401, 403, 404, 503, 504) },
+        response: { 201: RefundCreatedReply, ...errors(400, 401, 403, 404, 409, 503, 504) },
       },
     },
     async (request, reply) => {

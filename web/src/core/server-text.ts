@@ -87,6 +87,10 @@ const SPANISH: Record<string, string> = {
     'Los pagos y reembolsos en efectivo necesitan un turno abierto.',
   'A shift is already open': 'Ya hay un turno abierto.',
   'The shift is closed': 'El turno está cerrado.',
+  'A cash refund comes out of a drawer: open your shift, or name the shift whose drawer pays it':
+    'Un reembolso en efectivo sale de una caja: abre tu turno o indica el turno de la caja que lo paga.',
+  'No shift has that id': 'No hay ningún turno con ese id.',
+  'Only cash refunds come out of a drawer': 'Solo los reembolsos en efectivo salen de una caja.',
   'Cannot close an order with a balance due': 'No se puede cerrar una orden con saldo pendiente.',
   'Cannot bill a cancelled order': 'No se puede hacer la cuenta de una orden cancelada.',
   'Cannot bill an order without dishes': 'No se puede hacer la cuenta de una orden sin platillos.',
