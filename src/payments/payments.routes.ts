@@ -6,6 +6,7 @@ import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
 import { errors, IdMessageReply, IdParams, MessageReply, NoContent, roundTripBody } from '../core/schemas';
 import * as lightningBills from './lightning-bills.service';
+import * as lightningCancel from './lightning-cancel.service';
 import * as methods from './payment-methods.service';
 import {
   LightningBillBody,
@@ -69,8 +70,13 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
           'sat (with BTC as the base currency the rate is 1 and 0.01 BTC = 1,000,000 sat). phoenixd makes ' +
           'the invoice (its `externalId` is the payment id, its description names the business and the ' +
           'table) and a `pending` payment is stored: 201 with the payment view. A bill has at most one ' +
-          'pending Lightning payment: asking again while it is unexpired answers that same payment with ' +
-          '200 (also when two requests race), so a retry never makes a second invoice; a payment past its ' +
+          "pending Lightning payment of the till's: asking again while it is unexpired answers that same " +
+          'payment with 200 (also when two requests race), so a retry never makes a second invoice. ' +
+          "Guests' pending invoices (POST /guest/{token}/lightning) cover part of the balance: `amount` " +
+          'defaults to what they leave uncovered, and asking for more (or when they cover it all) answers 409 ' +
+          "`A guest's Lightning invoice is pending on this bill: payment <id> for <amount>; <left> is left to " +
+          "ask for`; the till may withdraw it (POST /payments/{id}/cancel). The bill's row lock orders the " +
+          "till's and the guests' requests, so together they never ask for more than the balance. A payment past its " +
           'expiry is first checked with the node and then `expired`, and a new one is made. The payment ' +
           'settles without any client (webhook, GET /payments/{id}, a background sweep). No exchange rate ' +
           '(none configured, the source answering a price outside the plausible band, or the last one older ' +
@@ -128,6 +134,27 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       },
     },
     (request) => service.getPayment(ctx, request.params.id),
+  );
+
+  app.post(
+    '/payments/:id/cancel',
+    {
+      schema: {
+        operationId: 'cancelLightningPayment',
+        tags,
+        summary: 'Withdraw a pending Lightning invoice',
+        description:
+          "`payments.take`. A pending Lightning invoice of the bill (a guest's left open on a phone, or the " +
+          "till's own) stops counting: the node is asked first (an invoice already paid settles instead: " +
+          '409), then the payment becomes `expired` (event `payment.expired`, audit `payment.canceled`) and ' +
+          'no longer holds part of the balance. phoenixd cannot withdraw an invoice: one paid anyway is ' +
+          'still recorded and the bill shows it overpaid. Not a Lightning payment: 400; no longer ' +
+          'pending: 409 `This Lightning invoice is no longer pending`; node unavailable: 503, nothing changed.',
+        params: IdParams,
+        response: { 200: PaymentView, ...errors(400, 401, 403, 404, 409, 503) },
+      },
+    },
+    (request) => lightningCancel.cancelLightningPayment(ctx, principalOf(request), request.params.id),
   );
 
   app.post(
