@@ -91,7 +91,11 @@ describeEachDatabase('lightning bills', (target) => {
     );
     const ticket = (await call('GET', `/tickets/${ticketId}`)).json();
     assert.deepEqual([ticket.status, ticket.paid, ticket.balance], [2, 60, 0]);
-    assert.deepEqual((await eventTypes(db)).slice(-3), ['payment.pending', 'payment.settled', 'ticket.paid']);
+    assert.deepEqual(
+      (await eventTypes(db)).slice(-4),
+      ['payment.pending', 'payment.settled', 'ticket.paid', 'order.updated'],
+      'the paid order closes itself',
+    );
   });
 
   it('settles through the sweep when the webhook is lost', async (t) => {
@@ -317,7 +321,11 @@ describeEachDatabase('lightning bills', (target) => {
     assert.equal((await storedPayment(db, first.id)).status, 'settled');
     const ticket = await storedTicket(db, ticketId);
     assert.deepEqual([ticket.status, Number(ticket.paid_cents)], [2, 6000]);
-    assert.deepEqual((await eventTypes(db)).slice(-3), ['payment.expired', 'payment.settled', 'ticket.paid']);
+    assert.deepEqual(
+      (await eventTypes(db)).slice(-4),
+      ['payment.expired', 'payment.settled', 'ticket.paid', 'order.updated'],
+      'the paid order closes itself',
+    );
   });
 
   it('finds an invoice paid in its last moment through the sweep when its webhook is dropped', async (t) => {

@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import type { Db } from '../core/db/database';
 import { recordEvent } from '../events/record-event';
 import type { NodeIncomingPayment } from '../lightning/lightning.types';
+import { closeOrderIfDone } from '../orders/order-completion';
 import { refreshSalesFacts } from '../reports/sales-facts';
 import { viewOf as ticketViewOf } from '../tickets/ticket-views';
 import { TICKET_STATUS } from '../tickets/tickets.schemas';
@@ -59,6 +60,7 @@ export async function settleByHash(
     const ticketView = await ticketViewOf(trx, ticket.id);
     if (Number(ticket.status) === TICKET_STATUS.pending && ticketView.status === TICKET_STATUS.paid) {
       await recordEvent(trx, { type: 'ticket.paid', data: ticketView, at: now });
+      await closeOrderIfDone(trx, ticket.order_id, now);
     }
     return 'settled';
   });
