@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { LIGHTNING_SWEEP } from '../src/app';
 import type { Db } from '../src/core/db/database';
 import { describeEachDatabase } from './helpers/app';
 import { billableOrder, createBill } from './helpers/checkout-factories';
 import type { DatabaseTarget } from './helpers/database';
+import { databaseDigest } from './helpers/db-digest';
 import type { Caller } from './helpers/orders-factories';
 import { buildWalletTestApp, listenForWebhooks } from './helpers/wallet-factories';
 
@@ -161,8 +163,9 @@ describeEachDatabase('guest links and the guest API', (target) => {
       [tooMuchTip.statusCode, tooMuchTip.json()],
       [400, { message: 'The tip is at most 100% of the amount' }],
     );
-    const staffStill = await call('POST', `/tickets/${ticketId}/lightning`, { amount: 5 });
-    assert.equal(staffStill.statusCode, 201, "the till's own invoice is not blocked by guests'");
+    const staffStill = await call('POST', `/tickets/${ticketId}/lightning`, {});
+    assert.equal(staffStill.statusCode, 201, "the till's own invoice asks for what guests left");
+    assert.equal(staffStill.json().amount, 5);
 
     for (const invoice of [first.json(), second.json()]) {
       const [webhook] = await (await simulator.receivePayment(invoice.bolt11)).webhooks;
@@ -179,6 +182,92 @@ describeEachDatabase('guest links and the guest API', (target) => {
     const view = (await call('GET', `/payments/${first.json().payment_id}`)).json();
     assert.deepEqual([view.source, view.created_by, view.status], ['guest', null, 'settled']);
     assert.equal((await call('GET', `/tickets/${ticketId}`)).json().tips, 8);
+  });
+
+  it("never lets the till's invoice and the guests' together ask for more than the bill, and lets the till withdraw a guest's", async (t) => {
+    const { app, db, simulator, call, ticketId } = await guestBill(t, target);
+    await listenForWebhooks(app, simulator);
+    const { token } = await mintLink(call, ticketId);
+    const guest = phone(app);
+    const whole = await guest('POST', `/guest/${token}/lightning`, {});
+    assert.equal(whole.statusCode, 201, whole.body);
+    const guestInvoice = whole.json();
+    const before = await databaseDigest(db);
+    const tillAsks = await call('POST', `/tickets/${ticketId}/lightning`, {});
+    assert.deepEqual(
+      [tillAsks.statusCode, tillAsks.json()],
+      [
+        409,
+        {
+          message: `A guest's Lightning invoice is pending on this bill: payment ${guestInvoice.payment_id} for 60.00; 0.00 is left to ask for`,
+        },
+      ],
+    );
+    assert.equal(await databaseDigest(db), before, 'no second invoice');
+    const tooMuch = await call('POST', `/tickets/${ticketId}/lightning`, { amount: 0.01 });
+    assert.equal(tooMuch.statusCode, 409, tooMuch.body);
+
+    const pending = (await call('GET', `/tickets/${ticketId}/payments`)).json();
+    assert.deepEqual(
+      pending.map((payment: { id: string; source: string; status: string }) => [
+        payment.source,
+        payment.status,
+      ]),
+      [['guest', 'pending']],
+      'the till sees the guest’s pending invoice',
+    );
+    const cashierOnly = await call('POST', `/payments/${guestInvoice.payment_id}/cancel`);
+    assert.equal(cashierOnly.statusCode, 200, cashierOnly.body);
+    assert.equal(cashierOnly.json().status, 'expired');
+    assert.deepEqual((await guest('GET', `/guest/${token}/payments/${guestInvoice.payment_id}`)).json(), {
+      status: 'expired',
+    });
+    const again = await call('POST', `/payments/${guestInvoice.payment_id}/cancel`);
+    assert.deepEqual(
+      [again.statusCode, again.json()],
+      [409, { message: 'This Lightning invoice is no longer pending' }],
+    );
+    const audit = await db
+      .selectFrom('audit_log')
+      .select(['action', 'target_id'])
+      .where('action', '=', 'payment.canceled')
+      .execute();
+    assert.deepEqual(audit, [{ action: 'payment.canceled', target_id: guestInvoice.payment_id }]);
+
+    const till = await call('POST', `/tickets/${ticketId}/lightning`, {});
+    assert.equal(till.statusCode, 201, till.body);
+    assert.equal(till.json().amount, 60);
+    await (await simulator.receivePayment(till.json().lightning.invoice)).webhooks;
+    const bill = (await call('GET', `/tickets/${ticketId}`)).json();
+    assert.deepEqual([bill.status, bill.paid, bill.balance], [2, 60, 0]);
+  });
+
+  it("orders the till's and a guest's requests for the whole balance on the bill's lock: never more than the bill", async (t) => {
+    const { app, db } = await guestBill(t, target);
+    // Whichever takes the bill's lock first wins; each side starts first in turn, by more and more.
+    for (let round = 0; round < 8; round += 1) {
+      const { call, orderId } = await billableOrder(app, db);
+      const ticketId = await createBill(call, orderId, {});
+      const { token } = await mintLink(call, ticketId);
+      const [guestDelay, tillDelay] = round % 2 === 0 ? [0, round] : [round, 0];
+      const [fromGuest, fromTill] = await Promise.all([
+        sleep(guestDelay).then(() => phone(app)('POST', `/guest/${token}/lightning`, {})),
+        sleep(tillDelay).then(() => call('POST', `/tickets/${ticketId}/lightning`, {})),
+      ]);
+      const expected = fromGuest.statusCode === 201 ? [201, 409] : [400, 201];
+      assert.deepEqual(
+        [fromGuest.statusCode, fromTill.statusCode],
+        expected,
+        `${fromGuest.body} ${fromTill.body}`,
+      );
+      const asked = await db
+        .selectFrom('payments')
+        .select((eb) => eb.fn.sum<number>('amount_cents').as('cents'))
+        .where('ticket_id', '=', ticketId)
+        .where('status', '=', 'pending')
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(asked.cents), 6000);
+    }
   });
 
   it('settles a guest payment once by lookup or by the sweep, and answers a retried key with the same invoice', async (t) => {
@@ -234,7 +323,7 @@ describeEachDatabase('guest links and the guest API', (target) => {
   });
 
   it('tells a guest whether their own invoice was paid, expired, or is none of theirs', async (t) => {
-    const { app, clock, simulator, call, ticketId } = await guestBill(t, target);
+    const { app, db, clock, simulator, call, ticketId } = await guestBill(t, target);
     await listenForWebhooks(app, simulator);
     const { token } = await mintLink(call, ticketId);
     const guest = phone(app);
@@ -259,13 +348,65 @@ describeEachDatabase('guest links and the guest API', (target) => {
       [404, NOT_FOUND],
       "the till's payments are not a guest's",
     );
-    const other = await guestBill(t, target);
-    const otherLink = await mintLink(other.call, other.ticketId);
+    // Another bill of the same restaurant, on the same database: only the bill check refuses it.
+    const other = await billableOrder(app, db);
+    const otherLink = await mintLink(other.call, await createBill(other.call, other.orderId, {}));
     assert.deepEqual(await statusOf(mine.payment_id, otherLink.token), [404, NOT_FOUND], 'another bill');
     assert.deepEqual(await statusOf(mine.payment_id, 'not-a-token'), [404, NOT_FOUND]);
 
     clock.advance(Date.parse(friends.expires_at) - clock.now());
     assert.deepEqual(await statusOf(friends.payment_id), [200, { status: 'expired' }], 'no longer payable');
+  });
+
+  it('refuses a negative tip by its schema, before anything reaches the database or the node', async (t) => {
+    const { app, db, simulator, call, ticketId } = await guestBill(t, target);
+    const { token } = await mintLink(call, ticketId);
+    const before = await databaseDigest(db);
+    const refused = await phone(app)(
+      'POST',
+      `/guest/${token}/lightning`,
+      { amount: 10, tip: -1 },
+      {
+        'idempotency-key': 'negative-tip-1',
+      },
+    );
+    assert.equal(refused.statusCode, 400, refused.body);
+    assert.equal(refused.json().message, 'Validation failed');
+    assert.match(JSON.stringify(refused.json().details), /tip/);
+    assert.equal(await databaseDigest(db), before, 'no payment, no idempotency key');
+    assert.deepEqual(simulator.received, []);
+  });
+
+  it('refuses a guest invoice on a canceled bill and on a bill refunded in full', async (t) => {
+    const { app, db, simulator, call, admin, ticketId, orderId } = await guestBill(t, target);
+    const guest = phone(app);
+    const { token } = await mintLink(call, ticketId);
+    const canceled = await call('POST', `/tickets/${ticketId}/cancel`);
+    assert.equal(canceled.statusCode, 200, canceled.body);
+    const onCanceled = await guest('POST', `/guest/${token}/lightning`, {});
+    assert.deepEqual([onCanceled.statusCode, onCanceled.json()], [400, { message: 'Ticket is canceled' }]);
+
+    const refundedId = await createBill(call, orderId, {});
+    const cash = await call('POST', `/tickets/${refundedId}/payments`, { method: 'cash', amount: 60 });
+    assert.equal(cash.statusCode, 201, cash.body);
+    const refund = await admin('POST', `/payments/${cash.json().id}/refund`, { reason: 'Platillo frío' });
+    assert.equal(refund.statusCode, 201, refund.body);
+    const refundedLink = await mintLink(call, refundedId);
+    const refundedBill = (await guest('GET', `/guest/${refundedLink.token}`)).json();
+    assert.deepEqual([refundedBill.status, refundedBill.paid], [2, 0], 'paid back in full, still Paid');
+    const onRefunded = await guest('POST', `/guest/${refundedLink.token}/lightning`, { amount: 60 });
+    assert.deepEqual(
+      [onRefunded.statusCode, onRefunded.json()],
+      [400, { message: 'Ticket is already paid' }],
+    );
+
+    const guestPayments = await db
+      .selectFrom('payments')
+      .select('id')
+      .where('source', '=', 'guest')
+      .execute();
+    assert.deepEqual(guestPayments, []);
+    assert.deepEqual(simulator.received, []);
   });
 
   it('never lets a guest token through a staff route, and limits requests per token', async (t) => {

@@ -45,6 +45,10 @@ function storedPayment(db: Db, id: string) {
   return db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
+function cursorOf(db: Db) {
+  return db.selectFrom('lightning_catch_up').selectAll().executeTakeFirstOrThrow();
+}
+
 function storedTicket(db: Db, id: string) {
   return db.selectFrom('tickets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
@@ -87,7 +91,11 @@ describeEachDatabase('lightning bills', (target) => {
     );
     const ticket = (await call('GET', `/tickets/${ticketId}`)).json();
     assert.deepEqual([ticket.status, ticket.paid, ticket.balance], [2, 60, 0]);
-    assert.deepEqual((await eventTypes(db)).slice(-3), ['payment.pending', 'payment.settled', 'ticket.paid']);
+    assert.deepEqual(
+      (await eventTypes(db)).slice(-4),
+      ['payment.pending', 'payment.settled', 'ticket.paid', 'order.updated'],
+      'the paid order closes itself',
+    );
   });
 
   it('settles through the sweep when the webhook is lost', async (t) => {
@@ -313,7 +321,11 @@ describeEachDatabase('lightning bills', (target) => {
     assert.equal((await storedPayment(db, first.id)).status, 'settled');
     const ticket = await storedTicket(db, ticketId);
     assert.deepEqual([ticket.status, Number(ticket.paid_cents)], [2, 6000]);
-    assert.deepEqual((await eventTypes(db)).slice(-3), ['payment.expired', 'payment.settled', 'ticket.paid']);
+    assert.deepEqual(
+      (await eventTypes(db)).slice(-4),
+      ['payment.expired', 'payment.settled', 'ticket.paid', 'order.updated'],
+      'the paid order closes itself',
+    );
   });
 
   it('finds an invoice paid in its last moment through the sweep when its webhook is dropped', async (t) => {
@@ -419,8 +431,31 @@ describeEachDatabase('lightning bills', (target) => {
     assert.equal(Number(incoming.received_sat), -500);
   });
 
-  it('settles through the catch-up read of paid payments, without webhook, sweep or lookup', async (t) => {
+  it('says in its OpenAPI document what it does: a paid invoice counts in full, whatever reached the node', async (t) => {
     const { app, db, simulator, call, ticketId } = await lightningBill(t, target);
+    await listenForWebhooks(app, simulator);
+    const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
+    await (await simulator.receivePayment(payment.lightning.invoice)).webhooks;
+    assert.equal(Number((await storedPayment(db, payment.id)).received_sat), NET_SAT);
+    assert.equal((await storedTicket(db, ticketId)).status, 2, 'received_sat < amount_sat and it counts');
+
+    const document = (await app.inject({ method: 'GET', url: '/swagger/json' })).json();
+    const described = (path: string, method: string): string => document.paths[path][method].description;
+    for (const [path, method] of [
+      ['/tickets/{id}/payments', 'post'],
+      ['/payments/{id}', 'get'],
+      ['/payments/{id}/refund', 'post'],
+    ] as const) {
+      const text = described(path, method);
+      assert.doesNotMatch(text, /only when `lightning\.received_sat ≥|underpaid|does not count/, path);
+    }
+    assert.match(described('/tickets/{id}/payments', 'post'), /counts for its `amount \+ tip` in full/);
+    assert.match(described('/payments/{id}', 'get'), /counts for `amount \+ tip` in full/);
+  });
+
+  it('settles through the catch-up read of paid payments, without webhook, sweep or lookup', async (t) => {
+    const { app, db, clock, simulator, call, ticketId } = await lightningBill(t, target);
+    simulator.node.useClock(clock);
     simulator.webhookMode = 'drop';
     const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
     await simulator.receivePayment(payment.lightning.invoice);
@@ -440,6 +475,48 @@ describeEachDatabase('lightning bills', (target) => {
       [Number(cursor.seen_until), cursor.claimed_until],
       [simulator.node.incoming.get(payment.lightning.payment_hash)?.completedAt, null],
     );
+  });
+
+  it('moves the catch-up cursor at most to now, whatever completion time the node answers', async (t) => {
+    const { app, db, clock, simulator, call, ticketId } = await lightningBill(t, target);
+    simulator.webhookMode = 'drop';
+    const first = (await call('POST', `/tickets/${ticketId}/lightning`, { amount: 20 })).json();
+    simulator.node.useClock({ now: () => Date.UTC(9999, 11, 31) });
+    await simulator.receivePayment(first.lightning.invoice);
+    await app.jobs.run(LIGHTNING_CATCH_UP);
+    assert.equal((await storedPayment(db, first.id)).status, 'settled');
+    assert.equal(Number((await cursorOf(db)).seen_until), clock.now());
+
+    clock.advance(1000);
+    simulator.node.useClock(clock);
+    const asked = await call('POST', `/tickets/${ticketId}/lightning`, {});
+    assert.equal(asked.statusCode, 201, asked.body);
+    const second = asked.json();
+    await simulator.receivePayment(second.lightning.invoice);
+    await app.jobs.run(LIGHTNING_CATCH_UP);
+    assert.equal((await storedPayment(db, second.id)).status, 'settled', 'later catch-ups still read');
+    assert.equal((await storedTicket(db, ticketId)).status, 2);
+    assert.equal(Number((await cursorOf(db)).seen_until), clock.now());
+  });
+
+  it('leaves the catch-up cursor where it was when a later page fails', async (t) => {
+    const { app, db, clock, simulator, call, ticketId } = await lightningBill(t, target);
+    simulator.node.useClock(clock);
+    simulator.webhookMode = 'drop';
+    const before = Number((await cursorOf(db)).seen_until);
+    const payment = (await call('POST', `/tickets/${ticketId}/lightning`, {})).json();
+    await simulator.receivePayment(payment.lightning.invoice);
+    const completedAt = simulator.node.incoming.get(payment.lightning.payment_hash)?.completedAt;
+    clock.advance(1000);
+    simulator.failAfter('/payments/incoming', 1);
+    await assert.rejects(app.jobs.run(LIGHTNING_CATCH_UP));
+    assert.equal((await storedPayment(db, payment.id)).status, 'settled', 'the first page was read');
+    assert.deepEqual(
+      [Number((await cursorOf(db)).seen_until), (await cursorOf(db)).claimed_until],
+      [before, null],
+      'the second page failed: the cursor stays and the claim is released',
+    );
+    assert.ok(completedAt !== null && completedAt !== undefined && completedAt > before);
   });
 
   it('does not read the node when no Lightning payment of ours can still be paid', async (t) => {

@@ -20,11 +20,13 @@ type TestContext = Parameters<typeof buildWalletTestApp>[0];
 
 /**
  * Ana's table T4: two tacos and a jamaica water, billed with a 10 % discount, paid 50.00 in cash
- * (60.00 handed over, 5.00 tip) and the rest over Lightning, settled by the sweep.
+ * (60.00 handed over, 5.00 tip) and the rest over Lightning, settled by the sweep. The node takes a
+ * liquidity fee of 500 sat from the guest's 2,675: the receipt still says what the guest paid.
  */
 async function paidBill(t: TestContext, target: DatabaseTarget) {
   const built = await buildWalletTestApp(t, target, {
     env: { POS_RATE_SOURCE: `fixed:${PRICE}` },
+    simulator: { liquidityFeeSat: 500 },
   });
   const { app, db, simulator } = built;
   const ana = await insertUser(db, { name: 'Ana', role: 'staff' });

@@ -272,6 +272,62 @@ describeEachDatabase('shifts', (target) => {
     assert.equal((await call('GET', '/shifts/current')).json().expected_cash, 50);
   });
 
+  it("takes a manager's cash refund out of a drawer a shift answers for: hers, or the one she names", async (t) => {
+    const { app, db } = await buildTestApp(t, target);
+    const { call, orderId } = await billableOrder(app, db);
+    const manager = callerFor(app, (await loggedInUser(app, db, 'manager')).cookies);
+    const drawer = (await call('POST', '/shifts', { opening_cash: 100 })).json();
+    const ticketId = await createBill(call, orderId, {});
+    const card = await call('POST', `/tickets/${ticketId}/payments`, { method: 'card', amount: 10 });
+    const cash = (await call('POST', `/tickets/${ticketId}/payments`, { method: 'cash', amount: 50 })).json();
+
+    const before = await databaseDigest(db);
+    const refused = await manager('POST', `/payments/${cash.id}/refund`, { amount: 20, reason: 'Frío' });
+    assert.deepEqual(
+      [refused.statusCode, refused.json()],
+      [
+        400,
+        {
+          message:
+            'A cash refund comes out of a drawer: open your shift, or name the shift whose drawer pays it',
+        },
+      ],
+    );
+    assert.equal(await databaseDigest(db), before, 'nothing refunded, no drawer short');
+
+    const named = await manager('POST', `/payments/${cash.id}/refund`, {
+      amount: 20,
+      reason: 'Frío',
+      shift_id: drawer.id,
+    });
+    assert.equal(named.statusCode, 201, named.body);
+    assert.equal((await call('GET', '/shifts/current')).json().expected_cash, 130, 'the cashier’s corte');
+
+    const own = (await manager('POST', '/shifts', { opening_cash: 50 })).json();
+    const fromOwn = await manager('POST', `/payments/${cash.id}/refund`, { amount: 5, reason: 'Frío' });
+    assert.equal(fromOwn.statusCode, 201, fromOwn.body);
+    assert.equal((await manager('GET', '/shifts/current')).json().expected_cash, 45);
+    assert.equal(await storedSum(db, 'refunds', own.id, 'amount_cents'), 5);
+
+    const closed = await call('POST', `/shifts/${drawer.id}/close`, { counted_cash: 130 });
+    assert.equal(closed.statusCode, 200, closed.body);
+    assert.equal(closed.json().difference, 0);
+    const onClosed = await manager('POST', `/payments/${cash.id}/refund`, {
+      amount: 5,
+      reason: 'Frío',
+      shift_id: drawer.id,
+    });
+    assert.deepEqual([onClosed.statusCode, onClosed.json()], [409, { message: 'The shift is closed' }]);
+    const cardWithDrawer = await manager('POST', `/payments/${card.json().id}/refund`, {
+      reason: 'Error',
+      shift_id: own.id,
+    });
+    assert.deepEqual(
+      [cardWithDrawer.statusCode, cardWithDrawer.json()],
+      [400, { message: 'Only cash refunds come out of a drawer' }],
+    );
+  });
+
   it('shows each user their own shifts and a manager everyone’s, by day', async (t) => {
     const { app, db, clock } = await buildTestApp(t, target, {
       env: { POS_TIMEZONE: 'America/Mexico_City' },

@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   'order.merged',
   'dish.moved',
   'payment.refunded',
+  'payment.canceled',
   'payment.refund_undone',
   'wallet.payment_sent',
   'settings.updated',

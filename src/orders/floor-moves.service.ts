@@ -12,12 +12,13 @@ import * as dishes from './order-dishes.repo';
 import { recordDishesChanged, recordOrderEvent } from './order-events';
 import { tableNotFound } from './order-links';
 import { recordOrderMoved } from './order-moved-audit';
+import { seatOrder, unseatOrder } from './order-seating';
 import { isActive } from './order-status';
 import * as tables from './order-tables.repo';
 import { toOrderDishView, toOrderView } from './order-views';
 import * as orders from './orders.repo';
 import type { CompleteOrderView, OrderView } from './orders.schemas';
-import { orderWithDishesView, seatOrder, unseatOrder } from './orders.service';
+import { orderWithDishesView } from './orders.service';
 
 /*
  * The floor's moves (issue 23): a party changes table, two tables become one order, plates go to

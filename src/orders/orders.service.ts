@@ -9,14 +9,15 @@ import { newId } from '../core/ids';
 import { fromCents } from '../core/money';
 import { authorize } from '../roles/permissions';
 import { authorizeAction } from '../roles/request-permissions';
-import { recordTableEvent } from '../tables/table-events';
 import { cancelBillsOfOrder } from '../tickets/bill-cancellation';
 import { findLiveTicketsOfOrder } from '../tickets/tickets.repo';
 import { TICKET_STATUS } from '../tickets/tickets.schemas';
+import { completeOrder } from './order-completion';
 import * as dishes from './order-dishes.repo';
 import { recordOrderEvent } from './order-events';
 import { findOrderUser, priceDishEntries, sumCents, tableNotFound, tableTaken } from './order-links';
 import { recordOrderMoved } from './order-moved-audit';
+import { seatOrder, unseatOrder } from './order-seating';
 import { assertTransition, isActive } from './order-status';
 import * as tables from './order-tables.repo';
 import { orderBalanceCents, toOrderDishView, toOrderView } from './order-views';
@@ -180,7 +181,8 @@ async function reassignment(
 /**
  * The till closing a table once it has paid: an active order whose payments cover its total becomes
  * completed in one step, whatever status the kitchen flow left it in, and frees its table. Unlike
- * completing through PUT (which the spec allows unpaid), a balance due is refused.
+ * completing through PUT (which the spec allows unpaid), a balance due is refused. With
+ * `close_paid_orders` on, a paid order usually closed itself already (order-completion.ts).
  */
 export async function closeOrder(ctx: AppContext, principal: Principal, id: string): Promise<OrderView> {
   authorize(principal, 'orders.write');
@@ -192,11 +194,7 @@ export async function closeOrder(ctx: AppContext, principal: Principal, id: stri
     if (orderBalanceCents(current) > 0) {
       throw new BadRequestError('Cannot close an order with a balance due');
     }
-    await tables.lockTables(trx, [current.table_id]);
-    const closed = await orders.updateOrder(trx, id, { status: 'completed', updated_at: now });
-    await recordOrderEvent(trx, 'order.updated', closed, now);
-    if (current.table_id) await unseatOrder(trx, current.table_id, id, now);
-    return toOrderView(closed);
+    return toOrderView(await completeOrder(trx, current, now));
   });
 }
 
@@ -255,18 +253,6 @@ export async function calculateTotal(ctx: AppContext, id: string): Promise<{ tot
     );
     return { total: fromCents(totalCents) };
   });
-}
-
-/** The table shows the order that now holds it; a table that is gone refuses the order. */
-export async function seatOrder(trx: Db, tableId: string, orderId: string, now: number): Promise<void> {
-  const table = await tables.occupyTable(trx, tableId, orderId, now);
-  if (!table) throw tableNotFound(tableId);
-  await recordTableEvent(trx, 'table.updated', table, now);
-}
-
-export async function unseatOrder(trx: Db, tableId: string, orderId: string, now: number): Promise<void> {
-  const table = await tables.freeTable(trx, tableId, orderId, now);
-  if (table) await recordTableEvent(trx, 'table.updated', table, now);
 }
 
 async function assertLiveTable(db: Db, tableId: string): Promise<void> {

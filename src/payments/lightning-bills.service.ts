@@ -5,7 +5,7 @@ import type { Db } from '../core/db/database';
 import { isUniqueViolation } from '../core/db/locks';
 import { BadRequestError, ConflictError, ServiceUnavailableError } from '../core/errors';
 import { newId } from '../core/ids';
-import { toCents } from '../core/money';
+import { fromCents, toCents } from '../core/money';
 import { recordEvent } from '../events/record-event';
 import type { ExchangeRate } from '../rates/exchange-rate';
 import { authorize } from '../roles/permissions';
@@ -136,7 +136,7 @@ export async function reserveIn(
   const balanceCents =
     payer.source === 'guest'
       ? owedCents - (await lightning.payableInvoicesCents(trx, ticketId, now))
-      : owedCents;
+      : await uncoveredByGuests(trx, ticketId, owedCents, input, now);
   const amountCents = input.amount === undefined ? balanceCents : toCents(input.amount);
   if (amountCents <= 0) throw new BadRequestError('Nothing left to pay');
   if (amountCents > balanceCents) throw new BadRequestError('Amount exceeds the balance');
@@ -169,6 +169,33 @@ export async function reserveIn(
     source: payer.source,
   });
   return { id, ticketId, orderId: ticket.order_id, amountSat };
+}
+
+/**
+ * What the till may still ask for: the balance less the guests' invoices that may still be paid, so
+ * the till's invoice and theirs never together ask for more than the bill (the bill's row lock,
+ * held by the caller, orders this against every guest's request). The till's amount defaults to
+ * that; asking for more while a guest's invoice covers it is a conflict that names the invoice, so
+ * the cashier can wait for it or cancel it (POST /payments/{id}/cancel).
+ */
+async function uncoveredByGuests(
+  trx: Db,
+  ticketId: string,
+  owedCents: number,
+  input: LightningBillBody,
+  now: number,
+): Promise<number> {
+  const guests = await lightning.payableGuestInvoices(trx, ticketId, now);
+  if (guests.length === 0) return owedCents;
+  const uncoveredCents = owedCents - guests.reduce((sum, guest) => sum + Number(guest.amount_cents), 0);
+  const askedCents = input.amount === undefined ? uncoveredCents : toCents(input.amount);
+  if (askedCents <= uncoveredCents && askedCents > 0) return uncoveredCents;
+  const [first] = guests;
+  throw new ConflictError(
+    `A guest's Lightning invoice is pending on this bill: payment ${first?.id} for ` +
+      `${fromCents(Number(first?.amount_cents)).toFixed(2)}; ${fromCents(Math.max(uncoveredCents, 0)).toFixed(2)} ` +
+      'is left to ask for',
+  );
 }
 
 export async function makeInvoice(

@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import type { Db } from '../core/db/database';
 import { recordEvent } from '../events/record-event';
 import type { NodeIncomingPayment } from '../lightning/lightning.types';
+import { closeOrderIfDone } from '../orders/order-completion';
 import { refreshSalesFacts } from '../reports/sales-facts';
 import { viewOf as ticketViewOf } from '../tickets/ticket-views';
 import { TICKET_STATUS } from '../tickets/tickets.schemas';
@@ -59,6 +60,7 @@ export async function settleByHash(
     const ticketView = await ticketViewOf(trx, ticket.id);
     if (Number(ticket.status) === TICKET_STATUS.pending && ticketView.status === TICKET_STATUS.paid) {
       await recordEvent(trx, { type: 'ticket.paid', data: ticketView, at: now });
+      await closeOrderIfDone(trx, ticket.order_id, now);
     }
     return 'settled';
   });
@@ -143,8 +145,9 @@ const CATCH_UP_OVERLAP_MS = 10 * 60 * 1000;
  * paid incoming payments completed since the newest one already seen (phoenixd's default list:
  * paid only, filtered by completion time) and settles every one of ours still pending or expired.
  * One instance reads at a time (a claim on the cursor's row); the cursor moves only when every page
- * was read. Pages are read until an empty one: phoenixd drops some kinds of payment from a page after
- * counting it, so a short page is not the last, and nothing here relies on the order of a page.
+ * was read, and never past now. Pages are read until an empty one: phoenixd drops some kinds of
+ * payment from a page after counting it, so a short page is not the last, and nothing here relies on
+ * the order of a page.
  */
 export async function catchUpLightningPayments(ctx: AppContext): Promise<void> {
   if (!ctx.lightning) return;
@@ -175,7 +178,9 @@ export async function catchUpLightningPayments(ctx: AppContext): Promise<void> {
         if (ours.has(payment.paymentHash.toLowerCase())) {
           await settleByHash(ctx, payment.paymentHash.toLowerCase(), payment);
         }
-        seenUntil = Math.max(seenUntil, payment.completedAt ?? 0);
+        // A completion time past our now (a node's clock running ahead, a garbled answer) would put
+        // the cursor where every later read starts after every payment: it moves at most to now.
+        seenUntil = Math.max(seenUntil, Math.min(payment.completedAt ?? 0, now));
       }
     }
     isComplete = true;

@@ -31,6 +31,25 @@ export async function payableInvoicesCents(db: Db, ticketId: string, now: number
   return Number(row?.cents ?? 0);
 }
 
+/** The guests' Lightning invoices of the bill that may still be paid, oldest first. */
+export function payableGuestInvoices(
+  db: Db,
+  ticketId: string,
+  now: number,
+): Promise<{ id: string; amount_cents: number }[]> {
+  return db
+    .selectFrom('payments')
+    .select(['id', 'amount_cents'])
+    .where('ticket_id', '=', ticketId)
+    .where('method', '=', LIGHTNING)
+    .where('status', '=', 'pending')
+    .where('source', '=', 'guest')
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
 export function findPaymentByHash(db: Db, paymentHash: string): Promise<PaymentRow | undefined> {
   return db.selectFrom('payments').selectAll().where('payment_hash', '=', paymentHash).executeTakeFirst();
 }

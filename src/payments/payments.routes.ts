@@ -6,6 +6,7 @@ import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
 import { errors, IdMessageReply, IdParams, MessageReply, NoContent, roundTripBody } from '../core/schemas';
 import * as lightningBills from './lightning-bills.service';
+import * as lightningCancel from './lightning-cancel.service';
 import * as methods from './payment-methods.service';
 import {
   LightningBillBody,
@@ -35,7 +36,9 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
           'For every active method but `lightning` (use POST /tickets/{id}/lightning): the payment is ' +
           'settled when recorded. `amount` counts against the balance and is at most the balance; `tip` ' +
           'comes on top. Cash may send `tendered` ≥ amount + tip and the answer carries the `change`. ' +
-          'When the balance reaches 0 the bill becomes Paid (2) in the same transaction.',
+          'When the balance reaches 0 the bill becomes Paid (2) in the same transaction. A Lightning ' +
+          'payment counts for its `amount + tip` in full once the node says its invoice is paid, whatever ' +
+          '`lightning.received_sat` says (see GET /payments/{id}).',
         headers: IdempotencyHeaders,
         params: IdParams,
         body: PaymentBody,
@@ -67,8 +70,13 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
           'sat (with BTC as the base currency the rate is 1 and 0.01 BTC = 1,000,000 sat). phoenixd makes ' +
           'the invoice (its `externalId` is the payment id, its description names the business and the ' +
           'table) and a `pending` payment is stored: 201 with the payment view. A bill has at most one ' +
-          'pending Lightning payment: asking again while it is unexpired answers that same payment with ' +
-          '200 (also when two requests race), so a retry never makes a second invoice; a payment past its ' +
+          "pending Lightning payment of the till's: asking again while it is unexpired answers that same " +
+          'payment with 200 (also when two requests race), so a retry never makes a second invoice. ' +
+          "Guests' pending invoices (POST /guest/{token}/lightning) cover part of the balance: `amount` " +
+          'defaults to what they leave uncovered, and asking for more (or when they cover it all) answers 409 ' +
+          "`A guest's Lightning invoice is pending on this bill: payment <id> for <amount>; <left> is left to " +
+          "ask for`; the till may withdraw it (POST /payments/{id}/cancel). The bill's row lock orders the " +
+          "till's and the guests' requests, so together they never ask for more than the balance. A payment past its " +
           'expiry is first checked with the node and then `expired`, and a new one is made. The payment ' +
           'settles without any client (webhook, GET /payments/{id}, a background sweep). No exchange rate ' +
           '(none configured, the source answering a price outside the plausible band, or the last one older ' +
@@ -116,15 +124,37 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         description:
           'A pending Lightning payment is first checked with the node (phoenixd GET ' +
           '/payments/incoming/{hash}): paid, it settles now; past its expiry and unpaid, it becomes ' +
-          '`expired`. A node that cannot be asked leaves the stored state as the answer. A Lightning ' +
-          'payment counts for `amount + tip` only when `lightning.received_sat ≥ lightning.amount_sat`; ' +
-          'one that received less is `settled` with its `received_sat` recorded but does not count ' +
-          'towards the bill, which stays open for the rest.',
+          '`expired`. A node that cannot be asked leaves the stored state as the answer. A settled ' +
+          'Lightning payment counts for `amount + tip` in full: phoenixd accepts only an invoice paid in ' +
+          'full, and `lightning.received_sat` is what reached the node after the liquidity fee it took ' +
+          '(less than `lightning.amount_sat`, even negative; the fee is `lightning.fees_msat`). The guest ' +
+          'paid `amount_sat`: that is what the ticket shows; the fee is in the Z report.',
         params: IdParams,
         response: { 200: PaymentView, ...errors(400, 401, 404) },
       },
     },
     (request) => service.getPayment(ctx, request.params.id),
+  );
+
+  app.post(
+    '/payments/:id/cancel',
+    {
+      schema: {
+        operationId: 'cancelLightningPayment',
+        tags,
+        summary: 'Withdraw a pending Lightning invoice',
+        description:
+          "`payments.take`. A pending Lightning invoice of the bill (a guest's left open on a phone, or the " +
+          "till's own) stops counting: the node is asked first (an invoice already paid settles instead: " +
+          '409), then the payment becomes `expired` (event `payment.expired`, audit `payment.canceled`) and ' +
+          'no longer holds part of the balance. phoenixd cannot withdraw an invoice: one paid anyway is ' +
+          'still recorded and the bill shows it overpaid. Not a Lightning payment: 400; no longer ' +
+          'pending: 409 `This Lightning invoice is no longer pending`; node unavailable: 503, nothing changed.',
+        params: IdParams,
+        response: { 200: PaymentView, ...errors(400, 401, 403, 404, 409, 503) },
+      },
+    },
+    (request) => lightningCancel.cancelLightningPayment(ctx, principalOf(request), request.params.id),
   );
 
   app.post(
@@ -138,16 +168,20 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
           'Cash, card and other recorded methods: records money given back, at most what is left of the ' +
           "payment's `amount` (default: all of it; tips are not refunded). The bill's and the order's " +
           '`paid` fall by the refund; a Paid bill stays Paid. The payment becomes `partially_refunded` or ' +
-          "`refunded`. Lightning payments: `invoice` (the customer's BOLT11) is required and is paid " +
+          "`refunded`. Cash comes out of a drawer: the refunder's open shift, or the open shift named in " +
+          "`shift_id` (another user's needs `shifts.manage`). While any shift is open (or with " +
+          '`require_shift_for_cash`), a cash refund with neither answers 400 `A cash refund comes out of a ' +
+          'drawer: open your shift, or name the shift whose drawer pays it`; a closed shift named: 409 ' +
+          "`The shift is closed`. Lightning payments: `invoice` (the customer's BOLT11) is required and is paid " +
           'through the node for the refunded amount at the rate of the original payment; the ' +
           "`Idempotency-Key` carries the wallet's rules (a retry never pays twice; a node that gave no " +
           'answer: 504 `Payment outcome unknown: check outgoing payments`, and every retry with that key ' +
-          'answers the same without calling the node). An underpaid Lightning payment (not counted) ' +
-          'cannot be refunded here: 400.',
+          'answers the same without calling the node). A refund the node cannot afford because the ' +
+          "payment's sats went to its fee credit says so in its 400.",
         headers: IdempotencyHeaders,
         params: IdParams,
         body: RefundBody,
-        response: { 201: RefundCreatedReply, ...errors(400, 401, 403, 404, 503, 504) },
+        response: { 201: RefundCreatedReply, ...errors(400, 401, 403, 404, 409, 503, 504) },
       },
     },
     async (request, reply) => {

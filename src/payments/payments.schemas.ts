@@ -110,6 +110,13 @@ export const RefundBody = Type.Object(
           "Lightning payments only (and required for them): the customer's BOLT11 invoice, paid through the node",
       }),
     ),
+    shift_id: Type.Optional(
+      Uuid({
+        description:
+          "Cash payments only: the open shift whose drawer the cash comes out of, when not the refunder's own " +
+          '(another user’s needs `shifts.manage`)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -6,6 +6,7 @@ import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempote
 import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
 import { recordEvent } from '../events/record-event';
+import { closeOrderIfDone } from '../orders/order-completion';
 import { refreshSalesFacts } from '../reports/sales-facts';
 import { authorize } from '../roles/permissions';
 import { shiftForRecording } from '../shifts/shifts.service';
@@ -89,6 +90,7 @@ export async function recordPayment(
     const ticketView = await ticketViewOf(trx, ticketId);
     if (ticketView.status === TICKET_STATUS.paid) {
       await recordEvent(trx, { type: 'ticket.paid', data: ticketView, at: now });
+      await closeOrderIfDone(trx, ticket.order_id, now);
     }
     return { id, ticket_status: ticketView.status, change: fromCents(changeCents) };
   });

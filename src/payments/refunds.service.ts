@@ -10,7 +10,7 @@ import { runPaymentOnce } from '../core/payment-once';
 import { recordEvent } from '../events/record-event';
 import { refreshSalesFacts } from '../reports/sales-facts';
 import { authorize } from '../roles/permissions';
-import { shiftForRecording } from '../shifts/shifts.service';
+import { drawerForCashRefund, shiftForRecording } from '../shifts/shifts.service';
 import { lockTicketWithOrder } from '../tickets/tickets.service';
 import { callNode } from '../wallet/node-call';
 import { centsToSats } from './lightning-bills.service';
@@ -40,6 +40,9 @@ export async function refundPayment(
   if (!found) throw new NotFoundError();
   if (found.method === 'lightning') return refundLightning(ctx, principal, paymentId, input, claim);
   if (input.invoice !== undefined) throw new BadRequestError('Only Lightning refunds take an invoice');
+  if (input.shift_id !== undefined && found.method !== 'cash') {
+    throw new BadRequestError('Only cash refunds come out of a drawer');
+  }
   const now = ctx.clock.now();
   return inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
     const refund = await takeRefund(trx, principal, paymentId, input, now);
@@ -78,7 +81,10 @@ async function takeRefund(
   const cents = input.amount === undefined ? leftCents : toCents(input.amount);
   if (cents > leftCents) throw new BadRequestError('Amount exceeds what is left of the payment');
   const amountSat = lightning ? centsToSats(cents, Number(payment.rate)) : null;
-  const shiftId = await shiftForRecording(trx, principal.id, payment.method === 'cash');
+  const shiftId =
+    payment.method === 'cash'
+      ? await drawerForCashRefund(trx, principal, input.shift_id)
+      : await shiftForRecording(trx, principal.id, false);
   const id = newId();
   await payments.insertRefund(trx, {
     id,

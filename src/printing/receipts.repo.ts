@@ -69,7 +69,6 @@ export function findBillPayments(db: Db, ticketId: string) {
       'payments.change_cents',
       'payments.refunded_cents',
       'payments.amount_sat',
-      'payments.received_sat',
       'payments.rate',
     ])
     .where('payments.ticket_id', '=', ticketId)

@@ -149,7 +149,9 @@ export async function buildReceipt(
       lightning:
         payment.rate === null
           ? null
-          : { amountSat: Number(payment.received_sat ?? payment.amount_sat), rate: Number(payment.rate) },
+          : // What the guest's wallet paid: the node's liquidity fee comes out of the restaurant's
+            // side afterwards and is shown only in the Z report.
+            { amountSat: Number(payment.amount_sat), rate: Number(payment.rate) },
     })),
     tipCents: payments.reduce((sum, payment) => sum + Number(payment.tip_cents), 0),
     changeCents: payments.reduce((sum, payment) => sum + Number(payment.change_cents ?? 0), 0),

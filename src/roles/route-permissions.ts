@@ -165,6 +165,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, RoutePermission>> = {
 
   recordPayment: 'payments.take',
   requestLightningPayment: 'payments.take',
+  cancelLightningPayment: 'payments.take',
   createInvoice: 'payments.take',
   refundPayment: 'payments.refund',
   createPaymentMethod: 'payment_methods.manage',

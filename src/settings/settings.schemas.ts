@@ -64,6 +64,12 @@ const settingsProperties = {
       'shifts.manage until the shift is closed; the close answer still carries expected and ' +
       'difference (default false)',
   }),
+  close_paid_orders: Type.Boolean({
+    description:
+      'An order closes itself and frees its table once every bill is paid and nothing is owed, ' +
+      'however it was paid (cash, card, the till or a guest by Lightning); off: the cashier closes it ' +
+      '(POST /orders/{id}/close) (default true)',
+  }),
 };
 
 export const SettingsView = Type.Object(settingsProperties);

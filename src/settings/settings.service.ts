@@ -27,6 +27,7 @@ export type Settings = Readonly<{
   requireShiftForCash: boolean;
   webhooksBlockPrivateTargets: boolean;
   blindShiftClose: boolean;
+  closePaidOrders: boolean;
   /** The language paper prints in. */
   locale: PaperLocale;
   /** Tip percentages the guest page offers. */
@@ -61,6 +62,7 @@ function toSettings(row: repo.SettingsRow): Settings {
     requireShiftForCash: Number(row.require_shift_for_cash) === 1,
     webhooksBlockPrivateTargets: Number(row.webhooks_block_private_targets) === 1,
     blindShiftClose: Number(row.blind_shift_close) === 1,
+    closePaidOrders: Number(row.close_paid_orders) === 1,
     locale: row.locale as PaperLocale,
     tipSuggestions: JSON.parse(row.tip_suggestions) as number[],
     maxTipPercent: Number(row.max_tip_percent),
@@ -81,6 +83,7 @@ function toView(settings: Settings): SettingsView {
     require_shift_for_cash: settings.requireShiftForCash,
     webhooks_block_private_targets: settings.webhooksBlockPrivateTargets,
     blind_shift_close: settings.blindShiftClose,
+    close_paid_orders: settings.closePaidOrders,
     locale: settings.locale,
     tip_suggestions: [...settings.tipSuggestions],
     max_tip_percent: settings.maxTipPercent,
@@ -126,6 +129,7 @@ export async function updateSettings(
         webhooks_block_private_targets: input.webhooks_block_private_targets ? 1 : 0,
       }),
       ...(input.blind_shift_close !== undefined && { blind_shift_close: input.blind_shift_close ? 1 : 0 }),
+      ...(input.close_paid_orders !== undefined && { close_paid_orders: input.close_paid_orders ? 1 : 0 }),
       ...(input.locale !== undefined && { locale: input.locale }),
       ...(input.tip_suggestions !== undefined && { tip_suggestions: JSON.stringify(input.tip_suggestions) }),
       ...(input.max_tip_percent !== undefined && { max_tip_percent: input.max_tip_percent }),

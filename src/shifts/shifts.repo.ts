@@ -46,6 +46,16 @@ export async function lockOpenShiftIdOf(db: Db, userId: string): Promise<string 
   return (await openShiftIdOf.first(db, { userId }))?.id;
 }
 
+export async function isAnyShiftOpen(db: Db): Promise<boolean> {
+  const row = await db
+    .selectFrom('shifts')
+    .select('id')
+    .where('closed_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Locks the shift row until commit, so no payment can attach to it while it closes. */
 export async function lockShift(db: Db, id: string): Promise<Selectable<Database['shifts']> | undefined> {
   return forUpdate(db, db.selectFrom('shifts').selectAll().where('id', '=', id)).executeTakeFirst();

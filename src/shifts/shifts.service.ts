@@ -24,6 +24,9 @@ import type {
 export const SHIFT_ALREADY_OPEN = 'A shift is already open';
 export const OPEN_A_SHIFT_FIRST = 'Open a shift first';
 export const SHIFT_CLOSED = 'The shift is closed';
+export const CASH_REFUND_NEEDS_A_DRAWER =
+  'A cash refund comes out of a drawer: open your shift, or name the shift whose drawer pays it';
+export const UNKNOWN_DRAWER = 'No shift has that id';
 export const PAY_OUT_EXCEEDS_CASH = 'Pay-out exceeds the cash expected in the drawer';
 
 export async function openShift(
@@ -249,6 +252,33 @@ export async function shiftForRecording(trx: Db, userId: string, isCash: boolean
   if (shiftId) return shiftId;
   if (isCash && (await loadSettings(trx)).requireShiftForCash) throw new BadRequestError(OPEN_A_SHIFT_FIRST);
   return null;
+}
+
+/**
+ * The drawer a cash refund's money comes out of: the shift named (someone else's needs
+ * `shifts.manage`) or the refunder's own open shift. While any drawer is being counted (a shift is
+ * open, or `require_shift_for_cash`), cash never leaves one that no shift answers for: a manager
+ * without a shift of her own who took it from the cashier's drawer would leave the cashier short at
+ * her corte. A restaurant that counts no drawer records the refund with no shift, as before.
+ */
+export async function drawerForCashRefund(
+  trx: Db,
+  principal: Principal,
+  shiftId: string | undefined,
+): Promise<string | null> {
+  if (shiftId === undefined) {
+    const own = await repo.lockOpenShiftIdOf(trx, principal.id);
+    if (own) return own;
+    if ((await loadSettings(trx)).requireShiftForCash || (await repo.isAnyShiftOpen(trx))) {
+      throw new BadRequestError(CASH_REFUND_NEEDS_A_DRAWER);
+    }
+    return null;
+  }
+  const shift = await repo.lockShift(trx, shiftId);
+  if (!shift) throw new BadRequestError(UNKNOWN_DRAWER);
+  if (shift.user_id !== principal.id) authorize(principal, 'shifts.manage');
+  if (shift.closed_at !== null) throw new ConflictError(SHIFT_CLOSED);
+  return shift.id;
 }
 
 async function expectedCashCents(db: Db, shift: { id: string; opening_cash_cents: number }): Promise<number> {

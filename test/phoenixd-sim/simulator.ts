@@ -46,6 +46,7 @@ export class PhoenixdSimulator {
   /** `METHOD /path` of every request that reached the node, in arrival order, answered or not yet. */
   readonly received: string[] = [];
   private mode: SimMode = { kind: 'up' };
+  private failing: { path: string; answered: number } | undefined;
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -169,8 +170,24 @@ export class PhoenixdSimulator {
     }
   }
 
+  /**
+   * The node answers the next `answered` requests to `path` as usual, then 500 to every later one
+   * (until `failAfter(undefined)`): a node that breaks in the middle of a read of several pages.
+   */
+  failAfter(path: string | undefined, answered = 0): void {
+    this.failing = path === undefined ? undefined : { path, answered };
+  }
+
   private onRequest(request: IncomingMessage, response: ServerResponse): void {
-    this.received.push(`${request.method} ${new URL(request.url ?? '/', 'http://sim').pathname}`);
+    const path = new URL(request.url ?? '/', 'http://sim').pathname;
+    this.received.push(`${request.method} ${path}`);
+    if (this.failing?.path === path) {
+      if (this.failing.answered === 0) {
+        sendText(response, 500, 'simulated node failure');
+        return;
+      }
+      this.failing.answered -= 1;
+    }
     if (this.mode.kind === 'slow') {
       const timer = setTimeout(() => {
         this.timers.delete(timer);

@@ -413,6 +413,8 @@ export type Database = {
     webhooks_block_private_targets: Generated<number>;
     /** 1: the expected cash of an open shift is hidden from its cashier until she has counted. */
     blind_shift_close: Generated<number>;
+    /** 1: an order closes itself and frees its table once its bills are paid and nothing is owed. */
+    close_paid_orders: Generated<number>;
     /** The language receipts and kitchen chits print in: es-MX or en-US. */
     locale: Generated<string>;
     /** JSON array of tip percentages the guest page offers. */

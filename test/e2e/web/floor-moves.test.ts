@@ -12,7 +12,7 @@ import {
   startPlainWebServer,
 } from './browser';
 import { goToFloor, mergeTables, moveParty, openTableAndOrder, tableTile } from './floor-order-steps';
-import { closePaidOrder, openTableAtTill, payFirstBillCash } from './kitchen-till-steps';
+import { openTableAtTill, payFirstBillCash, seeOrderClosedItself } from './kitchen-till-steps';
 
 const [target] = databaseTargets as [(typeof databaseTargets)[number]];
 
@@ -58,7 +58,7 @@ describe('web app: the floor moves a party', { skip: skipWithoutChromium }, () =
     await openTableAtTill(till.page, '5');
     await till.page.getByRole('button', { name: /^One bill for everything \(\$33\.50\)/ }).click();
     await payFirstBillCash(till.page);
-    await closePaidOrder(till.page);
+    await seeOrderClosedItself(till.page);
 
     await tableTile(page, '5', 'Free').waitFor();
     for (const name of ['3', '6']) await tableTile(page, name, 'Free').waitFor();

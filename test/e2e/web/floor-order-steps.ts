@@ -33,7 +33,11 @@ export async function goToFloor(page: Page): Promise<void> {
 }
 
 /** A table's tile on the floor; its name reads "Table 4 Free" or "Table 4 Occupied $12.50". */
-export function tableTile(page: Page, table: string, status?: 'Free' | 'Occupied' | 'Reserved'): Locator {
+export function tableTile(
+  page: Page,
+  table: string,
+  status?: 'Free' | 'Occupied' | 'Reserved' | 'Paid',
+): Locator {
   const after = status ? ` ${status}` : '(\\s|$)';
   return page.getByRole('button', { name: new RegExp(`^Table ${escapeRegExp(table)}${after}`) });
 }

@@ -15,7 +15,7 @@ import {
   skipWithoutChromium,
   startWebServer,
 } from './browser';
-import { closePaidOrder } from './kitchen-till-steps';
+import { seeOrderClosedItself } from './kitchen-till-steps';
 import { englishOn } from './spanish-strings';
 
 // The screens are the same whatever the database.
@@ -169,7 +169,7 @@ describe('web app: the guest pays from the phone', { skip: skipWithoutChromium }
     // The till sees the bill paid live; the order closes and frees the table.
     await till.page.getByText('This order is fully paid.').waitFor({ timeout: 15_000 });
     await saveScreenshot(till.page, 'guest-pay-till-paid');
-    await closePaidOrder(till.page);
+    await seeOrderClosedItself(till.page);
     const tips = (await call('GET', `/orders/${orderId}/tickets`)).json() as { tips: number }[];
     assert.deepEqual(
       tips.map((ticket) => ticket.tips),

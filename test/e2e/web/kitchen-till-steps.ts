@@ -129,8 +129,11 @@ export async function showLightningInvoice(page: Page): Promise<string> {
   return page.getByLabel('Invoice (BOLT11)').inputValue();
 }
 
-/** On a fully paid order at the till: closes it, which frees its table. */
-export async function closePaidOrder(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Close the order and free the table' }).click();
-  await page.getByText('Order closed: the table is free.').waitFor();
+/**
+ * On a fully paid order at the till: it closed itself with its last payment (`close_paid_orders`,
+ * on by default), which freed its table; the till says so and offers the way back to the floor.
+ */
+export async function seeOrderClosedItself(page: Page): Promise<void> {
+  await page.locator('.till-paid').getByText('Order closed: the table is free.').waitFor();
+  await page.getByRole('button', { name: 'Back to the floor' }).waitFor();
 }

@@ -20,9 +20,9 @@ import {
   startWebServer,
 } from './browser';
 import {
-  closePaidOrder,
   markDishesReady,
   payFirstBillCash,
+  seeOrderClosedItself,
   showLightningInvoice,
   splitEvenlyAndPayCashAndLightning,
 } from './kitchen-till-steps';
@@ -227,7 +227,7 @@ describe('web app: kitchen and till', { skip: skipWithoutChromium }, () => {
     assert.ok(width <= 390, `the till is ${width}px wide on a phone`);
     await saveScreenshot(phone.page, 'till-phone');
 
-    await closePaidOrder(page);
+    await seeOrderClosedItself(page);
     assert.equal((await admin('GET', `/orders/${second}`)).json().status, 'completed');
     await page.getByRole('button', { name: 'Back to the floor' }).click();
     await page.waitForURL('**/app/floor');

@@ -12,7 +12,11 @@ import {
   startWebServer,
 } from './browser';
 import { expectTableFree, goToFloor, openTableAndOrder, waitForDishStatuses } from './floor-order-steps';
-import { closePaidOrder, markDishesReady, splitEvenlyAndPayCashAndLightning } from './kitchen-till-steps';
+import {
+  markDishesReady,
+  seeOrderClosedItself,
+  splitEvenlyAndPayCashAndLightning,
+} from './kitchen-till-steps';
 import { setUpRestaurant } from './manager-steps';
 
 const ADMIN = { name: 'Olga', pin: '2468' };
@@ -87,7 +91,7 @@ describeEachDatabase('web app: a whole service', (target) => {
     await splitEvenlyAndPayCashAndLightning(cashier.page, orderId, simulator);
     await assertAccessible(cashier.page, 'till, paid');
     await saveScreenshot(cashier.page, `service-${target.name}-till-paid`);
-    await closePaidOrder(cashier.page);
+    await seeOrderClosedItself(cashier.page);
 
     await goToFloor(waiter.page);
     await expectTableFree(waiter.page, '4');

@@ -87,6 +87,12 @@ const SPANISH: Record<string, string> = {
     'Los pagos y reembolsos en efectivo necesitan un turno abierto.',
   'A shift is already open': 'Ya hay un turno abierto.',
   'The shift is closed': 'El turno está cerrado.',
+  'A cash refund comes out of a drawer: open your shift, or name the shift whose drawer pays it':
+    'Un reembolso en efectivo sale de una caja: abre tu turno o indica el turno de la caja que lo paga.',
+  'No shift has that id': 'No hay ningún turno con ese id.',
+  'This Lightning invoice is no longer pending': 'Esta solicitud de pago Lightning ya no está pendiente.',
+  'Only a Lightning invoice can be canceled': 'Solo se puede cancelar una solicitud de pago Lightning.',
+  'Only cash refunds come out of a drawer': 'Solo los reembolsos en efectivo salen de una caja.',
   'Cannot close an order with a balance due': 'No se puede cerrar una orden con saldo pendiente.',
   'Cannot bill a cancelled order': 'No se puede hacer la cuenta de una orden cancelada.',
   'Cannot bill an order without dishes': 'No se puede hacer la cuenta de una orden sin platillos.',
@@ -242,6 +248,10 @@ const SPANISH_PATTERNS: readonly [RegExp, string][] = [
     'El SAT permite la factura global hasta 72 horas después del cierre del periodo; este periodo cerró el $1.',
   ],
   [/^The PAC refused it: (.+)$/, 'El PAC la rechazó: $1'],
+  [
+    /^A guest's Lightning invoice is pending on this bill: payment (\S+) for ([\d.]+); ([\d.]+) is left to ask for$/,
+    'Un invitado tiene una solicitud de pago Lightning pendiente en esta cuenta (pago $1, por $2); quedan $3 por cobrar. Espera a que la pague o cancélala.',
+  ],
 ];
 
 const TABLES: Record<Language, Record<string, string>> = { en: {}, es: SPANISH };

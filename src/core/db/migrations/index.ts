@@ -43,6 +43,7 @@ import * as guestLinks from './0035_guest_links';
 import * as customerDisplay from './0036_customer_display';
 import * as fiscal from './0037_fiscal';
 import * as ticketsOrderStatus from './0038_tickets_order_status';
+import * as closePaidOrders from './0040_close_paid_orders';
 import * as approvalTargets from './0041_approval_targets';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
@@ -86,6 +87,7 @@ export const migrationProvider: MigrationProvider = {
       '0036_customer_display': customerDisplay,
       '0037_fiscal': fiscal,
       '0038_tickets_order_status': ticketsOrderStatus,
+      '0040_close_paid_orders': closePaidOrders,
       '0041_approval_targets': approvalTargets,
     };
   },

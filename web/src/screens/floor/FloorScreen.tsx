@@ -37,6 +37,7 @@ export default function FloorScreen() {
   const [panel, setPanel] = useState<{ kind: 'open' | 'move' | 'merge'; table: Table }>();
   const [notice, setNotice] = useState('');
   const canMove = useCan('orders.move');
+  const canTakePayments = useCan('payments.take');
   const loadId = useRef(0);
 
   const showError = (failure: unknown) => {
@@ -107,6 +108,16 @@ export default function FloorScreen() {
       }
       return;
     }
+    if (event.type.startsWith('ticket.')) {
+      // A payment changes what the order owes: its tile turns paid before the table is freed.
+      const orderId = (event.data as { order_id: string }).order_id;
+      void ok(api.GET('/orders/{id}', { params: { path: { id: orderId } } }))
+        .then((order) =>
+          setOrders((all) => (all[order.id] ? { ...all, [order.id]: openOrderOf(order) } : all)),
+        )
+        .catch(() => undefined);
+      return;
+    }
     const order =
       event.type === 'order.dishes_changed'
         ? (event.data as { order: Order }).order
@@ -115,10 +126,14 @@ export default function FloorScreen() {
           : undefined;
     if (order) setOrders((all) => ({ ...all, [order.id]: openOrderOf(order) }));
   };
-  useLiveEvents(['tables', 'orders', 'kitchen'], onEvent, () => {
-    void load();
-    void loadReady();
-  });
+  useLiveEvents(
+    canTakePayments ? ['tables', 'orders', 'kitchen', 'tickets'] : ['tables', 'orders', 'kitchen'],
+    onEvent,
+    () => {
+      void load();
+      void loadReady();
+    },
+  );
 
   const openTable = (table: Table) => {
     if (opening) return;

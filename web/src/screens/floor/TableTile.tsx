@@ -4,8 +4,9 @@ import { isOccupied, type OpenOrder, sinceLabel, type Table } from './floor-mode
 import { strings } from './strings';
 
 /**
- * One table of the floor: free, reserved or occupied; an occupied one says who serves it, since when,
- * for how many guests (when the order says), its total, and how many plates wait ready at the pass.
+ * One table of the floor: free, reserved, occupied or paid (paid in full, not yet freed); an occupied
+ * one says who serves it, since when, for how many guests (when the order says), its total, and how
+ * many plates wait ready at the pass.
  */
 export function TableTile({
   table,
@@ -25,7 +26,8 @@ export function TableTile({
   const t = useStrings(strings);
   const money = useMoney();
   const occupied = isOccupied(table);
-  const state = occupied ? 'occupied' : table.status === 'reserved' ? 'reserved' : 'free';
+  const isPaid = occupied && order?.isPaid === true;
+  const state = isPaid ? 'paid' : occupied ? 'occupied' : table.status === 'reserved' ? 'reserved' : 'free';
   return (
     <button
       type="button"
@@ -40,8 +42,10 @@ export function TableTile({
         {table.name}
       </span>{' '}
       <span class="floor-table-state">
-        <span class={`badge ${occupied ? 'warn' : table.status === 'reserved' ? 'danger' : 'ok'}`}>
-          {occupied ? t.occupied : table.status === 'reserved' ? t.reserved : t.free}
+        <span
+          class={`badge ${isPaid ? 'ok floor-table-paid' : occupied ? 'warn' : table.status === 'reserved' ? 'danger' : 'ok'}`}
+        >
+          {isPaid ? t.paid : occupied ? t.occupied : table.status === 'reserved' ? t.reserved : t.free}
         </span>
         {occupied && ready > 0 && (
           <>

@@ -12,6 +12,11 @@ export type OpenOrder = {
   seatedAt: number;
   /** Only when the order carries a guest count; orders need not. */
   guests?: number;
+  /**
+   * Paid in full and still holding its table: until it closes itself (the server's
+   * `close_paid_orders`) or the cashier closes it, the floor shows the table as paid, not occupied.
+   */
+  isPaid: boolean;
 };
 
 export function openOrderOf(order: Order): OpenOrder {
@@ -20,6 +25,8 @@ export function openOrderOf(order: Order): OpenOrder {
     total: Math.round(order.total * 100),
     waiter: order.waiter,
     seatedAt: Date.parse(order.created_at),
+    // Who may not read bills (the kitchen) gets no paid or balance: for them a table is occupied.
+    isPaid: (order.paid ?? 0) > 0 && (order.balance ?? 0) <= 0,
     ...(typeof guests === 'number' && guests > 0 && { guests }),
   };
 }

@@ -5,6 +5,7 @@ export const strings: Strings<
   | 'table'
   | 'free'
   | 'occupied'
+  | 'paid'
   | 'reserved'
   | 'loading'
   | 'noTables'
@@ -36,6 +37,7 @@ export const strings: Strings<
     table: 'Table',
     free: 'Free',
     occupied: 'Occupied',
+    paid: 'Paid',
     reserved: 'Reserved',
     loading: 'Loading the floor…',
     noTables: 'No tables yet. A manager adds spaces and tables.',
@@ -67,6 +69,7 @@ export const strings: Strings<
     table: 'Mesa',
     free: 'Libre',
     occupied: 'Ocupada',
+    paid: 'Pagada',
     reserved: 'Reservada',
     loading: 'Cargando la sala…',
     noTables: 'Aún no hay mesas. Un gerente agrega espacios y mesas.',

@@ -28,6 +28,7 @@ const strings: Strings<
   | 'baseCurrencyHelp'
   | 'requireShift'
   | 'blindClose'
+  | 'closePaidOrders'
   | 'save'
   | 'saved'
   | 'badTaxRate'
@@ -50,6 +51,7 @@ const strings: Strings<
     baseCurrencyHelp: 'The currency of the prices. It cannot change while a bill is pending.',
     requireShift: 'Cash payments need an open shift',
     blindClose: 'Blind count: cashiers count the drawer before they see the expected cash',
+    closePaidOrders: 'Close paid orders and free their tables by themselves (however they were paid)',
     save: 'Save settings',
     saved: 'Settings saved.',
     badTaxRate: 'Enter a tax rate such as 16 or 7.5.',
@@ -72,6 +74,7 @@ const strings: Strings<
     baseCurrencyHelp: 'La moneda de los precios. No puede cambiar mientras haya una cuenta pendiente.',
     requireShift: 'Los cobros en efectivo necesitan un turno abierto',
     blindClose: 'Arqueo ciego: el cajero cuenta la caja antes de ver el efectivo esperado',
+    closePaidOrders: 'Cerrar solas las órdenes pagadas y liberar sus mesas (se paguen como se paguen)',
     save: 'Guardar ajustes',
     saved: 'Ajustes guardados.',
     badTaxRate: 'Escribe una tasa como 16 o 7.5.',
@@ -232,6 +235,13 @@ function SettingsForm({ settings, currencies }: { settings: Settings; currencies
           onChange={(on) => set('blind_shift_close', on)}
         >
           {t.blindClose}
+        </Check>
+        <Check
+          id="settings-close_paid_orders"
+          checked={form.close_paid_orders}
+          onChange={(on) => set('close_paid_orders', on)}
+        >
+          {t.closePaidOrders}
         </Check>
       </section>
       <Alert message={invalid ?? action.error} />

@@ -1,23 +1,30 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, createOnce, messageOf, ok } from '../../api/client';
+import { api, messageOf, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
-import { fromCents, parseCents, toCents } from '../../core/cents';
+import { toCents } from '../../core/cents';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { useCan } from '../../core/session';
 import { checkoutStrings } from './checkout-strings';
+import { RefundForm } from './RefundForm';
 import { strings } from './strings';
 import type { Payment, Ticket } from './till-model';
 
-/** Payments with something left to give back by this screen; Lightning refunds need the customer's invoice. */
+/** Payments with something left to give back; Lightning refunds need the customer's invoice. */
 const REFUNDABLE = new Set(['settled', 'partially_refunded']);
 
-/** The payments of one bill, and refunding one of them (with the `payments.refund` permission). */
+/**
+ * The payments of one bill, with the Lightning payment requests still pending (a guest's from the
+ * phone among them): the cashier can cancel one so the balance can be charged another way
+ * (`payments.take`), and refund a payment of any method (`payments.refund`).
+ */
 export function BillPayments({ ticket, name }: { ticket: Ticket; name: string }) {
   const t = useStrings(checkoutStrings);
   const common = useStrings(strings);
   const money = useMoney();
   const canRefund = useCan('payments.refund');
+  const canTake = useCan('payments.take');
+  const [withdrawing, setWithdrawing] = useState<string>();
   const [payments, setPayments] = useState<Payment[]>();
   const [error, setError] = useState<string>();
   const [refunding, setRefunding] = useState<Payment>();
@@ -28,7 +35,21 @@ export function BillPayments({ ticket, name }: { ticket: Ticket; name: string })
     ok(api.GET('/tickets/{id}/payments', { params: { path: { id: ticket.id } } }))
       .then((list) => setPayments(list ?? []))
       .catch((failure) => setError(messageOf(failure, common.unreachable)));
-  }, [ticket.id, ticket.paid, ticket.tips, ticket.status, common.unreachable]);
+  }, [ticket.id, ticket.paid, ticket.tips, ticket.status, common.unreachable, withdrawing]);
+
+  const withdraw = async (payment: Payment) => {
+    setWithdrawing(payment.id);
+    setError(undefined);
+    setNotice(undefined);
+    try {
+      await ok(api.POST('/payments/{id}/cancel', { params: { path: { id: payment.id } } }));
+      setNotice(t.withdrawn);
+    } catch (failure) {
+      setError(messageOf(failure, common.unreachable));
+    } finally {
+      setWithdrawing(undefined);
+    }
+  };
 
   const methodName = (code: string) =>
     code === 'cash'
@@ -61,19 +82,43 @@ export function BillPayments({ ticket, name }: { ticket: Ticket; name: string })
                 {t.tip}
               </th>
               <th scope="col">{t.status}</th>
-              {canRefund && <th scope="col">{t.refund}</th>}
+              {(canRefund || canTake) && (
+                <th scope="col">
+                  <span class="visually-hidden">{t.refund}</span>
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>
             {payments.map((payment) => (
-              <tr key={payment.id} data-payment-id={payment.id} data-status={payment.status}>
-                <td>{methodName(payment.method)}</td>
+              <tr
+                key={payment.id}
+                data-payment-id={payment.id}
+                data-status={payment.status}
+                data-source={payment.source}
+              >
+                <td>
+                  {payment.method === 'lightning' && payment.source === 'guest'
+                    ? t.guestLightning
+                    : methodName(payment.method)}
+                </td>
                 <td class="num">{money(toCents(payment.amount))}</td>
                 <td class="num">{money(toCents(payment.tip))}</td>
                 <td>{t[`paymentStatus_${payment.status}`]}</td>
-                {canRefund && (
+                {(canRefund || canTake) && (
                   <td>
-                    {REFUNDABLE.has(payment.status) && payment.method !== 'lightning' && (
+                    {canTake && payment.method === 'lightning' && payment.status === 'pending' && (
+                      <button
+                        type="button"
+                        class="ghost"
+                        disabled={withdrawing !== undefined}
+                        aria-label={format(t.withdrawOf, { amount: money(toCents(payment.amount)) })}
+                        onClick={() => void withdraw(payment)}
+                      >
+                        {t.withdraw}
+                      </button>
+                    )}
+                    {canRefund && REFUNDABLE.has(payment.status) && (
                       <button
                         type="button"
                         class="ghost"
@@ -111,87 +156,5 @@ export function BillPayments({ ticket, name }: { ticket: Ticket; name: string })
         />
       )}
     </section>
-  );
-}
-
-/** How much to give back (empty: all that is left of the payment) and why; the audit log keeps the reason. */
-function RefundForm({
-  payment,
-  title,
-  onDone,
-}: {
-  payment: Payment;
-  title: string;
-  onDone: (isRefunded: boolean) => void;
-}) {
-  const t = useStrings(checkoutStrings);
-  const common = useStrings(strings);
-  const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const amountCents = amount.trim() === '' ? undefined : parseCents(amount);
-  const isAmountValid = amount.trim() === '' || (amountCents !== undefined && amountCents > 0);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (!isAmountValid || reason.trim() === '') return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await createOnce((key) =>
-        api.POST('/payments/{id}/refund', {
-          params: { header: { 'idempotency-key': key }, path: { id: payment.id } },
-          body: {
-            reason: reason.trim(),
-            ...(amountCents !== undefined && { amount: fromCents(amountCents) }),
-          },
-        }),
-      );
-      onDone(true);
-    } catch (failure) {
-      setError(messageOf(failure, common.unreachable));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <form class="stack refund-form" aria-labelledby="refund-title" onSubmit={submit}>
-      <h3 id="refund-title">{title}</h3>
-      <label for="refund-amount">{t.refundAmount}</label>
-      <input
-        id="refund-amount"
-        type="text"
-        inputMode="decimal"
-        autoComplete="off"
-        placeholder={fromCents(toCents(payment.amount)).toFixed(2)}
-        aria-describedby="refund-amount-hint"
-        aria-invalid={!isAmountValid}
-        value={amount}
-        onInput={(event) => setAmount(event.currentTarget.value)}
-      />
-      <p id="refund-amount-hint" class={isAmountValid ? 'muted' : 'error'}>
-        {isAmountValid ? t.refundAmountHint : t.badAmount}
-      </p>
-      <label for="refund-reason">{t.refundReason}</label>
-      <input
-        id="refund-reason"
-        type="text"
-        required
-        maxLength={200}
-        value={reason}
-        onInput={(event) => setReason(event.currentTarget.value)}
-      />
-      <Alert message={error} />
-      <div class="actions">
-        <button type="button" class="ghost" onClick={() => onDone(false)}>
-          {t.cancel}
-        </button>
-        <button type="submit" class="danger" disabled={busy || !isAmountValid || reason.trim() === ''}>
-          {t.refundAction}
-        </button>
-      </div>
-    </form>
   );
 }

@@ -144,9 +144,13 @@ export function TillOrder({ orderId }: { orderId: string }) {
               {t.closeOrder}
             </button>
           ) : (
-            <button type="button" class="primary" onClick={() => route('/app/floor')}>
-              {t.backToFloor}
-            </button>
+            <>
+              {/* Closed by the cashier, or by itself once paid (the `close_paid_orders` setting). */}
+              <p>{t.orderClosed}</p>
+              <button type="button" class="primary" onClick={() => route('/app/floor')}>
+                {t.backToFloor}
+              </button>
+            </>
           )}
         </div>
       )}

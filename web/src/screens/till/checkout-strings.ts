@@ -38,6 +38,14 @@ type Key =
   | 'refundReason'
   | 'refundAction'
   | 'refundDone'
+  | 'guestLightning'
+  | 'withdraw'
+  | 'withdrawOf'
+  | 'withdrawn'
+  | 'refundInvoice'
+  | 'refundInvoiceHint'
+  | 'refundDrawer'
+  | 'drawerOf'
   | 'cancel'
   | 'printReceipt'
   | 'showReceipt'
@@ -96,6 +104,14 @@ export const checkoutStrings: Strings<Key> = {
     refundReason: 'Reason for the refund',
     refundAction: 'Refund',
     refundDone: 'Refund recorded.',
+    guestLightning: 'Lightning (guest)',
+    withdraw: 'Cancel',
+    withdrawOf: 'Cancel the Lightning payment request of {amount}',
+    withdrawn: 'Payment request canceled: the balance can be charged again.',
+    refundInvoice: "Customer's Lightning payment request (BOLT11)",
+    refundInvoiceHint: "The customer's wallet makes it for the amount refunded; the node pays it.",
+    refundDrawer: 'Drawer the cash comes out of',
+    drawerOf: "{name}'s drawer",
     cancel: 'Cancel',
     printReceipt: 'Print the receipt',
     showReceipt: 'Show the receipt',
@@ -153,6 +169,14 @@ export const checkoutStrings: Strings<Key> = {
     refundReason: 'Motivo del reembolso',
     refundAction: 'Reembolsar',
     refundDone: 'Reembolso registrado.',
+    guestLightning: 'Lightning (invitado)',
+    withdraw: 'Cancelar',
+    withdrawOf: 'Cancelar la solicitud de pago Lightning de {amount}',
+    withdrawn: 'Solicitud de pago cancelada: el saldo se puede cobrar de nuevo.',
+    refundInvoice: 'Solicitud de pago Lightning del cliente (BOLT11)',
+    refundInvoiceHint: 'La billetera del cliente la crea por el monto a reembolsar; el nodo la paga.',
+    refundDrawer: 'Caja de la que sale el efectivo',
+    drawerOf: 'Caja de {name}',
     cancel: 'Cancelar',
     printReceipt: 'Imprimir el ticket',
     showReceipt: 'Ver el ticket',
