@@ -110,6 +110,17 @@ export class PacSimulator {
     resolveCancellation(this.state, invoiceId, accept);
   }
 
+  /**
+   * Opens a receipt again, as its invoice never was: what Facturapi does to a receipt whose invoice is
+   * canceled is not documented, and a client must not trust a receipt's state over its own record.
+   */
+  reopenReceipt(receiptId: string): void {
+    const receipt = this.state.receipts.get(receiptId);
+    if (receipt === undefined) throw new Error(`No receipt ${receiptId}`);
+    receipt.status = 'open';
+    receipt.invoice = null;
+  }
+
   receipts(): SimReceipt[] {
     return structuredClone([...this.state.receipts.values()]);
   }
