@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { recordAudit } from '../audit/record-audit';
 import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
@@ -414,15 +415,27 @@ export async function invoiceFile(
   }
 }
 
-/** The bill's own invoice (not a global one): what the guest's link may download. */
+/**
+ * The key that opens a guest's invoice files, given only to the phone that asked for the invoice: a guest
+ * link is a paper QR anyone at the table may scan, and the invoice carries the customer's RFC and name.
+ */
+export function guestDownloadKey(ctx: AppContext, invoiceId: string): string {
+  return createHmac('sha256', ctx.secrets.pinKey).update(`guest-invoice:${invoiceId}`).digest('base64url');
+}
+
+/** The bill's own invoice (not a global one), for the holder of its download key only. */
 export async function ticketInvoiceFile(
   ctx: AppContext,
   ticketId: string,
   format: 'pdf' | 'xml',
+  key: string | undefined,
 ): Promise<{ bytes: Buffer; filename: string }> {
   const doc = await repo.findDocument(ctx.db, ticketId);
   const invoice = doc?.invoice_id ? await repo.findInvoice(ctx.db, doc.invoice_id) : undefined;
-  if (invoice?.kind !== 'customer') throw new NotFoundError();
+  if (invoice?.kind !== 'customer' || key === undefined) throw new NotFoundError();
+  const expected = Buffer.from(guestDownloadKey(ctx, invoice.id));
+  const given = Buffer.from(key);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new NotFoundError();
   return invoiceFile(ctx, invoice.id, format);
 }
 

@@ -204,7 +204,8 @@ export const GuestInvoiceOffer = Type.Union(
           description:
             '`available`: the guest may ask for it (on the PAC’s self-invoice page when `self_invoice_url` is ' +
             'set, else with POST /guest/{token}/invoice); `pending`: the receipt is being made; `invoiced`: ' +
-            'the PDF and XML are at /guest/{token}/invoice.pdf and .xml; `unavailable`: in a global invoice or canceled',
+            'nothing of the customer is shown (the PDF and XML need the key POST /guest/{token}/invoice gave ' +
+            'the phone that asked); `unavailable`: in a global invoice or canceled',
         },
       ),
       self_invoice_url: Type.Union([Type.String(), Type.Null()]),
