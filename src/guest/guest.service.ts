@@ -4,12 +4,8 @@ import { claimKey, heldKey, type IdempotencyClaim } from '../core/idempotency';
 import { releaseKey, storeResponse } from '../core/idempotency.repo';
 import { fromCents, taxShareCents } from '../core/money';
 import type { InvoiceBody } from '../fiscal/fiscal.schemas';
-import {
-  guestDownloadKey,
-  guestInvoiceOffer,
-  invoiceTicket,
-  ticketInvoiceFile,
-} from '../fiscal/fiscal-invoices';
+import { invoiceTicket } from '../fiscal/fiscal-invoices';
+import { guestDownloadKey, guestInvoiceOffer, ticketInvoiceFile } from '../fiscal/fiscal-views';
 import { payableInvoicesCents } from '../payments/lightning.repo';
 import { makeInvoice, reserveIn } from '../payments/lightning-bills.service';
 import { findPayment } from '../payments/payments.repo';
