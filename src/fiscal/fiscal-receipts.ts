@@ -12,7 +12,7 @@ import { type FiscalSettings, isFiscalOn, loadFiscalSettings } from './fiscal-se
 import { PacClient, type PacReceipt, PacRefusal, PacUnavailable } from './pac.client';
 import { explainRefusal } from './pac-refusals';
 import { visitReceipts } from './pac-windows';
-import { type Plate, receiptItems } from './receipt-items';
+import { itemsTaxCents, type Plate, receiptItems } from './receipt-items';
 
 /** Longer than a call to the PAC may take; after it, a crashed instance's claim lapses. */
 export const CLAIM_MS = 60_000;
@@ -208,19 +208,7 @@ export async function buildReceipt(
       `The payment method ${method} has no SAT payment form: choose one in the fiscal settings (payment_forms)`,
     );
   }
-  const optionsOf = new Map<string, string[]>();
-  for (const option of await findBillModifiers(db, ticketId)) {
-    optionsOf.set(option.order_dish_id, [...(optionsOf.get(option.order_dish_id) ?? []), option.name]);
-  }
-  const plates: Plate[] = (await findBillPlates(db, ticketId))
-    .filter((plate) => plate.status !== 'voided')
-    .map((plate) => ({
-      id: plate.id,
-      name: plate.name,
-      priceCents: Number(plate.price_cents),
-      productKey: plate.dish_product_key ?? plate.category_product_key ?? settings.productKey,
-      options: optionsOf.get(plate.id) ?? [],
-    }));
+  const plates = await billPlates(db, settings.productKey, ticketId);
   const business = await loadSettings(db);
   return {
     body: {
@@ -236,6 +224,44 @@ export async function buildReceipt(
       idempotency_key: ticketId,
     },
   };
+}
+
+/** The bill's plates as its CFDI's items see them: voided ones left off, options named, product keys. */
+async function billPlates(db: Db, defaultProductKey: string, ticketId: string): Promise<Plate[]> {
+  const optionsOf = new Map<string, string[]>();
+  for (const option of await findBillModifiers(db, ticketId)) {
+    optionsOf.set(option.order_dish_id, [...(optionsOf.get(option.order_dish_id) ?? []), option.name]);
+  }
+  return (await findBillPlates(db, ticketId))
+    .filter((plate) => plate.status !== 'voided')
+    .map((plate) => ({
+      id: plate.id,
+      name: plate.name,
+      priceCents: Number(plate.price_cents),
+      productKey: plate.dish_product_key ?? plate.category_product_key ?? defaultProductKey,
+      options: optionsOf.get(plate.id) ?? [],
+    }));
+}
+
+/**
+ * The IVA within `totalCents` of a bill whose prices include it, as its CFDI will state it: line by
+ * line, as the PAC breaks tax-included prices down, so the ticket and the invoice show the same figure
+ * (the IVA of the total alone can differ by a cent from the sum of the lines').
+ */
+export async function includedTaxCents(
+  db: Db,
+  ticketId: string,
+  totalCents: number,
+  taxRateBasisPoints: number,
+): Promise<number> {
+  const { productKey, unitKey } = await loadFiscalSettings(db);
+  const items = receiptItems(await billPlates(db, productKey, ticketId), totalCents, {
+    taxRate: taxRateBasisPoints / 10_000,
+    unitKey,
+    defaultProductKey: productKey,
+    sku: ticketId,
+  });
+  return itemsTaxCents(items, taxRateBasisPoints);
 }
 
 async function createOrAdopt(

@@ -5,6 +5,7 @@ import { releaseKey, storeResponse } from '../core/idempotency.repo';
 import { fromCents, taxShareCents } from '../core/money';
 import type { InvoiceBody } from '../fiscal/fiscal.schemas';
 import { invoiceTicket } from '../fiscal/fiscal-invoices';
+import { includedTaxCents } from '../fiscal/fiscal-receipts';
 import { guestDownloadKey, guestInvoiceOffer, ticketInvoiceFile } from '../fiscal/fiscal-views';
 import { payableInvoicesCents } from '../payments/lightning.repo';
 import { makeInvoice, reserveIn } from '../payments/lightning-bills.service';
@@ -55,7 +56,9 @@ export async function getGuestBill(ctx: AppContext, token: string): Promise<Gues
     subtotal: fromCents(Number(bill.subtotal_cents)),
     discounts: fromCents(Number(bill.discount_cents)),
     tax_included: fromCents(
-      taxShareCents(totalCents, settings.taxRateBasisPoints, settings.pricesIncludeTax),
+      settings.pricesIncludeTax
+        ? await includedTaxCents(ctx.db, ticketId, totalCents, settings.taxRateBasisPoints)
+        : taxShareCents(totalCents, settings.taxRateBasisPoints, false),
     ),
     total: fromCents(totalCents),
     paid: fromCents(paidCents),
