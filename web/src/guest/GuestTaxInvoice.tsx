@@ -93,6 +93,7 @@ export function GuestTaxInvoice({ token, initial }: { token: string; initial: Gu
       <h2 id="tax-invoice-title">{t.title}</h2>
       {offer.status === 'pending' && <p role="status">{t.preparing}</p>}
       {offer.status === 'unavailable' && <p>{t.inGlobal}</p>}
+      {offer.status === 'canceled' && <p>{t.canceled}</p>}
       {offer.status === 'available' && offer.self_invoice_url && (
         <>
           <a class="guest-primary" href={offer.self_invoice_url} target="_blank" rel="noreferrer">

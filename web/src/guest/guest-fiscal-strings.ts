@@ -10,6 +10,7 @@ export const guestFiscalStrings: Strings<
   | 'alreadyInvoiced'
   | 'download'
   | 'inGlobal'
+  | 'canceled'
   | 'unreachable'
 > = {
   en: {
@@ -23,6 +24,7 @@ export const guestFiscalStrings: Strings<
     download: 'Download',
     inGlobal:
       "This bill is already in the restaurant's invoice to the general public: it can no longer be invoiced.",
+    canceled: 'This bill was canceled or refunded: it has no invoice.',
     unreachable: 'The restaurant cannot be reached. Try again.',
   },
   es: {
@@ -36,6 +38,7 @@ export const guestFiscalStrings: Strings<
     download: 'Descargar',
     inGlobal:
       'Esta cuenta ya está en la factura al público en general del restaurante: ya no se puede facturar.',
+    canceled: 'Esta cuenta se canceló o se reembolsó: no tiene factura.',
     unreachable: 'No se puede contactar al restaurante. Intente de nuevo.',
   },
 };
