@@ -12,7 +12,7 @@ import { CLAIM_MS, pacOf } from './fiscal-receipts';
 import { type PacClient, type PacInvoice, PacRefusal, PacUnavailable } from './pac.client';
 import { explainRefusal } from './pac-refusals';
 
-export const SUBSTITUTE_NEEDED = 'Motive 01 needs the UUID of the invoice that replaces it (substitution)';
+const SUBSTITUTE_NEEDED = 'Motive 01 needs the UUID of the invoice that replaces it (substitution)';
 
 /**
  * The SAT's motives, checked before anything reaches the PAC: 01 names a valid invoice of the same bill

@@ -7,7 +7,7 @@ import type { InvoiceView } from './fiscal.schemas';
 import { type FiscalSettings, isFiscalOn, loadFiscalSettings } from './fiscal-settings';
 import { folioOf, type PacCustomer, type PacInvoice, stampedUuid } from './pac.client';
 
-export const FISCAL_OFF = 'E-invoicing is not enabled';
+const FISCAL_OFF = 'E-invoicing is not enabled';
 export const PAC_UNAVAILABLE = 'The e-invoicing provider is unavailable: try again in a moment';
 
 /** E-invoicing's settings, or 400 while it is off. */

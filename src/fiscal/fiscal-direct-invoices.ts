@@ -11,7 +11,7 @@ import type { FiscalSettings } from './fiscal-settings';
 import { type PacClient, type PacCustomer, type PacInvoice, PacRefusal, PacUnavailable } from './pac.client';
 import { explainRefusal } from './pac-refusals';
 
-export const STILL_STAMPING =
+const STILL_STAMPING =
   'The PAC is still stamping the invoice (the SAT did not answer at once): it will show here within the hour';
 /** Facturapi asks the SAT again every 10 minutes after a 202 `pending`. */
 const STAMPING_RECOVERY_MS = 10 * 60_000;

@@ -57,7 +57,7 @@ async function cfdisOf(
   return [...global, ...own, ...unstamped].sort((a, b) => a.created_at - b.created_at);
 }
 
-export async function fiscalViewOf(db: Db, ticketId: string): Promise<TicketFiscalView> {
+async function fiscalViewOf(db: Db, ticketId: string): Promise<TicketFiscalView> {
   const doc = await repo.findDocument(db, ticketId);
   if (!doc) {
     return {

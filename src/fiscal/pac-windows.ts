@@ -5,7 +5,7 @@ import { type PacClient, type PacReceipt, RECEIPTS_MAX_PAGES, RECEIPTS_PAGE } fr
 export type Window = { from: number; to: number };
 
 /** The most receipts one date range may hold to be read whole: 30 pages of 100. */
-export const READABLE_RECEIPTS = RECEIPTS_MAX_PAGES * RECEIPTS_PAGE;
+const READABLE_RECEIPTS = RECEIPTS_MAX_PAGES * RECEIPTS_PAGE;
 
 /** An instant as the PAC takes it: ISO 8601 with the restaurant's offset (a bare date is midnight at the PAC). */
 export function pacInstant(at: number, timeZone: string): string {
