@@ -83,12 +83,28 @@ describeEachDatabase('e-invoicing at a real restaurant’s volume', (target) => 
     }
     const [failed] = await creditNotes(fx, bill.ticketId);
     assert.deepEqual([failed?.status, failed?.uuid], ['failed', null]);
-    assert.equal(failed?.error, 'The SAT did not stamp this credit note: issue it again');
+    assert.equal(
+      failed?.error,
+      'The SAT did not stamp this credit note: it is asked for again when the fiscal settings are saved',
+    );
     assert.equal((await fiscalOf(fx, bill.ticketId)).error, failed?.error);
     const events = (await storedEvents(fx.db)).filter((event) => event.type === 'fiscal.failed');
     assert.deepEqual(
       events.map((event) => event.payload.data ?? event.payload),
       [{ ticket_id: bill.ticketId, kind: 'credit_note', error: failed?.error }],
+    );
+
+    assert.equal((await fx.admin('PUT', '/settings/fiscal', { series: '' })).statusCode, 200);
+    await fx.runJob();
+    const [again] = await creditNotes(fx, bill.ticketId);
+    assert.equal(again?.status, 'valid');
+    assert.deepEqual(
+      fx.sim
+        .invoices()
+        .filter((invoice) => invoice.type === 'E')
+        .map((invoice) => invoice.status)
+        .sort(),
+      ['failed', 'valid'],
     );
   });
 

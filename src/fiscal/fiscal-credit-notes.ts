@@ -17,6 +17,8 @@ import { explainRefusal } from './pac-refusals';
 import { creditNoteUse } from './sat-catalogs';
 
 const BATCH = 20;
+const NOT_STAMPED =
+  'The SAT did not stamp this credit note: it is asked for again when the fiscal settings are saved';
 /** Facturapi tries the SAT again every 10 minutes after a 202 (five times): asking sooner learns nothing. */
 const STAMPING_RECOVERY_MS = 10 * 60_000;
 
@@ -41,31 +43,39 @@ export async function issueDueCreditNotes(
     // The receiver the invoice went to: a guest, or the general public of a global invoice.
     const customer = JSON.parse(invoice.customer) as PacCustomer;
     try {
+      const earlier = await pac.findInvoiceByExternalId(note.id).catch(() => undefined);
+      // One the SAT never stamped is asked for again only once someone sets the note going again.
+      if (earlier?.status === 'failed' && Number(note.attempts) > 0) {
+        await failCreditNote(ctx, note, attempts, NOT_STAMPED);
+        continue;
+      }
       const issued =
-        (await pac.findInvoiceByExternalId(note.id).catch(() => undefined)) ??
-        (await pac.createInvoice({
-          type: 'E',
-          customer,
-          use: creditNoteUse(customer.tax_system),
-          payment_form: doc.payment_form ?? '01',
-          items: [
-            {
-              quantity: 1,
-              product: {
-                description: 'Devolución',
-                product_key: settings.productKey,
-                unit_key: settings.unitKey,
-                price: fromCents(Number(note.cents)),
-                tax_included: true,
-                taxes: [{ type: 'IVA', rate: (await loadSettings(ctx.db)).taxRateBasisPoints / 10_000 }],
-              },
-            },
-          ],
-          related_documents: [{ relationship: '01', documents: [invoice.uuid] }],
-          ...(settings.series !== '' && { series: settings.series }),
-          external_id: note.id,
-          idempotency_key: note.id,
-        }));
+        earlier && earlier.status !== 'failed'
+          ? earlier
+          : await pac.createInvoice({
+              type: 'E',
+              customer,
+              use: creditNoteUse(customer.tax_system),
+              payment_form: doc.payment_form ?? '01',
+              items: [
+                {
+                  quantity: 1,
+                  product: {
+                    description: 'Devolución',
+                    product_key: settings.productKey,
+                    unit_key: settings.unitKey,
+                    price: fromCents(Number(note.cents)),
+                    tax_included: true,
+                    taxes: [{ type: 'IVA', rate: (await loadSettings(ctx.db)).taxRateBasisPoints / 10_000 }],
+                  },
+                },
+              ],
+              related_documents: [{ relationship: '01', documents: [invoice.uuid] }],
+              ...(settings.series !== '' && { series: settings.series }),
+              external_id: note.id,
+              // A new try after one the SAT never stamped: a key of its own, still found by the external id.
+              idempotency_key: earlier ? `${note.id}.${earlier.id}` : note.id,
+            });
       if (issued.status === 'pending') {
         await repo.updateCreditNote(ctx.db, note.id, {
           attempts,
@@ -76,7 +86,7 @@ export async function issueDueCreditNotes(
         continue;
       }
       if (issued.status === 'failed' || !issued.uuid) {
-        await failCreditNote(ctx, note, attempts, 'The SAT did not stamp this credit note: issue it again');
+        await failCreditNote(ctx, note, attempts, NOT_STAMPED);
         continue;
       }
       await storeCreditNote(ctx, note, issued, customer, invoice.uuid, attempts);

@@ -59,18 +59,21 @@ export async function invoiceDirectly(
       throw new BadRequestError('This bill was canceled or refunded: there is nothing to invoice');
     }
     const key = directKey(ticketId, replaced.id);
+    const earlier = await pac.findInvoiceByExternalId(key);
     invoice =
-      (await pac.findInvoiceByExternalId(key)) ??
-      (await pac.createInvoice({
-        customer: direct.customer,
-        use: direct.use,
-        payment_form: built.body.payment_form,
-        items: built.body.items,
-        ...(substitutes && { related_documents: [{ relationship: '04', documents: [replaced.uuid] }] }),
-        ...(settings.series !== '' && { series: settings.series }),
-        external_id: key,
-        idempotency_key: key,
-      }));
+      earlier && earlier.status !== 'failed'
+        ? earlier
+        : await pac.createInvoice({
+            customer: direct.customer,
+            use: direct.use,
+            payment_form: built.body.payment_form,
+            items: built.body.items,
+            ...(substitutes && { related_documents: [{ relationship: '04', documents: [replaced.uuid] }] }),
+            ...(settings.series !== '' && { series: settings.series }),
+            external_id: key,
+            // A new try after one the SAT never stamped: a key of its own, still found by the external id.
+            idempotency_key: earlier ? `${key}.${earlier.id}` : key,
+          });
   } catch (error) {
     if (error instanceof PacRefusal) {
       await release(ctx.db, ticketId);
@@ -87,7 +90,7 @@ export async function invoiceDirectly(
   }
   if (invoice.status === 'failed') {
     await release(ctx.db, ticketId);
-    throw new ServiceUnavailableError('The SAT did not stamp the invoice');
+    throw new ServiceUnavailableError('The SAT did not stamp the invoice: try again');
   }
   const view = await recordCustomerInvoice(ctx, ticketId, invoice, direct.customer);
   if (substitutes && principal) {

@@ -40,6 +40,11 @@ export async function retryFailedDocuments(db: Db, now: number): Promise<void> {
     .set({ state: 'pending', next_attempt_at: now, attempts: 0, updated_at: now })
     .where('state', '=', 'failed')
     .execute();
+  await db
+    .updateTable('fiscal_credit_notes')
+    .set({ state: 'pending', next_attempt_at: now, attempts: 0, last_error: null })
+    .where('state', '=', 'failed')
+    .execute();
 }
 
 /**

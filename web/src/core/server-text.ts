@@ -217,11 +217,11 @@ const SPANISH: Record<string, string> = {
     'La factura de esta cuenta se canceló porque la operación no se llevó a cabo (motivo 03).',
   'The PAC is still stamping the invoice (the SAT did not answer at once): it will show here within the hour':
     'El PAC sigue timbrando la factura (el SAT no respondió de inmediato): aparecerá aquí en menos de una hora.',
-  'The SAT did not stamp the invoice': 'El SAT no timbró la factura.',
+  'The SAT did not stamp the invoice: try again': 'El SAT no timbró la factura: intente de nuevo.',
   'The PAC is still stamping this credit note (the SAT did not answer at once)':
     'El PAC sigue timbrando esta nota de crédito (el SAT no respondió de inmediato).',
-  'The SAT did not stamp this credit note: issue it again':
-    'El SAT no timbró esta nota de crédito: hay que emitirla de nuevo.',
+  'The SAT did not stamp this credit note: it is asked for again when the fiscal settings are saved':
+    'El SAT no timbró esta nota de crédito: se vuelve a pedir al guardar los ajustes de facturación.',
   'The SAT does not cancel a CFDI that a valid one relates to (a credit note): cancel that one first':
     'El SAT no cancela un CFDI al que otro vigente se relaciona (una nota de crédito): cancele primero ese.',
   'Motive 01 needs the UUID of the invoice that replaces it (substitution)':
