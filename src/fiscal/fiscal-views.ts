@@ -136,6 +136,19 @@ export async function ticketInvoiceFile(
   return invoiceFile(ctx, invoice.id, format);
 }
 
+type OfferStatus = NonNullable<GuestInvoiceOffer>['status'];
+
+/** What the guest may do by the bill's fiscal state. */
+const GUEST_OFFER: Readonly<Record<TicketFiscalView['status'], OfferStatus>> = {
+  none: 'pending',
+  pending: 'pending',
+  failed: 'pending',
+  receipt: 'available',
+  invoiced: 'invoiced',
+  in_global: 'unavailable',
+  canceled: 'canceled',
+};
+
 /**
  * What the guest page offers for a paid bill: the PAC's self-invoice page, our form, or that it is
  * invoiced. An invoice canceled to be corrected (motive 02) may be asked for again, on our form only:
@@ -152,17 +165,7 @@ export async function guestInvoiceOffer(ctx: AppContext, ticketId: string): Prom
     view.invoice !== null &&
     Number(bill.paid_cents) > 0 &&
     (await isCorrectable(ctx.db, view.invoice.id));
-  const status = correctable
-    ? 'available'
-    : view.status === 'invoiced'
-      ? 'invoiced'
-      : view.status === 'receipt'
-        ? 'available'
-        : view.status === 'none' || view.status === 'pending' || view.status === 'failed'
-          ? 'pending'
-          : view.status === 'in_global'
-            ? 'unavailable'
-            : 'canceled';
+  const status = correctable ? 'available' : GUEST_OFFER[view.status];
   return {
     status,
     self_invoice_url: view.self_invoice_url,
