@@ -309,12 +309,27 @@ describeEachDatabase('e-invoice (CFDI) through the PAC', (target) => {
     assert.equal(refused.statusCode, 400);
     const invoiced = await guest('POST', `/guest/${link.token}/invoice`, INVOICE);
     assert.equal(invoiced.statusCode, 201, invoiced.body);
-    const pdf = await guest('GET', `/guest/${link.token}/invoice.pdf`);
+    const { download_key: key } = invoiced.json();
+    const pdf = await guest('GET', `/guest/${link.token}/invoice.pdf?key=${key}`);
     assert.equal(pdf.statusCode, 200);
     assert.ok(pdf.rawPayload.subarray(0, 5).equals(Buffer.from('%PDF-')));
-    const xml = await guest('GET', `/guest/${link.token}/invoice.xml`);
+    const xml = await guest('GET', `/guest/${link.token}/invoice.xml?key=${key}`);
     assert.match(xml.body, /TimbreFiscalDigital/);
-    assert.equal((await guest('GET', `/guest/${link.token}`)).json().invoice.status, 'invoiced');
+
+    // Whoever else holds the paper's QR learns that the bill is invoiced, and nothing of the customer.
+    const page = await guest('GET', `/guest/${link.token}`);
+    assert.equal(page.json().invoice.status, 'invoiced');
+    assert.doesNotMatch(page.body, new RegExp(`${GUEST_CUSTOMER.rfc}|${GUEST_CUSTOMER.legal_name}`));
+    for (const url of [
+      `/guest/${link.token}/invoice.pdf`,
+      `/guest/${link.token}/invoice.xml`,
+      `/guest/${link.token}/invoice.xml?key=${'A'.repeat(key.length)}`,
+    ]) {
+      assert.equal((await guest('GET', url)).statusCode, 404, url);
+    }
+    const again = await guest('POST', `/guest/${link.token}/invoice`, INVOICE);
+    assert.equal(again.statusCode, 409);
+    assert.doesNotMatch(again.body, new RegExp(GUEST_CUSTOMER.rfc));
 
     fx.sim.setSelfInvoiceDomain('la-esquina');
     const other = await paidBill(fx);

@@ -14,11 +14,19 @@ import {
   recordCustomerInvoice,
   requireFiscal,
   toInvoiceView,
-} from './fiscal-invoices';
+} from './fiscal-common';
 import { CLAIM_MS, pacOf, recordOwedCredits, retryDelayMs } from './fiscal-receipts';
 import type { FiscalSettings } from './fiscal-settings';
-import { type PacClient, type PacInvoice, PacRefusal, PacUnavailable } from './pac.client';
+import {
+  folioOf,
+  type PacClient,
+  type PacInvoice,
+  PacRefusal,
+  PacUnavailable,
+  stampedUuid,
+} from './pac.client';
 import { explainRefusal } from './pac-refusals';
+import { pacInstant, visitReceipts, type Window, windowsOf } from './pac-windows';
 import { type GlobalPeriodicity, generalPublic } from './sat-catalogs';
 
 /** The SAT's limit for a global invoice after its period closes (RMF 2022, rule 2.7.1.21). */
@@ -115,9 +123,14 @@ export async function runGlobalInvoices(
 
 type Issued = { kind: 'issued'; invoice: InvoiceView } | { kind: 'empty' } | { kind: 'waiting' | 'busy' };
 
+/** What one global invoice may take (Facturapi's `global_invoice_too_many_items`: 5,000 concepts). */
+const GLOBAL_MAX_RECEIPTS = 5000;
+
 /**
- * Asks the PAC for the period's global invoice. That call takes no idempotency key, so a retry first
- * reads the period's receipts back: one invoiced globally names the invoice our earlier call made.
+ * Asks the PAC for the period's global invoice, in as many parts as its receipts need: each part a
+ * date range inside the period holding at most 5,000 receipts. Nothing is asked when none of our
+ * receipts of the period is open. That call takes no idempotency key, so a retry first reads the
+ * part's receipts back: one invoiced globally by an invoice we have not recorded names it.
  */
 async function issuePeriod(
   ctx: AppContext,
@@ -149,31 +162,41 @@ async function issuePeriod(
   const attempts = Number(row.attempts) + 1;
   const { timeZone } = await loadSettings(ctx.db);
   try {
-    const range = {
-      from: DateTime.fromMillis(fromAt, { zone: timeZone }).toISO() ?? '',
-      to: DateTime.fromMillis(toAt - 1, { zone: timeZone }).toISO() ?? '',
-    };
-    const earlier = Number(row.attempts) > 0 ? await globalInvoiceOfPeriod(pac, range) : undefined;
-    const invoice =
-      earlier ??
-      (await pac.globalInvoice({
-        periodicity: row.periodicity,
-        ...range,
-        ...(settings.series !== '' && { series: settings.series }),
-      }));
-    if (invoice === null) {
-      await repo.updatePeriod(ctx.db, row.period_start, {
-        state: 'empty',
-        attempts,
-        claimed_until: null,
-        last_error: null,
-        updated_at: now,
-      });
-      return { kind: 'empty' };
+    const issued: InvoiceView[] = [];
+    if (await repo.hasOpenReceipts(ctx.db, fromAt, toAt)) {
+      const window = { from: fromAt, to: toAt - 1 };
+      for (const part of await windowsOf(pac, window, GLOBAL_MAX_RECEIPTS, timeZone)) {
+        if (!(await repo.hasOpenReceipts(ctx.db, part.from, part.to + 1))) continue;
+        const claimedAt = ctx.clock.now();
+        await repo.updatePeriod(ctx.db, row.period_start, { claimed_until: claimedAt + CLAIM_MS });
+        const range = { from: pacInstant(part.from, timeZone), to: pacInstant(part.to, timeZone) };
+        const earlier =
+          Number(row.attempts) > 0 ? await unrecordedGlobalOf(ctx, pac, part, timeZone) : undefined;
+        const invoice =
+          earlier ??
+          (await pac.globalInvoice({
+            periodicity: row.periodicity,
+            ...range,
+            ...(settings.series !== '' && { series: settings.series }),
+          }));
+        if (invoice === null) continue;
+        const view = await recordGlobal(ctx, row, invoice, settings);
+        await takeReceipts(ctx, pac, part, timeZone, invoice.id, view.id);
+        issued.push(view);
+      }
     }
-    const view = await recordGlobal(ctx, row, invoice, settings, attempts);
-    await takeReceipts(ctx, pac, range, invoice.id, view.id);
-    return { kind: 'issued', invoice: view };
+    const [first] =
+      issued.length > 0
+        ? issued
+        : await repo.globalInvoicesOfPeriod(ctx.db, row.period_start).then((rows) => rows.map(toInvoiceView));
+    await repo.updatePeriod(ctx.db, row.period_start, {
+      state: first ? 'issued' : 'empty',
+      attempts,
+      claimed_until: null,
+      last_error: null,
+      updated_at: ctx.clock.now(),
+    });
+    return first ? { kind: 'issued', invoice: first } : { kind: 'empty' };
   } catch (error) {
     const isRefusal = error instanceof PacRefusal;
     if (!(isRefusal || error instanceof PacUnavailable)) throw error;
@@ -191,25 +214,29 @@ async function issuePeriod(
   }
 }
 
-/** The global invoice an earlier call made for the period, found through its receipts. */
-async function globalInvoiceOfPeriod(
+/** A global invoice an earlier call made for this part, found through its receipts; none we know already. */
+async function unrecordedGlobalOf(
+  ctx: AppContext,
   pac: PacClient,
-  range: { from: string; to: string },
+  part: Window,
+  timeZone: string,
 ): Promise<PacInvoice | undefined> {
-  for (let page = 1; ; page += 1) {
-    const found = await pac.listReceipts({ ...range, page });
-    const taken = found.data.find((receipt) => receipt.status === 'invoiced_globally' && receipt.invoice);
-    if (taken?.invoice) return pac.getInvoice(taken.invoice);
-    if (page >= found.total_pages) return undefined;
-  }
+  let found: string | undefined;
+  await visitReceipts(pac, part, timeZone, async (receipt) => {
+    if (receipt.status !== 'invoiced_globally' || !receipt.invoice) return false;
+    if (await repo.findInvoiceByPacId(ctx.db, receipt.invoice)) return false;
+    found = receipt.invoice;
+    return true;
+  });
+  return found === undefined ? undefined : pac.getInvoice(found);
 }
 
+/** One global invoice of the period, kept; the period names its first. */
 async function recordGlobal(
   ctx: AppContext,
   row: repo.GlobalPeriodRow,
   invoice: PacInvoice,
   settings: FiscalSettings,
-  attempts: number,
 ): Promise<InvoiceView> {
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
@@ -218,21 +245,15 @@ async function recordGlobal(
       {
         kind: 'global',
         pacId: invoice.id,
-        uuid: invoice.uuid,
+        uuid: stampedUuid(invoice),
+        folio: folioOf(invoice),
         customer: generalPublic(settings.postalCode),
         totalCents: Math.round(invoice.total * 100),
         period: { start: row.period_start, end: row.period_end },
       },
       now,
     );
-    await repo.updatePeriod(trx, row.period_start, {
-      state: 'issued',
-      invoice_id: stored.id,
-      attempts,
-      claimed_until: null,
-      last_error: null,
-      updated_at: now,
-    });
+    await repo.namePeriodInvoice(trx, row.period_start, stored.id);
     const view = toInvoiceView(stored);
     await recordEvent(trx, { type: 'fiscal.global_invoiced', data: view, at: now });
     return view;
@@ -240,38 +261,37 @@ async function recordGlobal(
 }
 
 /**
- * The period's receipts as the PAC now has them: those in this global invoice, and those the guest
- * invoiced on the self-invoice portal, change state here; refunds they had owe their credit notes.
+ * The part's receipts as the PAC now has them: those in this global invoice, and those the guest
+ * invoiced on the self-invoice portal, change state here; refunds they had owe their credit notes. A
+ * bill already invoiced to a customer keeps that invoice, whatever list the PAC puts its receipt in.
  */
 async function takeReceipts(
   ctx: AppContext,
   pac: PacClient,
-  range: { from: string; to: string },
+  part: Window,
+  timeZone: string,
   pacInvoiceId: string,
   invoiceId: string,
 ): Promise<void> {
   const taken: string[] = [];
-  for (let page = 1; ; page += 1) {
-    const found = await pac.listReceipts({ ...range, page });
-    for (const receipt of found.data) {
-      const doc = await repo.findDocumentByReceipt(ctx.db, receipt.id);
-      if (!doc || (doc.state !== 'receipt' && doc.state !== 'invoicing')) continue;
-      if (receipt.status === 'invoiced_globally' && receipt.invoice === pacInvoiceId) {
-        await repo.updateDocument(ctx.db, doc.ticket_id, {
-          state: 'in_global',
-          invoice_id: invoiceId,
-          claimed_until: null,
-          updated_at: ctx.clock.now(),
-        });
-        taken.push(doc.ticket_id);
-      } else if (receipt.status === 'invoiced_to_customer' && receipt.invoice) {
-        const invoice = await pac.getInvoice(receipt.invoice);
-        await recordCustomerInvoice(ctx, doc.ticket_id, invoice, customerOf(invoice));
-        taken.push(doc.ticket_id);
-      }
+  await visitReceipts(pac, part, timeZone, async (receipt) => {
+    const doc = await repo.findDocumentByReceipt(ctx.db, receipt.id);
+    if (!doc || (doc.state !== 'receipt' && doc.state !== 'invoicing')) return false;
+    if (receipt.status === 'invoiced_globally' && receipt.invoice === pacInvoiceId) {
+      await repo.updateDocument(ctx.db, doc.ticket_id, {
+        state: 'in_global',
+        invoice_id: invoiceId,
+        claimed_until: null,
+        updated_at: ctx.clock.now(),
+      });
+      taken.push(doc.ticket_id);
+    } else if (receipt.status === 'invoiced_to_customer' && receipt.invoice) {
+      const invoice = await pac.getInvoice(receipt.invoice);
+      await recordCustomerInvoice(ctx, doc.ticket_id, invoice, customerOf(invoice));
+      taken.push(doc.ticket_id);
     }
-    if (page >= found.total_pages) break;
-  }
+    return false;
+  });
   if (taken.length > 0) await recordOwedCredits(ctx.db, Number.MAX_SAFE_INTEGER, taken, ctx.clock.now());
 }
 
@@ -317,6 +337,7 @@ export async function listGlobalPeriods(ctx: AppContext): Promise<GlobalPeriodVi
   const rows = await repo.listPeriods(ctx.db, 24);
   return Promise.all(
     rows.map(async (row) => {
+      const invoices = (await repo.globalInvoicesOfPeriod(ctx.db, row.period_start)).map(toInvoiceView);
       const invoice = row.invoice_id ? await repo.findInvoice(ctx.db, row.invoice_id) : undefined;
       return {
         period_start: row.period_start,
@@ -324,6 +345,7 @@ export async function listGlobalPeriods(ctx: AppContext): Promise<GlobalPeriodVi
         periodicity: row.periodicity,
         state: row.state,
         invoice: invoice ? toInvoiceView(invoice) : null,
+        invoices,
         error: row.last_error,
       };
     }),

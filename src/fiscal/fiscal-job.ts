@@ -1,13 +1,9 @@
 import type { AppContext } from '../context';
+import { followCancellations } from './fiscal-cancellations';
+import { issueDueCreditNotes } from './fiscal-credit-notes';
 import { runGlobalInvoices } from './fiscal-globals';
-import { followCancellations, recoverInvoicing } from './fiscal-invoices';
-import {
-  cancelVoidedReceipts,
-  createDueReceipts,
-  enqueueNewWork,
-  issueDueCreditNotes,
-  pacOf,
-} from './fiscal-receipts';
+import { recoverInvoicing } from './fiscal-invoices';
+import { cancelVoidedReceipts, createDueReceipts, enqueueNewWork, pacOf } from './fiscal-receipts';
 import { isFiscalOn, loadFiscalSettings } from './fiscal-settings';
 
 /** The background job of e-invoicing: every few seconds, nothing at all while it is off. */

@@ -2,7 +2,6 @@ import type { AppContext } from '../context';
 import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
 import { newId } from '../core/ids';
-import { fromCents } from '../core/money';
 import { toIsoUtc } from '../core/time';
 import { recordEvent } from '../events/record-event';
 import { findBillModifiers, findBillPlates } from '../printing/receipts.repo';
@@ -12,14 +11,15 @@ import * as repo from './fiscal.repo';
 import { type FiscalSettings, isFiscalOn, loadFiscalSettings } from './fiscal-settings';
 import { PacClient, type PacReceipt, PacRefusal, PacUnavailable } from './pac.client';
 import { explainRefusal } from './pac-refusals';
-import { type Plate, receiptItems } from './receipt-items';
+import { visitReceipts } from './pac-windows';
+import { itemsTaxCents, type Plate, receiptItems } from './receipt-items';
 
 /** Longer than a call to the PAC may take; after it, a crashed instance's claim lapses. */
 export const CLAIM_MS = 60_000;
 /** How far back each run looks for paid bills and refunds: longer than any transaction that writes one. */
 export const SCAN_MARGIN_MS = 10 * 60_000;
 const BATCH = 20;
-const IDEMPOTENCY_KEY_IN_USE = 'idempotency_key_in_use';
+export const IDEMPOTENCY_KEY_IN_USE = 'idempotency_key_in_use';
 
 export function pacOf(ctx: AppContext): PacClient {
   const { url, key, timeoutMs } = ctx.config.pac;
@@ -188,7 +188,7 @@ class ReceiptBlocked extends Error {}
 
 type ReceiptBody = Parameters<PacClient['createReceipt']>[0];
 
-async function buildReceipt(
+export async function buildReceipt(
   db: Db,
   settings: FiscalSettings,
   ticketId: string,
@@ -208,19 +208,7 @@ async function buildReceipt(
       `The payment method ${method} has no SAT payment form: choose one in the fiscal settings (payment_forms)`,
     );
   }
-  const optionsOf = new Map<string, string[]>();
-  for (const option of await findBillModifiers(db, ticketId)) {
-    optionsOf.set(option.order_dish_id, [...(optionsOf.get(option.order_dish_id) ?? []), option.name]);
-  }
-  const plates: Plate[] = (await findBillPlates(db, ticketId))
-    .filter((plate) => plate.status !== 'voided')
-    .map((plate) => ({
-      id: plate.id,
-      name: plate.name,
-      priceCents: Number(plate.price_cents),
-      productKey: plate.dish_product_key ?? plate.category_product_key ?? settings.productKey,
-      options: optionsOf.get(plate.id) ?? [],
-    }));
+  const plates = await billPlates(db, settings.productKey, ticketId);
   const business = await loadSettings(db);
   return {
     body: {
@@ -236,6 +224,44 @@ async function buildReceipt(
       idempotency_key: ticketId,
     },
   };
+}
+
+/** The bill's plates as its CFDI's items see them: voided ones left off, options named, product keys. */
+async function billPlates(db: Db, defaultProductKey: string, ticketId: string): Promise<Plate[]> {
+  const optionsOf = new Map<string, string[]>();
+  for (const option of await findBillModifiers(db, ticketId)) {
+    optionsOf.set(option.order_dish_id, [...(optionsOf.get(option.order_dish_id) ?? []), option.name]);
+  }
+  return (await findBillPlates(db, ticketId))
+    .filter((plate) => plate.status !== 'voided')
+    .map((plate) => ({
+      id: plate.id,
+      name: plate.name,
+      priceCents: Number(plate.price_cents),
+      productKey: plate.dish_product_key ?? plate.category_product_key ?? defaultProductKey,
+      options: optionsOf.get(plate.id) ?? [],
+    }));
+}
+
+/**
+ * The IVA within `totalCents` of a bill whose prices include it, as its CFDI will state it: line by
+ * line, as the PAC breaks tax-included prices down, so the ticket and the invoice show the same figure
+ * (the IVA of the total alone can differ by a cent from the sum of the lines').
+ */
+export async function includedTaxCents(
+  db: Db,
+  ticketId: string,
+  totalCents: number,
+  taxRateBasisPoints: number,
+): Promise<number> {
+  const { productKey, unitKey } = await loadFiscalSettings(db);
+  const items = receiptItems(await billPlates(db, productKey, ticketId), totalCents, {
+    taxRate: taxRateBasisPoints / 10_000,
+    unitKey,
+    defaultProductKey: productKey,
+    sku: ticketId,
+  });
+  return itemsTaxCents(items, taxRateBasisPoints);
 }
 
 async function createOrAdopt(
@@ -258,13 +284,12 @@ export async function findReceipt(
   paidAt: number,
 ): Promise<PacReceipt | undefined> {
   const day = 24 * 60 * 60_000;
-  const range = { from: toIsoUtc(paidAt - day), to: toIsoUtc(paidAt + day) };
-  for (let page = 1; ; page += 1) {
-    const found = await pac.listReceipts({ ...range, page });
-    const mine = found.data.find((receipt) => receipt.external_id === ticketId);
-    if (mine) return mine;
-    if (page >= found.total_pages) return undefined;
-  }
+  let mine: PacReceipt | undefined;
+  await visitReceipts(pac, { from: paidAt - day, to: paidAt + day }, 'UTC', (receipt) => {
+    if (receipt.external_id === ticketId) mine = receipt;
+    return mine !== undefined;
+  });
+  return mine;
 }
 
 async function retryLater(
@@ -328,107 +353,5 @@ export async function cancelVoidedReceipts(ctx: AppContext, pac: PacClient): Pro
       claimed_until: receipt?.status === 'canceled' ? null : now + retryDelayMs(1),
       updated_at: now,
     });
-  }
-}
-
-/**
- * Credit notes (CFDI of type E) for refunds after invoicing: to the invoice's receiver, use G02, the
- * bill's payment form, related by 01 to the invoice's UUID (the global invoice's when the bill is in
- * one). The note's id is its idempotency key and external id, so a lost answer is found, not repeated.
- */
-export async function issueDueCreditNotes(
-  ctx: AppContext,
-  pac: PacClient,
-  settings: FiscalSettings,
-): Promise<void> {
-  for (const note of await repo.dueCreditNotes(ctx.db, ctx.clock.now(), BATCH)) {
-    const now = ctx.clock.now();
-    if (!(await repo.claimCreditNote(ctx.db, note.id, now, now + CLAIM_MS))) continue;
-    const attempts = Number(note.attempts) + 1;
-    const doc = await repo.findDocument(ctx.db, note.ticket_id);
-    const invoice = doc?.invoice_id ? await repo.findInvoice(ctx.db, doc.invoice_id) : undefined;
-    if (!doc || !invoice) throw new Error(`Credit note ${note.id} has no invoice to relate to`);
-    const business = await loadSettings(ctx.db);
-    // The receiver the invoice went to: a guest, or the general public of a global invoice.
-    const customer = JSON.parse(invoice.customer);
-    try {
-      const issued =
-        (await pac.findInvoiceByExternalId(note.id).catch(() => undefined)) ??
-        (await pac.createInvoice({
-          type: 'E',
-          customer,
-          use: 'G02',
-          payment_form: doc.payment_form ?? '01',
-          items: [
-            {
-              quantity: 1,
-              product: {
-                description: 'Devolución',
-                product_key: settings.productKey,
-                unit_key: settings.unitKey,
-                price: fromCents(Number(note.cents)),
-                tax_included: true,
-                taxes: [{ type: 'IVA', rate: business.taxRateBasisPoints / 10_000 }],
-              },
-            },
-          ],
-          related_documents: [{ relationship: '01', documents: [invoice.uuid] }],
-          ...(settings.series !== '' && { series: settings.series }),
-          external_id: note.id,
-          idempotency_key: note.id,
-        }));
-      await ctx.db.transaction().execute(async (trx) => {
-        const stored = await repo.storeInvoice(
-          trx,
-          {
-            kind: 'credit_note',
-            pacId: issued.id,
-            uuid: issued.uuid,
-            customer,
-            totalCents: Number(note.cents),
-            ticketId: note.ticket_id,
-            relatedUuid: invoice.uuid,
-          },
-          now,
-        );
-        await repo.updateCreditNote(trx, note.id, {
-          state: 'issued',
-          invoice_id: stored.id,
-          attempts,
-          claimed_until: null,
-        });
-        await recordEvent(trx, {
-          type: 'fiscal.invoiced',
-          data: {
-            ticket_id: note.ticket_id,
-            kind: 'credit_note',
-            uuid: issued.uuid,
-            total: fromCents(Number(note.cents)),
-          },
-          at: now,
-        });
-      });
-    } catch (error) {
-      if (
-        error instanceof PacUnavailable ||
-        (error instanceof PacRefusal && error.code === IDEMPOTENCY_KEY_IN_USE)
-      ) {
-        await repo.updateCreditNote(ctx.db, note.id, {
-          attempts,
-          next_attempt_at:
-            now + retryDelayMs(attempts, error instanceof PacUnavailable ? error.retryAfterMs : undefined),
-          claimed_until: null,
-          last_error: error.message,
-        });
-        continue;
-      }
-      if (!(error instanceof PacRefusal)) throw error;
-      await repo.updateCreditNote(ctx.db, note.id, {
-        state: 'failed',
-        attempts,
-        claimed_until: null,
-        last_error: explainRefusal(error),
-      });
-    }
   }
 }

@@ -21,6 +21,7 @@ type Sums = {
   pending: number;
   failed: number;
   untracked: number;
+  canceled: number;
 };
 
 const BUCKETS: Readonly<Record<string, keyof Sums>> = {
@@ -32,6 +33,18 @@ const BUCKETS: Readonly<Record<string, keyof Sums>> = {
   invoicing: 'pending',
   canceled: 'pending',
 };
+
+/**
+ * Where a bill's money stands: by its CFDI's state first (an invoice or global invoice canceled and not
+ * replaced covers nothing), then by its document's.
+ */
+function bucketOf(row: { state: string | null; invoice_status: string | null }): keyof Sums {
+  if (row.state === null) return 'untracked';
+  if (row.invoice_status === 'canceled' && (row.state === 'invoiced' || row.state === 'in_global')) {
+    return 'canceled';
+  }
+  return BUCKETS[row.state] ?? 'pending';
+}
 
 /**
  * Per local day of payment: what the bills kept (refunds taken off, tips apart), with IVA backed out
@@ -70,6 +83,7 @@ const EMPTY_ROW = {
   pending: 0,
   failed: 0,
   untracked: 0,
+  canceled: 0,
 };
 
 async function fiscalDays(db: Db, from: string, to: string): Promise<FiscalReportRow[]> {
@@ -87,12 +101,13 @@ async function fiscalDays(db: Db, from: string, to: string): Promise<FiscalRepor
       pending: 0,
       failed: 0,
       untracked: 0,
+      canceled: 0,
     };
     const kept = Number(row.paid_cents);
     sums.bills += 1;
     sums.total += kept;
     sums.tips += Number(row.tips_cents);
-    sums[row.state === null ? 'untracked' : (BUCKETS[row.state] ?? 'pending')] += kept;
+    sums[bucketOf(row)] += kept;
     days.set(day, sums);
   }
   return [...days.entries()]
@@ -111,6 +126,7 @@ async function fiscalDays(db: Db, from: string, to: string): Promise<FiscalRepor
         pending: fromCents(sums.pending),
         failed: fromCents(sums.failed),
         untracked: fromCents(sums.untracked),
+        canceled: fromCents(sums.canceled),
       };
     });
 }
@@ -128,5 +144,6 @@ export function fiscalReportCsv(rows: readonly FiscalReportRow[]): string {
     'pending',
     'failed',
     'untracked',
+    'canceled',
   ]);
 }

@@ -40,6 +40,11 @@ export async function retryFailedDocuments(db: Db, now: number): Promise<void> {
     .set({ state: 'pending', next_attempt_at: now, attempts: 0, updated_at: now })
     .where('state', '=', 'failed')
     .execute();
+  await db
+    .updateTable('fiscal_credit_notes')
+    .set({ state: 'pending', next_attempt_at: now, attempts: 0, last_error: null })
+    .where('state', '=', 'failed')
+    .execute();
 }
 
 /**
@@ -178,33 +183,47 @@ export function receiptsOfVoidedBills(db: Db, limit: number) {
  * `since` are read, so the run stays small however many bills were ever invoiced.
  */
 export function billsOwingCredit(db: Db, since: number, ticketIds: readonly string[] = []) {
-  return db
-    .selectFrom('fiscal_documents')
-    .innerJoin('tickets', 'tickets.id', 'fiscal_documents.ticket_id')
-    .select([
-      'fiscal_documents.ticket_id',
-      (eb) =>
-        eb(
-          eb(eb.ref('fiscal_documents.receipt_cents'), '-', eb.ref('fiscal_documents.credited_cents')),
-          '-',
-          eb.ref('tickets.paid_cents'),
-        ).as('owed'),
-    ])
-    .where('fiscal_documents.state', 'in', ['invoiced', 'in_global'])
-    .where((w) =>
-      w.or([
-        w.exists(
-          w
-            .selectFrom('refunds')
-            .innerJoin('payments', 'payments.id', 'refunds.payment_id')
-            .select('refunds.id')
-            .whereRef('payments.ticket_id', '=', 'fiscal_documents.ticket_id')
-            .where('refunds.created_at', '>=', since),
+  return (
+    db
+      .selectFrom('fiscal_documents')
+      .innerJoin('tickets', 'tickets.id', 'fiscal_documents.ticket_id')
+      .select([
+        'fiscal_documents.ticket_id',
+        (eb) =>
+          eb(
+            eb(eb.ref('fiscal_documents.receipt_cents'), '-', eb.ref('fiscal_documents.credited_cents')),
+            '-',
+            eb.ref('tickets.paid_cents'),
+          ).as('owed'),
+      ])
+      .where('fiscal_documents.state', 'in', ['invoiced', 'in_global'])
+      // A canceled invoice is void as a whole: nothing on it is left to give back.
+      .where((w) =>
+        w.not(
+          w.exists(
+            w
+              .selectFrom('fiscal_invoices')
+              .select('fiscal_invoices.id')
+              .whereRef('fiscal_invoices.id', '=', 'fiscal_documents.invoice_id')
+              .where('fiscal_invoices.status', '=', 'canceled'),
+          ),
         ),
-        ...(ticketIds.length > 0 ? [w('fiscal_documents.ticket_id', 'in', ticketIds)] : []),
-      ]),
-    )
-    .execute();
+      )
+      .where((w) =>
+        w.or([
+          w.exists(
+            w
+              .selectFrom('refunds')
+              .innerJoin('payments', 'payments.id', 'refunds.payment_id')
+              .select('refunds.id')
+              .whereRef('payments.ticket_id', '=', 'fiscal_documents.ticket_id')
+              .where('refunds.created_at', '>=', since),
+          ),
+          ...(ticketIds.length > 0 ? [w('fiscal_documents.ticket_id', 'in', ticketIds)] : []),
+        ]),
+      )
+      .execute()
+  );
 }
 
 export async function insertCreditNote(
@@ -256,6 +275,7 @@ export type StampedCfdi = {
   kind: Database['fiscal_invoices']['kind'];
   pacId: string;
   uuid: string;
+  folio: string | null;
   /** The receiver as the PAC took it. */
   customer: { tax_id: string; legal_name: string };
   totalCents: number;
@@ -275,6 +295,7 @@ export async function storeInvoice(db: Db, cfdi: StampedCfdi, now: number): Prom
       kind: cfdi.kind,
       pac_id: cfdi.pacId,
       uuid: cfdi.uuid,
+      folio: cfdi.folio,
       status: 'valid',
       customer_rfc: cfdi.customer.tax_id,
       customer_name: cfdi.customer.legal_name,
@@ -294,6 +315,28 @@ export async function storeInvoice(db: Db, cfdi: StampedCfdi, now: number): Prom
   const stored = await findInvoiceByPacId(db, cfdi.pacId);
   if (!stored) throw new Error('The CFDI just stored is missing');
   return stored;
+}
+
+/** The CFDIs stamped for one bill (its invoices and credit notes), oldest first. */
+export function invoicesOfBill(db: Db, ticketId: string): Promise<FiscalInvoiceRow[]> {
+  return db
+    .selectFrom('fiscal_invoices')
+    .selectAll()
+    .where('ticket_id', '=', ticketId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Credit notes of a bill the PAC has not stamped (yet, or at all). */
+export function unstampedCreditNotes(db: Db, ticketId: string): Promise<CreditNoteRow[]> {
+  return db
+    .selectFrom('fiscal_credit_notes')
+    .selectAll()
+    .where('ticket_id', '=', ticketId)
+    .where('state', '!=', 'issued')
+    .orderBy('created_at')
+    .execute();
 }
 
 export function findInvoice(db: Db, id: string): Promise<FiscalInvoiceRow | undefined> {
@@ -422,14 +465,37 @@ export async function hasUnsettledDocuments(db: Db, from: number, to: number): P
   return row !== undefined;
 }
 
-/** The open receipts of bills paid in [from, to): what a global invoice of that period takes. */
-export function openReceiptsIn(db: Db, from: number, to: number) {
-  return db
+/** Whether a bill paid in [from, to) has its receipt open at the PAC: a global invoice would take it. */
+export async function hasOpenReceipts(db: Db, from: number, to: number): Promise<boolean> {
+  const row = await db
     .selectFrom('fiscal_documents')
-    .select(['ticket_id', 'receipt_id'])
+    .select('ticket_id')
     .where('state', '=', 'receipt')
     .where('paid_at', '>=', from)
     .where('paid_at', '<', to)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The global invoices of one period, in the order they were issued (a busy period has several). */
+export function globalInvoicesOfPeriod(db: Db, periodStart: string): Promise<FiscalInvoiceRow[]> {
+  return db
+    .selectFrom('fiscal_invoices')
+    .selectAll()
+    .where('kind', '=', 'global')
+    .where('period_start', '=', periodStart)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** The period names its first global invoice; later parts are found by their period. */
+export async function namePeriodInvoice(db: Db, periodStart: string, invoiceId: string): Promise<void> {
+  await db
+    .updateTable('fiscal_global_periods')
+    .set({ invoice_id: invoiceId })
+    .where('period_start', '=', periodStart)
+    .where('invoice_id', 'is', null)
     .execute();
 }
 
@@ -438,7 +504,9 @@ export function fiscalReportRows(db: Db, from: number, to: number) {
   return db
     .selectFrom('tickets')
     .leftJoin('fiscal_documents', 'fiscal_documents.ticket_id', 'tickets.id')
+    .leftJoin('fiscal_invoices', 'fiscal_invoices.id', 'fiscal_documents.invoice_id')
     .select([
+      'fiscal_invoices.status as invoice_status',
       'tickets.id',
       'tickets.paid_at',
       'tickets.paid_cents',

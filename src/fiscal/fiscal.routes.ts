@@ -17,11 +17,13 @@ import {
   TicketFiscalView,
   UpdateFiscalSettingsBody,
 } from './fiscal.schemas';
+import { cancelInvoice } from './fiscal-cancellations';
 import { fiscalCatalogs } from './fiscal-catalogs';
 import { issueGlobalByHand, listGlobalPeriods, NO_OPEN_RECEIPTS } from './fiscal-globals';
-import { cancelInvoice, getTicketFiscal, invoiceFile, invoiceTicket } from './fiscal-invoices';
+import { invoiceTicket } from './fiscal-invoices';
 import { fiscalReport, fiscalReportCsv } from './fiscal-report';
 import { getFiscalSettings, updateFiscalSettings } from './fiscal-settings';
+import { getTicketFiscal, invoiceFile } from './fiscal-views';
 
 const tags = ['E-invoice (CFDI)'];
 
@@ -101,7 +103,11 @@ export const fiscalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
           'Its receipt at the PAC becomes an invoice. The PAC’s refusals (RFC not registered, name or ' +
           'postal code not matching, a use the regime may not have) answer 400 with the reason and change ' +
           'nothing. Once invoiced: 409 `This bill is already invoiced`; in a global invoice: 400 ' +
-          '`This bill is in the global invoice of <date>`; e-invoicing off: 400 `E-invoicing is not enabled`.',
+          '`This bill is in the global invoice of <date>`; e-invoicing off: 400 `E-invoicing is not enabled`. ' +
+          'After its invoice was canceled for errors (motive 02) the corrected one is issued with POST /invoices ' +
+          'at the PAC (Facturapi keeps the receipt invoiced); `replaces` issues a substitute of the valid ' +
+          'invoice (related by 04) and cancels the old one with motive 01. 503 while the PAC is still ' +
+          'stamping a direct invoice (its 202): it is followed and shows in GET /tickets/{id}/fiscal.',
         params: IdParams,
         body: InvoiceBody,
         response: { 201: InvoiceView, ...errors(400, 401, 403, 409, 503) },
@@ -139,7 +145,9 @@ export const fiscalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         tags,
         summary: 'Cancel a CFDI with the SAT’s motive',
         description:
-          'Motive 01 needs `substitution`, the UUID of the CFDI that replaces it. 200 when canceled at ' +
+          'Checked here before the PAC is asked: 01 needs `substitution`, the UUID of a valid invoice of the ' +
+          'same bill (issue it with POST /tickets/{id}/invoice and `replaces`); 03 needs the bill canceled or ' +
+          'refunded in full; 04 is only for a global invoice. After 02 the bill may be invoiced again. 200 when canceled at ' +
           'once; 202 with `status: "cancel_pending"` when the receiver must accept (followed until it is ' +
           'settled); 409 while a cancellation is under way or once canceled.',
         params: IdParams,
@@ -198,8 +206,9 @@ export const fiscalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         summary: 'Sales per local day with IVA backed out, tips apart, and how much of it is invoiced',
         description:
           '`total` is what the bills paid that day kept (payments less refunds, tips apart); `base` + `iva` ' +
-          '= `total`; `invoiced` + `in_global` + `pending` + `failed` + `untracked` = `total`, where ' +
-          '`untracked` is bills paid while e-invoicing was off. `Accept: text/csv` answers CSV.',
+          '= `total`; `invoiced` + `in_global` + `pending` + `failed` + `untracked` + `canceled` = `total`, ' +
+          'each bill counted by the state of its CFDI: `untracked` is bills paid while e-invoicing was off, ' +
+          '`canceled` bills whose invoice was canceled and not replaced. `Accept: text/csv` answers CSV.',
         querystring: FiscalReportQuery,
         response: {
           200: {

@@ -63,6 +63,15 @@ export const InvoiceBody = Type.Object(
       { additionalProperties: false },
     ),
     use: Type.String({ minLength: 3, maxLength: 4, example: 'G03', description: 'SAT c_UsoCFDI' }),
+    replaces: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          "Our id of the bill's valid invoice that this one substitutes (`invoices.cancel`): the new CFDI is " +
+          'issued related to it by 04, then the old one is canceled with motive 01 naming it',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -71,6 +80,7 @@ export type InvoiceBody = Static<typeof InvoiceBody>;
 export const InvoiceView = Type.Object({
   id: Type.String({ description: 'Ours' }),
   uuid: Type.String({ description: "The SAT's folio fiscal" }),
+  folio: Type.Union([Type.String(), Type.Null()], { description: 'Series and number as printed on it' }),
   kind: Type.Union([Type.Literal('customer'), Type.Literal('global'), Type.Literal('credit_note')]),
   status: Type.Union([
     Type.Literal('valid'),
@@ -112,6 +122,34 @@ export const TicketFiscalView = Type.Object({
     Type.Null(),
   ]),
   error: Type.Union([Type.String(), Type.Null()]),
+  cfdis: Type.Array(
+    Type.Object({
+      invoice_id: Type.Union([Type.String(), Type.Null()], {
+        description: 'Ours, for /invoices/{id}/pdf and /xml; null for a credit note not yet stamped',
+      }),
+      kind: Type.Union([Type.Literal('customer'), Type.Literal('global'), Type.Literal('credit_note')]),
+      folio: Type.Union([Type.String(), Type.Null()]),
+      uuid: Type.Union([Type.String(), Type.Null()]),
+      status: Type.Union([
+        Type.Literal('valid'),
+        Type.Literal('canceling'),
+        Type.Literal('cancel_pending'),
+        Type.Literal('canceled'),
+        Type.Literal('stamping'),
+        Type.Literal('failed'),
+      ]),
+      total: Type.Number(),
+      cancel_motive: Type.Union([Type.String(), Type.Null()]),
+      error: Type.Union([Type.String(), Type.Null()]),
+      created_at: Type.Integer(),
+    }),
+    {
+      description:
+        'Every CFDI of the bill, oldest first: its invoices (a canceled one, the one that replaced it), the ' +
+        'global invoice it is in, and the credit notes of its refunds (`stamping` while the PAC works, ' +
+        '`failed` with the reason)',
+    },
+  ),
 });
 export type TicketFiscalView = Static<typeof TicketFiscalView>;
 
@@ -148,7 +186,10 @@ export const GlobalPeriodView = Type.Object({
     Type.Literal('empty'),
     Type.Literal('refused'),
   ]),
-  invoice: Type.Union([InvoiceView, Type.Null()]),
+  invoice: Type.Union([InvoiceView, Type.Null()], { description: 'The first of `invoices`' }),
+  invoices: Type.Array(InvoiceView, {
+    description: 'More than one when the period held more receipts than one global invoice takes (5,000)',
+  }),
   error: Type.Union([Type.String(), Type.Null()]),
 });
 export type GlobalPeriodView = Static<typeof GlobalPeriodView>;
@@ -186,6 +227,9 @@ export const FiscalReportRow = Type.Object({
     description: 'Receipts not yet in an invoice, and bills waiting for their receipt',
   }),
   failed: Type.Number({ description: 'Bills whose receipt the PAC refused (see GET /tickets/{id}/fiscal)' }),
+  canceled: Type.Number({
+    description: 'Bills whose invoice (alone or global) was canceled and nothing valid replaces yet',
+  }),
   untracked: Type.Number({ description: 'Bills paid while e-invoicing was off' }),
 });
 export type FiscalReportRow = Static<typeof FiscalReportRow>;
@@ -199,12 +243,15 @@ export const GuestInvoiceOffer = Type.Union(
           Type.Literal('available'),
           Type.Literal('invoiced'),
           Type.Literal('unavailable'),
+          Type.Literal('canceled'),
         ],
         {
           description:
             '`available`: the guest may ask for it (on the PAC’s self-invoice page when `self_invoice_url` is ' +
             'set, else with POST /guest/{token}/invoice); `pending`: the receipt is being made; `invoiced`: ' +
-            'the PDF and XML are at /guest/{token}/invoice.pdf and .xml; `unavailable`: in a global invoice or canceled',
+            'nothing of the customer is shown (the PDF and XML need the key POST /guest/{token}/invoice gave ' +
+            'the phone that asked); `unavailable`: in a global invoice; `canceled`: the bill was canceled or ' +
+            'refunded, or its invoice canceled as an operation that did not happen (motive 03)',
         },
       ),
       self_invoice_url: Type.Union([Type.String(), Type.Null()]),

@@ -18,6 +18,8 @@ const REASONS: Readonly<Record<string, string>> = {
   organization_incomplete:
     "The PAC account is not ready to stamp: upload the restaurant's CSD in its dashboard",
   api_key_invalid: 'The PAC refused the key: check POS_PAC_KEY',
+  invoice_not_cancelable_by_sat:
+    'The SAT does not cancel a CFDI that a valid one relates to (a credit note): cancel that one first',
 };
 
 /** The reason in plain words: a known code's, else the PAC's own text, named as the PAC's. */

@@ -18,8 +18,11 @@ export type PacReceipt = {
 
 export type PacInvoice = {
   id: string;
-  uuid: string;
+  /** Null while the PAC is still stamping it (a 202 `pending`) and once that `failed`. */
+  uuid: string | null;
   status: string;
+  series?: string | null;
+  folio_number?: number | null;
   cancellation_status?: string | null;
   total: number;
   customer?: { legal_name?: string; tax_id?: string } | null;
@@ -47,6 +50,19 @@ export type PacItem = {
   };
 };
 
+/** The folio a CFDI was stamped with, as printed on it: series and number. */
+export function folioOf(invoice: PacInvoice): string | null {
+  if (invoice.folio_number === undefined || invoice.folio_number === null) return null;
+  return `${invoice.series ?? ''}${invoice.folio_number}`;
+}
+
+/** The UUID of a stamped CFDI; one the PAC is still stamping is not ours to record yet. */
+export function stampedUuid(invoice: PacInvoice): string {
+  if (invoice.uuid === null || invoice.status === 'pending')
+    throw new PacUnavailable(`The PAC is still stamping ${invoice.id}`);
+  return invoice.uuid;
+}
+
 /** The PAC refused the request (a 4xx other than 429): retrying the same call cannot help. */
 export class PacRefusal extends Error {
   constructor(
@@ -69,7 +85,11 @@ export class PacUnavailable extends Error {
   }
 }
 
-type Search<T> = { page: number; total_pages: number; data: T[] };
+/** Facturapi's `GET /receipts`: `limit` at most 100 and `page` at most 30 (openapi `listReceipts`). */
+export const RECEIPTS_PAGE = 100;
+export const RECEIPTS_MAX_PAGES = 30;
+
+type Search<T> = { page: number; total_pages: number; total_results: number; data: T[] };
 
 export class PacClient {
   constructor(
@@ -89,12 +109,18 @@ export class PacClient {
     return this.json('POST', '/receipts', body);
   }
 
-  listReceipts(query: { from: string; to: string; page: number }): Promise<Search<PacReceipt>> {
+  /** One page of the receipts dated in [from, to]: at most 30 pages of `limit` (100) can be read. */
+  listReceipts(query: {
+    from: string;
+    to: string;
+    page: number;
+    limit?: number;
+  }): Promise<Search<PacReceipt>> {
     const params = new URLSearchParams({
       'date[gte]': query.from,
       'date[lte]': query.to,
       page: String(query.page),
-      limit: '100',
+      limit: String(query.limit ?? RECEIPTS_PAGE),
     });
     return this.json('GET', `/receipts?${params}`);
   }

@@ -92,3 +92,19 @@ export function spread(total: number, weights: readonly number[]): number[] {
   }
   return shares;
 }
+
+/**
+ * The IVA of tax-included items as a CFDI breaks it down: per line, the amount and the discount are
+ * each taken without IVA and rounded to the cent, and the line's IVA is what is left of its total.
+ * Facturapi documents that it breaks tax-included prices down but not how it rounds; this is the
+ * reading the PAC simulator follows (test/pac-sim/items.ts, lineAmounts).
+ */
+export function itemsTaxCents(items: readonly PacItem[], taxRateBasisPoints: number): number {
+  const divisor = 1 + taxRateBasisPoints / 10_000;
+  return items.reduce((sum, item) => {
+    const grossCents = Math.round(item.product.price * item.quantity * 100);
+    const discountCents = Math.round((item.discount ?? 0) * 100);
+    const baseCents = Math.round(grossCents / divisor) - Math.round(discountCents / divisor);
+    return sum + (grossCents - discountCents - baseCents);
+  }, 0);
+}

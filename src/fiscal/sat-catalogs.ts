@@ -47,8 +47,8 @@ const EVERY_REGIME = Object.keys(TAX_REGIMES).filter((code) => code !== '610');
 /** c_UsoCFDI: what the receiver will use the CFDI for, and the receiver regimes that may use it. */
 export const CFDI_USES: Readonly<Record<string, { name: string; regimes: readonly string[] }>> = {
   G01: { name: 'Adquisición de mercancías', regimes: BUSINESS },
-  // A credit note to the general public (regime 616) carries G02 too.
-  G02: { name: 'Devoluciones, descuentos o bonificaciones', regimes: [...BUSINESS, '616'] },
+  // Not 616: the SAT's c_UsoCFDI and Facturapi's table both leave it out (see creditNoteUse).
+  G02: { name: 'Devoluciones, descuentos o bonificaciones', regimes: BUSINESS },
   G03: { name: 'Gastos en general', regimes: BUSINESS },
   I01: { name: 'Construcciones', regimes: BUSINESS },
   I02: { name: 'Mobiliario y equipo de oficina por inversiones', regimes: BUSINESS },
@@ -148,4 +148,15 @@ export function isValidRfc(value: string, options: { allowGeneric: boolean }): b
   const rfc = Rfc.parseOrNull(value.toUpperCase());
   if (rfc === null || !rfc.doesCheckSumMatch()) return false;
   return options.allowGeneric || !(rfc.isGeneric() || rfc.isForeign());
+}
+
+/**
+ * The use of a credit note to this receiver: G02 (returns and discounts) where its regime may take it,
+ * else S01 (no tax effects), which every regime may. The SAT's guide to the global invoice shows a credit
+ * note to the general public (616) with G02, but its own c_UsoCFDI and Facturapi's use-by-regime table
+ * leave 616 out of G02, and the PAC stamps by the catalogue: a note it refuses would leave the refund off
+ * every CFDI.
+ */
+export function creditNoteUse(receiverRegime: string): 'G02' | 'S01' {
+  return CFDI_USES.G02?.regimes.includes(receiverRegime) ? 'G02' : 'S01';
 }

@@ -7,14 +7,16 @@ import { TooManyRequestsError } from '../core/errors';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { errors, IdParams, MessageReply } from '../core/schemas';
 import { cfdiFileResponse, sendInvoiceFile } from '../fiscal/fiscal.routes';
-import { InvoiceBody, InvoiceView } from '../fiscal/fiscal.schemas';
+import { InvoiceBody } from '../fiscal/fiscal.schemas';
 import {
   GuestBillView,
+  GuestInvoiceFileQuery,
   GuestInvoiceView,
   GuestLightningBody,
   GuestLinkView,
   GuestPaymentParams,
   GuestPaymentView,
+  GuestTaxInvoiceView,
   GuestTokenParams,
 } from './guest.schemas';
 import * as service from './guest.service';
@@ -191,11 +193,12 @@ export const guestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         tags,
         summary: "The guest's e-invoice (CFDI) of the paid bill, to their RFC",
         description:
-          'The same body and answers as the till’s POST /tickets/{id}/invoice: the PAC’s refusals come back ' +
-          'as 400 with the reason and change nothing.',
+          'The same body and checks as the till’s POST /tickets/{id}/invoice: the PAC’s refusals come back ' +
+          'as 400 with the reason and change nothing. The answer carries the key to the PDF and XML, which ' +
+          'the link alone never opens.',
         params: GuestTokenParams,
         body: InvoiceBody,
-        response: { 201: InvoiceView, ...errors(400, 409, 429, 503), 404: MessageReply },
+        response: { 201: GuestTaxInvoiceView, ...errors(400, 409, 429, 503), 404: MessageReply },
       },
     },
     async (request, reply) =>
@@ -211,7 +214,11 @@ export const guestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
           operationId: format === 'pdf' ? 'getGuestInvoicePdf' : 'getGuestInvoiceXml',
           tags,
           summary: `The bill's own e-invoice as ${format.toUpperCase()}`,
+          description:
+            'Only with the `key` that POST /guest/{token}/invoice answered to the phone that asked for the ' +
+            'invoice; without it, 404 (whoever else holds the link sees only that the bill is invoiced).',
           params: GuestTokenParams,
+          querystring: GuestInvoiceFileQuery,
           response: {
             200: cfdiFileResponse(format),
             ...errors(429, 503),
@@ -220,7 +227,11 @@ export const guestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         },
       },
       async (request, reply) =>
-        sendInvoiceFile(reply, await service.guestInvoiceFile(ctx, request.params.token, format), format),
+        sendInvoiceFile(
+          reply,
+          await service.guestInvoiceFile(ctx, request.params.token, format, request.query.key),
+          format,
+        ),
     );
   }
 };

@@ -41,6 +41,22 @@ export const GuestBillView = Type.Object({
 });
 export type GuestBillView = Static<typeof GuestBillView>;
 
+export const GuestTaxInvoiceView = Type.Object({
+  uuid: Type.String({ description: "The SAT's folio fiscal" }),
+  total: Type.Number(),
+  download_key: Type.String({
+    description:
+      'Opens /guest/{token}/invoice.pdf and .xml (`?key=`); given only in this answer, so the link alone ' +
+      "never shows the customer's invoice",
+  }),
+});
+export type GuestTaxInvoiceView = Static<typeof GuestTaxInvoiceView>;
+
+export const GuestInvoiceFileQuery = Type.Object(
+  { key: Type.Optional(Type.String({ maxLength: 100 })) },
+  { additionalProperties: false },
+);
+
 export const GuestLightningBody = Type.Object(
   {
     amount: Type.Optional(PositiveMoney({ description: 'Default: all that is payable now' })),

@@ -3,8 +3,10 @@ import { ConflictError, NotFoundError, ServiceUnavailableError } from '../core/e
 import { claimKey, heldKey, type IdempotencyClaim } from '../core/idempotency';
 import { releaseKey, storeResponse } from '../core/idempotency.repo';
 import { fromCents, taxShareCents } from '../core/money';
-import type { InvoiceBody, InvoiceView } from '../fiscal/fiscal.schemas';
-import { guestInvoiceOffer, invoiceTicket, ticketInvoiceFile } from '../fiscal/fiscal-invoices';
+import type { InvoiceBody } from '../fiscal/fiscal.schemas';
+import { invoiceTicket } from '../fiscal/fiscal-invoices';
+import { includedTaxCents } from '../fiscal/fiscal-receipts';
+import { guestDownloadKey, guestInvoiceOffer, ticketInvoiceFile } from '../fiscal/fiscal-views';
 import { payableInvoicesCents } from '../payments/lightning.repo';
 import { makeInvoice, reserveIn } from '../payments/lightning-bills.service';
 import { findPayment } from '../payments/payments.repo';
@@ -14,7 +16,13 @@ import { buildReceipt } from '../printing/receipts.service';
 import { loadSettings } from '../settings/settings.service';
 import { TICKET_STATUS } from '../tickets/tickets.schemas';
 import { NOT_CONFIGURED } from '../wallet/node-call';
-import type { GuestBillView, GuestInvoiceView, GuestLightningBody, GuestPaymentView } from './guest.schemas';
+import type {
+  GuestBillView,
+  GuestInvoiceView,
+  GuestLightningBody,
+  GuestPaymentView,
+  GuestTaxInvoiceView,
+} from './guest.schemas';
 import { ticketOfToken } from './guest-links.service';
 
 const RECEIPT_WIDTH = 48;
@@ -48,7 +56,9 @@ export async function getGuestBill(ctx: AppContext, token: string): Promise<Gues
     subtotal: fromCents(Number(bill.subtotal_cents)),
     discounts: fromCents(Number(bill.discount_cents)),
     tax_included: fromCents(
-      taxShareCents(totalCents, settings.taxRateBasisPoints, settings.pricesIncludeTax),
+      settings.pricesIncludeTax
+        ? await includedTaxCents(ctx.db, ticketId, totalCents, settings.taxRateBasisPoints)
+        : taxShareCents(totalCents, settings.taxRateBasisPoints, false),
     ),
     total: fromCents(totalCents),
     paid: fromCents(paidCents),
@@ -121,16 +131,18 @@ export async function invoiceGuestBill(
   ctx: AppContext,
   token: string,
   body: InvoiceBody,
-): Promise<InvoiceView> {
-  return invoiceTicket(ctx, null, await ticketOfToken(ctx.db, token, ctx.clock.now()), body);
+): Promise<GuestTaxInvoiceView> {
+  const invoice = await invoiceTicket(ctx, null, await ticketOfToken(ctx.db, token, ctx.clock.now()), body);
+  return { uuid: invoice.uuid, total: invoice.total, download_key: guestDownloadKey(ctx, invoice.id) };
 }
 
 export async function guestInvoiceFile(
   ctx: AppContext,
   token: string,
   format: 'pdf' | 'xml',
+  key: string | undefined,
 ): Promise<{ bytes: Buffer; filename: string }> {
-  return ticketInvoiceFile(ctx, await ticketOfToken(ctx.db, token, ctx.clock.now()), format);
+  return ticketInvoiceFile(ctx, await ticketOfToken(ctx.db, token, ctx.clock.now()), format, key);
 }
 
 /** Guests see no more of the staff than a first name. */

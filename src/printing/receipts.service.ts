@@ -5,7 +5,7 @@ import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { taxShareCents } from '../core/money';
 import { findDocument } from '../fiscal/fiscal.repo';
-import { receiptBeforePaper } from '../fiscal/fiscal-receipts';
+import { includedTaxCents, receiptBeforePaper } from '../fiscal/fiscal-receipts';
 import { mintGuestLink } from '../guest/guest-links.service';
 import { authorize } from '../roles/permissions';
 import { loadSettings, type Settings } from '../settings/settings.service';
@@ -138,7 +138,9 @@ export async function buildReceipt(
       settings.taxRateBasisPoints > 0
         ? {
             ratePercent: settings.taxRateBasisPoints / 100,
-            cents: taxShareCents(totalCents, settings.taxRateBasisPoints, settings.pricesIncludeTax),
+            cents: settings.pricesIncludeTax
+              ? await includedTaxCents(db, ticketId, totalCents, settings.taxRateBasisPoints)
+              : taxShareCents(totalCents, settings.taxRateBasisPoints, false),
             isIncluded: settings.pricesIncludeTax,
           }
         : null,

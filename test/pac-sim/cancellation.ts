@@ -64,7 +64,7 @@ function readSubstitution(state: PacState, motive: string, substitution: string 
     );
   if (replacement.invoice.status === 'canceled')
     throw new PacError(400, 'substitution_invoice_canceled', 'La factura sustituta está cancelada.');
-  return replacement.invoice.uuid;
+  return replacement.invoice.uuid as string;
 }
 
 /** A CFDI that a valid one relates to (a credit note, say) cannot be cancelled; a substitute (04) does not count. */
@@ -72,7 +72,7 @@ function hasLiveRelatedDocument(state: PacState, invoice: SimInvoice): boolean {
   for (const { invoice: other } of state.invoices.values()) {
     if (other.id === invoice.id || other.status !== 'valid') continue;
     for (const group of other.related_documents)
-      if (group.relationship !== '04' && group.documents.includes(invoice.uuid)) return true;
+      if (group.relationship !== '04' && group.documents.includes(invoice.uuid ?? '')) return true;
   }
   return false;
 }

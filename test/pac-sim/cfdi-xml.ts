@@ -122,7 +122,7 @@ export function cfdiXml(record: InvoiceRecord): string {
         'xmlns:tfd': TFD_NS,
         'xsi:schemaLocation': `${TFD_NS} http://www.sat.gob.mx/sitio_internet/cfd/TimbreFiscalDigital/TimbreFiscalDigitalv11.xsd`,
         Version: '1.1',
-        UUID: invoice.uuid.toUpperCase(),
+        UUID: (invoice.uuid ?? '').toUpperCase(),
         FechaTimbrado: localTime(invoice.stamp.date),
         RfcProvCertif: PAC_RFC,
         SelloCFD: invoice.stamp.signature,

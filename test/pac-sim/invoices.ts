@@ -185,7 +185,7 @@ export function createInvoice(state: PacState, body: unknown): SimInvoice {
       'not_allowed',
       'El simulador solo emite facturas PUE (pago en una exhibición).',
     );
-  return stamp(state, {
+  const record = stamp(state, {
     type,
     customer,
     use,
@@ -199,7 +199,41 @@ export function createInvoice(state: PacState, body: unknown): SimInvoice {
     ...optional('idempotencyKey', idempotencyKey),
     relatedDocuments,
     ...optional('global', global),
-  }).invoice;
+  });
+  if (state.stampingOutage.count > 0) interruptStamping(state, record);
+  return record.invoice;
+}
+
+/** Facturapi retries the SAT's side every 10 minutes, five times: a recovery ends by 50 minutes. */
+const RECOVERY_STEP_MS = 10 * 60_000;
+
+/**
+ * An intermittent error of the SAT's side while stamping (openapi `createInvoice`, "Recovery from
+ * intermittent stamping errors"): the invoice is kept `pending` with no UUID and the answer is a 202;
+ * it becomes `valid` at a recovery attempt, or `failed` after the fifth.
+ */
+function interruptStamping(state: PacState, record: InvoiceRecord): void {
+  const { outcome } = state.stampingOutage;
+  state.stampingOutage = { ...state.stampingOutage, count: state.stampingOutage.count - 1 };
+  const issuedAt = state.now().getTime();
+  record.recovery = {
+    uuid: record.invoice.uuid as string,
+    outcome,
+    settlesAt: issuedAt + (outcome === 'valid' ? 1 : 5) * RECOVERY_STEP_MS,
+  };
+  record.invoice.status = 'pending';
+  record.invoice.uuid = null;
+}
+
+/** Recoveries whose attempt is due have happened by the time anyone asks. */
+export function settleRecoveries(state: PacState): void {
+  const now = state.now().getTime();
+  for (const record of state.invoices.values()) {
+    const { recovery } = record;
+    if (recovery === undefined || record.invoice.status !== 'pending' || now < recovery.settlesAt) continue;
+    record.invoice.status = recovery.outcome;
+    if (recovery.outcome === 'valid') record.invoice.uuid = recovery.uuid;
+  }
 }
 
 /** `global` on `POST /invoices`: a global invoice built by hand, only to the public at large. */

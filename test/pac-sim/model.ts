@@ -42,7 +42,8 @@ export type SimInvoice = {
   id: string;
   created_at: string;
   livemode: false;
-  status: 'valid' | 'canceled';
+  /** `pending` (no UUID yet) and `failed` only after an intermittent stamping outage (a 202). */
+  status: 'valid' | 'canceled' | 'pending' | 'failed';
   cancellation_status: CancellationStatus;
   canceled_at?: string;
   verification_url: string;
@@ -51,7 +52,8 @@ export type SimInvoice = {
   customer: SimCustomer & { id: string };
   use: string;
   total: number;
-  uuid: string;
+  /** Null while the invoice is `pending` or once it `failed`. */
+  uuid: string | null;
   folio_number: number;
   series: string;
   external_id: string | null;
@@ -87,6 +89,8 @@ export type InvoiceRecord = {
   concepts: Concept[];
   receiptIds: string[];
   cancellation?: { motive: string; substitution?: string; requestedAt: string };
+  /** A stamping the SAT's side interrupted: the UUID it will get, when and how it ends. */
+  recovery?: { uuid: string; settlesAt: number; outcome: 'valid' | 'failed' };
 };
 
 export type Receiver = { rfc: string; legalName: string; zip: string; regimes: string[] };

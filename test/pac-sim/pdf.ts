@@ -20,7 +20,7 @@ export function invoicePdf(record: InvoiceRecord): Buffer {
     `Receptor: ${invoice.customer.legal_name} (${invoice.customer.tax_id}) Regimen ${invoice.customer.tax_system} CP ${invoice.customer.address.zip}`,
     `Uso CFDI: ${invoice.use}   Forma de pago: ${invoice.payment_form}   Metodo: ${invoice.payment_method}`,
     `Fecha: ${DateTime.fromISO(invoice.date, { zone: ZONE }).toFormat('yyyy-MM-dd HH:mm:ss')}`,
-    `Folio fiscal (UUID): ${invoice.uuid.toUpperCase()}`,
+    `Folio fiscal (UUID): ${(invoice.uuid ?? '').toUpperCase()}`,
     ...invoice.related_documents.flatMap((group) =>
       group.documents.map((uuid) => `CFDI relacionado (${group.relationship}): ${uuid.toUpperCase()}`),
     ),

@@ -1,5 +1,6 @@
 import { cancelInvoice } from './cancellation';
 import { cfdiXml } from './cfdi-xml';
+import { PacError } from './errors';
 import { createGlobalInvoice } from './global-invoice';
 import { createInvoice, getInvoiceRecord, invoiceReceipt, listInvoices } from './invoices';
 import { invoicePdf } from './pdf';
@@ -7,7 +8,9 @@ import { cancelReceipt, createReceipt, getReceipt, listReceipts } from './receip
 import type { PacState } from './state';
 import { storedZip } from './zip';
 
-export type Answer = { json: unknown } | { file: Buffer; contentType: string; fileName: string };
+export type Answer =
+  | { json: unknown; status?: 202 }
+  | { file: Buffer; contentType: string; fileName: string };
 
 type Request = { params: string[]; query: URLSearchParams; body: unknown };
 
@@ -54,7 +57,10 @@ export const ROUTES: Route[] = [
   {
     method: 'POST',
     pattern: /^\/v2\/invoices$/,
-    handle: (state, request) => ({ json: createInvoice(state, request.body) }),
+    handle: (state, request) => {
+      const invoice = createInvoice(state, request.body);
+      return { json: invoice, ...(invoice.status === 'pending' && { status: 202 as const }) };
+    },
   },
   {
     method: 'GET',
@@ -80,6 +86,8 @@ export const ROUTES: Route[] = [
 
 function download(state: PacState, id: string, format: string): Answer {
   const record = getInvoiceRecord(state, id);
+  if (record.invoice.uuid === null)
+    throw new PacError(400, 'invoice_not_stamped', `La factura ${id} aún no está timbrada.`);
   const name = record.invoice.uuid.toUpperCase();
   const xml = Buffer.from(cfdiXml(record), 'utf8');
   if (format === 'xml') return { file: xml, contentType: 'application/xml', fileName: `${name}.xml` };

@@ -69,8 +69,9 @@ type CfdiUse = { name: string; persons: readonly PersonType[]; regimes: readonly
 /** c_UsoCFDI with the receiver's regimes (RegimenFiscalReceptor) and kinds of person each allows. */
 export const CFDI_USES: Readonly<Record<string, CfdiUse>> = {
   G01: { name: 'Adquisición de mercancías', persons: BOTH, regimes: BUSINESS },
-  // The one G use a receiver without obligations (616) may have: returns and discounts on what it bought.
-  G02: { name: 'Devoluciones, descuentos o bonificaciones', persons: BOTH, regimes: [...BUSINESS, '616'] },
+  // Facturapi's own table (openapi_v2.en.yaml, "Uso del CFDI") and the SAT's c_UsoCFDI agree: no 616,
+  // so a credit note to the general public with G02 is refused (the SAT's global-invoice guide shows one).
+  G02: { name: 'Devoluciones, descuentos o bonificaciones', persons: BOTH, regimes: BUSINESS },
   G03: { name: 'Gastos en general', persons: BOTH, regimes: BUSINESS },
   I01: { name: 'Construcciones', persons: BOTH, regimes: BUSINESS },
   I02: { name: 'Mobiliario y equipo de oficina por inversiones', persons: BOTH, regimes: BUSINESS },

@@ -5,6 +5,7 @@ import { handleControl } from './control';
 import { PacError } from './errors';
 import { faultApplies, mergeFaults, NO_FAULTS, type PacFaults } from './faults';
 import { apiKeyOf, parseJson, readBody, sendError, sendFile, sendJson } from './http';
+import { settleRecoveries } from './invoices';
 import type { Receiver, SimInvoice, SimReceipt } from './model';
 import { ROUTES } from './routes';
 import { PacState, type ReceiptSettings } from './state';
@@ -110,6 +111,25 @@ export class PacSimulator {
     resolveCancellation(this.state, invoiceId, accept);
   }
 
+  /**
+   * Opens a receipt again, as its invoice never was: what Facturapi does to a receipt whose invoice is
+   * canceled is not documented, and a client must not trust a receipt's state over its own record.
+   */
+  reopenReceipt(receiptId: string): void {
+    const receipt = this.state.receipts.get(receiptId);
+    if (receipt === undefined) throw new Error(`No receipt ${receiptId}`);
+    receipt.status = 'open';
+    receipt.invoice = null;
+  }
+
+  /**
+   * The next `count` invoices of POST /invoices meet an intermittent stamping error: 202 `pending`
+   * with no UUID, then `valid` ten minutes later or `failed` after fifty (the simulator's clock).
+   */
+  setStampingOutage(count: number, outcome: 'valid' | 'failed'): void {
+    this.state.stampingOutage = { count, outcome };
+  }
+
   receipts(): SimReceipt[] {
     return structuredClone([...this.state.receipts.values()]);
   }
@@ -182,6 +202,7 @@ export class PacSimulator {
       throw new PacError(500, 'internal_error', 'Ocurrió un error inesperado. Intenta de nuevo más tarde.');
     if (!path.startsWith('/v2/') && path !== '/v2') throw routeNotFound(method, path);
     this.authorize(request);
+    settleRecoveries(this.state);
     const route = ROUTES.find((candidate) => candidate.method === method && candidate.pattern.test(path));
     if (route === undefined) throw routeNotFound(method, path);
     if (bodyError !== undefined) throw bodyError;
@@ -202,7 +223,7 @@ export class PacSimulator {
       return;
     }
     if (answer instanceof PacError) return sendError(response, answer);
-    if ('json' in answer) return sendJson(response, 200, answer.json);
+    if ('json' in answer) return sendJson(response, answer.status ?? 200, answer.json);
     sendFile(response, answer.contentType, answer.file, answer.fileName);
   }
 

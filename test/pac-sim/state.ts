@@ -13,6 +13,8 @@ export class PacState {
   receiptSettings: ReceiptSettings = { periodicity: 'month', durationDays: 7 };
   selfInvoiceDomain: string | null;
   nextReceiptFolio = 1;
+  /** The next `count` invoices of POST /invoices hit an intermittent stamping error and end `outcome`. */
+  stampingOutage: { count: number; outcome: 'valid' | 'failed' } = { count: 0, outcome: 'valid' };
   /** Facturapi numbers invoices per series. */
   readonly nextInvoiceFolio = new Map<string, number>();
 
@@ -31,6 +33,7 @@ export class PacState {
     this.receiptSettings = { periodicity: 'month', durationDays: 7 };
     this.selfInvoiceDomain = this.initialDomain;
     this.nextReceiptFolio = 1;
+    this.stampingOutage = { count: 0, outcome: 'valid' };
     this.nextInvoiceFolio.clear();
   }
 

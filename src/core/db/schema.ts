@@ -574,6 +574,8 @@ export type Database = {
     kind: 'customer' | 'global' | 'credit_note';
     pac_id: string;
     uuid: string;
+    /** Series and number as printed on the CFDI; null for ones stamped before it was kept. */
+    folio: string | null;
     status: FiscalInvoiceStatus;
     customer_rfc: string;
     customer_name: string;

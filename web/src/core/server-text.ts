@@ -211,6 +211,25 @@ const SPANISH: Record<string, string> = {
   'The global invoice of this period is being issued': 'La factura global de este periodo se está emitiendo.',
   'This invoice is already canceled': 'Esta factura ya está cancelada.',
   'A cancellation of this invoice is under way': 'Ya hay una cancelación de esta factura en curso.',
+  'Motive 03 (the sale did not happen) needs the bill canceled or refunded in full first':
+    'El motivo 03 (no se llevó a cabo la operación) necesita la cuenta cancelada o reembolsada por completo.',
+  'Motive 04 is only for a global invoice': 'El motivo 04 es solo para la factura global.',
+  'Only motive 01 takes a substitution': 'Solo el motivo 01 lleva factura sustituta.',
+  'The substitute must be a valid invoice of the same bill: issue it first (Invoice, replacing this one)':
+    'La factura sustituta debe ser una factura vigente de la misma cuenta: emítala primero (motivo 01).',
+  'Only the staff may replace an invoice': 'Solo el personal puede sustituir una factura.',
+  "Only the bill's valid invoice can be replaced": 'Solo se puede sustituir la factura vigente de la cuenta.',
+  'The invoice of this bill was canceled as a sale that did not happen (motive 03)':
+    'La factura de esta cuenta se canceló porque la operación no se llevó a cabo (motivo 03).',
+  'The PAC is still stamping the invoice (the SAT did not answer at once): it will show here within the hour':
+    'El PAC sigue timbrando la factura (el SAT no respondió de inmediato): aparecerá aquí en menos de una hora.',
+  'The SAT did not stamp the invoice: try again': 'El SAT no timbró la factura: intente de nuevo.',
+  'The PAC is still stamping this credit note (the SAT did not answer at once)':
+    'El PAC sigue timbrando esta nota de crédito (el SAT no respondió de inmediato).',
+  'The SAT did not stamp this credit note: it is asked for again when the fiscal settings are saved':
+    'El SAT no timbró esta nota de crédito: se vuelve a pedir al guardar los ajustes de facturación.',
+  'The SAT does not cancel a CFDI that a valid one relates to (a credit note): cancel that one first':
+    'El SAT no cancela un CFDI al que otro vigente se relaciona (una nota de crédito): cancele primero ese.',
   'Motive 01 needs the UUID of the invoice that replaces it (substitution)':
     'El motivo 01 necesita el UUID de la factura que la sustituye.',
   'E-invoicing needs the rfc, legal_name and postal_code of the restaurant':
@@ -226,7 +245,7 @@ const SPANISH: Record<string, string> = {
 };
 
 /** Texts that carry a value (a date, a code): the pattern, and its Spanish with the values put back. */
-const SPANISH_PATTERNS: readonly [RegExp, string][] = [
+const SPANISH_PATTERNS: readonly [RegExp, string | ((match: string, ...groups: string[]) => string)][] = [
   [/^This bill is in the global invoice of (.+)$/, 'Esta cuenta está en la factura global del $1.'],
   [/^CFDI use (\w+) is not allowed for tax regime (\d+)$/, 'El uso $1 no se permite para el régimen $2.'],
   [/^CFDI use (\w+) is not in the SAT catalogue$/, 'El uso $1 no está en el catálogo del SAT.'],
@@ -250,7 +269,12 @@ const SPANISH_PATTERNS: readonly [RegExp, string][] = [
   [/^The PAC refused it: (.+)$/, 'El PAC la rechazó: $1'],
   [
     /^A guest's Lightning invoice is pending on this bill: payment (\S+) for ([\d.]+); ([\d.]+) is left to ask for$/,
-    'Un invitado tiene una solicitud de pago Lightning pendiente en esta cuenta (pago $1, por $2); quedan $3 por cobrar. Espera a que la pague o cancélala.',
+    'Un comensal tiene una solicitud de pago Lightning pendiente en esta cuenta (pago $1, por $2); quedan $3 por cobrar. Espera a que la pague o cancélala.',
+  ],
+  [
+    /^Credit note refused: (.+)$/,
+    (_match, reason: string) =>
+      `El PAC rechazó la nota de crédito: ${translateServerText(reason, 'es').replace(/\.$/, '')}.`,
   ],
 ];
 
@@ -261,7 +285,9 @@ export function translateServerText(text: string, lang: Language): string {
   if (Object.hasOwn(TABLES[lang], text) && TABLES[lang][text]) return TABLES[lang][text];
   if (lang !== 'es') return text;
   const pattern = SPANISH_PATTERNS.find(([match]) => match.test(text));
-  return pattern ? text.replace(pattern[0], pattern[1]) : text;
+  if (!pattern) return text;
+  const [match, spanish] = pattern;
+  return typeof spanish === 'string' ? text.replace(match, spanish) : text.replace(match, spanish);
 }
 
 /** `translateServerText` in the chosen language, for names and descriptions a screen lists. */

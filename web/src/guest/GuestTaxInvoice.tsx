@@ -16,6 +16,20 @@ import { guestFiscalStrings } from './guest-fiscal-strings';
 const POLL_MS = 3000;
 
 /**
+ * The key to the invoice's files lives only on the phone that asked for the invoice (this tab): the
+ * link is on paper, and anyone else who scans it must not read the customer's RFC and name.
+ */
+const keyStore = (token: string) => `guest-invoice-key:${token}`;
+
+function storedKey(token: string): string | undefined {
+  try {
+    return sessionStorage.getItem(keyStore(token)) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * "Request your invoice" on a paid bill: the PAC's self-invoice page when the restaurant's account has
  * one, else the form here; the PDF and XML once it is made.
  */
@@ -27,6 +41,7 @@ export function GuestTaxInvoice({ token, initial }: { token: string; initial: Gu
   const [catalogs, setCatalogs] = useState<FiscalCatalogs>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  const [key, setKey] = useState(() => storedKey(token));
 
   useEffect(() => {
     if (offer.status !== 'pending') return;
@@ -50,6 +65,12 @@ export function GuestTaxInvoice({ token, initial }: { token: string; initial: Gu
     setError(undefined);
     try {
       const invoice = await requestTaxInvoice(token, request);
+      try {
+        sessionStorage.setItem(keyStore(token), invoice.download_key);
+      } catch {
+        // Private browsing without storage: the files stay reachable until the page is closed.
+      }
+      setKey(invoice.download_key);
       setOffer({ ...offer, status: 'invoiced', uuid: invoice.uuid });
       setCatalogs(undefined);
     } catch (failure) {
@@ -72,6 +93,7 @@ export function GuestTaxInvoice({ token, initial }: { token: string; initial: Gu
       <h2 id="tax-invoice-title">{t.title}</h2>
       {offer.status === 'pending' && <p role="status">{t.preparing}</p>}
       {offer.status === 'unavailable' && <p>{t.inGlobal}</p>}
+      {offer.status === 'canceled' && <p>{t.canceled}</p>}
       {offer.status === 'available' && offer.self_invoice_url && (
         <>
           <a class="guest-primary" href={offer.self_invoice_url} target="_blank" rel="noreferrer">
@@ -93,14 +115,15 @@ export function GuestTaxInvoice({ token, initial }: { token: string; initial: Gu
           onSubmit={(request) => void submit(request)}
         />
       )}
-      {offer.status === 'invoiced' && (
+      {offer.status === 'invoiced' && !key && <p role="status">{t.alreadyInvoiced}</p>}
+      {offer.status === 'invoiced' && key && (
         <>
           <p role="status">{format(t.invoiced, { uuid: offer.uuid ?? '' })}</p>
           <div class="guest-row">
-            <a class="guest-secondary" href={`/guest/${token}/invoice.pdf`} download>
+            <a class="guest-secondary" href={`/guest/${token}/invoice.pdf?key=${key}`} download>
               {t.download} {form.pdf}
             </a>
-            <a class="guest-secondary" href={`/guest/${token}/invoice.xml`} download>
+            <a class="guest-secondary" href={`/guest/${token}/invoice.xml?key=${key}`} download>
               {t.download} {form.xml}
             </a>
           </div>

@@ -7,8 +7,10 @@ export const guestFiscalStrings: Strings<
   | 'request'
   | 'selfInvoiceUntil'
   | 'invoiced'
+  | 'alreadyInvoiced'
   | 'download'
   | 'inGlobal'
+  | 'canceled'
   | 'unreachable'
 > = {
   en: {
@@ -17,9 +19,12 @@ export const guestFiscalStrings: Strings<
     request: 'Request your invoice',
     selfInvoiceUntil: 'You can request it until {date}.',
     invoiced: 'Your invoice is ready. Folio fiscal {uuid}.',
+    alreadyInvoiced:
+      'This bill is already invoiced. Its files can be downloaded only on the phone that requested it.',
     download: 'Download',
     inGlobal:
       "This bill is already in the restaurant's invoice to the general public: it can no longer be invoiced.",
+    canceled: 'This bill was canceled or refunded: it has no invoice.',
     unreachable: 'The restaurant cannot be reached. Try again.',
   },
   es: {
@@ -28,9 +33,12 @@ export const guestFiscalStrings: Strings<
     request: 'Solicitar factura',
     selfInvoiceUntil: 'Puede solicitarla hasta el {date}.',
     invoiced: 'Su factura está lista. Folio fiscal {uuid}.',
+    alreadyInvoiced:
+      'Esta cuenta ya está facturada. Sus archivos solo se pueden descargar en el teléfono con el que se solicitó.',
     download: 'Descargar',
     inGlobal:
       'Esta cuenta ya está en la factura al público en general del restaurante: ya no se puede facturar.',
+    canceled: 'Esta cuenta se canceló o se reembolsó: no tiene factura.',
     unreachable: 'No se puede contactar al restaurante. Intente de nuevo.',
   },
 };

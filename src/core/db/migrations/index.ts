@@ -43,6 +43,7 @@ import * as guestLinks from './0035_guest_links';
 import * as customerDisplay from './0036_customer_display';
 import * as fiscal from './0037_fiscal';
 import * as ticketsOrderStatus from './0038_tickets_order_status';
+import * as cfdiFolios from './0039_cfdi_folios';
 import * as closePaidOrders from './0040_close_paid_orders';
 import * as approvalTargets from './0041_approval_targets';
 
@@ -87,6 +88,7 @@ export const migrationProvider: MigrationProvider = {
       '0036_customer_display': customerDisplay,
       '0037_fiscal': fiscal,
       '0038_tickets_order_status': ticketsOrderStatus,
+      '0039_cfdi_folios': cfdiFolios,
       '0040_close_paid_orders': closePaidOrders,
       '0041_approval_targets': approvalTargets,
     };

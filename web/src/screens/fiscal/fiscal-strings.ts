@@ -63,7 +63,30 @@ export const fiscalStrings: Strings<
   | 'cancelMotive'
   | 'canceled'
   | 'cancelPending'
-  | 'substitution'
+  | 'cfdisTitle'
+  | 'cfdiKind'
+  | 'folio'
+  | 'files'
+  | 'kind_customer'
+  | 'kind_global'
+  | 'kind_credit_note'
+  | 'cfdiStatus_valid'
+  | 'cfdiStatus_canceling'
+  | 'cfdiStatus_cancel_pending'
+  | 'cfdiStatus_canceled'
+  | 'cfdiStatus_stamping'
+  | 'cfdiStatus_failed'
+  | 'cfdiCanceledMotive'
+  | 'cancelTitle'
+  | 'confirmCancel'
+  | 'confirmCancelAction'
+  | 'back'
+  | 'motive04Global'
+  | 'motiveHelp_01'
+  | 'motiveHelp_02'
+  | 'motiveHelp_03'
+  | 'substituted'
+  | 'reissue'
   | 'motive_01'
   | 'motive_02'
   | 'motive_03'
@@ -134,7 +157,31 @@ export const fiscalStrings: Strings<
     cancelMotive: 'Motive',
     canceled: 'The invoice is canceled.',
     cancelPending: 'Cancellation requested: the receiver must accept it.',
-    substitution: 'Folio fiscal of the invoice that replaces it',
+    cfdisTitle: "The bill's CFDIs",
+    cfdiKind: 'Type',
+    folio: 'Folio',
+    files: 'Files',
+    kind_customer: 'Invoice',
+    kind_global: 'Global invoice',
+    kind_credit_note: 'Credit note',
+    cfdiStatus_valid: 'Valid',
+    cfdiStatus_canceling: 'Being canceled',
+    cfdiStatus_cancel_pending: 'Cancellation awaiting the receiver',
+    cfdiStatus_canceled: 'Canceled',
+    cfdiStatus_stamping: 'Being stamped',
+    cfdiStatus_failed: 'Not stamped',
+    cfdiCanceledMotive: 'Canceled (motive {motive})',
+    cancelTitle: 'Cancel the invoice with folio {invoice}',
+    confirmCancel: 'The invoice with folio {invoice} will be canceled before the SAT. This cannot be undone.',
+    confirmCancelAction: 'Yes, cancel the invoice',
+    back: 'Back',
+    motive04Global: 'only for the global invoice',
+    motiveHelp_01:
+      "Enter the guest's correct data: the invoice that replaces it is issued first, then this one is canceled naming it.",
+    motiveHelp_02: 'After the cancellation you can issue the corrected invoice from this bill.',
+    motiveHelp_03: 'Only once the bill has been canceled or refunded in full.',
+    substituted: 'Invoice {uuid} issued; the one it replaces is being canceled.',
+    reissue: 'Issue the corrected invoice',
     motive_01: 'Issued with errors, replaced',
     motive_02: 'Issued with errors, not replaced',
     motive_03: 'The sale did not happen',
@@ -205,7 +252,31 @@ export const fiscalStrings: Strings<
     cancelMotive: 'Motivo',
     canceled: 'La factura está cancelada.',
     cancelPending: 'Cancelación solicitada: el receptor debe aceptarla.',
-    substitution: 'Folio fiscal de la factura que la sustituye',
+    cfdisTitle: 'CFDI de la cuenta',
+    cfdiKind: 'Tipo',
+    folio: 'Folio',
+    files: 'Archivos',
+    kind_customer: 'Factura',
+    kind_global: 'Factura global',
+    kind_credit_note: 'Nota de crédito',
+    cfdiStatus_valid: 'Vigente',
+    cfdiStatus_canceling: 'Cancelándose',
+    cfdiStatus_cancel_pending: 'Cancelación en espera del receptor',
+    cfdiStatus_canceled: 'Cancelada',
+    cfdiStatus_stamping: 'Timbrándose',
+    cfdiStatus_failed: 'Sin timbrar',
+    cfdiCanceledMotive: 'Cancelada (motivo {motive})',
+    cancelTitle: 'Cancelar la factura con folio {invoice}',
+    confirmCancel: 'La factura con folio {invoice} se cancelará ante el SAT. No se puede deshacer.',
+    confirmCancelAction: 'Sí, cancelar la factura',
+    back: 'Volver',
+    motive04Global: 'solo para la factura global',
+    motiveHelp_01:
+      'Captura los datos correctos del cliente: primero se emite la factura que la sustituye y después se cancela esta, relacionándolas.',
+    motiveHelp_02: 'Después de cancelarla podrás emitir la factura corregida desde esta cuenta.',
+    motiveHelp_03: 'Solo cuando la cuenta ya se canceló o se reembolsó por completo.',
+    substituted: 'Factura {uuid} emitida; la que sustituye se está cancelando.',
+    reissue: 'Emitir la factura corregida',
     motive_01: 'Comprobante emitido con errores con relación',
     motive_02: 'Comprobante emitido con errores sin relación',
     motive_03: 'No se llevó a cabo la operación',

@@ -6,7 +6,16 @@ import { Figure } from './shared';
 
 type Fiscal = NonNullable<Ok<'/reports/day/{date}', 'get'>['fiscal']>;
 
-const FIGURES = ['base', 'iva', 'invoiced', 'in_global', 'pending', 'failed', 'untracked'] as const;
+const FIGURES = [
+  'base',
+  'iva',
+  'invoiced',
+  'in_global',
+  'pending',
+  'failed',
+  'canceled',
+  'untracked',
+] as const;
 
 const strings: Strings<'title' | (typeof FIGURES)[number]> = {
   en: {
@@ -17,6 +26,7 @@ const strings: Strings<'title' | (typeof FIGURES)[number]> = {
     in_global: 'In the global invoice',
     pending: 'Receipts not yet invoiced',
     failed: 'Receipts that failed',
+    canceled: 'Invoices canceled, not replaced',
     untracked: 'Paid while e-invoicing was off',
   },
   es: {
@@ -27,6 +37,7 @@ const strings: Strings<'title' | (typeof FIGURES)[number]> = {
     in_global: 'En la factura global',
     pending: 'Tickets sin facturar',
     failed: 'Tickets con error',
+    canceled: 'Facturas canceladas sin reponer',
     untracked: 'Cobrado sin facturación activa',
   },
 };
@@ -44,7 +55,7 @@ export function DayFiscal({ fiscal }: { fiscal: Fiscal }) {
             key={name}
             label={t[name]}
             value={money(toCents(fiscal[name]))}
-            strong={name === 'failed' && fiscal.failed > 0}
+            strong={(name === 'failed' || name === 'canceled') && fiscal[name] > 0}
           />
         ))}
       </dl>

@@ -252,15 +252,27 @@ function GlobalInvoicePanel({
                   </td>
                   <td>{t[`periodState_${period.state}`]}</td>
                   <td>
-                    {period.invoice ? (
-                      <a href={`/invoices/${period.invoice.id}/pdf`} download>
-                        {period.invoice.uuid}
-                      </a>
-                    ) : (
-                      serverText(period.error ?? '')
-                    )}
+                    {period.invoices.length > 0
+                      ? // A period of more than 5,000 receipts has one global invoice per part.
+                        period.invoices.map((invoice) => (
+                          <a
+                            key={invoice.id}
+                            class="global-part"
+                            href={`/invoices/${invoice.id}/pdf`}
+                            download
+                          >
+                            {invoice.uuid}
+                          </a>
+                        ))
+                      : serverText(period.error ?? '')}
                   </td>
-                  <td class="num">{period.invoice ? money(Math.round(period.invoice.total * 100)) : ''}</td>
+                  <td class="num">
+                    {period.invoices.length > 0
+                      ? money(
+                          period.invoices.reduce((sum, invoice) => sum + Math.round(invoice.total * 100), 0),
+                        )
+                      : ''}
+                  </td>
                 </tr>
               ))}
             </tbody>

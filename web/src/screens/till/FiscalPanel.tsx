@@ -6,15 +6,10 @@ import { useServerText } from '../../core/server-text';
 import { useCan } from '../../core/session';
 import { fiscalStrings } from '../fiscal/fiscal-strings';
 import { type FiscalCatalogs, InvoiceForm, type InvoiceRequest } from '../fiscal/InvoiceForm';
+import { CancelInvoiceDialog } from './CancelInvoiceDialog';
+import { CfdiList } from './CfdiList';
+import type { Fiscal } from './fiscal-panel-types';
 import { strings } from './strings';
-
-type Fiscal = {
-  status: 'none' | 'pending' | 'receipt' | 'invoiced' | 'in_global' | 'canceled' | 'failed';
-  self_invoice_url: string | null;
-  expires_at: number | null;
-  invoice: { id: string; uuid: string; status: string } | null;
-  error: string | null;
-};
 
 const BADGES: Record<Fiscal['status'], string> = {
   none: 'warn',
@@ -47,6 +42,7 @@ export function FiscalPanel({ ticketId }: { ticketId: string }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
+  const [isCanceling, setCanceling] = useState(false);
 
   const load = async () =>
     setFiscal((await ok(api.GET('/tickets/{id}/fiscal', { params: { path: { id: ticketId } } }))) as Fiscal);
@@ -60,9 +56,14 @@ export function FiscalPanel({ ticketId }: { ticketId: string }) {
     })();
   }, [ticketId]);
 
-  // The receipt is made in the background within seconds of the payment.
+  // The receipt is made in the background within seconds of the payment; a credit note or a
+  // cancellation the PAC is still working on is followed too.
+  const isSettling =
+    fiscal?.status === 'none' ||
+    fiscal?.status === 'pending' ||
+    fiscal?.cfdis.some((cfdi) => cfdi.status === 'stamping' || cfdi.status === 'canceling');
   useEffect(() => {
-    if (fiscal?.status !== 'none' && fiscal?.status !== 'pending') return;
+    if (!isSettling) return;
     const timer = setTimeout(() => void load().catch(() => undefined), POLL_MS);
     return () => clearTimeout(timer);
   }, [fiscal]);
@@ -89,6 +90,10 @@ export function FiscalPanel({ ticketId }: { ticketId: string }) {
       setBusy(false);
     }
   };
+  const current = fiscal.cfdis.find((cfdi) => cfdi.invoice_id === fiscal.invoice?.id);
+  // Canceled for errors (02): the sale stands and gets its corrected invoice.
+  const isCorrectable = fiscal.status === 'canceled' && current?.cancel_motive === '02';
+  const label = current ? `${current.folio ?? current.uuid ?? ''}`.trim() : '';
   const expires =
     fiscal.expires_at === null
       ? undefined
@@ -132,19 +137,30 @@ export function FiscalPanel({ ticketId }: { ticketId: string }) {
           {notice}
         </p>
       )}
-      {canCancel && fiscal.invoice?.status === 'valid' && (
-        <CancelInvoice
-          invoiceId={fiscal.invoice.id}
+      <CfdiList cfdis={fiscal.cfdis} />
+      {canCancel && fiscal.invoice?.status === 'valid' && current?.kind === 'customer' && (
+        <div class="actions">
+          <button type="button" class="danger" onClick={() => setCanceling(true)}>
+            {t.cancel}
+          </button>
+        </div>
+      )}
+      {isCanceling && fiscal.invoice && (
+        <CancelInvoiceDialog
+          ticketId={ticketId}
+          invoice={{ id: fiscal.invoice.id, uuid: fiscal.invoice.uuid, label }}
+          onClose={() => setCanceling(false)}
           onDone={(message) => {
+            setCanceling(false);
             setNotice(message);
             void load();
           }}
         />
       )}
-      {canInvoice && fiscal.status === 'receipt' && !showForm && (
+      {canInvoice && (fiscal.status === 'receipt' || isCorrectable) && !showForm && (
         <div class="actions">
           <button type="button" class="primary" onClick={() => void open()}>
-            {t.invoice}
+            {isCorrectable ? t.reissue : t.invoice}
           </button>
         </div>
       )}
@@ -157,71 +173,5 @@ export function FiscalPanel({ ticketId }: { ticketId: string }) {
         />
       )}
     </section>
-  );
-}
-
-const MOTIVES = ['02', '03', '01', '04'] as const;
-
-/**
- * A manager cancels the bill's invoice with the SAT's motive; 01 (issued with errors, replaced) asks
- * for the folio fiscal of the invoice that replaces it.
- */
-function CancelInvoice({ invoiceId, onDone }: { invoiceId: string; onDone: (message: string) => void }) {
-  const t = useStrings(fiscalStrings);
-  const common = useStrings(strings);
-  const [motive, setMotive] = useState<(typeof MOTIVES)[number]>('02');
-  const [substitution, setSubstitution] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const cancel = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const answer = await writeOnce(() =>
-        api.POST('/invoices/{id}/cancel', {
-          params: { path: { id: invoiceId } },
-          body: { motive, ...(motive === '01' && { substitution: substitution.trim() }) },
-        }),
-      );
-      onDone(answer.status === 'canceled' ? t.canceled : t.cancelPending);
-    } catch (failure) {
-      setError(messageOf(failure, common.unreachable));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <form class="row cancel-invoice" aria-label={t.cancel} onSubmit={cancel}>
-      <div class="field">
-        <label for={`cancel-motive-${invoiceId}`}>{t.cancelMotive}</label>
-        <select
-          id={`cancel-motive-${invoiceId}`}
-          value={motive}
-          onChange={(event) => setMotive(event.currentTarget.value as (typeof MOTIVES)[number])}
-        >
-          {MOTIVES.map((code) => (
-            <option key={code} value={code}>
-              {code} · {t[`motive_${code}`]}
-            </option>
-          ))}
-        </select>
-      </div>
-      {motive === '01' && (
-        <div class="field">
-          <label for={`cancel-substitution-${invoiceId}`}>{t.substitution}</label>
-          <input
-            id={`cancel-substitution-${invoiceId}`}
-            required
-            value={substitution}
-            onInput={(event) => setSubstitution(event.currentTarget.value)}
-          />
-        </div>
-      )}
-      <button type="submit" class="ghost" disabled={busy}>
-        {t.cancel}
-      </button>
-      <Alert message={error} />
-    </form>
   );
 }
