@@ -169,7 +169,7 @@ export const checkoutStrings: Strings<Key> = {
     refundReason: 'Motivo del reembolso',
     refundAction: 'Reembolsar',
     refundDone: 'Reembolso registrado.',
-    guestLightning: 'Lightning (invitado)',
+    guestLightning: 'Lightning (comensal)',
     withdraw: 'Cancelar',
     withdrawOf: 'Cancelar la solicitud de pago Lightning de {amount}',
     withdrawn: 'Solicitud de pago cancelada: el saldo se puede cobrar de nuevo.',
