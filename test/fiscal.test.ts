@@ -305,6 +305,9 @@ describeEachDatabase('e-invoice (CFDI) through the PAC', (target) => {
     );
     const catalogs = await guest('GET', '/fiscal/catalogs');
     assert.equal(catalogs.statusCode, 200, 'public SAT codes for the form');
+    const forms = (catalogs.json().payment_forms as { code: string }[]).map((form) => form.code);
+    assert.deepEqual(forms.slice(0, 3), ['01', '02', '03'], 'by code: 01 · Efectivo first');
+    assert.deepEqual(forms, [...forms].sort());
     const refused = await guest('POST', `/guest/${link.token}/invoice`, { ...INVOICE, use: 'D01' });
     assert.equal(refused.statusCode, 400);
     const invoiced = await guest('POST', `/guest/${link.token}/invoice`, INVOICE);

@@ -212,6 +212,19 @@ describe('receipt layout', () => {
     );
   });
 
+  it('names a table once when its name says the word already: "Mesa 7", not "Mesa Mesa 7"', () => {
+    for (const [locale, name, line] of [
+      ['es-MX', 'Mesa 7', 'Mesa 7'],
+      ['es-MX', 'mesa 7', 'mesa 7'],
+      ['es-MX', '7', 'Mesa 7'],
+      ['es-MX', 'Mesanine 2', 'Mesa Mesanine 2'],
+      ['en-US', 'Table 7', 'Table 7'],
+    ] as const) {
+      const lines = receiptText({ ...paidBill, locale, tableName: name }, 32).split('\n');
+      assert.ok(lines.includes(line), `${name}: ${lines.join(' | ')}`);
+    }
+  });
+
   it("marks a reprint under the business header, in the restaurant's language", () => {
     const reprinted = receiptText({ ...paidBill, reprint: true }, 32).split('\n');
     assert.equal(reprinted[5], '      *** REIMPRESIÓN ***');

@@ -1,4 +1,4 @@
-import { type PaperLocale, paperWords } from './paper-language';
+import { type PaperLocale, paperWords, tableLabel } from './paper-language';
 import { centered, indented, rule, wrap } from './text-layout';
 
 /** A kitchen chit: what one station must prepare for one order, and for whom. */
@@ -46,7 +46,7 @@ export function chitLines(chit: Chit, width: number): string[] {
   return [
     ...voidLines,
     ...centered(station.toLowerCase() === 'kitchen' ? words.kitchen : station.toUpperCase(), width),
-    ...wrap(chit.tableName === null ? words.noTable : `${words.table} ${chit.tableName}`, width),
+    ...wrap(chit.tableName === null ? words.noTable : tableLabel(words.table, chit.tableName), width),
     ...wrap(`${words.waiter} ${chit.waiter}`, width),
     ...wrap(`${words.order} ${chit.orderId.slice(0, 8)}`, width),
     ...wrap(`${words.sent} ${chit.sentAt}`, width),

@@ -127,3 +127,11 @@ export function formatPaperDate(locale: PaperLocale, unixMs: number, timeZone: s
     locale === 'es-MX' ? 'dd/LL/yyyy' : 'yyyy-LL-dd',
   );
 }
+
+/** Words a table's name may start with already: "Mesa 7" is not printed "Mesa Mesa 7". */
+const TABLE_WORDS = /^(mesa|table)\b/i;
+
+/** The table as the paper names it: the word and the name, or the name alone when it says the word. */
+export function tableLabel(word: string, name: string): string {
+  return TABLE_WORDS.test(name.trim()) ? name : `${word} ${name}`;
+}

@@ -5,6 +5,7 @@ import {
   type PaperLocale,
   type PaperWords,
   paperWords,
+  tableLabel,
 } from './paper-language';
 import { centered, indented, pair, rule, wrap } from './text-layout';
 
@@ -149,7 +150,7 @@ function header(receipt: Receipt, { words }: Paper, width: number): string[] {
     rule(width),
     ...wrap(`${words.bill} ${receipt.billId.slice(0, 8)}`, width),
     ...wrap(`${words.date} ${receipt.date}`, width),
-    ...(receipt.tableName === null ? [] : wrap(`${words.table} ${receipt.tableName}`, width)),
+    ...(receipt.tableName === null ? [] : wrap(tableLabel(words.table, receipt.tableName), width)),
     ...wrap(`${words.waiter} ${receipt.waiter}`, width),
     ...(receipt.status === 'canceled' ? centered(words.cancelled, width) : []),
     // A pending bill's receipt is the check a waiter brings to the table before payment: marked so

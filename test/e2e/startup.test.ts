@@ -108,6 +108,8 @@ describe('start-up summary', () => {
         `  database:  SQLite ${path}`,
         `  admin:     none yet: POST http://127.0.0.1:${port}/initial-setup {"name","pin","wallet_password"}, or set POS_ADMIN_NAME and POS_ADMIN_PIN`,
         '  lightning: not configured (set PHOENIXD_PASSWORD; wallet routes answer 503 until then)',
+        '  keys:      PIN key kept in the database, session key kept in the database',
+        '  backups:   none scheduled (set POS_BACKUP_DIR and POS_BACKUP_EVERY)',
         '  hosts:     localhost and IP addresses (others get 421; add names to POS_ALLOWED_HOSTS)',
         '  proxy:     none trusted (POS_TRUST_PROXY unset: X-Forwarded-For is ignored)',
         `  web app:   http://127.0.0.1:${port}/app/`,

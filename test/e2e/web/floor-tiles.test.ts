@@ -24,6 +24,7 @@ describe('web app: the floor during a service', { skip: skipWithoutChromium }, (
     const space = await insertSpace(db, { name: 'Terrace' });
     await insertTable(db, { name: '3', spaceId: space.id });
     await insertTable(db, { name: '4', spaceId: space.id });
+    await insertTable(db, { name: 'Table 7', spaceId: space.id });
     const mains = await insertCategory(db, { name: 'Mains', type: 'dish' });
     await insertDish(db, { name: 'Tacos', priceCents: 1200, categoryId: mains.id });
 
@@ -47,6 +48,9 @@ describe('web app: the floor during a service', { skip: skipWithoutChromium }, (
     // Live: the floor hears the kitchen without a reload.
     await tile.locator('.floor-table-ready', { hasText: '2 ready' }).waitFor();
     assert.equal(await tableTile(page, '4', 'Free').locator('.floor-table-meta').count(), 0);
+    // A table whose name says the word already is not called "Table Table 7", not even to a screen reader.
+    const named = (await page.locator('[data-table="Table 7"]').textContent()) ?? '';
+    assert.equal(named.includes('Table Table'), false, named);
     await assertAccessible(page, 'floor with a ready table');
     await saveScreenshot(page, 'floor-tiles-ready');
     assert.deepEqual(consoleErrors, []);

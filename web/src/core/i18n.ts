@@ -49,3 +49,24 @@ export function useStrings<Keys extends string>(strings: Strings<Keys>): Record<
 export function format(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => String(values[key] ?? whole));
 }
+
+/** Words a table's name may start with already: a table named "Mesa 7" is not shown "Mesa Mesa 7". */
+const TABLE_WORDS = /^(mesa|table)\b/i;
+
+export function saysTable(name: string): boolean {
+  return TABLE_WORDS.test(name.trim());
+}
+
+/**
+ * `format` for a template that names a table ("Mesa {name}", "Mesa {table} · {waiter}"): the word
+ * before the table's placeholder is left out when the table's name says it already.
+ */
+export function formatTable(
+  template: string,
+  values: Record<string, string | number>,
+  key: 'name' | 'table' = 'name',
+): string {
+  const at = template.indexOf(`{${key}}`);
+  if (at <= 0 || !saysTable(String(values[key] ?? ''))) return format(template, values);
+  return format(template.slice(0, at).replace(/\S+\s*$/, '') + template.slice(at), values);
+}

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { fromCents, toCents } from '../core/cents';
-import { format, language, useStrings } from '../core/i18n';
+import { format, formatTable, language, useStrings } from '../core/i18n';
 import { moneyFormatter, satsFormatter } from '../core/money-format';
 import { useStore } from '../core/store';
 import { BillSummary } from './BillSummary';
@@ -162,7 +162,7 @@ export function GuestPage({ token }: { token: string }) {
         <h1>{bill.restaurant}</h1>
         <p class="guest-muted">
           {[
-            bill.table !== null && format(t.table, { name: bill.table }),
+            bill.table !== null && formatTable(t.table, { name: bill.table }),
             format(t.servedBy, { name: bill.waiter_first_name }),
           ]
             .filter(Boolean)

@@ -1,4 +1,4 @@
-import { format, useStrings } from '../../core/i18n';
+import { format, saysTable, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { isOccupied, type OpenOrder, sinceLabel, type Table } from './floor-model';
 import { strings } from './strings';
@@ -38,7 +38,7 @@ export function TableTile({
       onClick={onOpen}
     >
       <span class="floor-table-name">
-        <span class="visually-hidden">{t.table} </span>
+        {!saysTable(table.name) && <span class="visually-hidden">{t.table} </span>}
         {table.name}
       </span>{' '}
       <span class="floor-table-state">
@@ -92,10 +92,7 @@ export function TableMoves({
 }) {
   const t = useStrings(strings);
   const target = (
-    <span class="visually-hidden">
-      {' '}
-      {t.table} {table.name}
-    </span>
+    <span class="visually-hidden"> {saysTable(table.name) ? table.name : `${t.table} ${table.name}`}</span>
   );
   return (
     <div class="floor-table-moves">

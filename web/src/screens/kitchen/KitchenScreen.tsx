@@ -4,7 +4,7 @@ import { api, keyHeader, messageOf, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { PrinterAlert } from '../../components/PrinterAlert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
-import { format, useStrings } from '../../core/i18n';
+import { format, formatTable, useStrings } from '../../core/i18n';
 import { useCan } from '../../core/session';
 import { setAvailability, useStationMenu } from './kitchen-menu';
 import {
@@ -72,7 +72,7 @@ export default function KitchenScreen() {
     // Only a plate this station had in hand: one voided before it was sent was never started.
     const shown = voided && dishes?.find((dish) => dish.id === voided.id);
     if (voided && shown) {
-      const where = shown.table_name === null ? t.counter : format(t.table, { name: shown.table_name });
+      const where = shown.table_name === null ? t.counter : formatTable(t.table, { name: shown.table_name });
       const notice = { id: voided.id, dish: voided.dish_name, where, reason: voided.void_reason };
       setVoids((list) => [...list.filter((other) => other.id !== voided.id), notice]);
     }

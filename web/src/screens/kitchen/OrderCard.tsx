@@ -1,4 +1,4 @@
-import { format, useStrings } from '../../core/i18n';
+import { format, formatTable, useStrings } from '../../core/i18n';
 import { type OrderCard as Card, clock, type PlateLine, type Shown } from './kitchen-queue';
 import { strings } from './strings';
 
@@ -23,7 +23,7 @@ export function OrderCard({
   on86: (line: PlateLine) => (() => void) | undefined;
 }) {
   const t = useStrings(strings);
-  const where = card.table_name === null ? t.counter : format(t.table, { name: card.table_name });
+  const where = card.table_name === null ? t.counter : formatTable(t.table, { name: card.table_name });
   const order = format(t.order, { code: card.order_id.slice(-4).toUpperCase() });
   return (
     <li class="kitchen-order" data-order-id={card.order_id} data-course={card.course}>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, keyHeader, ok, writeOnce } from '../../api/client';
 import { Field } from '../../components/FormKit';
 import { ModalDialog } from '../../components/ModalDialog';
-import { format, type Strings, useStrings } from '../../core/i18n';
+import { format, formatTable, type Strings, useStrings } from '../../core/i18n';
 import type { OrderDish } from './order-screen';
 
 const strings: Strings<
@@ -69,7 +69,7 @@ async function otherOpenOrders(orderId: string, t: (typeof strings)['en']): Prom
       const label =
         table === undefined
           ? format(t.counter, { waiter: order.waiter })
-          : format(t.table, { table, waiter: order.waiter });
+          : formatTable(t.table, { table, waiter: order.waiter }, 'table');
       return { id: order.id, label };
     })
     .sort((a, b) => a.label.localeCompare(b.label, undefined, { numeric: true }));

@@ -3,7 +3,7 @@ import { useRoute } from 'preact-iso';
 import { ApiError, api, keyHeader, messageOf, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
-import { format, useStrings } from '../../core/i18n';
+import { format, formatTable, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { useCan } from '../../core/session';
 import { MenuPanel } from './MenuPanel';
@@ -271,7 +271,7 @@ export default function OrderScreen() {
       ? t.order
       : tableName === null
         ? t.counter
-        : format(t.table, { table: tableName });
+        : formatTable(t.table, { table: tableName }, 'table');
 
   return (
     <div class="order-screen">

@@ -4,7 +4,7 @@ import { api, keyHeader, messageOf, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { toCents } from '../../core/cents';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
-import { format, useStrings } from '../../core/i18n';
+import { format, formatTable, useStrings } from '../../core/i18n';
 import { BillMaker } from './BillMaker';
 import { BillPayments } from './BillPayments';
 import { Bills } from './Bills';
@@ -122,7 +122,7 @@ export function TillOrder({ orderId }: { orderId: string }) {
   return (
     <section class="till till-order-view">
       <div class="till-head">
-        <h1>{tableName ? format(t.table, { name: tableName }) : t.counterOrder}</h1>
+        <h1>{tableName ? formatTable(t.table, { name: tableName }) : t.counterOrder}</h1>
         <a href="/app/till" class="till-back">
           {t.allOrders}
         </a>

@@ -5,7 +5,7 @@ import { Alert } from '../../components/Alert';
 import { PrinterAlert } from '../../components/PrinterAlert';
 import { toCents } from '../../core/cents';
 import { useLiveEvents } from '../../core/events';
-import { format, useStrings } from '../../core/i18n';
+import { format, formatTable, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { DisplayPairing } from './DisplayPairing';
 import { ShiftReport } from './ShiftReport';
@@ -81,7 +81,7 @@ function OpenOrders() {
                 data-order-id={order.id}
                 onClick={() => route(`/app/till/${order.id}`)}
               >
-                <span class="till-order-name">{name ? format(t.table, { name }) : t.counter}</span>
+                <span class="till-order-name">{name ? formatTable(t.table, { name }) : t.counter}</span>
                 <span class="muted">{format(t.waiter, { name: order.waiter })}</span>
                 <span class="till-order-amounts">
                   <span>
