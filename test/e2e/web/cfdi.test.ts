@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
 import type { Locator, Page } from 'playwright-core';
+import type { Db } from '../../../src/core/db/database';
 import { FISCAL_JOB } from '../../../src/fiscal/fiscal-job';
 import { login } from '../../helpers/auth';
 import { billableOrder } from '../../helpers/checkout-factories';
@@ -70,6 +72,24 @@ async function download(page: Page, link: Locator): Promise<Buffer> {
   return readFile((await file.path()) ?? '');
 }
 
+/**
+ * La Esquina in Mexico City, prices with IVA included: its admin's calls (signing in again as the
+ * clock moves past midnight, which outlives a session) and its manager.
+ */
+async function laEsquina(app: FastifyInstance, db: Db) {
+  const admin = await insertUser(db, { role: 'admin', name: 'Olga' });
+  const manager = await insertUser(db, { role: 'manager', name: 'Marta', pin: '2468' });
+  const call = relogging(app, { user: admin, cookies: await login(app, admin.name, admin.pin) });
+  const business = await call('PUT', '/settings', {
+    business_name: 'La Esquina',
+    tax_rate: 16,
+    prices_include_tax: true,
+    timezone: 'America/Mexico_City',
+  });
+  assert.equal(business.statusCode, 200, business.body);
+  return { manager, call };
+}
+
 /** A Spanish screen: no serious accessibility violation, no string of the English tables, a screenshot. */
 async function checkScreen(page: Page, name: string): Promise<void> {
   await assertAccessible(page, name);
@@ -84,18 +104,8 @@ describe('web app: e-invoicing (CFDI) in Spanish', { skip: skipWithoutChromium }
     const { app, db, baseUrl, clock } = await startWebServer(t, target, { withGuestLinks: true, env });
     serverClock = clock;
     clock.set(LATE_EVENING);
-    const admin = await insertUser(db, { role: 'admin', name: 'Olga' });
-    const manager = await insertUser(db, { role: 'manager', name: 'Marta', pin: '2468' });
+    const { manager, call } = await laEsquina(app, db);
     const cashier = await insertUser(db, { role: 'cashier', name: 'Carla', pin: '5678' });
-    // The clock moves past midnight, which outlives the admin's session too.
-    const call = relogging(app, { user: admin, cookies: await login(app, admin.name, admin.pin) });
-    const business = await call('PUT', '/settings', {
-      business_name: 'La Esquina',
-      tax_rate: 16,
-      prices_include_tax: true,
-      timezone: 'America/Mexico_City',
-    });
-    assert.equal(business.statusCode, 200, business.body);
     const browser = await launchBrowser(t);
 
     // 1. The manager fills the restaurant's fiscal data in Gerencia › Facturación and turns it on.
@@ -251,16 +261,7 @@ describe('web app: e-invoicing (CFDI) in Spanish', { skip: skipWithoutChromium }
     const { app, db, baseUrl, clock } = await startWebServer(t, target, { withGuestLinks: true, env });
     serverClock = clock;
     clock.set(LATE_EVENING);
-    const admin = await insertUser(db, { role: 'admin', name: 'Olga' });
-    const manager = await insertUser(db, { role: 'manager', name: 'Marta', pin: '2468' });
-    const call = relogging(app, { user: admin, cookies: await login(app, admin.name, admin.pin) });
-    const business = await call('PUT', '/settings', {
-      business_name: 'La Esquina',
-      tax_rate: 16,
-      prices_include_tax: true,
-      timezone: 'America/Mexico_City',
-    });
-    assert.equal(business.statusCode, 200, business.body);
+    const { manager, call } = await laEsquina(app, db);
     assert.equal((await call('PUT', '/settings/fiscal', RESTAURANT_FISCAL)).statusCode, 200);
     const browser = await launchBrowser(t);
 
