@@ -58,6 +58,11 @@ export function GuestPage({ token }: { token: string }) {
   const money = useMemo(() => moneyFormatter(lang, bill?.currency ?? null), [lang, bill?.currency]);
   const sats = useMemo(() => satsFormatter(lang), [lang]);
 
+  const isOnline = useOnline();
+  useEffect(() => {
+    document.title = t.pageTitle;
+  }, [t]);
+
   const load = useCallback(async () => {
     try {
       const latest = await fetchBill(token);
@@ -70,8 +75,8 @@ export function GuestPage({ token }: { token: string }) {
     }
   }, [token]);
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (isOnline) void load();
+  }, [load, isOnline]);
 
   const pay = async (next: Attempt) => {
     setAttempt(next);
@@ -137,6 +142,11 @@ export function GuestPage({ token }: { token: string }) {
   if (!bill) {
     return (
       <main class="guest">
+        {!isOnline && !problem && (
+          <p class="guest-error" role="alert">
+            {t.offline}
+          </p>
+        )}
         {problem ? (
           <>
             <p class="guest-error" role="alert">
@@ -153,6 +163,11 @@ export function GuestPage({ token }: { token: string }) {
     );
   }
 
+  const offlineNotice = (!isOnline || problem === 'unreachable') && (
+    <p class="guest-card guest-offline" role="alert">
+      {t.offline}
+    </p>
+  );
   const isSettled = status === 'settled';
   const isPending = invoice !== undefined && status === 'pending' && bill.status !== BILL_CANCELED;
   const reservedCents = toCents(bill.balance) - toCents(bill.payable);
@@ -169,6 +184,7 @@ export function GuestPage({ token }: { token: string }) {
             .join(' · ')}
         </p>
       </header>
+      {offlineNotice}
       {isSettled && (
         <section class="guest-card guest-done" aria-live="polite">
           <p class="guest-paid" role="status">
@@ -185,7 +201,9 @@ export function GuestPage({ token }: { token: string }) {
         </section>
       )}
       {!isSettled && bill.status === BILL_PAID && <GuestReceipt token={token} open />}
-      {bill.status === BILL_PAID && bill.invoice && <GuestTaxInvoice token={token} initial={bill.invoice} />}
+      {bill.status === BILL_PAID && bill.invoice && (
+        <GuestTaxInvoice token={token} initial={bill.invoice} timeZone={bill.timezone} />
+      )}
       {bill.status === BILL_CANCELED && (
         <p class="guest-card guest-error" role="status">
           {t.canceled}
@@ -232,7 +250,12 @@ export function GuestPage({ token }: { token: string }) {
             </div>
           )}
           {attempt && <p aria-live="polite">{t.creatingInvoice}</p>}
-          {toCents(bill.payable) > 0 && (
+          {toCents(bill.payable) > 0 && !bill.lightning && (
+            <p class="guest-card guest-notice" role="status">
+              {t.noLightning}
+            </p>
+          )}
+          {toCents(bill.payable) > 0 && bill.lightning && (
             <PayChooser
               bill={bill}
               money={money}
@@ -245,4 +268,19 @@ export function GuestPage({ token }: { token: string }) {
       <BillSummary bill={bill} money={money} />
     </main>
   );
+}
+
+/** Whether the phone says it is online (a failed request tells the rest): as it changes. */
+function useOnline(): boolean {
+  const [isOnline, setIsOnline] = useState(navigator.onLine);
+  useEffect(() => {
+    const update = () => setIsOnline(navigator.onLine);
+    addEventListener('online', update);
+    addEventListener('offline', update);
+    return () => {
+      removeEventListener('online', update);
+      removeEventListener('offline', update);
+    };
+  }, []);
+  return isOnline;
 }
