@@ -102,6 +102,43 @@ describe("web app: the guest's phone", { skip: skipWithoutChromium }, () => {
     for (const device of [es, en]) assert.deepEqual(device.consoleErrors, []);
   });
 
+  it('keeps its pending invoice across a reload, and every phone follows the payment live', async (t) => {
+    const server = await startWebServer(t, target, { withGuestLinks: true });
+    const url = await billWithLink(server);
+    const browser = await launchBrowser(t);
+    const es = await phone(browser, server.baseUrl, 'es-MX');
+    await es.page.goto(url);
+    await es.page.getByRole('button', { name: 'Pagar mi parte' }).click();
+    await es.page.getByLabel('¿Cuánto va a pagar?').fill('100');
+    await es.page.getByRole('button', { name: 'Pagar $100.00 con Lightning' }).click();
+    const qr = es.page.getByRole('img', { name: 'Código QR de la solicitud de pago Lightning' });
+    await qr.waitFor();
+    const bolt11 = await es.page.getByLabel('Solicitud de pago Lightning').inputValue();
+
+    const friend = await phone(browser, server.baseUrl, 'es-MX');
+    await friend.page.goto(url);
+    const notice = friend.page.getByText('Alguien de su mesa está pagando $100.00 en este momento.');
+    await notice.waitFor();
+
+    await es.page.reload();
+    await qr.waitFor();
+    assert.equal(await es.page.getByLabel('Solicitud de pago Lightning').inputValue(), bolt11);
+    await es.page.getByText('Esperando su pago…').waitFor();
+    assert.equal(await es.page.getByText('Alguien de su mesa está pagando').count(), 0, 'her own invoice');
+    await assertAccessible(es.page, 'guest invoice after a reload');
+    await saveScreenshot(es.page, 'guest-phone-es-invoice-after-reload');
+
+    await server.simulator.receivePayment(bolt11);
+    await es.page.getByText('Pagado, ¡gracias!').waitFor();
+    await notice.waitFor({ state: 'detached' });
+    await friend.page.getByText('Saldo$151.00').waitFor();
+    await saveScreenshot(friend.page, 'guest-phone-es-friend-after-payment');
+    // Paid, the invoice is no longer kept: a reload shows the bill to pay the rest.
+    await es.page.reload();
+    await es.page.getByRole('button', { name: 'Pagar todo con Lightning' }).waitFor();
+    for (const device of [es, friend]) assert.deepEqual(device.consoleErrors, []);
+  });
+
   it('does not offer Lightning without a node, and says so before any tap', async (t) => {
     const server = await startWebServer(t, target, { withGuestLinks: true, env: { PHOENIXD_PASSWORD: '' } });
     const url = await billWithLink(server);
