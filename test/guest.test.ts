@@ -80,6 +80,7 @@ describeEachDatabase('guest links and the guest API', (target) => {
         table: null,
         waiter_first_name: body.waiter_first_name,
         currency: 'MXN',
+        timezone: 'UTC',
         plates: [10, 20, 30],
         subtotal: 60,
         discounts: 0,
@@ -91,12 +92,27 @@ describeEachDatabase('guest links and the guest API', (target) => {
         status: 1,
         tip_suggestions: [10, 15, 20],
         max_tip_percent: 100,
+        lightning: true,
         invoice: null,
       },
     );
     assert.deepEqual(Object.keys(body.plates[0]), ['name', 'options', 'seat', 'price']);
     assert.doesNotMatch(body.waiter_first_name, /\s/, 'the first name only');
     assert.equal((await guest('GET', `/guest/${second.token}`)).statusCode, 200, 'earlier links stay valid');
+  });
+
+  it("tells the page whether a Lightning node is configured, and the restaurant's time zone", async (t) => {
+    const { app, call, ticketId } = await guestBill(t, target, {
+      ...ENV,
+      PHOENIXD_PASSWORD: '',
+      POS_TIMEZONE: 'America/Mexico_City',
+    });
+    const guest = phone(app);
+    const { token } = await mintLink(call, ticketId);
+    const bill = (await guest('GET', `/guest/${token}`)).json();
+    assert.deepEqual([bill.lightning, bill.timezone], [false, 'America/Mexico_City']);
+    const refused = await guest('POST', `/guest/${token}/lightning`, {});
+    assert.equal(refused.statusCode, 503, 'what the page no longer offers is indeed unavailable');
   });
 
   it('answers 404 alike for unknown, revoked and expired tokens', async (t) => {

@@ -15,6 +15,10 @@ export const GuestBillView = Type.Object({
   table: Type.Union([Type.String(), Type.Null()]),
   waiter_first_name: Type.String({ description: 'As a paper check shows it; no other staff data' }),
   currency: Type.String(),
+  timezone: Type.String({
+    description: "The restaurant's IANA time zone: dates on the page read as the paper's",
+    example: 'America/Mexico_City',
+  }),
   plates: Type.Array(
     Type.Object({
       name: Type.String(),
@@ -37,6 +41,11 @@ export const GuestBillView = Type.Object({
   }),
   tip_suggestions: Type.Array(Type.Integer()),
   max_tip_percent: Type.Integer(),
+  lightning: Type.Boolean({
+    description:
+      'Whether a Lightning node is configured: without one POST /guest/{token}/lightning answers 503, so a ' +
+      'page does not offer it',
+  }),
   invoice: GuestInvoiceOffer,
 });
 export type GuestBillView = Static<typeof GuestBillView>;

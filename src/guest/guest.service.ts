@@ -47,6 +47,7 @@ export async function getGuestBill(ctx: AppContext, token: string): Promise<Gues
     table: bill.table_name,
     waiter_first_name: firstName(bill.waiter),
     currency: settings.baseCurrency,
+    timezone: settings.timeZone,
     plates: plates.map((plate) => ({
       name: plate.name,
       options: options.filter((option) => option.order_dish_id === plate.id).map((option) => option.name),
@@ -67,6 +68,7 @@ export async function getGuestBill(ctx: AppContext, token: string): Promise<Gues
     status,
     tip_suggestions: [...settings.tipSuggestions],
     max_tip_percent: settings.maxTipPercent,
+    lightning: ctx.lightning !== undefined,
     invoice: await guestInvoiceOffer(ctx, ticketId),
   };
 }

@@ -31,6 +31,30 @@ const POLL_MS = 1000;
  */
 const STATUS_EVERY_POLLS = 5;
 const AMOUNT_EXCEEDS = 'Amount exceeds the balance';
+/** While another phone's invoice is pending, the bill is asked for this often, so its notice goes once paid. */
+const OTHERS_POLL_MS = 3000;
+
+/** The phone's own pending invoice outlives a reload: kept on the device, per link. */
+const invoiceStore = (token: string) => `guest-lightning:${token}`;
+
+function storedInvoice(token: string): GuestInvoice | undefined {
+  try {
+    const stored = localStorage.getItem(invoiceStore(token));
+    // Whether it is still pending is the server's to say (the first poll asks), not the phone's clock.
+    return stored ? (JSON.parse(stored) as GuestInvoice) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function storeInvoice(token: string, invoice: GuestInvoice | undefined): void {
+  try {
+    if (invoice) localStorage.setItem(invoiceStore(token), JSON.stringify(invoice));
+    else localStorage.removeItem(invoiceStore(token));
+  } catch {
+    // Private browsing without storage: the invoice stays shown until the page is reloaded.
+  }
+}
 
 type Problem = 'invalid' | 'unreachable' | 'tooMany';
 type Attempt = { amountCents: number; tipCents: number; key: string };
@@ -49,14 +73,21 @@ export function GuestPage({ token }: { token: string }) {
   const lang = useStore(language);
   const [bill, setBill] = useState<GuestBill>();
   const [problem, setProblem] = useState<Problem>();
-  const [invoice, setInvoice] = useState<GuestInvoice>();
-  const [status, setStatus] = useState<GuestPaymentStatus>();
+  const [invoice, setInvoice] = useState<GuestInvoice | undefined>(() => storedInvoice(token));
+  const [status, setStatus] = useState<GuestPaymentStatus | undefined>(() =>
+    invoice ? 'pending' : undefined,
+  );
   const [attempt, setAttempt] = useState<Attempt>();
   const [payError, setPayError] = useState<string>();
   /** A request whose answer never came: sent again with its key, so it cannot make a second invoice. */
   const [unanswered, setUnanswered] = useState<Attempt>();
   const money = useMemo(() => moneyFormatter(lang, bill?.currency ?? null), [lang, bill?.currency]);
   const sats = useMemo(() => satsFormatter(lang), [lang]);
+
+  const isOnline = useOnline();
+  useEffect(() => {
+    document.title = t.pageTitle;
+  }, [t]);
 
   const load = useCallback(async () => {
     try {
@@ -70,8 +101,8 @@ export function GuestPage({ token }: { token: string }) {
     }
   }, [token]);
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (isOnline) void load();
+  }, [load, isOnline]);
 
   const pay = async (next: Attempt) => {
     setAttempt(next);
@@ -85,6 +116,7 @@ export function GuestPage({ token }: { token: string }) {
       );
       setInvoice(made);
       setStatus('pending');
+      storeInvoice(token, made);
     } catch (failure) {
       if (failure instanceof GuestApiError && failure.status === 404) setProblem('invalid');
       else if (failure instanceof GuestApiError && failure.message === AMOUNT_EXCEEDS) {
@@ -112,11 +144,14 @@ export function GuestPage({ token }: { token: string }) {
     const tick = async () => {
       const latest = await load();
       polls += 1;
-      if (latest && (latest.paid !== lastPaid || polls % STATUS_EVERY_POLLS === 0)) {
+      if (latest && (polls === 1 || latest.paid !== lastPaid || polls % STATUS_EVERY_POLLS === 0)) {
         lastPaid = latest.paid;
         const next = await fetchPaymentStatus(token, watched).catch(() => undefined);
         if (next && !isStopped) setStatus(next);
-        if (next && next !== 'pending') return;
+        if (next && next !== 'pending') {
+          storeInvoice(token, undefined);
+          return;
+        }
       }
       if (!isStopped) timer = setTimeout(() => void tick(), POLL_MS);
     };
@@ -126,6 +161,14 @@ export function GuestPage({ token }: { token: string }) {
       clearTimeout(timer);
     };
   }, [watched, token]);
+
+  // Another phone's invoice pending: the bill is followed until it is paid or expires.
+  const othersPending = !watched && bill !== undefined && toCents(bill.balance) > toCents(bill.payable);
+  useEffect(() => {
+    if (!othersPending) return;
+    const timer = setInterval(() => void load(), OTHERS_POLL_MS);
+    return () => clearInterval(timer);
+  }, [othersPending, load]);
 
   if (problem === 'invalid') {
     return (
@@ -137,6 +180,11 @@ export function GuestPage({ token }: { token: string }) {
   if (!bill) {
     return (
       <main class="guest">
+        {!isOnline && !problem && (
+          <p class="guest-error" role="alert">
+            {t.offline}
+          </p>
+        )}
         {problem ? (
           <>
             <p class="guest-error" role="alert">
@@ -153,6 +201,11 @@ export function GuestPage({ token }: { token: string }) {
     );
   }
 
+  const offlineNotice = (!isOnline || problem === 'unreachable') && (
+    <p class="guest-card guest-offline" role="alert">
+      {t.offline}
+    </p>
+  );
   const isSettled = status === 'settled';
   const isPending = invoice !== undefined && status === 'pending' && bill.status !== BILL_CANCELED;
   const reservedCents = toCents(bill.balance) - toCents(bill.payable);
@@ -169,6 +222,7 @@ export function GuestPage({ token }: { token: string }) {
             .join(' · ')}
         </p>
       </header>
+      {offlineNotice}
       {isSettled && (
         <section class="guest-card guest-done" aria-live="polite">
           <p class="guest-paid" role="status">
@@ -185,7 +239,9 @@ export function GuestPage({ token }: { token: string }) {
         </section>
       )}
       {!isSettled && bill.status === BILL_PAID && <GuestReceipt token={token} open />}
-      {bill.status === BILL_PAID && bill.invoice && <GuestTaxInvoice token={token} initial={bill.invoice} />}
+      {bill.status === BILL_PAID && bill.invoice && (
+        <GuestTaxInvoice token={token} initial={bill.invoice} timeZone={bill.timezone} />
+      )}
       {bill.status === BILL_CANCELED && (
         <p class="guest-card guest-error" role="status">
           {t.canceled}
@@ -232,7 +288,12 @@ export function GuestPage({ token }: { token: string }) {
             </div>
           )}
           {attempt && <p aria-live="polite">{t.creatingInvoice}</p>}
-          {toCents(bill.payable) > 0 && (
+          {toCents(bill.payable) > 0 && !bill.lightning && (
+            <p class="guest-card guest-notice" role="status">
+              {t.noLightning}
+            </p>
+          )}
+          {toCents(bill.payable) > 0 && bill.lightning && (
             <PayChooser
               bill={bill}
               money={money}
@@ -245,4 +306,19 @@ export function GuestPage({ token }: { token: string }) {
       <BillSummary bill={bill} money={money} />
     </main>
   );
+}
+
+/** Whether the phone says it is online (a failed request tells the rest): as it changes. */
+function useOnline(): boolean {
+  const [isOnline, setIsOnline] = useState(navigator.onLine);
+  useEffect(() => {
+    const update = () => setIsOnline(navigator.onLine);
+    addEventListener('online', update);
+    addEventListener('offline', update);
+    return () => {
+      removeEventListener('online', update);
+      removeEventListener('offline', update);
+    };
+  }, []);
+  return isOnline;
 }

@@ -33,7 +33,16 @@ function storedKey(token: string): string | undefined {
  * "Request your invoice" on a paid bill: the PAC's self-invoice page when the restaurant's account has
  * one, else the form here; the PDF and XML once it is made.
  */
-export function GuestTaxInvoice({ token, initial }: { token: string; initial: GuestInvoiceOffer }) {
+export function GuestTaxInvoice({
+  token,
+  initial,
+  timeZone,
+}: {
+  token: string;
+  initial: GuestInvoiceOffer;
+  /** The restaurant's: the deadline is the date its paper prints, not the phone's. */
+  timeZone: string;
+}) {
   const t = useStrings(guestFiscalStrings);
   const form = useStrings(fiscalStrings);
   const locale = useLocale();
@@ -86,7 +95,7 @@ export function GuestTaxInvoice({ token, initial }: { token: string; initial: Gu
   const until =
     offer.expires_at === null
       ? undefined
-      : new Date(offer.expires_at).toLocaleDateString(locale, { dateStyle: 'long' });
+      : new Date(offer.expires_at).toLocaleDateString(locale, { dateStyle: 'long', timeZone });
 
   return (
     <section class="guest-card guest-tax-invoice" aria-labelledby="tax-invoice-title">

@@ -44,7 +44,8 @@ export function PayChooser({
   const t = useStrings(guestStrings);
   const payableCents = toCents(bill.payable);
   const suggestions = bill.tip_suggestions.filter((percent) => percent <= bill.max_tip_percent);
-  const [tip, setTip] = useState<TipChoice>({ kind: 'percent', percent: suggestions[0] ?? 0 });
+  // A tip is voluntary in Mexico (PROFECO): none until the guest chooses one.
+  const [tip, setTip] = useState<TipChoice>({ kind: 'percent', percent: 0 });
   const [isPart, setIsPart] = useState(false);
   const [partText, setPartText] = useState('');
 

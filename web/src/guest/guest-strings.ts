@@ -6,6 +6,8 @@ import type { Strings } from '../core/i18n';
  * "factura" is the tax invoice (CFDI).
  */
 export const guestStrings: Strings<
+  | 'pageTitle'
+  | 'offline'
   | 'loading'
   | 'unreachable'
   | 'linkInvalid'
@@ -55,6 +57,8 @@ export const guestStrings: Strings<
   | 'amountExceeds'
 > = {
   en: {
+    pageTitle: 'Your bill',
+    offline: 'No connection. This page updates itself as soon as it is back.',
     loading: 'Loading your bill…',
     unreachable: 'The restaurant cannot be reached. Check your connection and try again.',
     linkInvalid: 'This link is no longer valid',
@@ -104,6 +108,8 @@ export const guestStrings: Strings<
     amountExceeds: 'That is more than is left to pay: someone else may have just paid.',
   },
   es: {
+    pageTitle: 'Su cuenta',
+    offline: 'Sin conexión. Esta página se actualiza sola en cuanto vuelva.',
     loading: 'Cargando su cuenta…',
     unreachable: 'No se puede contactar al restaurante. Revise su conexión e intente de nuevo.',
     linkInvalid: 'Este enlace ya no es válido',
