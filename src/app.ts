@@ -30,6 +30,7 @@ import { loggerOptions } from './core/logging';
 import { registerOpenApi } from './core/openapi';
 import { refuseUnknownHosts, registerSecurity } from './core/security';
 import { closeGracefully } from './core/shutdown';
+import type { RestaurantFact } from './core/startup';
 import { describeProgress, serveWhileBackfilling } from './core/upgrade';
 import { serializerCompiler, validatorCompiler } from './core/validation';
 import { displaysRoutes } from './displays/displays.routes';
@@ -67,7 +68,7 @@ import { rolesRoutes } from './roles/roles.routes';
 import { authorizeRoute, permissionNote, permissionOfRoute } from './roles/route-permissions';
 import { settingsRoutes } from './settings/settings.routes';
 import { setupRoutes } from './setup/setup.routes';
-import { bootstrapAdminFromConfig, isInitialized } from './setup/setup.service';
+import { bootstrapAdminFromConfig, isInitialized, restaurantAtStart } from './setup/setup.service';
 import { shiftsRoutes } from './shifts/shifts.routes';
 import { spacesRoutes } from './spaces/spaces.routes';
 import { tablesRoutes } from './tables/tables.routes';
@@ -90,6 +91,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Whether a user existed once start-up finished: the start-up summary says how to create one. */
     hadAdminAtStart: boolean;
+    /** The settings as start-up found them, for the summary. */
+    restaurantAtStart: RestaurantFact;
   }
 }
 
@@ -144,6 +147,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
     ctx.rates.useLog(app.log);
     app.decorate('hadAdminAtStart', await isInitialized(ctx));
+    app.decorate('restaurantAtStart', await restaurantAtStart(ctx));
     answerOnlyWhatIsOnDisk(app, database);
     const registry = overrides.backfills ?? backfills;
     // A first install has no rows to rewrite: its backfills end at once, before anyone is answered.

@@ -26,6 +26,10 @@ export type KeySource = 'file' | 'environment' | 'database';
 
 export type AdminBootstrap = { name: string; pin: string; walletPassword: string | undefined };
 
+/** The countries the first setup knows defaults for (setup/country-presets.ts); `other` keeps these. */
+export const SETUP_COUNTRIES = ['MX', 'other'] as const;
+export type SetupCountry = (typeof SETUP_COUNTRIES)[number];
+
 export type Config = Readonly<{
   port: number;
   host: string;
@@ -35,6 +39,8 @@ export type Config = Readonly<{
   /** Where the session and PIN keys come from: the start-up summary says, and never the keys. */
   keySources: Readonly<{ jwtSecret: KeySource; pinKey: KeySource }>;
   adminBootstrap: AdminBootstrap | undefined;
+  /** What the first setup prepares the settings for when it is not asked: POS_COUNTRY. */
+  country: SetupCountry | undefined;
   timeZone: string;
   baseCurrency: CurrencyCode;
   /** Where the BTC price comes from (`coingecko`, `coinbase`, `fixed:<price>`); unset: Lightning bills answer 503. */
@@ -209,6 +215,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (adminPin !== undefined && !PIN_PATTERN.test(adminPin))
     problems.push('POS_ADMIN_PIN must be 4 to 12 digits');
+  const country = read('POS_COUNTRY');
+  if (country !== undefined && !(SETUP_COUNTRIES as readonly string[]).includes(country))
+    problems.push(`POS_COUNTRY must be one of ${SETUP_COUNTRIES.join(', ')}`);
 
   const phoenixdUrl = read('PHOENIXD_URL') ?? 'http://127.0.0.1:9740';
   if (!URL.canParse(phoenixdUrl)) problems.push('PHOENIXD_URL is not a URL');
@@ -280,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       adminName && adminPin
         ? { name: adminName, pin: adminPin, walletPassword: read('POS_ADMIN_WALLET_PASSWORD') }
         : undefined,
+    country: country as SetupCountry | undefined,
     timeZone,
     baseCurrency: baseCurrency as CurrencyCode,
     rateSource,

@@ -55,6 +55,7 @@ async function main(): Promise<void> {
   const summary = startupSummary(config, {
     address: app.server.address(),
     hasAdmin: app.hadAdminAtStart,
+    restaurant: app.restaurantAtStart,
     lightning,
     lastBackupAt: config.backups.dir === undefined ? null : lastBackupAt(config.backups.dir),
   });

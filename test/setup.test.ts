@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { pbkdf2Sync } from 'node:crypto';
 import { it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app';
 import { openDatabase } from '../src/core/db/database';
 import { verifyWalletPassword } from '../src/core/pin';
@@ -44,6 +45,54 @@ describeEachDatabase('initial setup', (target) => {
         users[0]?.wallet_password_hash ?? '',
       ),
     );
+  });
+
+  it("prepares a Mexican restaurant's settings when the setup says Mexico, and leaves them otherwise", async (t) => {
+    const mexican = await buildTestApp(t, target);
+    const badCountry = await mexican.app.inject({
+      method: 'POST',
+      url: '/initial-setup',
+      payload: { name: 'Owner', pin: '1234', country: 'Narnia' },
+    });
+    assert.equal(badCountry.statusCode, 400, badCountry.body);
+    assert.equal((await mexican.db.selectFrom('users').selectAll().execute()).length, 0);
+
+    const created = await mexican.app.inject({
+      method: 'POST',
+      url: '/initial-setup',
+      payload: { name: 'Owner', pin: '1234', country: 'MX' },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    assert.deepEqual(pick(await settingsOf(mexican.app)), {
+      tax_rate: 16,
+      prices_include_tax: true,
+      timezone: 'America/Mexico_City',
+      base_currency: 'MXN',
+      locale: 'es-MX',
+    });
+
+    const elsewhere = await buildTestApp(t, target, { env: { POS_TIMEZONE: 'Europe/Madrid' } });
+    await elsewhere.app.inject({
+      method: 'POST',
+      url: '/initial-setup',
+      payload: { name: 'Owner', pin: '1234', country: 'other' },
+    });
+    assert.deepEqual(pick(await settingsOf(elsewhere.app)), {
+      tax_rate: 0,
+      prices_include_tax: true,
+      timezone: 'Europe/Madrid',
+      base_currency: 'MXN',
+      locale: 'es-MX',
+    });
+  });
+
+  it('takes the country from POS_COUNTRY when the setup does not say, as an unattended start does', async (t) => {
+    const unattended = await buildTestApp(t, target, {
+      env: { POS_COUNTRY: 'MX', POS_ADMIN_NAME: 'Owner', POS_ADMIN_PIN: '1234' },
+    });
+    assert.equal((await settingsOf(unattended.app)).timezone, 'America/Mexico_City');
+    assert.equal(unattended.app.restaurantAtStart.taxRateBasisPoints, 1600);
+    assert.throws(() => testConfig({ POS_COUNTRY: 'mx' }), /POS_COUNTRY must be one of MX, other/);
   });
 
   it('stores the PIN as PBKDF2-HMAC-SHA256(pin, master key ‖ name, 10000, 32)', async (t) => {
@@ -157,3 +206,18 @@ describeEachDatabase('initial setup', (target) => {
     ]);
   });
 });
+
+async function settingsOf(app: FastifyInstance): Promise<Record<string, unknown>> {
+  const login = await app.inject({
+    method: 'POST',
+    url: '/auth/login',
+    payload: { name: 'Owner', pin: '1234' },
+  });
+  const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  return (await app.inject({ method: 'GET', url: '/settings', headers: { cookie } })).json();
+}
+
+function pick(settings: Record<string, unknown>) {
+  const { tax_rate, prices_include_tax, timezone, base_currency, locale } = settings;
+  return { tax_rate, prices_include_tax, timezone, base_currency, locale };
+}

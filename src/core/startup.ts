@@ -77,9 +77,21 @@ export type LightningFact =
   | { state: 'refused' }
   | { state: 'unreachable'; reason: string };
 
+/** The settings a restaurant's money and days hang on, as the database held them at start. */
+export type RestaurantFact = {
+  taxRateBasisPoints: number;
+  pricesIncludeTax: boolean;
+  timeZone: string;
+  baseCurrency: string;
+  locale: string;
+  /** `needs-key`: switched on in the settings, but the server has no PAC key, so nothing is stamped. */
+  invoicing: 'on' | 'off' | 'needs-key';
+};
+
 export type StartupFacts = {
   address: AddressInfo | string | null;
   hasAdmin: boolean;
+  restaurant?: RestaurantFact;
   lightning?: LightningFact;
   /** When the newest scheduled backup was written (epoch ms), null when none is there yet. */
   lastBackupAt?: number | null;
@@ -95,8 +107,13 @@ export function startupSummary(config: Config, facts: StartupFacts): string[] {
   lines.push(
     facts.hasAdmin
       ? '  admin:     set up'
-      : `  admin:     none yet: POST ${url}/initial-setup {"name","pin","wallet_password"}, or set POS_ADMIN_NAME and POS_ADMIN_PIN`,
+      : `  admin:     none yet: open ${url}/app/ (or POST ${url}/initial-setup {"name","pin","wallet_password","country"}, or set POS_ADMIN_NAME and POS_ADMIN_PIN)`,
   );
+  if (facts.restaurant) {
+    lines.push(`  settings:  ${describeSettings(facts.restaurant)}`);
+    lines.push(`  invoicing: ${describeInvoicing(config, facts.restaurant.invoicing)}`);
+  }
+  lines.push(`  rates:     ${describeRateSource(config)}`);
   lines.push(`  lightning: ${describeLightning(config, facts.lightning)}`);
   lines.push(`  keys:      ${describeKeys(config)}`);
   lines.push(`  backups:   ${describeBackups(config, facts.lastBackupAt ?? null)}`);
@@ -130,6 +147,34 @@ function describeLightning(config: Config, fact: LightningFact | undefined): str
     default:
       return node;
   }
+}
+
+function describeSettings(restaurant: RestaurantFact): string {
+  const { taxRateBasisPoints, pricesIncludeTax, timeZone, baseCurrency, locale } = restaurant;
+  const tax =
+    taxRateBasisPoints === 0
+      ? 'no tax'
+      : `tax ${taxRateBasisPoints / 100}% ${pricesIncludeTax ? 'included in' : 'added to'} prices`;
+  return `${tax}, days in ${timeZone}, ${baseCurrency}, paper ${locale} (the manager's settings screen changes them)`;
+}
+
+function describeInvoicing(config: Config, state: RestaurantFact['invoicing']): string {
+  switch (state) {
+    case 'on':
+      return `on, CFDI stamped by the PAC at ${config.pac.url}`;
+    case 'needs-key':
+      return 'switched on but POS_PAC_KEY (or POS_PAC_KEY_FILE) is not set: no CFDI is stamped until it is';
+    default:
+      return 'off (the manager switches it on; it needs POS_PAC_KEY)';
+  }
+}
+
+function describeRateSource(config: Config): string {
+  const source = config.rateSource;
+  if (source === undefined) return 'none (set POS_RATE_SOURCE: Lightning amounts need a BTC price)';
+  if (source.startsWith('fixed:'))
+    return `a fixed price, ${source.slice('fixed:'.length)} ${config.baseCurrency} per BTC`;
+  return config.rateSourceUrl === undefined ? source : `${source} at ${config.rateSourceUrl}`;
 }
 
 const KEY_SOURCES = {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { SETUP_COUNTRIES } from '../config';
 import type { AppContext } from '../context';
 import { errors, IdMessageReply } from '../core/schemas';
 import { Pin, UserName } from '../users/users.schemas';
@@ -11,6 +12,17 @@ const SetupBody = Type.Object(
     pin: Pin(),
     wallet_password: Type.Optional(
       Type.String({ minLength: 8, maxLength: 200, description: 'Unlocks the wallet' }),
+    ),
+    country: Type.Optional(
+      Type.Union(
+        SETUP_COUNTRIES.map((code) => Type.Literal(code)),
+        {
+          description:
+            'Prepares the settings for the country: MX sets IVA 16 % included in prices, ' +
+            'America/Mexico_City, MXN and es-MX paper; other (or absent, without POS_COUNTRY) keeps them',
+          example: 'MX',
+        },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -45,8 +57,13 @@ export const setupRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       },
     },
     async (request, reply) => {
-      const { name, pin, wallet_password } = request.body;
-      const admin = await service.completeInitialSetup(ctx, { name, pin, walletPassword: wallet_password });
+      const { name, pin, wallet_password, country } = request.body;
+      const admin = await service.completeInitialSetup(ctx, {
+        name,
+        pin,
+        walletPassword: wallet_password,
+        country,
+      });
       return reply.code(201).send({ id: admin.id, message: 'Initial setup completed' });
     },
   );

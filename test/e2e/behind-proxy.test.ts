@@ -11,7 +11,8 @@ import { databaseTargets } from '../helpers/database';
 import { exitCodeOf, startServerProcess } from '../helpers/server-process';
 
 /**
- * The README's network set-up, for real: Caddy with `tls internal` in front of a server process,
+ * The README's network set-up, for real: the shipped deploy/Caddyfile (`tls internal`) run by Caddy
+ * in front of a server process,
  * clients reaching it over HTTPS by name from two different source addresses (loopback aliases,
  * which Linux answers on all of 127/8). Caddy puts each client's address in X-Forwarded-For; with
  * POS_TRUST_PROXY naming Caddy, each tablet keeps its own login budget instead of sharing Caddy's.
@@ -104,6 +105,7 @@ async function startCaddy(t: TestContext, upstreamPort: number): Promise<Proxy> 
   const folder = mkdtempSync(join(tmpdir(), 'pos-caddy-'));
   t.after(() => rmSync(folder, { recursive: true, force: true }));
   const [httpsPort, httpPort] = [await freePort(), await freePort()];
+  // The shipped staff site, byte for byte: only the options a test needs (ports, storage) go before it.
   const caddyfile = join(folder, 'Caddyfile');
   writeFileSync(
     caddyfile,
@@ -116,16 +118,18 @@ async function startCaddy(t: TestContext, upstreamPort: number): Promise<Proxy> 
   auto_https disable_redirects
 }
 
-${HOST_NAME}:${httpsPort} {
-  bind 127.0.0.1
-  tls internal
-  reverse_proxy 127.0.0.1:${upstreamPort}
-}
-`,
+${readFileSync(join(import.meta.dirname, '..', '..', 'deploy', 'Caddyfile'), 'utf8')}`,
   );
   const child: ChildProcess = spawn('caddy', ['run', '--config', caddyfile, '--adapter', 'caddyfile'], {
     // Its data and configuration stay in the test's folder, whatever HOME is.
-    env: { ...process.env, HOME: folder, XDG_DATA_HOME: folder, XDG_CONFIG_HOME: folder },
+    env: {
+      ...process.env,
+      HOME: folder,
+      XDG_DATA_HOME: folder,
+      XDG_CONFIG_HOME: folder,
+      POS_PUBLIC_NAME: `${HOST_NAME}:${httpsPort}`,
+      POS_UPSTREAM: `127.0.0.1:${upstreamPort}`,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -156,6 +160,27 @@ ${HOST_NAME}:${httpsPort} {
     if (Date.now() > deadline) assert.fail(`caddy did not serve ${HOST_NAME} within 30 s:\n${output}`);
     await sleep(200);
   }
+}
+
+/**
+ * A public address on this machine, so a client can come "from the internet": TEST-NET-3, which no
+ * real network routes, added to the loopback interface for the test. That needs root (CI runs as
+ * root, and must run this); elsewhere the check is skipped, saying so.
+ */
+async function outsideAddress(t: TestContext): Promise<string | undefined> {
+  const address = '203.0.113.7';
+  const added = spawnSync('ip', ['addr', 'add', `${address}/32`, 'dev', 'lo'], { encoding: 'utf8' });
+  if (added.status !== 0 && !added.stderr.includes('File exists')) {
+    assert.notEqual(process.env.CI, 'true', `CI must test the staff site from outside: ${added.stderr}`);
+    t.diagnostic(
+      `the staff site from the internet NOT tested (needs root to add ${address}): ${added.stderr}`,
+    );
+    return undefined;
+  }
+  t.after(() => {
+    spawnSync('ip', ['addr', 'del', `${address}/32`, 'dev', 'lo']);
+  });
+  return address;
 }
 
 describe('behind Caddy with tls internal', () => {
@@ -228,6 +253,25 @@ describe('behind Caddy with tls internal', () => {
       // The server logged each tablet's own address, not the proxy's.
       assert.match(server.output(), /"remoteAddress":"127\.0\.0\.2"/);
       assert.match(server.output(), /"remoteAddress":"127\.0\.0\.3"/);
+
+      // A device on the internet (the router forwards 443 for the guest site) never reaches the staff.
+      const outside = await outsideAddress(t);
+      if (outside !== undefined) {
+        const stranger = new Tablet(outside, proxy.port, proxy.ca);
+        t.after(() => stranger.close());
+        for (const [method, path] of [
+          ['GET', '/app/'],
+          ['POST', '/auth/login'],
+          ['GET', '/health/live'],
+        ] as const) {
+          const answer = await stranger.send(method, path, method === 'POST' ? ADMIN : undefined);
+          assert.equal(answer.status, 404, `${method} ${path} from the internet`);
+        }
+        assert.doesNotMatch(
+          server.output(),
+          new RegExp(`"remoteAddress":"${outside.replaceAll('.', '\\.')}"`),
+        );
+      }
     });
   }
 });

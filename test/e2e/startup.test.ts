@@ -4,6 +4,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
+import { loadConfig } from '../../src/config';
+import { startupSummary } from '../../src/core/startup';
 import { databaseTargets } from '../helpers/database';
 import { exitCodeOf, runUntilExit, type ServerProcess, startServerProcess } from '../helpers/server-process';
 import { PhoenixdSimulator } from '../phoenixd-sim/simulator';
@@ -106,7 +108,10 @@ describe('start-up summary', () => {
       [
         `Restaurant POS listening on http://127.0.0.1:${port}`,
         `  database:  SQLite ${path}`,
-        `  admin:     none yet: POST http://127.0.0.1:${port}/initial-setup {"name","pin","wallet_password"}, or set POS_ADMIN_NAME and POS_ADMIN_PIN`,
+        `  admin:     none yet: open http://127.0.0.1:${port}/app/ (or POST http://127.0.0.1:${port}/initial-setup {"name","pin","wallet_password","country"}, or set POS_ADMIN_NAME and POS_ADMIN_PIN)`,
+        "  settings:  no tax, days in UTC, MXN, paper es-MX (the manager's settings screen changes them)",
+        '  invoicing: off (the manager switches it on; it needs POS_PAC_KEY)',
+        '  rates:     none (set POS_RATE_SOURCE: Lightning amounts need a BTC price)',
         '  lightning: not configured (set PHOENIXD_PASSWORD; wallet routes answer 503 until then)',
         '  keys:      PIN key kept in the database, session key kept in the database',
         '  backups:   none scheduled (set POS_BACKUP_DIR and POS_BACKUP_EVERY)',
@@ -132,6 +137,8 @@ describe('start-up summary', () => {
         DATABASE_URL: withPassword.toString(),
         POS_ADMIN_NAME: 'Owner',
         POS_ADMIN_PIN: '1234',
+        POS_COUNTRY: 'MX',
+        POS_RATE_SOURCE: 'fixed:2000000',
         PHOENIXD_PASSWORD: 'node-password',
         PHOENIXD_URL: 'http://127.0.0.1:9740',
       });
@@ -140,9 +147,36 @@ describe('start-up summary', () => {
       assert.match(output, /^ {2}database: {2}PostgreSQL postgres:\/\/postgres:\*\*\*@127\.0\.0\.1/m);
       assert.doesNotMatch(output, /hunter2|node-password/);
       assert.match(output, /^ {2}admin: {5}set up$/m);
+      assert.match(
+        output,
+        /^ {2}settings: {2}tax 16% included in prices, days in America\/Mexico_City, MXN, paper es-MX /m,
+      );
+      assert.match(output, /^ {2}invoicing: off /m);
+      assert.match(output, /^ {2}rates: {5}a fixed price, 2000000 MXN per BTC$/m);
       assert.match(output, /^ {2}lightning: phoenixd at http:\/\/127\.0\.0\.1:9740 /m);
     });
   }
+
+  it('says whether CFDI are stamped: on with the PAC key, and switched on without it stamps nothing', () => {
+    const restaurant = {
+      taxRateBasisPoints: 800,
+      pricesIncludeTax: true,
+      timeZone: 'America/Tijuana',
+      baseCurrency: 'MXN',
+      locale: 'es-MX',
+    };
+    const invoicingLine = (env: Record<string, string>, invoicing: 'on' | 'needs-key') =>
+      startupSummary(loadConfig({ LOG_LEVEL: 'silent', ...env }), {
+        address: null,
+        hasAdmin: true,
+        restaurant: { ...restaurant, invoicing },
+      }).find((line) => line.startsWith('  invoicing:'));
+    assert.equal(
+      invoicingLine({ POS_PAC_KEY: 'sk_test_x', POS_PAC_URL: 'http://127.0.0.1:9/pac' }, 'on'),
+      '  invoicing: on, CFDI stamped by the PAC at http://127.0.0.1:9/pac',
+    );
+    assert.match(invoicingLine({}, 'needs-key') ?? '', /switched on but POS_PAC_KEY .* is not set/);
+  });
 
   it('lists the allowed host names and the trusted proxies', async (t) => {
     const server = await startServerProcess({

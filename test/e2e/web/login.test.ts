@@ -22,7 +22,7 @@ const [target] = databaseTargets as [(typeof databaseTargets)[number]];
 
 describe('web app: first start and login', { skip: skipWithoutChromium }, () => {
   it('creates the first admin on a new box, logs out, and logs in again with name and PIN', async (t) => {
-    const { baseUrl } = await startPlainWebServer(t, target);
+    const { baseUrl, db } = await startPlainWebServer(t, target);
     const browser = await launchBrowser(t);
     const { page, consoleErrors } = await openDevice(browser, baseUrl);
 
@@ -33,9 +33,24 @@ describe('web app: first start and login', { skip: skipWithoutChromium }, () => 
     await page.getByLabel('Name').fill('Olga');
     await page.getByLabel('PIN').fill('2468');
     await page.getByLabel('Wallet password').fill('a long wallet password');
+    // A restaurant here is in Mexico unless its owner says otherwise.
+    assert.equal(await page.getByLabel('Country').inputValue(), 'MX');
+    await page.getByText('Prices include 16% IVA').waitFor();
     await page.getByRole('button', { name: 'Create administrator' }).click();
     await page.getByRole('navigation', { name: 'Screens' }).waitFor();
     assert.equal(new URL(page.url()).pathname, '/app/floor');
+    const settings = await db
+      .selectFrom('business_settings')
+      .select(['tax_rate_bp', 'timezone', 'locale'])
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(
+      { ...settings, tax_rate_bp: Number(settings.tax_rate_bp) },
+      {
+        tax_rate_bp: 1600,
+        timezone: 'America/Mexico_City',
+        locale: 'es-MX',
+      },
+    );
 
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('heading', { name: 'Who are you?' }).waitFor();

@@ -17,6 +17,11 @@ const strings: Strings<
   | 'name'
   | 'walletPassword'
   | 'walletHelp'
+  | 'country'
+  | 'countryMexico'
+  | 'countryOther'
+  | 'countryMexicoHelp'
+  | 'countryOtherHelp'
   | 'create'
   | 'otherName'
   | 'language'
@@ -34,6 +39,12 @@ const strings: Strings<
     name: 'Name',
     walletPassword: 'Wallet password',
     walletHelp: 'Protects the Lightning wallet. At least 8 characters.',
+    country: 'Country',
+    countryMexico: 'Mexico',
+    countryOther: 'Another country',
+    countryMexicoHelp:
+      'Prices include 16% IVA, days and the cash-up follow Mexico City time, pesos (MXN), receipts in Spanish. You can change each in Settings.',
+    countryOtherHelp: 'No tax and UTC time until you set them in Settings.',
     create: 'Create administrator',
     otherName: 'Name',
     language: 'Language',
@@ -51,6 +62,12 @@ const strings: Strings<
     name: 'Nombre',
     walletPassword: 'Contraseña de la billetera',
     walletHelp: 'Protege la billetera Lightning. Al menos 8 caracteres.',
+    country: 'País',
+    countryMexico: 'México',
+    countryOther: 'Otro país',
+    countryMexicoHelp:
+      'Precios con IVA del 16 % incluido, días y corte con la hora de la Ciudad de México, pesos (MXN), tickets en español. Puedes cambiar cada cosa en Ajustes.',
+    countryOtherHelp: 'Sin impuesto y con la hora UTC hasta que los configures en Ajustes.',
     create: 'Crear administrador',
     otherName: 'Nombre',
     language: 'Idioma',
@@ -212,12 +229,13 @@ function FirstAdminForm({ onCreated }: { onCreated: () => void }) {
   const [name, setName] = useState('');
   const [pin, setPin] = useState('');
   const [walletPassword, setWalletPassword] = useState('');
+  const [country, setCountry] = useState<'MX' | 'other'>('MX');
   const [error, setError] = useState<string>();
 
   const submit = async (event: Event) => {
     event.preventDefault();
     try {
-      await ok(api.POST('/initial-setup', { body: { name, pin, wallet_password: walletPassword } }));
+      await ok(api.POST('/initial-setup', { body: { name, pin, wallet_password: walletPassword, country } }));
       await logIn(name, pin);
       onCreated();
     } catch (failure) {
@@ -260,6 +278,17 @@ function FirstAdminForm({ onCreated }: { onCreated: () => void }) {
         onInput={(e) => setWalletPassword(e.currentTarget.value)}
       />
       <small id="setup-wallet-help">{t.walletHelp}</small>
+      <label for="setup-country">{t.country}</label>
+      <select
+        id="setup-country"
+        aria-describedby="setup-country-help"
+        value={country}
+        onChange={(e) => setCountry(e.currentTarget.value as 'MX' | 'other')}
+      >
+        <option value="MX">{t.countryMexico}</option>
+        <option value="other">{t.countryOther}</option>
+      </select>
+      <small id="setup-country-help">{country === 'MX' ? t.countryMexicoHelp : t.countryOtherHelp}</small>
       <Alert message={error} />
       <button type="submit" class="primary">
         {t.create}
