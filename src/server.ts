@@ -7,6 +7,7 @@ import {
   describeBuildFailure,
   describeConfigFailure,
   describeListenFailure,
+  describeUnsupportedNode,
   startupSummary,
 } from './core/startup';
 import { probeLightningNode } from './lightning/node-probe';
@@ -22,6 +23,8 @@ function fail(line: string, error: unknown, config?: Config): never {
 }
 
 async function main(): Promise<void> {
+  const unsupported = describeUnsupportedNode();
+  if (unsupported) fail(unsupported, undefined);
   let config: Config;
   try {
     config = loadConfig();

@@ -8,6 +8,9 @@ declare module 'fastify' {
   }
 }
 
+/** How long requests in flight may take to finish once the server is closing. */
+export const DRAIN_LIMIT_MS = 10_000;
+
 /**
  * Graceful shutdown: once closing, every answer carries `Connection: close`, so a tablet polling on a
  * keep-alive connection lets go after its current request instead of holding the server open (and
@@ -27,6 +30,10 @@ export function closeGracefully(app: FastifyInstance, database: DatabaseHandle |
   });
   app.addHook('preClose', async () => {
     isClosing = true;
+    // A client that never finishes its request, or a stream opened while closing began, would hold
+    // the exit for minutes (until Node's request timeout, or systemd's SIGKILL). Past the limit their
+    // connections are cut; their handlers still finish before the database closes (below).
+    setTimeout(() => app.server.closeAllConnections(), DRAIN_LIMIT_MS).unref();
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     if (isClosing) reply.header('connection', 'close');

@@ -2,6 +2,22 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { Config, ConfigError } from '../config';
 
+/** package.json's `engines` (^22.12.0): the releases the server is built and tested for. */
+const SUPPORTED_NODE = { major: 22, minMinor: 12 };
+
+/**
+ * One line when this Node.js is not one the server runs on: without it, an older one fails later on
+ * a native module's ABI number, which tells an owner nothing.
+ */
+export function describeUnsupportedNode(version: string = process.versions.node): string | undefined {
+  const [major, minor] = version.split('.').map(Number);
+  if (major === SUPPORTED_NODE.major && (minor ?? 0) >= SUPPORTED_NODE.minMinor) return undefined;
+  return (
+    `This server needs Node.js ${SUPPORTED_NODE.major} (${SUPPORTED_NODE.major}.${SUPPORTED_NODE.minMinor} or a later ${SUPPORTED_NODE.major}); ` +
+    `this is Node.js ${version}. Install Node.js ${SUPPORTED_NODE.major} (docs/es/instalacion.md, section 1), then run npm ci again.`
+  );
+}
+
 /** A start-up that cannot proceed, for a reason an operator can fix; its message says which. */
 export class StartupError extends Error {}
 

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { findPrincipal } from '../auth/sessions.repo';
 import type { AppContext } from '../context';
 import { type Principal, principalOf } from '../core/auth-guard';
-import { BadRequestError } from '../core/errors';
+import { BadRequestError, ServiceUnavailableError } from '../core/errors';
 import { errors } from '../core/schemas';
 import { REQUEST_PERMISSIONS } from '../roles/request-permissions';
 import {
@@ -121,7 +121,9 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     findPrincipal(ctx.db, sessionId, userId, ctx.clock.now()),
   );
   // Closed first on shutdown, so clients reconnect to another instance and the server can drain.
+  let isClosing = false;
   app.addHook('preClose', async () => {
+    isClosing = true;
     for (const stream of [...open]) stream.close();
   });
 
@@ -146,7 +148,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
             description: 'An endless text/event-stream',
             content: { 'text/event-stream': { schema: Type.String() } },
           },
-          ...errors(400, 401, 403),
+          ...errors(400, 401, 403, 503),
         },
       },
     },
@@ -155,6 +157,9 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       const from = positionFrom(request.headers['last-event-id'], request.query.last_event_id);
       const topics = topicsFor(principal, request.query.topics);
       const start = await streamStart(ctx.db, from);
+      // Closing began while this stream was being set up: it missed the hook above, and would hold the
+      // server open. Its client reconnects, to another instance or after the restart.
+      if (isClosing) throw new ServiceUnavailableError('The server is shutting down');
       reply.hijack();
       const stream = new EventStream(
         ctx,

@@ -5,6 +5,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DRAIN_LIMIT_MS } from '../../src/core/shutdown';
 import { exitCodeOf, type ServerProcess, startServerProcess } from '../helpers/server-process';
 
 function databaseIn(t: TestContext): string {
@@ -81,6 +83,26 @@ describe('graceful shutdown', () => {
       assert.ok(await isRefused(server.baseUrl), 'nothing listens on the port any more');
     });
   }
+
+  it('npm start: a client that never finishes its request holds the exit no longer than the drain limit', async (t) => {
+    const server = await startServerProcess({ DATABASE_URL: databaseIn(t) }, { how: 'npm' });
+    t.after(() => {
+      if (isAlive(server.serverPid)) process.kill(server.serverPid, 'SIGKILL');
+    });
+    const stuck = requestInFlight(server);
+    stuck.answer.catch(() => {});
+    await server.waitForOutput(/"url":"\/initial-setup".*"msg":"incoming request"/);
+    const signalled = Date.now();
+    server.child.kill('SIGTERM');
+    // Node's own limit on a request is 5 minutes: without the drain limit the exit waited that long.
+    const code = await Promise.race([
+      exitCodeOf(server.child),
+      sleep(DRAIN_LIMIT_MS + 15_000, 'still running'),
+    ]);
+    assert.equal(code, 0, server.output());
+    assert.ok(Date.now() - signalled >= DRAIN_LIMIT_MS, 'the request had its time to finish');
+    assert.equal(isAlive(server.serverPid), false, 'the server process is gone');
+  });
 
   it('refuses to start with a bad configuration and says why', async () => {
     await assert.rejects(

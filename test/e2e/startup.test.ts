@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { loadConfig } from '../../src/config';
-import { startupSummary } from '../../src/core/startup';
+import { describeUnsupportedNode, startupSummary } from '../../src/core/startup';
 import { databaseTargets } from '../helpers/database';
 import { exitCodeOf, runUntilExit, type ServerProcess, startServerProcess } from '../helpers/server-process';
 import { PhoenixdSimulator } from '../phoenixd-sim/simulator';
@@ -156,6 +156,22 @@ describe('start-up summary', () => {
       assert.match(output, /^ {2}lightning: phoenixd at http:\/\/127\.0\.0\.1:9740 /m);
     });
   }
+
+  it('says plainly which Node.js it needs, the range package.json declares', () => {
+    const { engines } = JSON.parse(
+      readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8'),
+    );
+    assert.equal(engines.node, '^22.12.0');
+    for (const supported of ['22.12.0', '22.23.3', process.versions.node])
+      assert.equal(describeUnsupportedNode(supported), undefined, supported);
+    for (const unsupported of ['20.20.2', '22.11.0', '23.0.0', '24.1.0'])
+      assert.match(
+        describeUnsupportedNode(unsupported) ?? '',
+        new RegExp(
+          `^This server needs Node\\.js 22 \\(22\\.12 or a later 22\\); this is Node\\.js ${unsupported.replaceAll('.', '\\.')}\\.`,
+        ),
+      );
+  });
 
   it('says whether CFDI are stamped: on with the PAC key, and switched on without it stamps nothing', () => {
     const restaurant = {

@@ -175,6 +175,25 @@ const postgres: DatabaseTarget = {
   },
 };
 
+/**
+ * Drops the migrated templates this run's processes shared. Called by the test runner's own process
+ * once every file has finished (test/helpers/after-the-run.ts): no single test process knows it is the last.
+ */
+export async function dropRunTemplates(): Promise<void> {
+  if (!postgresUrl) return;
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ datname: string }>(
+      'select datname from pg_database where datname like $1',
+      [`${runPrefix.replaceAll('_', '\\_')}\\_tmpl\\_%`],
+    );
+    for (const { datname } of rows) await admin.query(`drop database if exists "${datname}" with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
+
 async function runAdminStatement(connectionString: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString });
   await client.connect();
