@@ -48,7 +48,7 @@ describe('web app: the till bills by seat', { skip: skipWithoutChromium }, () =>
     await page.getByRole('heading', { name: 'Hacer cuentas' }).waitFor();
     await assertAccessible(page, 'till offering bills by seat');
     await saveScreenshot(page, 'till-bill-by-seat');
-    await page.getByRole('button', { name: 'Una cuenta por asiento' }).click();
+    await page.getByRole('button', { name: 'Una cuenta por comensal' }).click();
     await page.locator('.till-bill').nth(2).waitFor();
     await saveScreenshot(page, 'till-bills-by-seat');
 
@@ -64,9 +64,15 @@ describe('web app: the till bills by seat', { skip: skipWithoutChromium }, () =>
         [20, 1],
       ],
     );
+    // Each bill is named by its seat, the plates without a seat by the bill's place.
+    assert.deepEqual(await page.locator('.till-bill-head strong').allTextContents(), [
+      'Comensal 1',
+      'Comensal 2',
+      'Cuenta 3',
+    ]);
     // The till opens the first seat's bill to pay.
-    await page.getByRole('heading', { name: 'Cobrar Cuenta 1' }).waitFor();
-    assert.equal(await page.getByRole('button', { name: 'Una cuenta por asiento' }).count(), 0);
+    await page.getByRole('heading', { name: 'Cobrar Comensal 1' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Una cuenta por comensal' }).count(), 0);
     assert.deepEqual(consoleErrors, []);
   });
 });
