@@ -42,7 +42,7 @@ export type Receipt = {
     lightning: { amountSat: number; rate: number } | null;
   }[];
   tipCents: number;
-  /** What the cash payments were handed over with: their amounts, tips and change (0 without cash). */
+  /** The cash handed over for the cash payments, where the till recorded it; 0 otherwise. */
   cashReceivedCents: number;
   changeCents: number;
   /** What is still owed; 0 once paid. */
@@ -191,12 +191,14 @@ function payments(receipt: Receipt, { words, money }: Paper, width: number): str
     }
   }
   if (receipt.tipCents > 0) lines.push(...pair(words.tip, money(receipt.tipCents), width));
-  // Change is given on the total with the tip: both are printed so the guest can check the sum.
-  if (receipt.tipCents > 0 || receipt.changeCents > 0) {
+  // Change is given on the total with the tip: the cash handed over and both are printed, so the guest
+  // can check the sum.
+  const isCashCounted = receipt.cashReceivedCents > 0;
+  if (receipt.tipCents > 0 || isCashCounted) {
     lines.push(...pair(words.totalWithTip, money(receipt.totalCents + receipt.tipCents), width));
   }
-  if (receipt.changeCents > 0) {
-    lines.push(...pair(words.cashReceived, money(receipt.cashReceivedCents), width));
+  if (isCashCounted) lines.push(...pair(words.cashReceived, money(receipt.cashReceivedCents), width));
+  if (receipt.changeCents > 0 || isCashCounted) {
     lines.push(...pair(words.change, money(receipt.changeCents), width));
   }
   if (receipt.balanceCents > 0) lines.push(...pair(words.balanceDue, money(receipt.balanceCents), width));

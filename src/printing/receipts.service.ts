@@ -159,11 +159,7 @@ export async function buildReceipt(
     tipCents: payments.reduce((sum, payment) => sum + Number(payment.tip_cents), 0),
     cashReceivedCents: payments
       .filter((payment) => payment.method === 'cash')
-      .reduce(
-        (sum, payment) =>
-          sum + Number(payment.amount_cents) + Number(payment.tip_cents) + Number(payment.change_cents ?? 0),
-        0,
-      ),
+      .reduce((sum, payment) => sum + Number(payment.tendered_cents ?? 0), 0),
     changeCents: payments.reduce((sum, payment) => sum + Number(payment.change_cents ?? 0), 0),
     balanceCents: status === TICKET_STATUS.pending ? Math.max(totalCents - Number(bill.paid_cents), 0) : 0,
     footer: settings.receiptFooter,
