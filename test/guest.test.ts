@@ -326,6 +326,9 @@ describeEachDatabase('guest links and the guest API', (target) => {
     assert.equal(receipt.statusCode, 200);
     assert.match(receipt.headers['content-type'] as string, /^text\/plain/);
     assert.match(receipt.body, /Lightning/);
+    // The sats a wallet paid, at the rate, would tell its tip to every phone of the table.
+    assert.doesNotMatch(receipt.body, /sat/);
+    assert.match((await call('GET', `/tickets/${ticketId}/receipt`)).body, /sat/, 'the paper keeps them');
   });
 
   it("tells each seat's part of the total, the discount shared alike and adding up to the cent", async (t) => {

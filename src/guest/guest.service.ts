@@ -131,14 +131,21 @@ export async function requestGuestLightning(
 
 /**
  * The digital receipt: the lines of the paper one, the waiter by first name as the guest page says it.
- * Every phone of the table reads it, so it leaves out the tips (and the cash handed over, which would
- * tell one): each phone shows the tip it paid itself.
+ * Every phone of the table reads it, so it leaves out the tips, and what would tell them (the cash
+ * handed over, the sats a wallet paid with its tip): each phone shows the tip it paid itself.
  */
 export async function getGuestReceipt(ctx: AppContext, token: string): Promise<string> {
   const ticketId = await ticketOfToken(ctx.db, token, ctx.clock.now());
   const receipt = await buildReceipt(ctx.db, await loadSettings(ctx.db), ticketId, false);
   return receiptText(
-    { ...receipt, waiter: firstName(receipt.waiter), tipCents: 0, cashReceivedCents: 0, changeCents: 0 },
+    {
+      ...receipt,
+      waiter: firstName(receipt.waiter),
+      payments: receipt.payments.map((payment) => ({ ...payment, lightning: null })),
+      tipCents: 0,
+      cashReceivedCents: 0,
+      changeCents: 0,
+    },
     RECEIPT_WIDTH,
   );
 }
