@@ -82,6 +82,7 @@ describeEachDatabase('guest links and the guest API', (target) => {
         currency: 'MXN',
         timezone: 'UTC',
         plates: [10, 20, 30],
+        seats: [],
         subtotal: 60,
         discounts: 0,
         tax_included: 0,
@@ -325,6 +326,48 @@ describeEachDatabase('guest links and the guest API', (target) => {
     assert.equal(receipt.statusCode, 200);
     assert.match(receipt.headers['content-type'] as string, /^text\/plain/);
     assert.match(receipt.body, /Lightning/);
+    // The sats a wallet paid, at the rate, would tell its tip to every phone of the table.
+    assert.doesNotMatch(receipt.body, /sat/);
+    assert.match((await call('GET', `/tickets/${ticketId}/receipt`)).body, /sat/, 'the paper keeps them');
+  });
+
+  it("tells each seat's part of the total, the discount shared alike and adding up to the cent", async (t) => {
+    const built = await buildWalletTestApp(t, target, { env: ENV });
+    const { admin, orderId, dishIds } = await billableOrder(built.app, built.db, [1000, 2001, 3000]);
+    const [ten, twenty] = dishIds as [string, string, string];
+    await built.db.updateTable('order_dishes').set({ seat: 2 }).where('id', '=', ten).execute();
+    await built.db.updateTable('order_dishes').set({ seat: 1 }).where('id', '=', twenty).execute();
+    const ticketId = await createBill(admin, orderId, {
+      discount: { type: 'percent', value: 10, reason: 'Regulars' },
+    });
+    const { token } = await mintLink(admin, ticketId);
+    const bill = (await phone(built.app)('GET', `/guest/${token}`)).json();
+    // 60.01 less 10 % is 54.01: seat 1 is 20.01 of it (18.0078), seat 2 10.00 (9.00), no seat 30.00
+    // (27.0005); the cent the floors leave goes to the largest remainder, seat 1's.
+    assert.equal(bill.total, 54.01);
+    assert.deepEqual(bill.seats, [
+      { seat: 1, total: 18.01 },
+      { seat: 2, total: 9 },
+    ]);
+  });
+
+  it('leaves the tips and the cash handed over out of the digital ticket every phone reads', async (t) => {
+    const { app, call, ticketId } = await guestBill(t, target);
+    const cash = await call('POST', `/tickets/${ticketId}/payments`, {
+      method: 'cash',
+      amount: 20,
+      tip: 3,
+      tendered: 50,
+    });
+    assert.equal(cash.statusCode, 201, cash.body);
+    const paper = (await call('GET', `/tickets/${ticketId}/receipt?width=48`)).body;
+    for (const word of ['Propina', 'Total con propina', 'Efectivo recibido', 'Cambio']) {
+      assert.match(paper, new RegExp(word), `the paper has ${word}`);
+    }
+    const { token } = await mintLink(call, ticketId);
+    const receipt = (await phone(app)('GET', `/guest/${token}/receipt`)).body;
+    assert.match(receipt, /Efectivo +\$20\.00/);
+    assert.doesNotMatch(receipt, /Propina|propina|recibido|Cambio|\$3\.00|\$50\.00|\$27\.00/);
   });
 
   it('names the waiter by first name only, on the page and on the digital ticket', async (t) => {

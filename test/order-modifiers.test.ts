@@ -254,7 +254,7 @@ describeEachDatabase('order lines with modifiers, quantity, seat and course', (t
       .execute();
     const firstChit = Buffer.from(jobs[0]?.bytes as Uint8Array).toString('latin1');
     assert.ok(
-      firstChit.includes('2 x Tacos al pastor (asiento 2)\n  + Flour\n  + Extra pineapple\n'),
+      firstChit.includes('2 x Tacos al pastor (Comensal 2)\n  + Flour\n  + Extra pineapple\n'),
       firstChit,
     );
     const secondChit = Buffer.from(jobs[1]?.bytes as Uint8Array).toString('latin1');
@@ -267,7 +267,7 @@ describeEachDatabase('order lines with modifiers, quantity, seat and course', (t
     // In the order the waiter entered them, although both lines were added in one request.
     assert.match(
       receipt,
-      /\n2 x Tacos al pastor \(asiento 2\) +\$60\.00\n {2}\+ Flour +\$10\.00\n {2}\+ Extra pineapple +\$20\.00\n1 x Tacos al pastor +\$30\.00\n {2}\+ Corn\n/,
+      /\n2 x Tacos al pastor \(Comensal 2\) +\$60\.00\n {2}\+ Flour +\$10\.00\n {2}\+ Extra pineapple +\$20\.00\n1 x Tacos al pastor +\$30\.00\n {2}\+ Corn\n/,
     );
     assert.match(receipt, /Subtotal +\$120\.00/);
   });

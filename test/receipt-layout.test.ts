@@ -19,6 +19,7 @@ const paidBill: Receipt = {
   billId: '3f1c2a7e-8b4d-4c1a-9e2f-5d6b7a8c9d0e',
   status: 'paid',
   tableName: 'Terrace 4',
+  seat: null,
   waiter: 'Ana',
   date: '22/11/2026 12:00',
   currency: 'MXN',
@@ -41,6 +42,7 @@ const paidBill: Receipt = {
     },
   ],
   tipCents: 5000,
+  cashReceivedCents: 107605,
   changeCents: 2605,
   balanceCents: 0,
   footer: '¡Gracias por su visita!\nVuelva pronto',
@@ -85,6 +87,8 @@ describe('receipt layout', () => {
         '  16,115 sat a $1,700,000.00/BTC',
         '  Reembolsado            -$10.00',
         'Propina                   $50.00',
+        'Total con propina      $1,323.95',
+        'Efectivo recibido      $1,076.05',
         'Cambio                    $26.05',
         '--------------------------------',
         '    ¡Gracias por su visita!',
@@ -122,6 +126,8 @@ describe('receipt layout', () => {
         '  16,115 sat at $1,700,000.00/BTC',
         '  Refunded                         -$10.00',
         'Tip                                 $50.00',
+        'Total with tip                   $1,323.95',
+        'Cash received                    $1,076.05',
         'Change                              $26.05',
         '------------------------------------------',
         '         ¡Gracias por su visita!',
@@ -159,6 +165,8 @@ describe('receipt layout', () => {
         '  16,115 sat a $1,700,000.00/BTC',
         '  Reembolsado                            -$10.00',
         'Propina                                   $50.00',
+        'Total con propina                      $1,323.95',
+        'Efectivo recibido                      $1,076.05',
         'Cambio                                    $26.05',
         '------------------------------------------------',
         '            ¡Gracias por su visita!',
@@ -180,6 +188,7 @@ describe('receipt layout', () => {
       tax: null,
       payments: [],
       tipCents: 0,
+      cashReceivedCents: 0,
       changeCents: 0,
       balanceCents: 5000,
       footer: '',
@@ -223,6 +232,28 @@ describe('receipt layout', () => {
       const lines = receiptText({ ...paidBill, locale, tableName: name }, 32).split('\n');
       assert.ok(lines.includes(line), `${name}: ${lines.join(' | ')}`);
     }
+  });
+
+  it('names a bill by seat after its seat, "Comensal 2", the word the guest page uses, and the seat of each dish otherwise', () => {
+    const seatBill: Receipt = {
+      ...paidBill,
+      seat: 2,
+      lines: [{ name: 'Tacos al pastor', quantity: 2, amountCents: 9000, seat: 2 }],
+    };
+    const lines = receiptLines(seatBill, 32);
+    assert.deepEqual(lines.slice(8, 13), [
+      'Mesa Terrace 4',
+      'Comensal 2',
+      'Mesero Ana',
+      '--------------------------------',
+      '2 x Tacos al pastor       $90.00',
+    ]);
+    const shared = receiptLines({ ...seatBill, seat: null }, 48);
+    assert.ok(
+      shared.some((line) => /^2 x Tacos al pastor \(Comensal 2\) +\$90\.00$/.test(line)),
+      shared.join('\n'),
+    );
+    assert.ok(receiptLines({ ...seatBill, locale: 'en-US' }, 32).includes('Seat 2'));
   });
 
   it("marks a reprint under the business header, in the restaurant's language", () => {

@@ -108,6 +108,8 @@ describeEachDatabase('receipts', (target) => {
         'Lightning                 $53.50',
         '  2,675 sat a $2,000,000.00/BTC',
         'Propina                    $5.00',
+        'Total con propina        $108.50',
+        'Efectivo recibido         $60.00',
         'Cambio                     $5.00',
         '--------------------------------',
         '           ¡Gracias!',
@@ -133,6 +135,8 @@ describeEachDatabase('receipts', (target) => {
       '  2,675 sat at',
       '  MX$2,000,000.00/BTC',
       'Tip                      MX$5.00',
+      'Total with tip         MX$108.50',
+      'Cash received           MX$60.00',
       'Change                   MX$5.00',
     ]) {
       assert.ok(printed.includes(line), line);

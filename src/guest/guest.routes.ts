@@ -108,8 +108,9 @@ export const guestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         summary: 'The bill of a guest link',
         description:
           'What the paper check shows (plates with options and seats, discount, tax included, total, paid, ' +
-          'balance; the waiter by first name only), the bill status (1 pending, 2 paid, 3 canceled), and the ' +
-          'tip settings. `payable` is the balance less Lightning invoices other guests may still pay. A page ' +
+          "balance; the waiter by first name only), each seat's part of the total, the bill status (1 pending, " +
+          '2 paid, 3 canceled), and the tip settings; no tips (each phone knows its own). `payable` is the ' +
+          'balance less Lightning invoices other guests may still pay. A page ' +
           'may poll this every second: it turns paid as soon as the bill is.',
         params: GuestTokenParams,
         response: { 200: GuestBillView, ...errors(429), 404: MessageReply },
@@ -171,7 +172,9 @@ export const guestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         operationId: 'getGuestReceipt',
         tags,
         summary: 'The digital receipt of a guest link',
-        description: 'The same lines as the paper receipt (48 characters wide), as text.',
+        description:
+          'The lines of the paper receipt (48 characters wide), as text, less what would tell one guest ' +
+          "another's tip: the tips, the cash handed over and change, and the sats each wallet paid.",
         params: GuestTokenParams,
         response: {
           200: { description: 'The receipt', content: { 'text/plain': { schema: Type.String() } } },

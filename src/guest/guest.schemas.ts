@@ -27,6 +27,18 @@ export const GuestBillView = Type.Object({
       price: Money('The plate with its options'),
     }),
   ),
+  seats: Type.Array(
+    Type.Object({
+      seat: Type.Integer(),
+      total: Money(
+        "The seat's part of the total: its plates' share, discount and tax as the bill's; the seats and the " +
+          'plates without a seat add up to the total',
+      ),
+    }),
+    {
+      description: 'Each seat with plates, by number: what "pay one seat\'s plates" pays (at most `payable`)',
+    },
+  ),
   subtotal: Type.Number(),
   discounts: Money("The bill's discount"),
   tax_included: Money('The tax (IVA) within the total'),

@@ -24,6 +24,7 @@ import type {
   GuestTaxInvoiceView,
 } from './guest.schemas';
 import { ticketOfToken } from './guest-links.service';
+import { seatShares } from './seat-shares';
 
 const RECEIPT_WIDTH = 48;
 const BEING_CREATED = 'This payment is being created: try again';
@@ -54,6 +55,13 @@ export async function getGuestBill(ctx: AppContext, token: string): Promise<Gues
       seat: plate.seat === null ? null : Number(plate.seat),
       price: fromCents(Number(plate.price_cents)),
     })),
+    seats: seatShares(
+      plates.map((plate) => ({
+        seat: plate.seat === null ? null : Number(plate.seat),
+        priceCents: Number(plate.price_cents),
+      })),
+      totalCents,
+    ).map((share) => ({ seat: share.seat, total: fromCents(share.cents) })),
     subtotal: fromCents(Number(bill.subtotal_cents)),
     discounts: fromCents(Number(bill.discount_cents)),
     tax_included: fromCents(
@@ -121,11 +129,25 @@ export async function requestGuestLightning(
   return answer;
 }
 
-/** The digital receipt: the lines of the paper one, the waiter by first name as the guest page says it. */
+/**
+ * The digital receipt: the lines of the paper one, the waiter by first name as the guest page says it.
+ * Every phone of the table reads it, so it leaves out the tips, and what would tell them (the cash
+ * handed over, the sats a wallet paid with its tip): each phone shows the tip it paid itself.
+ */
 export async function getGuestReceipt(ctx: AppContext, token: string): Promise<string> {
   const ticketId = await ticketOfToken(ctx.db, token, ctx.clock.now());
   const receipt = await buildReceipt(ctx.db, await loadSettings(ctx.db), ticketId, false);
-  return receiptText({ ...receipt, waiter: firstName(receipt.waiter) }, RECEIPT_WIDTH);
+  return receiptText(
+    {
+      ...receipt,
+      waiter: firstName(receipt.waiter),
+      payments: receipt.payments.map((payment) => ({ ...payment, lightning: null })),
+      tipCents: 0,
+      cashReceivedCents: 0,
+      changeCents: 0,
+    },
+    RECEIPT_WIDTH,
+  );
 }
 
 /** The guest's own e-invoice request: the till's, made by nobody on the staff. */

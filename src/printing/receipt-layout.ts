@@ -19,6 +19,8 @@ export type Receipt = {
   billId: string;
   status: 'pending' | 'paid' | 'canceled';
   tableName: string | null;
+  /** The seat whose plates are all the bill's (a bill by seat): the bill is named by it. */
+  seat: number | null;
   waiter: string;
   /** e.g. `22/11/2026 12:00`, local to the restaurant and written in its language. */
   date: string;
@@ -40,6 +42,8 @@ export type Receipt = {
     lightning: { amountSat: number; rate: number } | null;
   }[];
   tipCents: number;
+  /** The cash handed over for the cash payments, where the till recorded it; 0 otherwise. */
+  cashReceivedCents: number;
   changeCents: number;
   /** What is still owed; 0 once paid. */
   balanceCents: number;
@@ -116,7 +120,7 @@ function bodyLines(receipt: Receipt, paper: Paper, width: number): string[] {
     rule(width),
     ...receipt.lines.flatMap((line) => [
       ...pair(
-        `${line.quantity} x ${line.name}${line.seat ? ` (${words.seat} ${line.seat})` : ''}`,
+        `${line.quantity} x ${line.name}${line.seat && !receipt.seat ? ` (${words.seat} ${line.seat})` : ''}`,
         money(line.amountCents),
         width,
       ),
@@ -151,6 +155,7 @@ function header(receipt: Receipt, { words }: Paper, width: number): string[] {
     ...wrap(`${words.bill} ${receipt.billId.slice(0, 8)}`, width),
     ...wrap(`${words.date} ${receipt.date}`, width),
     ...(receipt.tableName === null ? [] : wrap(tableLabel(words.table, receipt.tableName), width)),
+    ...(receipt.seat === null ? [] : wrap(`${words.seat} ${receipt.seat}`, width)),
     ...wrap(`${words.waiter} ${receipt.waiter}`, width),
     ...(receipt.status === 'canceled' ? centered(words.cancelled, width) : []),
     // A pending bill's receipt is the check a waiter brings to the table before payment: marked so
@@ -186,7 +191,16 @@ function payments(receipt: Receipt, { words, money }: Paper, width: number): str
     }
   }
   if (receipt.tipCents > 0) lines.push(...pair(words.tip, money(receipt.tipCents), width));
-  if (receipt.changeCents > 0) lines.push(...pair(words.change, money(receipt.changeCents), width));
+  // Change is given on the total with the tip: the cash handed over and both are printed, so the guest
+  // can check the sum.
+  const isCashCounted = receipt.cashReceivedCents > 0;
+  if (receipt.tipCents > 0 || isCashCounted) {
+    lines.push(...pair(words.totalWithTip, money(receipt.totalCents + receipt.tipCents), width));
+  }
+  if (isCashCounted) lines.push(...pair(words.cashReceived, money(receipt.cashReceivedCents), width));
+  if (receipt.changeCents > 0 || isCashCounted) {
+    lines.push(...pair(words.change, money(receipt.changeCents), width));
+  }
   if (receipt.balanceCents > 0) lines.push(...pair(words.balanceDue, money(receipt.balanceCents), width));
   return lines.length === 0 ? [] : [rule(width), ...lines];
 }

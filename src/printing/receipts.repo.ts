@@ -66,6 +66,7 @@ export function findBillPayments(db: Db, ticketId: string) {
       'payment_methods.name as method_name',
       'payments.amount_cents',
       'payments.tip_cents',
+      'payments.tendered_cents',
       'payments.change_cents',
       'payments.refunded_cents',
       'payments.amount_sat',

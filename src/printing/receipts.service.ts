@@ -123,6 +123,7 @@ export async function buildReceipt(
     billId: bill.id,
     status: STATUS_NAMES[status],
     tableName: bill.table_name,
+    seat: onlySeat(dishLines),
     waiter: bill.waiter,
     date: formatPaperDateTime(settings.locale, Number(bill.paid_at ?? bill.created_at), settings.timeZone),
     currency: settings.baseCurrency,
@@ -156,6 +157,9 @@ export async function buildReceipt(
             { amountSat: Number(payment.amount_sat), rate: Number(payment.rate) },
     })),
     tipCents: payments.reduce((sum, payment) => sum + Number(payment.tip_cents), 0),
+    cashReceivedCents: payments
+      .filter((payment) => payment.method === 'cash')
+      .reduce((sum, payment) => sum + Number(payment.tendered_cents ?? 0), 0),
     changeCents: payments.reduce((sum, payment) => sum + Number(payment.change_cents ?? 0), 0),
     balanceCents: status === TICKET_STATUS.pending ? Math.max(totalCents - Number(bill.paid_cents), 0) : 0,
     footer: settings.receiptFooter,
@@ -179,6 +183,13 @@ async function selfInvoiceOf(
         ? null
         : formatPaperDate(settings.locale, Number(doc.expires_at), settings.timeZone),
   };
+}
+
+/** The one seat all the lines are for, if they are all for one. */
+function onlySeat(lines: ReceiptLine[]): number | null {
+  const seats = new Set(lines.map((line) => line.seat ?? null));
+  const [seat] = seats;
+  return seats.size === 1 && seat !== undefined ? seat : null;
 }
 
 /**

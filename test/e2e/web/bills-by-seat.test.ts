@@ -48,7 +48,7 @@ describe('web app: the till bills by seat', { skip: skipWithoutChromium }, () =>
     await page.getByRole('heading', { name: 'Hacer cuentas' }).waitFor();
     await assertAccessible(page, 'till offering bills by seat');
     await saveScreenshot(page, 'till-bill-by-seat');
-    await page.getByRole('button', { name: 'Una cuenta por asiento' }).click();
+    await page.getByRole('button', { name: 'Una cuenta por comensal' }).click();
     await page.locator('.till-bill').nth(2).waitFor();
     await saveScreenshot(page, 'till-bills-by-seat');
 
@@ -64,9 +64,39 @@ describe('web app: the till bills by seat', { skip: skipWithoutChromium }, () =>
         [20, 1],
       ],
     );
+    // Each bill is named by its seat, the plates without a seat by the bill's place.
+    assert.deepEqual(await page.locator('.till-bill-head strong').allTextContents(), [
+      'Comensal 1',
+      'Comensal 2',
+      'Cuenta 3',
+    ]);
     // The till opens the first seat's bill to pay.
-    await page.getByRole('heading', { name: 'Cobrar Cuenta 1' }).waitFor();
-    assert.equal(await page.getByRole('button', { name: 'Una cuenta por asiento' }).count(), 0);
+    await page.getByRole('heading', { name: 'Cobrar Comensal 1' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Una cuenta por comensal' }).count(), 0);
+
+    // Seat 1 pays 90.00 in cash with a 10 % tip and a 200 note: the receipt adds it up.
+    await page.getByRole('button', { name: '10 %' }).click();
+    await page.getByRole('button', { name: 'Efectivo', exact: true }).click();
+    await page.getByLabel('Efectivo recibido').fill('200');
+    await page.getByRole('button', { name: 'Cobrar en efectivo' }).click();
+    await page.getByText('Efectivo cobrado. Cambio a devolver: $101.00').waitFor();
+    await page.getByRole('heading', { name: 'Ticket de Comensal 1' }).waitFor();
+    await page.getByRole('button', { name: 'Ver el ticket' }).click();
+    const receipt = (await page.locator('pre.receipt-text').textContent()) ?? '';
+    for (const line of [
+      /^Comensal 1$/m,
+      /^1 x Tacos +\$90\.00$/m,
+      /^Efectivo +\$90\.00$/m,
+      /^Propina +\$9\.00$/m,
+      /^Total con propina +\$99\.00$/m,
+      /^Efectivo recibido +\$200\.00$/m,
+      /^Cambio +\$101\.00$/m,
+    ]) {
+      assert.match(receipt, line);
+    }
+    await page.locator('pre.receipt-text').scrollIntoViewIfNeeded();
+    await assertAccessible(page, 'till with the cash receipt of a seat');
+    await saveScreenshot(page, 'till-cash-receipt-by-seat');
     assert.deepEqual(consoleErrors, []);
   });
 });

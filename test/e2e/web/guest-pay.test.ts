@@ -114,6 +114,7 @@ describe('web app: the guest pays from the phone', { skip: skipWithoutChromium }
 
     // She pays her part, 100.00, with 15 % tip; a tip beyond the limit is refused on the page.
     await es.page.getByRole('button', { name: 'Pagar mi parte' }).click();
+    await es.page.getByRole('button', { name: 'Otro monto' }).click();
     await es.page.getByLabel('¿Cuánto va a pagar?').fill('100');
     await es.page.getByRole('button', { name: 'Otra' }).click();
     await es.page.getByLabel('Monto de la propina').fill('100.01');

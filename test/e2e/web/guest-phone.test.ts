@@ -20,8 +20,11 @@ const [target] = databaseTargets as [(typeof databaseTargets)[number]];
 
 type Server = Awaited<ReturnType<typeof startWebServer>>;
 
-/** A pending bill of one table with its guest link: returns the link's address. */
-async function billWithLink({ app, db }: Server): Promise<string> {
+/**
+ * A pending bill of one table, two plates of 125.50 on seats 1 and 2, with its guest link: returns the
+ * link's address. `bySeat`: one bill per seat, the link to seat 2's.
+ */
+async function billWithLink({ app, db }: Server, bySeat = false): Promise<string> {
   const admin = await insertUser(db, { role: 'admin', name: 'Olga' });
   const call = callerFor(app, await login(app, admin.name, admin.pin));
   const post = async (url: string, body?: unknown) => {
@@ -41,6 +44,10 @@ async function billWithLink({ app, db }: Server): Promise<string> {
       { dish_id: pastor.id, seat: 2 },
     ],
   });
+  if (bySeat) {
+    const bills = await post(`/orders/${order.id}/tickets`, { by_seat: true });
+    return (await post(`/tickets/${(bills as { ids?: string[] }).ids?.[1]}/guest-link`)).url;
+  }
   const ticketId = await createBill(call, order.id);
   return (await post(`/tickets/${ticketId}/guest-link`)).url;
 }
@@ -109,6 +116,7 @@ describe("web app: the guest's phone", { skip: skipWithoutChromium }, () => {
     const es = await phone(browser, server.baseUrl, 'es-MX');
     await es.page.goto(url);
     await es.page.getByRole('button', { name: 'Pagar mi parte' }).click();
+    await es.page.getByRole('button', { name: 'Otro monto' }).click();
     await es.page.getByLabel('¿Cuánto va a pagar?').fill('100');
     await es.page.getByRole('button', { name: 'Pagar $100.00 con Lightning' }).click();
     const qr = es.page.getByRole('img', { name: 'Código QR de la solicitud de pago Lightning' });
@@ -137,6 +145,84 @@ describe("web app: the guest's phone", { skip: skipWithoutChromium }, () => {
     await es.page.reload();
     await es.page.getByRole('button', { name: 'Pagar todo con Lightning' }).waitFor();
     for (const device of [es, friend]) assert.deepEqual(device.consoleErrors, []);
+  });
+
+  it("pays a part as an even share or one seat's plates, and shows each phone only its own tip", async (t) => {
+    const server = await startWebServer(t, target, { withGuestLinks: true });
+    const url = await billWithLink(server);
+    const browser = await launchBrowser(t);
+    const es = await phone(browser, server.baseUrl, 'es-MX');
+    await es.page.goto(url);
+    await es.page.getByRole('button', { name: 'Pagar mi parte' }).click();
+    // An even share first: 251.00 in two, then in three, where the last pays the cent left over.
+    assert.equal(
+      await es.page.getByRole('button', { name: 'Partes iguales' }).getAttribute('aria-pressed'),
+      'true',
+    );
+    await es.page.getByText('Cada quien paga $125.50').waitFor();
+    assert.equal(await es.page.getByRole('button', { name: 'Una persona menos' }).isDisabled(), true);
+    await es.page.getByRole('button', { name: 'Una persona más' }).click();
+    await es.page.getByText('3 personas').waitFor();
+    await es.page.getByText('Cada quien paga $83.66').waitFor();
+    await es.page.getByText('Quien pague al final paga el resto, $83.68, con «Pagar todo».').waitFor();
+    await es.page.getByRole('button', { name: 'Pagar $83.66 con Lightning' }).waitFor();
+    await assertAccessible(es.page, 'guest page splitting evenly');
+    assert.deepEqual(await englishOn(es.page), []);
+    await saveScreenshot(es.page, 'guest-phone-es-split-evenly');
+
+    // Then one seat's plates, with the amount the server worked out.
+    await es.page.getByRole('button', { name: 'Lo de un comensal' }).click();
+    await es.page.getByRole('button', { name: 'Comensal 2 $125.50' }).click();
+    await es.page.getByRole('button', { name: '10 %' }).click();
+    await es.page.getByText('A pagar: $125.50 + propina $12.55 = $138.05').waitFor();
+    await assertAccessible(es.page, "guest page paying one seat's plates");
+    assert.deepEqual(await englishOn(es.page), []);
+    await saveScreenshot(es.page, 'guest-phone-es-by-seat');
+    await es.page.getByRole('button', { name: 'Pagar $138.05 con Lightning' }).click();
+    await es.page.getByRole('img', { name: 'Código QR de la solicitud de pago Lightning' }).waitFor();
+    await server.simulator.receivePayment(
+      await es.page.getByLabel('Solicitud de pago Lightning').inputValue(),
+    );
+    await es.page.getByText('Pagado, ¡gracias!').waitFor();
+    await es.page.locator('.guest-own-tip').getByText('$12.55').waitFor();
+
+    // A friend pays the rest with a 20 % tip: each phone shows its own tip, not the table's.
+    const en = await phone(browser, server.baseUrl, 'en-US');
+    await en.page.goto(url);
+    await en.page.getByRole('button', { name: '20 %' }).click();
+    await en.page.getByRole('button', { name: 'Pay all with Lightning' }).click();
+    await en.page.getByRole('img', { name: 'QR code of the Lightning invoice' }).waitFor();
+    await server.simulator.receivePayment(await en.page.getByLabel('Lightning invoice').inputValue());
+    await en.page.getByText('Paid, thank you!').waitFor();
+    assert.equal(await en.page.locator('.guest-own-tip').textContent(), 'Your tip$25.10');
+    await en.page.getByRole('button', { name: 'See the receipt' }).click();
+    const receipt = (await en.page.locator('pre.guest-receipt').textContent()) ?? '';
+    assert.match(receipt, /Lightning +\$125\.50/);
+    // Nor the sats, which at the rate would tell each wallet's tip.
+    assert.doesNotMatch(receipt, /Propina|Tip|sat|\$12\.55|\$25\.10|\$37\.65/);
+    await assertAccessible(en.page, 'guest page paid with its own tip');
+    await saveScreenshot(en.page, 'guest-phone-en-own-tip');
+    await es.page.reload();
+    await es.page.getByText('Esta cuenta ya está pagada').waitFor();
+    assert.equal(await es.page.locator('.guest-own-tip').textContent(), 'Su propina$12.55');
+    await saveScreenshot(es.page, 'guest-phone-es-own-tip-after-reload');
+    for (const device of [es, en]) assert.deepEqual(device.consoleErrors, []);
+  });
+
+  it('names a bill by seat after its seat, as the till and the paper do', async (t) => {
+    const server = await startWebServer(t, target, { withGuestLinks: true });
+    const url = await billWithLink(server, true);
+    const browser = await launchBrowser(t);
+    const es = await phone(browser, server.baseUrl, 'es-MX');
+    await es.page.goto(url);
+    await es.page.getByText('Mesa 7 · Comensal 2 · Le atendió Olga', { exact: true }).waitFor();
+    // One seat's bill has no seats to choose between.
+    await es.page.getByRole('button', { name: 'Pagar mi parte' }).click();
+    assert.equal(await es.page.getByRole('button', { name: 'Lo de un comensal' }).count(), 0);
+    await saveScreenshot(es.page, 'guest-phone-es-bill-of-seat');
+    const en = await phone(browser, server.baseUrl, 'en-US');
+    await en.page.goto(url);
+    await en.page.getByText('Table 7 · Seat 2 · Served by Olga', { exact: true }).waitFor();
   });
 
   it('does not offer Lightning without a node, and says so before any tap', async (t) => {

@@ -3,8 +3,19 @@ import { format, useStrings } from '../core/i18n';
 import type { GuestBill } from './guest-api';
 import { guestStrings } from './guest-strings';
 
-/** The bill as the paper check shows it: the plates, then the totals down to the balance. */
-export function BillSummary({ bill, money }: { bill: GuestBill; money: (cents: number) => string }) {
+/**
+ * The bill as the paper check shows it: the plates, then the totals down to the balance; and the tip
+ * this phone paid, apart, since the bill's totals carry no tip and the table's tips are nobody else's.
+ */
+export function BillSummary({
+  bill,
+  money,
+  ownTipCents,
+}: {
+  bill: GuestBill;
+  money: (cents: number) => string;
+  ownTipCents: number;
+}) {
   const t = useStrings(guestStrings);
   const totals: [string, number][] = [
     [t.subtotal, bill.subtotal],
@@ -39,6 +50,12 @@ export function BillSummary({ bill, money }: { bill: GuestBill; money: (cents: n
           <dt>{t.balance}</dt>
           <dd class="num">{money(toCents(bill.balance))}</dd>
         </div>
+        {ownTipCents > 0 && (
+          <div class="guest-own-tip">
+            <dt>{t.yourTip}</dt>
+            <dd class="num">{money(ownTipCents)}</dd>
+          </div>
+        )}
       </dl>
     </section>
   );

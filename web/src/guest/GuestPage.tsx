@@ -56,6 +56,35 @@ function storeInvoice(token: string, invoice: GuestInvoice | undefined): void {
   }
 }
 
+/**
+ * The tips this phone paid, by payment, kept on the device per link: the bill shows each phone its own
+ * tip, never the table's.
+ */
+const tipsStore = (token: string) => `guest-tips:${token}`;
+
+function storedTips(token: string): Record<string, number> {
+  try {
+    return JSON.parse(localStorage.getItem(tipsStore(token)) ?? '{}') as Record<string, number>;
+  } catch {
+    return {};
+  }
+}
+
+function storeTips(token: string, tips: Record<string, number>): void {
+  try {
+    localStorage.setItem(tipsStore(token), JSON.stringify(tips));
+  } catch {
+    // Private browsing without storage: the tip shows until the page is reloaded.
+  }
+}
+
+/** The seat whose plates are all the bill's (a bill by seat): the page names the bill by it. */
+function onlySeat(bill: GuestBill): number | null {
+  const seats = new Set(bill.plates.map((plate) => plate.seat));
+  const [seat] = seats;
+  return seats.size === 1 && seat !== undefined ? seat : null;
+}
+
 type Problem = 'invalid' | 'unreachable' | 'tooMany';
 type Attempt = { amountCents: number; tipCents: number; key: string };
 
@@ -77,6 +106,7 @@ export function GuestPage({ token }: { token: string }) {
   const [status, setStatus] = useState<GuestPaymentStatus | undefined>(() =>
     invoice ? 'pending' : undefined,
   );
+  const [ownTips, setOwnTips] = useState(() => storedTips(token));
   const [attempt, setAttempt] = useState<Attempt>();
   const [payError, setPayError] = useState<string>();
   /** A request whose answer never came: sent again with its key, so it cannot make a second invoice. */
@@ -162,6 +192,17 @@ export function GuestPage({ token }: { token: string }) {
     };
   }, [watched, token]);
 
+  // The own invoice paid: its tip is this phone's to show.
+  useEffect(() => {
+    if (status !== 'settled' || !invoice) return;
+    setOwnTips((tips) => {
+      if (tips[invoice.payment_id] !== undefined) return tips;
+      const next = { ...tips, [invoice.payment_id]: toCents(invoice.tip) };
+      storeTips(token, next);
+      return next;
+    });
+  }, [status, invoice, token]);
+
   // Another phone's invoice pending: the bill is followed until it is paid or expires.
   const othersPending = !watched && bill !== undefined && toCents(bill.balance) > toCents(bill.payable);
   useEffect(() => {
@@ -209,6 +250,7 @@ export function GuestPage({ token }: { token: string }) {
   const isSettled = status === 'settled';
   const isPending = invoice !== undefined && status === 'pending' && bill.status !== BILL_CANCELED;
   const reservedCents = toCents(bill.balance) - toCents(bill.payable);
+  const seat = onlySeat(bill);
   return (
     <main class="guest">
       <header class="guest-header">
@@ -216,6 +258,7 @@ export function GuestPage({ token }: { token: string }) {
         <p class="guest-muted">
           {[
             bill.table !== null && formatTable(t.table, { name: bill.table }),
+            seat !== null && format(t.seat, { seat }),
             format(t.servedBy, { name: bill.waiter_first_name }),
           ]
             .filter(Boolean)
@@ -303,7 +346,11 @@ export function GuestPage({ token }: { token: string }) {
           )}
         </>
       )}
-      <BillSummary bill={bill} money={money} />
+      <BillSummary
+        bill={bill}
+        money={money}
+        ownTipCents={Object.values(ownTips).reduce((sum, cents) => sum + cents, 0)}
+      />
     </main>
   );
 }

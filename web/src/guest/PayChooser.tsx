@@ -3,6 +3,7 @@ import { parseCents, toCents } from '../core/cents';
 import { format, useStrings } from '../core/i18n';
 import type { GuestBill } from './guest-api';
 import { guestStrings } from './guest-strings';
+import { FIRST_PART, type PartChoice, PartChooser, partCents } from './PartChooser';
 
 type TipChoice = { kind: 'percent'; percent: number } | { kind: 'other'; text: string };
 
@@ -28,7 +29,8 @@ function tipFor(
 
 /**
  * The tip (a suggested percentage of what is paid, none, or another amount) and what to pay: all that
- * is payable, or a part the guest types. Hands the chosen amount and tip, in cents, to `onPay`.
+ * is payable, or a part (an even share, one seat's plates, or an amount typed). Hands the chosen
+ * amount and tip, in cents, to `onPay`.
  */
 export function PayChooser({
   bill,
@@ -46,18 +48,18 @@ export function PayChooser({
   const suggestions = bill.tip_suggestions.filter((percent) => percent <= bill.max_tip_percent);
   // A tip is voluntary in Mexico (PROFECO): none until the guest chooses one.
   const [tip, setTip] = useState<TipChoice>({ kind: 'percent', percent: 0 });
-  const [isPart, setIsPart] = useState(false);
-  const [partText, setPartText] = useState('');
+  const [part, setPart] = useState<PartChoice>();
 
-  const partCents = parseCents(partText);
-  const amountCents = isPart ? (partCents ?? 0) : payableCents;
-  const partError = !isPart
-    ? undefined
-    : partText.trim() !== '' && (partCents === undefined || partCents < 1)
-      ? t.badAmount
-      : partCents !== undefined && partCents > payableCents
-        ? format(t.partTooHigh, { amount: money(payableCents) })
-        : undefined;
+  const chosenCents = part ? partCents(part, bill) : payableCents;
+  const amountCents = chosenCents ?? 0;
+  const partError =
+    part?.kind !== 'other'
+      ? undefined
+      : part.text.trim() !== '' && (chosenCents === undefined || chosenCents < 1)
+        ? t.badAmount
+        : chosenCents !== undefined && chosenCents > payableCents
+          ? format(t.partTooHigh, { amount: money(payableCents) })
+          : undefined;
   const tipOutcome = tipFor(tip, amountCents, bill.max_tip_percent);
   const tipError =
     'error' in tipOutcome
@@ -111,7 +113,7 @@ export function PayChooser({
           {tipError}
         </p>
       )}
-      {!isPart && (
+      {!part && (
         <>
           <p class="guest-muted">
             {format(t.toPay, {
@@ -128,23 +130,14 @@ export function PayChooser({
           >
             {t.payAll}
           </button>
-          <button type="button" class="guest-secondary" onClick={() => setIsPart(true)}>
+          <button type="button" class="guest-secondary" onClick={() => setPart(FIRST_PART)}>
             {t.payMyPart}
           </button>
         </>
       )}
-      {isPart && (
+      {part && (
         <>
-          <label class="guest-field">
-            {t.myPart}
-            <input
-              inputMode="decimal"
-              autoComplete="off"
-              value={partText}
-              aria-invalid={partError !== undefined}
-              onInput={(event) => setPartText(event.currentTarget.value)}
-            />
-          </label>
+          <PartChooser bill={bill} money={money} choice={part} error={partError} onChoice={setPart} />
           {partError && (
             <p class="guest-error" role="alert">
               {partError}
@@ -167,7 +160,7 @@ export function PayChooser({
           >
             {format(t.payAmount, { amount: money(amountCents + tipCents) })}
           </button>
-          <button type="button" class="guest-secondary" onClick={() => setIsPart(false)}>
+          <button type="button" class="guest-secondary" onClick={() => setPart(undefined)}>
             {t.back}
           </button>
         </>

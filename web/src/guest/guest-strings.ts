@@ -36,6 +36,19 @@ export const guestStrings: Strings<
   | 'payAll'
   | 'payMyPart'
   | 'myPart'
+  | 'howToSplit'
+  | 'splitEvenly'
+  | 'bySeat'
+  | 'otherAmount'
+  | 'splitOf'
+  | 'people'
+  | 'fewerPeople'
+  | 'morePeople'
+  | 'eachPays'
+  | 'lastPays'
+  | 'chooseSeat'
+  | 'seatHint'
+  | 'yourTip'
   | 'partTooHigh'
   | 'payAmount'
   | 'toPay'
@@ -87,6 +100,19 @@ export const guestStrings: Strings<
     payAll: 'Pay all with Lightning',
     payMyPart: 'Pay my part',
     myPart: 'How much are you paying?',
+    howToSplit: 'How to split the bill',
+    splitEvenly: 'Split evenly',
+    bySeat: "One seat's plates",
+    otherAmount: 'Another amount',
+    splitOf: 'What is left to pay, {amount}, split among:',
+    people: '{n} people',
+    fewerPeople: 'One person fewer',
+    morePeople: 'One person more',
+    eachPays: 'Each pays {amount}',
+    lastPays: 'The last one to pay pays the rest, {amount}, with "Pay all".',
+    chooseSeat: 'Whose plates are you paying?',
+    seatHint: "The seat's plates with their share of the discount and tax, as the bill adds them up.",
+    yourTip: 'Your tip',
     partTooHigh: 'At most {amount}, what is left to pay.',
     payAmount: 'Pay {amount} with Lightning',
     toPay: 'To pay: {amount} + tip {tip} = {total}',
@@ -138,6 +164,19 @@ export const guestStrings: Strings<
     payAll: 'Pagar todo con Lightning',
     payMyPart: 'Pagar mi parte',
     myPart: '¿Cuánto va a pagar?',
+    howToSplit: 'Cómo dividir la cuenta',
+    splitEvenly: 'Partes iguales',
+    bySeat: 'Lo de un comensal',
+    otherAmount: 'Otro monto',
+    splitOf: 'Lo que falta por pagar, {amount}, dividido entre:',
+    people: '{n} personas',
+    fewerPeople: 'Una persona menos',
+    morePeople: 'Una persona más',
+    eachPays: 'Cada quien paga {amount}',
+    lastPays: 'Quien pague al final paga el resto, {amount}, con «Pagar todo».',
+    chooseSeat: '¿De qué comensal paga los platillos?',
+    seatHint: 'Los platillos del comensal con su parte del descuento y del IVA, como suma la cuenta.',
+    yourTip: 'Su propina',
     partTooHigh: 'Hasta {amount}, lo que falta por pagar.',
     payAmount: 'Pagar {amount} con Lightning',
     toPay: 'A pagar: {amount} + propina {tip} = {total}',

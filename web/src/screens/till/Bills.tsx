@@ -9,12 +9,15 @@ import { TICKET_CANCELED, TICKET_PAID, TICKET_PENDING, type Ticket } from './til
 /** The order's bills, oldest first, with what each still owes. */
 export function Bills({
   tickets,
+  names,
   paying,
   onPay,
   onChanged,
   onError,
 }: {
   tickets: Ticket[];
+  /** Each bill's name, by its id. */
+  names: Map<string, string>;
   paying: string | undefined;
   /** Opens a bill: paying it while pending, its payments, refunds and receipt once paid. */
   onPay: (ticketId: string) => void;
@@ -49,8 +52,8 @@ export function Bills({
     <div class="stack">
       <h2>{t.bills}</h2>
       <ul class="till-bills">
-        {tickets.map((ticket, index) => {
-          const name = format(t.billNumber, { n: index + 1 });
+        {tickets.map((ticket) => {
+          const name = names.get(ticket.id) ?? '';
           const isPending = ticket.status === TICKET_PENDING;
           // A paid bill's balance rises only by refunds: it says so rather than look due.
           const isRefunded = ticket.status === TICKET_PAID && toCents(ticket.balance) > 0;

@@ -18,12 +18,12 @@ type Method = Ok<'/payment-methods', 'get'>[number];
 /** Paying one bill, all of it or a part, with a tip: cash with change, card (or another recorded method), or Lightning. */
 export function PayPanel({
   ticket,
-  number,
+  name,
   lastEvent,
   onPaid,
 }: {
   ticket: Ticket;
-  number: number;
+  name: string;
   lastEvent: LiveEvent | undefined;
   onPaid: (notice?: string) => void;
 }) {
@@ -37,7 +37,6 @@ export function PayPanel({
   const [lightningAsk, setLightningAsk] = useState<{ amountCents: number; tipCents: number }>();
   const balanceCents = toCents(ticket.balance);
   const [input, setInput] = useState<AmountInput>({ amount: fromCents(balanceCents).toFixed(2), tip: '' });
-  const name = format(t.billNumber, { n: number });
   // A part was paid (here or on another till): the next payment starts from what is still due.
   useEffect(() => {
     setInput({ amount: fromCents(balanceCents).toFixed(2), tip: '' });

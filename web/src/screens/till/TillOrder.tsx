@@ -17,6 +17,7 @@ import { strings } from './strings';
 import {
   ACTIVE_ORDER_STATUSES,
   billMoneyCents,
+  billNames,
   type Order,
   type OrderDish,
   TICKET_CANCELED,
@@ -116,8 +117,8 @@ export function TillOrder({ orderId }: { orderId: string }) {
   const balanceCents = billMoneyCents(order.balance);
   const isFullyPaid = totalCents > 0 && unbilledCents <= 0 && balanceCents <= 0;
   const payingTicket = tickets.find((ticket) => ticket.id === paying);
-  const payingNumber = payingTicket ? tickets.indexOf(payingTicket) + 1 : 0;
-  const payingName = format(t.billNumber, { n: payingNumber });
+  const names = billNames(tickets, dishes, t);
+  const payingName = (payingTicket && names.get(payingTicket.id)) ?? '';
 
   return (
     <section class="till till-order-view">
@@ -183,6 +184,7 @@ export function TillOrder({ orderId }: { orderId: string }) {
           )}
           <Bills
             tickets={tickets}
+            names={names}
             paying={paying}
             onPay={(id) => {
               setError(undefined);
@@ -196,7 +198,7 @@ export function TillOrder({ orderId }: { orderId: string }) {
             <PayPanel
               key={payingTicket.id}
               ticket={payingTicket}
-              number={payingNumber}
+              name={payingName}
               lastEvent={lastEvent}
               onPaid={(message) => {
                 if (message) setNotice(message);

@@ -34,6 +34,7 @@ type Key =
   | 'splitEvenlyAction'
   | 'splitByDishes'
   | 'billBySeat'
+  | 'billOfSeat'
   | 'billBySeatPercent'
   | 'billChosen'
   | 'noBills'
@@ -115,6 +116,7 @@ export const strings: Strings<Key> = {
     statusPending: 'Pending',
     bills: 'Bills',
     billNumber: 'Bill {n}',
+    billOfSeat: 'Seat {n}',
     cancelBill: 'Cancel {name}',
     payBill: 'Pay {name}',
     billDetails: 'Payments and receipt of {name}',
@@ -178,8 +180,8 @@ export const strings: Strings<Key> = {
     parts: 'Número de partes',
     splitEvenlyAction: 'Dividir',
     splitByDishes: 'Dividir por platillos',
-    billBySeat: 'Una cuenta por asiento',
-    billBySeatPercent: 'Las cuentas por asiento solo admiten un descuento en porcentaje, en cada cuenta.',
+    billBySeat: 'Una cuenta por comensal',
+    billBySeatPercent: 'Las cuentas por comensal solo admiten un descuento en porcentaje, en cada cuenta.',
     billChosen: 'Cuenta con los platillos elegidos ({count})',
     noBills: 'Aún no hay cuentas.',
     statusPaid: 'Pagada',
@@ -187,6 +189,7 @@ export const strings: Strings<Key> = {
     statusPending: 'Pendiente',
     bills: 'Cuentas',
     billNumber: 'Cuenta {n}',
+    billOfSeat: 'Comensal {n}',
     cancelBill: 'Anular {name}',
     payBill: 'Cobrar {name}',
     billDetails: 'Pagos y ticket de {name}',

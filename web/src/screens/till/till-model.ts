@@ -1,5 +1,6 @@
 import type { Ok } from '../../api/client';
 import { toCents } from '../../core/cents';
+import { format } from '../../core/i18n';
 
 /**
  * The till's shared types and constants, in one module its panels import: no panel imports the
@@ -25,3 +26,31 @@ export const TICKET_CANCELED = 3;
 
 /** Orders still at their table: the till lists them, and a paid one can be closed. */
 export const ACTIVE_ORDER_STATUSES: ReadonlySet<string> = new Set(['pending', 'preparing', 'ready']);
+
+/**
+ * Each bill's name: a bill holding one seat's plates only, the only such bill of that seat (as bills
+ * by seat are), is named by the seat ("Comensal 2"), as the guest page and the paper name the seat;
+ * any other by its place in the list ("Cuenta 3").
+ */
+export function billNames(
+  tickets: Ticket[],
+  dishes: OrderDish[],
+  words: { billNumber: string; billOfSeat: string },
+): Map<string, string> {
+  const seatOf = new Map(dishes.map((dish) => [dish.id, dish.seat]));
+  const seats = tickets.map((ticket) => {
+    const ticketSeats = new Set(ticket.order_dish_ids.map((id) => seatOf.get(id) ?? null));
+    const [seat] = ticketSeats;
+    return ticket.status !== TICKET_CANCELED && ticketSeats.size === 1 && seat != null ? seat : null;
+  });
+  return new Map(
+    tickets.map((ticket, index) => {
+      const seat = seats[index];
+      const isOnlyOne = seat != null && seats.filter((other) => other === seat).length === 1;
+      return [
+        ticket.id,
+        isOnlyOne ? format(words.billOfSeat, { n: seat }) : format(words.billNumber, { n: index + 1 }),
+      ];
+    }),
+  );
+}
