@@ -37,7 +37,7 @@ export const strings: Strings<
   es: {
     title: 'Pantalla del cliente',
     pairTitle: 'Conectar esta pantalla a una caja',
-    pairHelp: 'En la caja, toque "Conectar la pantalla del cliente" y escriba el código que muestra.',
+    pairHelp: 'En la caja, toca "Conectar la pantalla del cliente" y escribe el código que muestra.',
     code: 'Código',
     connect: 'Conectar',
     welcome: 'Bienvenido',
