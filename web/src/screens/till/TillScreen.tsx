@@ -83,10 +83,8 @@ function OpenOrders() {
                 onClick={() => route(`/app/till/${order.id}`)}
               >
                 <span class="till-order-name">{name ? formatTable(t.table, { name }) : t.counter}</span>
-                <span class="muted">
-                  {format(t.waiter, { name: order.waiter })} ·{' '}
-                  {format(t.orderCode, { code: shortCode(order.id) })}
-                </span>
+                <span class="muted">{format(t.waiter, { name: order.waiter })}</span>
+                <span class="muted">{format(t.orderCode, { code: shortCode(order.id) })}</span>
                 <span class="till-order-amounts">
                   <span>
                     {t.total} <span class="num">{money(toCents(order.total))}</span>
