@@ -16,6 +16,7 @@ export const strings: Strings<
   | 'qrLabel'
   | 'thanks'
   | 'unreachable'
+  | 'logOut'
 > = {
   en: {
     title: 'Customer display',
@@ -33,6 +34,7 @@ export const strings: Strings<
     qrLabel: 'Lightning invoice QR code',
     thanks: 'Thank you!',
     unreachable: 'The server cannot be reached. Trying again…',
+    logOut: 'Log out',
   },
   es: {
     title: 'Pantalla del cliente',
@@ -50,5 +52,6 @@ export const strings: Strings<
     qrLabel: 'Código QR de la factura Lightning',
     thanks: '¡Gracias!',
     unreachable: 'No se puede contactar con el servidor. Reintentando…',
+    logOut: 'Salir',
   },
 };
