@@ -386,7 +386,7 @@ describe('web app: e-invoicing (CFDI) in Spanish', { skip: skipWithoutChromium }
       const scrollWidth = await page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0);
       // The innermost elements that reach past the right edge, to say what to fix.
       const overflowing = await page.evaluate((edge) => {
-        const wide = [...document.querySelectorAll('body *')].filter(
+        const wide = Array.from(document.querySelectorAll('body *')).filter(
           (element) => element.getBoundingClientRect().right > edge,
         );
         return wide
