@@ -143,6 +143,24 @@ describe('web app: manager screens', { skip: skipWithoutChromium }, () => {
       { name: 'Mains', station: 'kitchen' },
     ]);
 
+    // A station of its own: "another station", named; then offered with the others.
+    const newCategory = page.getByRole('form', { name: 'New category' });
+    await newCategory.getByLabel('Category name', { exact: true }).fill('Grill');
+    await newCategory.getByLabel('Station', { exact: true }).selectOption({ label: 'Another station…' });
+    await newCategory.getByLabel('Name of the new station').fill('grill');
+    await newCategory.getByRole('button', { name: 'Add category' }).click();
+    await page.getByRole('button', { name: 'Delete Grill', exact: true }).waitFor();
+    const grill = await db
+      .selectFrom('categories')
+      .select('station')
+      .where('name', '=', 'Grill')
+      .executeTakeFirst();
+    assert.equal(grill?.station, 'grill');
+    await newCategory
+      .getByLabel('Station', { exact: true })
+      .locator('option', { hasText: 'grill' })
+      .waitFor({ state: 'attached', timeout: 5000 });
+
     // A category with dishes cannot go: the server's own message is shown.
     await deleteThroughScreen(page, 'Mains');
     await page

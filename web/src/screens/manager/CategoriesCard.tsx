@@ -99,12 +99,14 @@ function CategoryForm({
   const form = useRecordForm(category, '/categories', idPrefix(type), labels, { onSaved, onCancel });
   const { prefix } = form;
   const [station, setStation] = useState(category?.station ?? 'kitchen');
+  // Empty while "another station" is chosen: the station is then the name typed.
+  const [newStation, setNewStation] = useState('');
 
   const submit = async () => {
     const body = {
       name: form.name.trim(),
       type,
-      ...(type === 'dish' && { station }),
+      ...(type === 'dish' && { station: station || newStation.trim() }),
     };
     await form.save(body);
   };
@@ -113,7 +115,24 @@ function CategoryForm({
       {form.nameField(t.categoryName)}
       {type === 'dish' && (
         <Field id={`${prefix}-station`} label={t.station}>
-          <StationSelect id={`${prefix}-station`} value={station} stations={stations} onChange={setStation} />
+          <StationSelect
+            id={`${prefix}-station`}
+            value={station}
+            stations={stations}
+            emptyLabel={t.otherStation}
+            onChange={setStation}
+          />
+        </Field>
+      )}
+      {type === 'dish' && station === '' && (
+        <Field id={`${prefix}-new-station`} label={t.newStation}>
+          <input
+            id={`${prefix}-new-station`}
+            required
+            maxLength={50}
+            value={newStation}
+            onInput={(event) => setNewStation(event.currentTarget.value)}
+          />
         </Field>
       )}
     </RecordForm>

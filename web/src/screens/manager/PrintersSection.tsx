@@ -176,7 +176,7 @@ export function PrintersSection() {
                 id="printer-station"
                 value={form.role === 'kitchen' ? form.station : ''}
                 stations={stations.data ?? stationsOf([])}
-                anyLabel={t.everyStation}
+                emptyLabel={t.everyStation}
                 disabled={form.role !== 'kitchen'}
                 onChange={(station) => set('station', station)}
               />

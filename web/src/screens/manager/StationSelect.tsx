@@ -11,20 +11,20 @@ export function stationsOf(inUse: readonly (string | null | undefined)[]): strin
 
 /**
  * A station by its name in the screen's language ("Cocina", "Barra"); the value sent stays the API's
- * (`kitchen`, `bar`). With `anyLabel`, an empty first choice means every station.
+ * (`kitchen`, `bar`). With `emptyLabel`, an empty first choice: every station, or another one.
  */
 export function StationSelect({
   id,
   value,
   stations,
-  anyLabel,
+  emptyLabel,
   disabled,
   onChange,
 }: {
   id: string;
   value: string;
   stations: readonly string[];
-  anyLabel?: string;
+  emptyLabel?: string;
   disabled?: boolean;
   onChange: (station: string) => void;
 }) {
@@ -37,7 +37,7 @@ export function StationSelect({
       disabled={disabled}
       onChange={(event) => onChange(event.currentTarget.value)}
     >
-      {anyLabel !== undefined && <option value="">{anyLabel}</option>}
+      {emptyLabel !== undefined && <option value="">{emptyLabel}</option>}
       {choices.map((station) => (
         <option key={station} value={station}>
           {serverText(station)}
