@@ -60,7 +60,7 @@ function header(station: string, orderId: string): string[] {
     ' '.repeat(Math.floor((32 - title.length) / 2)) + title,
     'Mesa T4',
     'Mesero Ana',
-    `Orden ${orderId.slice(0, 8)}`,
+    `Orden ${orderId.slice(0, 6).toUpperCase()}`,
     'Enviado 22/11/2026 12:00',
     '-'.repeat(32),
   ];
@@ -192,7 +192,7 @@ describeEachDatabase('kitchen chits', (target) => {
             '            KITCHEN',
             'Table T4',
             'Waiter Ana',
-            `Order ${orderId.slice(0, 8)}`,
+            `Order ${orderId.slice(0, 6).toUpperCase()}`,
             'Sent 2026-11-22 12:00',
             '-'.repeat(32),
             '1 x Tacos al pastor',

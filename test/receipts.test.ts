@@ -51,7 +51,8 @@ async function paidBill(t: TestContext, target: DatabaseTarget) {
     dishes: [{ dish_id: tacos.id }, { dish_id: water.id }, { dish_id: tacos.id }],
   });
   assert.equal(order.statusCode, 201, order.body);
-  const ticketId = await createBill(admin, order.json().id, {
+  const orderId: string = order.json().id;
+  const ticketId = await createBill(admin, orderId, {
     discount: { type: 'percent', value: 10, reason: 'Regulars' },
   });
   const cash = await call('POST', `/tickets/${ticketId}/payments`, {
@@ -66,7 +67,7 @@ async function paidBill(t: TestContext, target: DatabaseTarget) {
   assert.equal(lightning.statusCode, 201, lightning.body);
   await simulator.receivePayment(lightning.json().lightning.invoice);
   await app.jobs.run(LIGHTNING_SWEEP);
-  return { ...built, call, admin, ticketId };
+  return { ...built, call, admin, orderId, ticketId };
 }
 
 const lines = (...texts: string[]) => texts.map((text) => `${text}\n`).join('');
@@ -77,7 +78,7 @@ function storedTicket(db: Db, id: string) {
 
 describeEachDatabase('receipts', (target) => {
   it("prints a paid bill as text in the restaurant's Spanish: header, dishes grouped (first entered first), totals, payments with sats and rate, local date, amounts the Mexican way", async (t) => {
-    const { db, call, ticketId } = await paidBill(t, target);
+    const { db, call, orderId, ticketId } = await paidBill(t, target);
     const stored = await storedTicket(db, ticketId);
     assert.deepEqual([stored.status, Number(stored.total_cents)], [2, 10350]);
     const response = await call('GET', `/tickets/${ticketId}/receipt?width=32`);
@@ -91,7 +92,9 @@ describeEachDatabase('receipts', (target) => {
         '       Tel. 55 1234 5678',
         '        RFC CPE010203AB1',
         '--------------------------------',
-        `Cuenta ${ticketId.slice(0, 8)}`,
+        // The codes the till and the kitchen screen show for this bill and its order.
+        `Cuenta ${ticketId.slice(0, 6).toUpperCase()}`,
+        `Orden ${orderId.slice(0, 6).toUpperCase()}`,
         'Fecha 22/11/2026 12:00',
         'Mesa T4',
         'Mesero Ana',

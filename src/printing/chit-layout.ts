@@ -1,3 +1,4 @@
+import { shortCode } from '../core/ids';
 import { type PaperLocale, paperWords, tableLabel } from './paper-language';
 import { centered, indented, rule, wrap } from './text-layout';
 
@@ -48,7 +49,7 @@ export function chitLines(chit: Chit, width: number): string[] {
     ...centered(station.toLowerCase() === 'kitchen' ? words.kitchen : station.toUpperCase(), width),
     ...wrap(chit.tableName === null ? words.noTable : tableLabel(words.table, chit.tableName), width),
     ...wrap(`${words.waiter} ${chit.waiter}`, width),
-    ...wrap(`${words.order} ${chit.orderId.slice(0, 8)}`, width),
+    ...wrap(`${words.order} ${shortCode(chit.orderId)}`, width),
     ...wrap(`${words.sent} ${chit.sentAt}`, width),
     rule(width),
     ...chit.dishes.flatMap((dish, index) => [

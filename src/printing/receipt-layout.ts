@@ -1,3 +1,4 @@
+import { shortCode } from '../core/ids';
 import {
   formatCount,
   formatPercent,
@@ -17,6 +18,7 @@ export type Receipt = {
   reprint: boolean;
   business: { name: string; address: string; phone: string; taxId: string };
   billId: string;
+  orderId: string;
   status: 'pending' | 'paid' | 'canceled';
   tableName: string | null;
   /** The seat whose plates are all the bill's (a bill by seat): the bill is named by it. */
@@ -152,7 +154,8 @@ function header(receipt: Receipt, { words }: Paper, width: number): string[] {
     ...(business.taxId ? centered(`${words.taxId} ${business.taxId}`, width) : []),
     ...(receipt.reprint ? centered(words.reprint, width) : []),
     rule(width),
-    ...wrap(`${words.bill} ${receipt.billId.slice(0, 8)}`, width),
+    ...wrap(`${words.bill} ${shortCode(receipt.billId)}`, width),
+    ...wrap(`${words.order} ${shortCode(receipt.orderId)}`, width),
     ...wrap(`${words.date} ${receipt.date}`, width),
     ...(receipt.tableName === null ? [] : wrap(tableLabel(words.table, receipt.tableName), width)),
     ...(receipt.seat === null ? [] : wrap(`${words.seat} ${receipt.seat}`, width)),

@@ -121,6 +121,7 @@ export async function buildReceipt(
       taxId: settings.taxId,
     },
     billId: bill.id,
+    orderId: bill.order_id,
     status: STATUS_NAMES[status],
     tableName: bill.table_name,
     seat: onlySeat(dishLines),

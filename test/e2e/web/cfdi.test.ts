@@ -355,4 +355,91 @@ describe('web app: e-invoicing (CFDI) in Spanish', { skip: skipWithoutChromium }
     assert.deepEqual(till.consoleErrors, []);
     assert.deepEqual(phone.consoleErrors, []);
   });
+
+  it('fits a paid, invoiced bill on a manager’s 390 px phone: its payments, the refund form and the cancel motives', async (t) => {
+    let serverClock: { now: () => number } | undefined;
+    const { sim, env } = await startPacSimulator(t, () => (serverClock ?? Date).now(), {
+      selfInvoiceDomain: null,
+    });
+    const { app, db, baseUrl, clock } = await startWebServer(t, target, { withGuestLinks: true, env });
+    serverClock = clock;
+    clock.set(LATE_EVENING);
+    const { manager, call } = await laEsquina(app, db);
+    assert.equal((await call('PUT', '/settings/fiscal', RESTAURANT_FISCAL)).statusCode, 200);
+    const bill = await paidBill({ app, db, admin: call }, { pricesCents: [12550, 3500] });
+    await app.jobs.run(FISCAL_JOB);
+    const link = (await call('POST', `/tickets/${bill.ticketId}/guest-link`)).json();
+    const asked = await call('POST', `/guest/${link.token}/invoice`, {
+      customer: GUEST_CUSTOMER,
+      use: 'G03',
+    });
+    assert.equal(asked.statusCode, 201, asked.body);
+    assert.equal(sim.invoices().length, 1);
+    const orderId = (await call('GET', `/tickets/${bill.ticketId}`)).json().order_id as string;
+
+    const browser = await launchBrowser(t);
+    const { page, consoleErrors } = await openDevice(browser, baseUrl, 'phone', 'es-MX');
+    const width = page.viewportSize()?.width ?? 0;
+    assert.equal(width, 390);
+    /** Nothing wider than the phone: no sideways scrolling, and each control named lies on screen. */
+    const fitsThePhone = async (what: string, controls: Locator[]) => {
+      const scrollWidth = await page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0);
+      // The innermost elements that reach past the right edge, to say what to fix.
+      const overflowing = await page.evaluate((edge) => {
+        const wide = Array.from(document.querySelectorAll('body *')).filter(
+          (element) => element.getBoundingClientRect().right > edge,
+        );
+        return wide
+          .filter((element) => !wide.some((other) => other !== element && element.contains(other)))
+          .map((element) => `${element.tagName.toLowerCase()}.${element.className}`);
+      }, width);
+      assert.ok(
+        scrollWidth <= width,
+        `${what}: the page is ${scrollWidth} px wide: ${overflowing.join(', ')}`,
+      );
+      for (const control of controls) {
+        const box = await control.boundingBox();
+        assert.ok(box, `${what}: a control is not shown`);
+        assert.ok(
+          box.x >= 0 && box.x + box.width <= width,
+          `${what}: a control lies at ${box.x}–${box.x + box.width} px`,
+        );
+      }
+    };
+    await logInThroughScreen(page, manager.name, manager.pin);
+    await page.goto(`/app/till/${orderId}`);
+    await page.getByRole('button', { name: 'Pagos y ticket de Cuenta 1' }).click();
+    const payments = page.getByRole('region', { name: 'Pagos de Cuenta 1' });
+    const refund = payments.getByRole('button', { name: /^Reembolsar / });
+    await refund.waitFor();
+    const panel = page.getByRole('region', { name: 'Factura electrónica (CFDI)' });
+    const cancel = panel.getByRole('button', { name: 'Cancelar la factura' });
+    await panel.getByRole('table', { name: 'CFDI de la cuenta' }).getByText('Vigente').waitFor();
+    await fitsThePhone('the paid bill', [refund, cancel]);
+    await saveScreenshot(page, 'till-paid-bill-phone');
+
+    await refund.click();
+    const refundForm = page.getByRole('form', { name: /^Reembolsar / });
+    await refundForm.waitFor();
+    await fitsThePhone('the refund form', [
+      refundForm.getByRole('textbox').first(),
+      refundForm.getByRole('button').last(),
+    ]);
+    await saveScreenshot(page, 'till-refund-phone');
+
+    await cancel.click();
+    const dialog = page.getByRole('dialog');
+    const motives = dialog.getByRole('radio');
+    await motives.first().waitFor();
+    await fitsThePhone('the cancel motives', [
+      ...(await motives.all()),
+      ...(await dialog.locator('label.choice').all()),
+    ]);
+    await dialog.getByLabel(/^02 ·/).check();
+    await fitsThePhone('the cancel confirmation', [
+      dialog.getByRole('button', { name: 'Sí, cancelar la factura' }),
+    ]);
+    await checkScreen(page, 'cfdi-till-cancel-phone');
+    assert.deepEqual(consoleErrors, []);
+  });
 });

@@ -18,7 +18,7 @@ import { showLightningInvoice } from './kitchen-till-steps';
 const [target] = databaseTargets as [(typeof databaseTargets)[number]];
 
 describe('web app: the customer display', { skip: skipWithoutChromium }, () => {
-  it('pairs with the till by its code, shows the bill, the Lightning QR, then thanks', async (t) => {
+  it('pairs with the till by its code, shows the restaurant, the bill, the Lightning QR, thanks, then the restaurant again', async (t) => {
     const { app, db, baseUrl, simulator } = await startWebServer(t, target);
     const manager = await insertUser(db, { role: 'manager', name: 'Marta' });
     const call = callerFor(app, await login(app, manager.name, manager.pin));
@@ -27,6 +27,8 @@ describe('web app: the customer display', { skip: skipWithoutChromium }, () => {
       assert.equal(response.statusCode, 201, response.body);
       return response.json().id as string;
     };
+    const named = await call('PUT', '/settings', { business_name: 'La Esquina' });
+    assert.equal(named.statusCode, 200, named.body);
     const mains = await create('/categories', { name: 'Mains', type: 'dish' });
     const pizza = await create('/dishes', { name: 'Margherita', price: 12.5, category_id: mains });
     const orderId = await create('/orders/with-dishes', { order: {}, dishes: [{ dish_id: pizza }] });
@@ -56,6 +58,11 @@ describe('web app: the customer display', { skip: skipWithoutChromium }, () => {
     await display.page.getByRole('button', { name: 'Conectar' }).click();
     await display.page.getByText('Caja de Carla').waitFor();
     await display.page.getByText('Bienvenido').waitFor();
+    // Idle, the guest sees the restaurant's name and nothing of the staff's: no bar, name or log-out.
+    await display.page.getByText('La Esquina').waitFor();
+    assert.equal(await display.page.locator('header').count(), 0);
+    assert.equal(await display.page.getByText(screen.name).count(), 0);
+    assert.equal(await display.page.getByRole('button').count(), 0);
     await assertAccessible(display.page, 'customer display, idle');
     await saveScreenshot(display.page, 'display-idle');
 
@@ -78,6 +85,13 @@ describe('web app: the customer display', { skip: skipWithoutChromium }, () => {
     await till.page.getByText('Paid with Lightning').waitFor({ timeout: 15_000 });
     await display.page.getByText('¡Gracias!').waitFor();
     await saveScreenshot(display.page, 'display-thanks');
+    // The till still shows the paid bill; the display thanks for a few seconds, then idles.
+    await display.page.getByText('La Esquina').waitFor({ timeout: 15_000 });
+    assert.equal(await display.page.getByText('¡Gracias!').count(), 0);
+    await display.page.reload();
+    await display.page.getByText('La Esquina').waitFor();
+    assert.equal(await display.page.getByText('¡Gracias!').count(), 0);
+    await saveScreenshot(display.page, 'display-idle-after-payment');
     assert.deepEqual(till.consoleErrors, []);
     assert.deepEqual(display.consoleErrors, []);
   });

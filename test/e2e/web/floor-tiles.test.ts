@@ -35,6 +35,9 @@ describe('web app: the floor during a service', { skip: skipWithoutChromium }, (
     await goToFloor(page);
     const tile = tableTile(page, '3', 'Occupied');
     await tile.getByText('Waiter: Wen').waitFor();
+    // The order by the code its chit and the kitchen screen print.
+    const order = await db.selectFrom('orders').select('id').executeTakeFirstOrThrow();
+    await tile.getByText(`Order ${order.id.slice(0, 6).toUpperCase()}`, { exact: true }).waitFor();
     // Counted on the device's clock from the order's opening (the test server's clock is a fixed one).
     await tile.getByText(/^Seated (\d+ min|\d+ h \d\d) ago$/).waitFor();
     assert.equal(await tile.locator('.floor-table-ready').count(), 0, 'nothing ready yet');

@@ -87,6 +87,11 @@ describe('web app: kitchen and till', { skip: skipWithoutChromium }, () => {
     await queue.getByText('No olives').waitFor();
     await queue.getByText('Tomato soup').waitFor();
     await queue.getByText('Table 7').first().waitFor();
+    // The order goes by the code its chit prints: the id's first six hex digits.
+    await queue
+      .getByText(`Order ${orderId.slice(0, 6).toUpperCase()}`, { exact: true })
+      .first()
+      .waitFor();
     assert.equal(await queue.getByText('Pale ale').count(), 0, 'the bar has its own screen');
     await assertAccessible(page, 'kitchen');
 
@@ -154,12 +159,15 @@ describe('web app: kitchen and till', { skip: skipWithoutChromium }, () => {
     const tile = page.getByRole('button', { name: /Table 7/ });
     await tile.getByText('Due').waitFor();
     assert.match((await tile.textContent()) ?? '', /24\.75/);
+    const code = `Order ${orderId.slice(0, 6).toUpperCase()}`;
+    assert.match((await tile.textContent()) ?? '', new RegExp(code));
     await assertAccessible(page, 'till list');
     await saveScreenshot(page, 'till');
 
     await tile.click();
     await page.getByRole('heading', { name: 'Table 7' }).waitFor();
     assert.equal(new URL(page.url()).pathname, `/app/till/${orderId}`);
+    await page.getByText(code).waitFor();
     await page.getByRole('cell', { name: 'Margherita' }).waitFor();
     await assertAccessible(page, 'till order');
     await page.getByLabel('Number of parts').fill('2');

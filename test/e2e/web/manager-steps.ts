@@ -53,7 +53,7 @@ export async function setUpRestaurant(page: Page, setup: RestaurantSetup): Promi
   const newCategory = page.getByRole('form', { name: 'New category' });
   for (const category of setup.categories) {
     await newCategory.getByLabel('Category name', { exact: true }).fill(category.name);
-    await newCategory.getByLabel('Station', { exact: true }).fill(category.station);
+    await newCategory.getByLabel('Station', { exact: true }).selectOption(category.station);
     await newCategory.getByRole('button', { name: 'Add category' }).click();
     await page.getByRole('button', { name: `Delete ${category.name}`, exact: true }).waitFor();
   }

@@ -143,6 +143,24 @@ describe('web app: manager screens', { skip: skipWithoutChromium }, () => {
       { name: 'Mains', station: 'kitchen' },
     ]);
 
+    // A station of its own: "another station", named; then offered with the others.
+    const newCategory = page.getByRole('form', { name: 'New category' });
+    await newCategory.getByLabel('Category name', { exact: true }).fill('Grill');
+    await newCategory.getByLabel('Station', { exact: true }).selectOption({ label: 'Another station…' });
+    await newCategory.getByLabel('Name of the new station').fill('grill');
+    await newCategory.getByRole('button', { name: 'Add category' }).click();
+    await page.getByRole('button', { name: 'Delete Grill', exact: true }).waitFor();
+    const grill = await db
+      .selectFrom('categories')
+      .select('station')
+      .where('name', '=', 'Grill')
+      .executeTakeFirst();
+    assert.equal(grill?.station, 'grill');
+    await newCategory
+      .getByLabel('Station', { exact: true })
+      .locator('option', { hasText: 'grill' })
+      .waitFor({ state: 'attached', timeout: 5000 });
+
     // A category with dishes cannot go: the server's own message is shown.
     await deleteThroughScreen(page, 'Mains');
     await page
@@ -156,6 +174,16 @@ describe('web app: manager screens', { skip: skipWithoutChromium }, () => {
     await page.getByLabel('Business name').fill('La Terraza');
     await page.getByLabel('Tax rate (%)').fill('16');
     await page.getByLabel('Base currency').selectOption('USD');
+    await page.getByLabel('Language of the paper').selectOption('en-US');
+    // A tip button out of range is refused before anything is sent.
+    await page.getByLabel('Tip buttons (%)').fill('10, 150');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Enter up to five different whole percentages' })
+      .waitFor();
+    await page.getByLabel('Tip buttons (%)').fill('12, 18 25');
+    await page.getByLabel('Largest tip (%)').fill('30');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
     const settings = (
@@ -164,6 +192,9 @@ describe('web app: manager screens', { skip: skipWithoutChromium }, () => {
     assert.equal(settings.business_name, 'La Terraza');
     assert.equal(settings.tax_rate, 16);
     assert.equal(settings.base_currency, 'USD');
+    assert.equal(settings.locale, 'en-US');
+    assert.deepEqual(settings.tip_suggestions, [12, 18, 25]);
+    assert.equal(settings.max_tip_percent, 30);
     await assertAccessible(page, 'manager settings');
     await saveScreenshot(page, 'manager-settings');
 

@@ -122,23 +122,31 @@ describe('web app: printing from the till', { skip: skipWithoutChromium }, () =>
     await desk.page.getByRole('cell', { name: 'Till counter', exact: true }).waitFor();
     await desk.page.getByLabel('Name', { exact: true }).first().fill('Grill');
     await desk.page.getByLabel('Host or IP address').fill('192.168.1.51');
+    // The station is on the form from the start, to choose once the printer prints chits.
+    const station = desk.page.getByLabel('Kitchen station (kitchen printers only)');
+    assert.ok(await station.isDisabled());
     await desk.page.getByLabel('Prints').selectOption('kitchen');
-    await desk.page.getByLabel('Kitchen station (empty: every station)').fill('grill');
+    await station.selectOption('bar');
     await desk.page.getByRole('button', { name: 'Add printer' }).click();
-    await desk.page.getByRole('cell', { name: 'Kitchen chits · grill' }).waitFor();
-    const stored = (await call('GET', '/printers')).json() as { name: string; port: number; width: number }[];
+    await desk.page.getByRole('cell', { name: 'Kitchen chits · bar' }).waitFor();
+    const stored = (await call('GET', '/printers')).json() as {
+      name: string;
+      port: number;
+      width: number;
+      station: string | null;
+    }[];
     assert.deepEqual(
       stored
-        .map(({ name, port, width }) => ({ name, port, width }))
+        .map(({ name, port, width, station }) => ({ name, port, width, station }))
         .sort((a, b) => a.name.localeCompare(b.name)),
       [
-        { name: 'Grill', port: 9100, width: 48 },
-        { name: 'Till counter', port: printer.port, width: 42 },
+        { name: 'Grill', port: 9100, width: 48, station: 'bar' },
+        { name: 'Till counter', port: printer.port, width: 42, station: null },
       ],
     );
     await desk.page.getByRole('button', { name: 'Delete Grill' }).click();
     await desk.page.getByRole('button', { name: 'Confirm delete Grill' }).click();
-    await desk.page.getByRole('cell', { name: 'Kitchen chits · grill' }).waitFor({ state: 'detached' });
+    await desk.page.getByRole('cell', { name: 'Kitchen chits · bar' }).waitFor({ state: 'detached' });
     assert.equal((await call('GET', '/printers')).json().length, 1);
     assert.deepEqual(desk.consoleErrors, []);
     assert.deepEqual(till.consoleErrors, []);

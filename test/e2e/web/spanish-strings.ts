@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { Page } from 'playwright-core';
 import ts from 'typescript';
 
@@ -29,11 +29,17 @@ export function englishTable(webSource: string): { exact: Set<string>; patterns:
   return { exact, patterns };
 }
 
-/** Every English and every Spanish value of the string tables and of the server texts. */
-export function stringTables(webSource: string): { english: Set<string>; spanish: Set<string> } {
+/**
+ * Every English and every Spanish value of the string tables and of the server texts; with
+ * `isIncluded`, only the tables of the files it accepts (given their path from `webSource`).
+ */
+export function stringTables(
+  webSource: string,
+  isIncluded: (path: string) => boolean = () => true,
+): { english: Set<string>; spanish: Set<string> } {
   const english = new Set<string>();
   const spanish = new Set<string>();
-  for (const file of sourceFiles(webSource)) {
+  for (const file of sourceFiles(webSource).filter((path) => isIncluded(relative(webSource, path)))) {
     const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
     const visit = (node: ts.Node): void => {
       if (ts.isObjectLiteralExpression(node)) {
@@ -44,25 +50,38 @@ export function stringTables(webSource: string): { english: Set<string>; spanish
           for (const value of stringValues(es)) spanish.add(value);
         }
       }
-      if (
-        file.endsWith('server-text.ts') &&
-        ts.isVariableDeclaration(node) &&
-        node.name.getText() === 'SPANISH'
-      ) {
-        const table = node.initializer;
-        if (table && ts.isObjectLiteralExpression(table)) {
-          for (const property of table.properties) {
-            if (!ts.isPropertyAssignment(property)) continue;
-            english.add(ts.isStringLiteral(property.name) ? property.name.text : property.name.getText());
-            if (ts.isStringLiteral(property.initializer)) spanish.add(property.initializer.text);
-          }
-        }
-      }
       ts.forEachChild(node, visit);
     };
     visit(source);
   }
+  if (!isIncluded(join('core', 'server-text.ts'))) return { english, spanish };
+  for (const [text, translation] of serverTexts(webSource)) {
+    english.add(text);
+    spanish.add(translation);
+  }
   return { english, spanish };
+}
+
+/** The server's texts the client shows in Spanish (core/server-text.ts): each English text and its Spanish. */
+export function serverTexts(webSource: string): Map<string, string> {
+  const file = join(webSource, 'core', 'server-text.ts');
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const texts = new Map<string, string>();
+  const visit = (node: ts.Node): void => {
+    if (ts.isVariableDeclaration(node) && node.name.getText() === 'SPANISH') {
+      const table = node.initializer;
+      if (table && ts.isObjectLiteralExpression(table)) {
+        for (const property of table.properties) {
+          if (!ts.isPropertyAssignment(property) || !ts.isStringLiteral(property.initializer)) continue;
+          const text = ts.isStringLiteral(property.name) ? property.name.text : property.name.getText();
+          texts.set(text, property.initializer.text);
+        }
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return texts;
 }
 
 function sourceFiles(directory: string): string[] {

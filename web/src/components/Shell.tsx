@@ -64,6 +64,21 @@ export function Shell({ children }: { children: ComponentChildren }) {
     ...(permissions.includes('payments.take') ? [{ href: '/app/till', label: t.till }] : []),
     ...(user && mayManage(user) ? [{ href: '/app/manager', label: t.manager }] : []),
   ];
+  const offline = !reachable && (
+    <div class="banner-offline" role="alert">
+      {t.offline}
+      {waiting > 0 && ` ${format(t.waiting, { n: waiting })}`}
+    </div>
+  );
+  // The guest at the counter sees only the display: no staff name, language or log-out bar.
+  if (isDisplay) {
+    return (
+      <>
+        {offline}
+        <main id="main">{children}</main>
+      </>
+    );
+  }
   return (
     <>
       <header class="topbar">
@@ -89,12 +104,7 @@ export function Shell({ children }: { children: ComponentChildren }) {
           </button>
         </div>
       </header>
-      {!reachable && (
-        <div class="banner-offline" role="alert">
-          {t.offline}
-          {waiting > 0 && ` ${format(t.waiting, { n: waiting })}`}
-        </div>
-      )}
+      {offline}
       <main id="main">{children}</main>
     </>
   );

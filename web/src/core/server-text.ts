@@ -15,6 +15,7 @@ const SPANISH: Record<string, string> = {
   waiter: 'Mesero',
   kitchen: 'Cocina',
   staff: 'Personal',
+  display: 'Pantalla del cliente',
   // Stations ('kitchen' above is both a role and the default station)
   bar: 'Barra',
   'Everything, including users, roles and settings': 'Todo, incluidos usuarios, roles y ajustes',
@@ -24,6 +25,8 @@ const SPANISH: Record<string, string> = {
   'Takes orders, splits bills and takes payments at the table; no discounts or refunds':
     'Toma órdenes, divide cuentas y cobra en la mesa; sin descuentos ni reembolsos',
   'Moves dishes through the kitchen statuses': 'Avanza los platillos por los estados de cocina',
+  "The customer display at the counter: shows the paired till's bill and its QR":
+    'La pantalla del cliente en el mostrador: muestra la cuenta de la caja vinculada y su QR',
   'What every signed-in user could do before roles existed':
     'Lo que podía hacer todo usuario con sesión antes de que existieran los roles',
   // Permissions (GET /permissions)
@@ -38,6 +41,8 @@ const SPANISH: Record<string, string> = {
   "Charge a dish at a price other than the menu's": 'Cobrar un platillo a un precio distinto al del menú',
   'Move a party between tables, merge tables and move plates between orders':
     'Cambiar comensales de mesa, juntar mesas y pasar platillos entre órdenes',
+  'Give an order to another waiter, with its sale and tips':
+    'Pasar una orden a otro mesero, con su venta y sus propinas',
   'Remove dishes from an order': 'Quitar platillos de una orden',
   'Move dishes through the kitchen statuses': 'Avanzar los platillos por los estados de cocina',
   'Split orders into bills': 'Dividir órdenes en cuentas',
@@ -58,10 +63,14 @@ const SPANISH: Record<string, string> = {
   'Receive deliveries, record waste and adjustments, and enter stock counts':
     'Recibir entregas, registrar mermas y ajustes, y capturar conteos de inventario',
   'Read and verify the audit log': 'Ver y verificar la bitácora de auditoría',
+  'Acknowledge a break found in the audit log, so verifying passes again':
+    'Dar por revisada una ruptura hallada en la bitácora de auditoría, para que la verificación vuelva a pasar',
   "Use the restaurant's Lightning wallet": 'Usar la billetera Lightning del restaurante',
   'Create, edit and delete webhooks': 'Crear, editar y eliminar webhooks',
   'Create, edit and delete printers': 'Crear, editar y eliminar impresoras',
   'Print receipts and kitchen chits': 'Imprimir tickets y comandas de cocina',
+  'Be a customer display: pair to a till and show the bill it is taking payment for':
+    'Ser pantalla del cliente: vincularse a una caja y mostrar la cuenta que está cobrando',
   // Seeded payment methods
   Cash: 'Efectivo',
   Card: 'Tarjeta',
@@ -181,7 +190,7 @@ const SPANISH: Record<string, string> = {
   'Cancel e-invoices (CFDI) with the SAT’s motive': 'Cancelar facturas (CFDI) con el motivo del SAT',
   'E-invoicing is not enabled': 'La facturación electrónica no está activada.',
   'The e-invoicing provider is unavailable: try again in a moment':
-    'El proveedor de facturación (PAC) no responde: intente de nuevo en un momento.',
+    'El proveedor de facturación (PAC) no responde: inténtalo de nuevo en un momento.',
   'This bill is already invoiced': 'Esta cuenta ya está facturada.',
   'This bill is being invoiced': 'Esta cuenta se está facturando.',
   'Only a paid bill can be invoiced': 'Solo se puede facturar una cuenta pagada.',
@@ -192,7 +201,7 @@ const SPANISH: Record<string, string> = {
   "This RFC is not in the SAT's list of registered taxpayers":
     'Este RFC no está en la lista de contribuyentes del SAT.',
   "The name does not match the RFC in the SAT's records: write it exactly as on the Constancia de Situación Fiscal":
-    'El nombre no coincide con el RFC en el SAT: escríbalo tal como en la Constancia de Situación Fiscal.',
+    'El nombre no coincide con el RFC en el SAT: escríbelo tal como en la Constancia de Situación Fiscal.',
   "The postal code does not match the RFC's fiscal address in the SAT's records":
     'El código postal no coincide con el domicilio fiscal del RFC en el SAT.',
   "This tax regime is not the RFC's in the SAT's records": 'Ese régimen fiscal no es el del RFC en el SAT.',
@@ -203,8 +212,8 @@ const SPANISH: Record<string, string> = {
   'The unit key of the settings is not in the SAT catalogue':
     'La clave de unidad de los ajustes no está en el catálogo del SAT.',
   "The PAC account is not ready to stamp: upload the restaurant's CSD in its dashboard":
-    'La cuenta del PAC aún no puede timbrar: suba el CSD del restaurante en su panel.',
-  'The PAC refused the key: check POS_PAC_KEY': 'El PAC rechazó la llave: revise POS_PAC_KEY.',
+    'La cuenta del PAC aún no puede timbrar: sube el CSD del restaurante en su panel.',
+  'The PAC refused the key: check POS_PAC_KEY': 'El PAC rechazó la llave: revisa POS_PAC_KEY.',
   'No open receipts in this period': 'No hay tickets sin facturar en este periodo.',
   'This period already has its global invoice': 'Este periodo ya tiene su factura global.',
   'The period has not closed yet': 'El periodo todavía no cierra.',
@@ -216,28 +225,28 @@ const SPANISH: Record<string, string> = {
   'Motive 04 is only for a global invoice': 'El motivo 04 es solo para la factura global.',
   'Only motive 01 takes a substitution': 'Solo el motivo 01 lleva factura sustituta.',
   'The substitute must be a valid invoice of the same bill: issue it first (Invoice, replacing this one)':
-    'La factura sustituta debe ser una factura vigente de la misma cuenta: emítala primero (motivo 01).',
+    'La factura sustituta debe ser una factura vigente de la misma cuenta: emítela primero (motivo 01).',
   'Only the staff may replace an invoice': 'Solo el personal puede sustituir una factura.',
   "Only the bill's valid invoice can be replaced": 'Solo se puede sustituir la factura vigente de la cuenta.',
   'The invoice of this bill was canceled as a sale that did not happen (motive 03)':
     'La factura de esta cuenta se canceló porque la operación no se llevó a cabo (motivo 03).',
   'The PAC is still stamping the invoice (the SAT did not answer at once): it will show here within the hour':
     'El PAC sigue timbrando la factura (el SAT no respondió de inmediato): aparecerá aquí en menos de una hora.',
-  'The SAT did not stamp the invoice: try again': 'El SAT no timbró la factura: intente de nuevo.',
+  'The SAT did not stamp the invoice: try again': 'El SAT no timbró la factura: inténtalo de nuevo.',
   'The PAC is still stamping this credit note (the SAT did not answer at once)':
     'El PAC sigue timbrando esta nota de crédito (el SAT no respondió de inmediato).',
   'The SAT did not stamp this credit note: it is asked for again when the fiscal settings are saved':
     'El SAT no timbró esta nota de crédito: se vuelve a pedir al guardar los ajustes de facturación.',
   'The SAT does not cancel a CFDI that a valid one relates to (a credit note): cancel that one first':
-    'El SAT no cancela un CFDI al que otro vigente se relaciona (una nota de crédito): cancele primero ese.',
+    'El SAT no cancela un CFDI al que otro vigente se relaciona (una nota de crédito): cancela primero ese.',
   'Motive 01 needs the UUID of the invoice that replaces it (substitution)':
     'El motivo 01 necesita el UUID de la factura que la sustituye.',
   'E-invoicing needs the rfc, legal_name and postal_code of the restaurant':
     'La facturación necesita el RFC, la razón social y el código postal del restaurante.',
   'E-invoicing needs the PAC key on the server: set POS_PAC_KEY (or POS_PAC_KEY_FILE)':
-    'La facturación necesita la llave del PAC en el servidor: configure POS_PAC_KEY (o POS_PAC_KEY_FILE).',
+    'La facturación necesita la llave del PAC en el servidor: configura POS_PAC_KEY (o POS_PAC_KEY_FILE).',
   'E-invoicing needs prices that include IVA: set prices_include_tax and tax_rate (16, or 8 in the border region) in the settings':
-    'La facturación necesita precios con IVA incluido: active "precios con impuesto" y la tasa (16, u 8 en la región fronteriza) en Ajustes.',
+    'La facturación necesita precios con IVA incluido: activa "precios con impuesto" y la tasa (16, u 8 en la región fronteriza) en Ajustes.',
   'rfc is not a valid RFC (its shape or check digit is wrong)':
     'El RFC del restaurante no es válido (su forma o su dígito verificador no cuadran).',
   "payment_forms: 99 (Por definir) is refused: a paid bill's payment form is known":
@@ -280,6 +289,18 @@ const SPANISH_PATTERNS: readonly [RegExp, string | ((match: string, ...groups: s
 
 const TABLES: Record<Language, Record<string, string>> = { en: {}, es: SPANISH };
 
+/**
+ * The refusals a guest's phone shows too, said to the guest as "usted": the table above speaks to
+ * the staff as "tú".
+ */
+const GUEST_SPANISH: Record<string, string> = {
+  'The e-invoicing provider is unavailable: try again in a moment':
+    'El proveedor de facturación (PAC) no responde: intente de nuevo en un momento.',
+  "The name does not match the RFC in the SAT's records: write it exactly as on the Constancia de Situación Fiscal":
+    'El nombre no coincide con el RFC en el SAT: escríbalo tal como en la Constancia de Situación Fiscal.',
+  'The SAT did not stamp the invoice: try again': 'El SAT no timbró la factura: intente de nuevo.',
+};
+
 /** The server's text in the given language, or as it came when the table does not know it. */
 export function translateServerText(text: string, lang: Language): string {
   if (Object.hasOwn(TABLES[lang], text) && TABLES[lang][text]) return TABLES[lang][text];
@@ -288,6 +309,12 @@ export function translateServerText(text: string, lang: Language): string {
   if (!pattern) return text;
   const [match, spanish] = pattern;
   return typeof spanish === 'string' ? text.replace(match, spanish) : text.replace(match, spanish);
+}
+
+/** The server's text as a guest's phone shows it: to the guest as "usted", otherwise as the staff read it. */
+export function translateGuestServerText(text: string, lang: Language): string {
+  if (lang === 'es' && Object.hasOwn(GUEST_SPANISH, text)) return GUEST_SPANISH[text] ?? text;
+  return translateServerText(text, lang);
 }
 
 /** `translateServerText` in the chosen language, for names and descriptions a screen lists. */

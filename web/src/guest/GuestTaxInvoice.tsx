@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { format, language, useLocale, useStrings } from '../core/i18n';
-import { translateServerText } from '../core/server-text';
+import { translateGuestServerText } from '../core/server-text';
 import { fiscalStrings } from '../screens/fiscal/fiscal-strings';
 import { type FiscalCatalogs, InvoiceForm, type InvoiceRequest } from '../screens/fiscal/InvoiceForm';
 import {
@@ -85,7 +85,7 @@ export function GuestTaxInvoice({
     } catch (failure) {
       setError(
         failure instanceof GuestApiError
-          ? translateServerText(failure.message, language.get())
+          ? translateGuestServerText(failure.message, language.get())
           : t.unreachable,
       );
     } finally {

@@ -1,21 +1,33 @@
-import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, messageOf, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { toCents } from '../../core/cents';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { lightningQrDataUrl } from '../../core/qr';
+import { logOut } from '../../core/session';
 import { strings } from './strings';
 
 type Current = Ok<'/displays/current', 'get'>;
 /** What the till shows reaches the guest within a second. */
 const POLL_MS = 1000;
 const PAID = 2;
+/** Long enough to read over a shoulder while leaving; the till may keep the paid bill open much longer. */
+const THANKS_MS = 8000;
 
-/** The screen facing the guest at the counter: the paired till's bill, its Lightning QR, then thanks. */
+/**
+ * The screen facing the guest at the counter: the restaurant's name while the till shows nothing,
+ * the paired till's bill and its Lightning QR, then thanks for a few seconds.
+ */
 export default function DisplayScreen() {
   const t = useStrings(strings);
   const [current, setCurrent] = useState<Current>();
+  const [businessName, setBusinessName] = useState('');
+  useEffect(() => {
+    ok(api.GET('/settings'))
+      .then((settings) => setBusinessName(settings.business_name))
+      .catch(() => undefined);
+  }, []);
   const [error, setError] = useState<string>();
   const load = useCallback(async () => {
     try {
@@ -35,7 +47,12 @@ export default function DisplayScreen() {
     <section class="customer-display">
       <h1 class="visually-hidden">{t.title}</h1>
       <Alert message={error} />
-      {current && (current.cashier === null ? <PairForm onPaired={load} /> : <Showing current={current} />)}
+      {current &&
+        (current.cashier === null ? (
+          <PairForm onPaired={load} />
+        ) : (
+          <Showing current={current} businessName={businessName} />
+        ))}
     </section>
   );
 }
@@ -72,29 +89,58 @@ function PairForm({ onPaired }: { onPaired: () => Promise<void> }) {
       <button type="submit" class="primary" disabled={code.length !== 6}>
         {t.connect}
       </button>
+      <button type="button" class="ghost" onClick={() => void logOut()}>
+        {t.logOut}
+      </button>
     </form>
   );
 }
 
-function Showing({ current }: { current: Current }) {
+/**
+ * Whether to thank the guest now: for a few seconds after a bill seen here unpaid turns paid. A bill
+ * already paid when first seen (a reload, a till reopening it) is not the guest at the counter.
+ */
+function useThanks(bill: Current['bill']): boolean {
+  const seenUnpaid = useRef<string | undefined>(undefined);
+  const [thanking, setThanking] = useState<string>();
+  const billId = bill?.id;
+  const isPaid = bill?.status === PAID;
+  useEffect(() => {
+    if (!billId) return;
+    if (!isPaid) {
+      seenUnpaid.current = billId;
+      return;
+    }
+    if (seenUnpaid.current !== billId) return;
+    seenUnpaid.current = undefined;
+    setThanking(billId);
+    const timer = setTimeout(() => setThanking(undefined), THANKS_MS);
+    return () => clearTimeout(timer);
+  }, [billId, isPaid]);
+  return isPaid && thanking === billId;
+}
+
+function Showing({ current, businessName }: { current: Current; businessName: string }) {
   const t = useStrings(strings);
   const money = useMoney();
   const { bill, lightning } = current;
+  const isThanking = useThanks(bill);
   const invoice = lightning?.status === 'pending' ? lightning.invoice : undefined;
   const qr = useMemo(() => (invoice ? lightningQrDataUrl(invoice) : undefined), [invoice]);
-  const till = <p class="muted">{format(t.tillOf, { name: current.cashier ?? '' })}</p>;
-  if (!bill) {
-    return (
-      <div class="display-idle stack">
-        <p class="display-big">{t.welcome}</p>
-        {till}
-      </div>
-    );
-  }
-  if (bill.status === PAID) {
+  const till = <p class="muted display-till">{format(t.tillOf, { name: current.cashier ?? '' })}</p>;
+  if (isThanking) {
     return (
       <div class="display-thanks stack" role="status">
         <p class="display-big">{t.thanks}</p>
+      </div>
+    );
+  }
+  if (!bill || bill.status === PAID) {
+    return (
+      <div class="display-idle stack">
+        {businessName && <p class="display-big">{businessName}</p>}
+        <p class="display-welcome">{t.welcome}</p>
+        {till}
       </div>
     );
   }

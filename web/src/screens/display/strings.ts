@@ -16,6 +16,7 @@ export const strings: Strings<
   | 'qrLabel'
   | 'thanks'
   | 'unreachable'
+  | 'logOut'
 > = {
   en: {
     title: 'Customer display',
@@ -33,11 +34,12 @@ export const strings: Strings<
     qrLabel: 'Lightning invoice QR code',
     thanks: 'Thank you!',
     unreachable: 'The server cannot be reached. Trying again…',
+    logOut: 'Log out',
   },
   es: {
     title: 'Pantalla del cliente',
     pairTitle: 'Conectar esta pantalla a una caja',
-    pairHelp: 'En la caja, toque "Conectar la pantalla del cliente" y escriba el código que muestra.',
+    pairHelp: 'En la caja, toca "Conectar la pantalla del cliente" y escribe el código que muestra.',
     code: 'Código',
     connect: 'Conectar',
     welcome: 'Bienvenido',
@@ -50,5 +52,6 @@ export const strings: Strings<
     qrLabel: 'Código QR de la factura Lightning',
     thanks: '¡Gracias!',
     unreachable: 'No se puede contactar con el servidor. Reintentando…',
+    logOut: 'Salir',
   },
 };

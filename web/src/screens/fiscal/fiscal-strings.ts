@@ -221,14 +221,14 @@ export const fiscalStrings: Strings<
     unitKey: 'Clave de unidad SAT',
     periodicity: 'Factura global cada',
     periodicityHelp:
-      'Configure en el panel del PAC el mismo periodo para los tickets, o vencerán antes de que la factura global los tome.',
+      'Configura en el panel del PAC el mismo periodo para los tickets, o vencerán antes de que la factura global los tome.',
     period_day: 'día',
     period_week: 'semana',
     period_fortnight: 'quincena',
     period_month: 'mes',
     paymentForms: 'Forma de pago SAT de cada método',
     paymentFormsHelp:
-      'Lightning no tiene forma de pago SAT propia: elija la que use su contador (p. ej. 06 Dinero electrónico o 31 Intermediario pagos). Mientras tanto, las cuentas pagadas con Lightning no se pueden facturar.',
+      'Lightning no tiene forma de pago SAT propia: elige la que use tu contador (p. ej. 06 Dinero electrónico o 31 Intermediario pagos). Mientras tanto, las cuentas pagadas con Lightning no se pueden facturar.',
     noForm: 'Sin elegir',
     save: 'Guardar facturación',
     saved: 'Facturación guardada.',

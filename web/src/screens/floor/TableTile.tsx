@@ -63,6 +63,7 @@ export function TableTile({
       {occupied && order && (
         <span class="floor-table-meta">
           <span>{format(t.waiter, { name: order.waiter })}</span>{' '}
+          <span>{format(t.orderCode, { code: order.code })}</span>{' '}
           <span class="num">
             {format(t.seated, { time: sinceLabel(Math.max(0, Math.floor((now - order.seatedAt) / 60_000))) })}
           </span>

@@ -1,4 +1,5 @@
 import type { Ok } from '../../api/client';
+import { shortCode } from '../../core/short-code';
 
 export type Space = Ok<'/spaces', 'get'>[number];
 export type Table = Ok<'/tables', 'get'>[number];
@@ -9,6 +10,8 @@ export type OpenOrder = {
   /** Integer cents: the app formats cents, the API speaks decimal numbers. */
   total: number;
   waiter: string;
+  /** The order's short code, as its chit and the kitchen screen print it. */
+  code: string;
   seatedAt: number;
   /** Only when the order carries a guest count; orders need not. */
   guests?: number;
@@ -24,6 +27,7 @@ export function openOrderOf(order: Order): OpenOrder {
   return {
     total: Math.round(order.total * 100),
     waiter: order.waiter,
+    code: shortCode(order.id),
     seatedAt: Date.parse(order.created_at),
     // Who may not read bills (the kitchen) gets no paid or balance: for them a table is occupied.
     isPaid: (order.paid ?? 0) > 0 && (order.balance ?? 0) <= 0,

@@ -15,6 +15,7 @@ export const strings: Strings<
   | 'forbidden'
   | 'summary'
   | 'waiter'
+  | 'orderCode'
   | 'seated'
   | 'guests'
   | 'ready'
@@ -47,6 +48,7 @@ export const strings: Strings<
     forbidden: 'Your role may not open orders. Ask a manager.',
     summary: '{free} free, {occupied} occupied',
     waiter: 'Waiter: {name}',
+    orderCode: 'Order {code}',
     seated: 'Seated {time} ago',
     guests: '{n} guests',
     ready: '{n} ready',
@@ -79,6 +81,7 @@ export const strings: Strings<
     forbidden: 'Tu rol no permite abrir comandas. Pide ayuda a un gerente.',
     summary: '{free} libres, {occupied} ocupadas',
     waiter: 'Mesero: {name}',
+    orderCode: 'Orden {code}',
     seated: 'Sentados hace {time}',
     guests: '{n} comensales',
     ready: '{n} listos',

@@ -1,4 +1,5 @@
 import { format, formatTable, useStrings } from '../../core/i18n';
+import { shortCode } from '../../core/short-code';
 import { type OrderCard as Card, clock, type PlateLine, type Shown } from './kitchen-queue';
 import { strings } from './strings';
 
@@ -24,7 +25,7 @@ export function OrderCard({
 }) {
   const t = useStrings(strings);
   const where = card.table_name === null ? t.counter : formatTable(t.table, { name: card.table_name });
-  const order = format(t.order, { code: card.order_id.slice(-4).toUpperCase() });
+  const order = format(t.order, { code: shortCode(card.order_id) });
   return (
     <li class="kitchen-order" data-order-id={card.order_id} data-course={card.course}>
       <h2 class="kitchen-order-head">

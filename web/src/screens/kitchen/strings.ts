@@ -82,7 +82,7 @@ export const strings: Strings<
     tapToStart: 'Toca para empezar',
     tapWhenReady: 'Toca cuando esté listo',
     waitingForService: 'Esperando al mesero',
-    order: 'Comanda {code}',
+    order: 'Orden {code}',
     bump: 'Despachado',
     unreachable: 'No se puede contactar con el servidor.',
     queue: 'Platillos en espera',

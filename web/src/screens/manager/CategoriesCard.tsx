@@ -5,24 +5,13 @@ import { Field, RecordForm } from '../../components/FormKit';
 import { useStrings } from '../../core/i18n';
 import { useServerText } from '../../core/server-text';
 import { type Category, menuStrings } from './menu-model';
+import { StationSelect, stationsOf } from './StationSelect';
 import { type RecordFormProps, RecordTable, useEditing, useRecordForm, useRemoval } from './shared';
 
 type CategoryType = 'dish' | 'ingredient' | 'product';
 
 /** Dish categories keep the ids they always had; the others are told apart by their type. */
 const idPrefix = (type: CategoryType) => (type === 'dish' ? 'category' : `${type}-category`);
-
-const STATIONS = ['kitchen', 'bar'];
-
-function StationOptions() {
-  return (
-    <datalist id="stations">
-      {STATIONS.map((station) => (
-        <option key={station} value={station} />
-      ))}
-    </datalist>
-  );
-}
 
 /**
  * The categories of one type: dish categories (each sent to a station's screen and printer), or
@@ -44,6 +33,7 @@ export function CategoriesCard({
   const serverText = useServerText();
   const { editing, edit, close, saved, newKey, added } = useEditing<Category>(reload);
   const removal = useRemoval(reload);
+  const stations = stationsOf(categories.map((category) => category.station));
   const remove = (category: Category) =>
     removal.remove(() =>
       writeOnce(() =>
@@ -55,7 +45,6 @@ export function CategoriesCard({
   return (
     <section class="card stack" aria-labelledby={titleId}>
       <h2 id={titleId}>{title}</h2>
-      {type === 'dish' && <StationOptions />}
       {categories.length === 0 ? (
         <p class="muted">{t.noCategories}</p>
       ) : (
@@ -83,9 +72,16 @@ export function CategoriesCard({
       )}
       <Alert message={removal.error} />
       {editing ? (
-        <CategoryForm key={editing.id} type={type} category={editing} onSaved={saved} onCancel={close} />
+        <CategoryForm
+          key={editing.id}
+          type={type}
+          category={editing}
+          stations={stations}
+          onSaved={saved}
+          onCancel={close}
+        />
       ) : (
-        <CategoryForm key={newKey} type={type} onSaved={added} />
+        <CategoryForm key={newKey} type={type} stations={stations} onSaved={added} />
       )}
     </section>
   );
@@ -94,20 +90,23 @@ export function CategoriesCard({
 function CategoryForm({
   type,
   category,
+  stations,
   onSaved,
   onCancel,
-}: RecordFormProps & { type: CategoryType; category?: Category }) {
+}: RecordFormProps & { type: CategoryType; category?: Category; stations: string[] }) {
   const t = useStrings(menuStrings);
   const labels = [t.newCategory, t.editCategory, t.addCategory] as const;
   const form = useRecordForm(category, '/categories', idPrefix(type), labels, { onSaved, onCancel });
   const { prefix } = form;
   const [station, setStation] = useState(category?.station ?? 'kitchen');
+  // Empty while "another station" is chosen: the station is then the name typed.
+  const [newStation, setNewStation] = useState('');
 
   const submit = async () => {
     const body = {
       name: form.name.trim(),
       type,
-      ...(type === 'dish' && { station: station.trim() || 'kitchen' }),
+      ...(type === 'dish' && { station: station || newStation.trim() }),
     };
     await form.save(body);
   };
@@ -116,13 +115,23 @@ function CategoryForm({
       {form.nameField(t.categoryName)}
       {type === 'dish' && (
         <Field id={`${prefix}-station`} label={t.station}>
-          <input
+          <StationSelect
             id={`${prefix}-station`}
-            list="stations"
+            value={station}
+            stations={stations}
+            emptyLabel={t.otherStation}
+            onChange={setStation}
+          />
+        </Field>
+      )}
+      {type === 'dish' && station === '' && (
+        <Field id={`${prefix}-new-station`} label={t.newStation}>
+          <input
+            id={`${prefix}-new-station`}
             required
             maxLength={50}
-            value={station}
-            onInput={(event) => setStation(event.currentTarget.value)}
+            value={newStation}
+            onInput={(event) => setNewStation(event.currentTarget.value)}
           />
         </Field>
       )}

@@ -3,6 +3,7 @@ import { api, createOnce, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { Field } from '../../components/FormKit';
 import { format, useStrings } from '../../core/i18n';
+import { useServerText } from '../../core/server-text';
 import { PaymentMethodsPanel } from './PaymentMethodsPanel';
 import { PrintJobsPanel } from './PrintJobsPanel';
 import {
@@ -13,13 +14,22 @@ import {
   printerStrings,
   WIDTHS,
 } from './printers-model';
+import { StationSelect, stationsOf } from './StationSelect';
 import { DeleteButton, useCommonStrings, useFailureMessage, useLoaded } from './shared';
+
+/** A kitchen printer prints one station's dishes: the stations the dish categories are sent to. */
+async function loadStations() {
+  const categories = await ok(api.GET('/categories', { params: { query: { type: 'dish' } } }));
+  return stationsOf((categories ?? []).map((category) => category.station));
+}
 
 /** The restaurant's printers (the receipt printer at the till, the kitchen's) with their jobs, and its payment methods. */
 export function PrintersSection() {
   const t = useStrings(printerStrings);
   const common = useCommonStrings();
   const failureMessage = useFailureMessage();
+  const serverText = useServerText();
+  const stations = useLoaded(loadStations);
   const printers = useLoaded(async () => (await ok(api.GET('/printers'))) ?? []);
   const [form, setForm] = useState<PrinterForm>(EMPTY_PRINTER);
   const [editing, setEditing] = useState<Printer>();
@@ -88,7 +98,7 @@ export function PrintersSection() {
                   <td>{printer.name}</td>
                   <td>
                     {printer.role === 'receipt' ? t.role_receipt : t.role_kitchen}
-                    {printer.station ? ` · ${printer.station}` : ''}
+                    {printer.station ? ` · ${serverText(printer.station)}` : ''}
                   </td>
                   <td>{`${printer.host}:${printer.port}`}</td>
                   <td class="row">
@@ -161,16 +171,16 @@ export function PrintersSection() {
                 ))}
               </select>
             </Field>
-            {form.role === 'kitchen' && (
-              <Field id="printer-station" label={t.station}>
-                <input
-                  id="printer-station"
-                  maxLength={50}
-                  value={form.station}
-                  onInput={(e) => set('station', e.currentTarget.value)}
-                />
-              </Field>
-            )}
+            <Field id="printer-station" label={t.station}>
+              <StationSelect
+                id="printer-station"
+                value={form.role === 'kitchen' ? form.station : ''}
+                stations={stations.data ?? stationsOf([])}
+                emptyLabel={t.everyStation}
+                disabled={form.role !== 'kitchen'}
+                onChange={(station) => set('station', station)}
+              />
+            </Field>
           </div>
           <div class="row">
             <button type="submit" class="primary" disabled={busy}>

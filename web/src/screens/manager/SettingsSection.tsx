@@ -9,6 +9,14 @@ import { Check, centsText, useAction, useLoaded } from './shared';
 
 type Settings = Ok<'/settings', 'get'>;
 type Currency = NonNullable<Body<'/settings', 'put'>['base_currency']>;
+type PaperLocale = Settings['locale'];
+
+/** The languages receipts and chits print in, each named in its own language. */
+const PAPER_LANGUAGES: { code: PaperLocale; name: string }[] = [
+  { code: 'es-MX', name: 'Español (México)' },
+  { code: 'en-US', name: 'English (US)' },
+];
+const MAX_TIP_SUGGESTIONS = 5;
 
 const strings: Strings<
   | 'business'
@@ -17,6 +25,15 @@ const strings: Strings<
   | 'taxId'
   | 'phone'
   | 'receiptFooter'
+  | 'paperLanguage'
+  | 'paperLanguageHelp'
+  | 'tips'
+  | 'tipSuggestions'
+  | 'tipSuggestionsHelp'
+  | 'maxTip'
+  | 'maxTipHelp'
+  | 'badTips'
+  | 'badMaxTip'
   | 'taxes'
   | 'taxRate'
   | 'taxRateHelp'
@@ -40,6 +57,15 @@ const strings: Strings<
     taxId: 'Tax ID',
     phone: 'Phone',
     receiptFooter: 'Receipt footer',
+    paperLanguage: 'Language of the paper',
+    paperLanguageHelp: 'Receipts, guest checks and kitchen chits print in it.',
+    tips: 'Tips',
+    tipSuggestions: 'Tip buttons (%)',
+    tipSuggestionsHelp: "Up to five percentages the guest's phone offers, e.g. 10, 15, 20.",
+    maxTip: 'Largest tip (%)',
+    maxTipHelp: 'A tip is at most this percent of what the guest pays.',
+    badTips: 'Enter up to five different whole percentages from 1 to 100, such as 10, 15, 20.',
+    badMaxTip: 'Enter the largest tip as a whole percentage from 0 to 1000.',
     taxes: 'Tax',
     taxRate: 'Tax rate (%)',
     taxRateHelp: 'For example 16 or 7.5.',
@@ -63,6 +89,15 @@ const strings: Strings<
     taxId: 'RFC',
     phone: 'Teléfono',
     receiptFooter: 'Pie del ticket',
+    paperLanguage: 'Idioma del papel',
+    paperLanguageHelp: 'En él se imprimen los tickets, las precuentas y las comandas.',
+    tips: 'Propinas',
+    tipSuggestions: 'Botones de propina (%)',
+    tipSuggestionsHelp: 'Hasta cinco porcentajes que ofrece el teléfono del cliente, p. ej. 10, 15, 20.',
+    maxTip: 'Propina máxima (%)',
+    maxTipHelp: 'La propina es como mucho este porcentaje de lo que paga el cliente.',
+    badTips: 'Escribe hasta cinco porcentajes enteros distintos, de 1 a 100, como 10, 15, 20.',
+    badMaxTip: 'Escribe la propina máxima como un porcentaje entero de 0 a 1000.',
     taxes: 'Impuestos',
     taxRate: 'Tasa de impuesto (%)',
     taxRateHelp: 'Por ejemplo 16 o 7.5.',
@@ -86,7 +121,27 @@ async function loadSettings() {
   return { settings, currencies };
 }
 
-/** The business settings of GET/PUT /settings: receipts, tax, time zone and base currency. */
+/** The tip buttons as typed ("10, 15, 20"); undefined unless they are what the API takes. */
+function parseTipSuggestions(text: string): number[] | undefined {
+  const percents = text
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(Number);
+  const isValid =
+    percents.length <= MAX_TIP_SUGGESTIONS &&
+    new Set(percents).size === percents.length &&
+    percents.every((percent) => Number.isInteger(percent) && percent >= 1 && percent <= 100);
+  return isValid ? percents : undefined;
+}
+
+function parseMaxTip(text: string): number | undefined {
+  const percent = Number(text.trim());
+  return text.trim() !== '' && Number.isInteger(percent) && percent >= 0 && percent <= 1000
+    ? percent
+    : undefined;
+}
+
+/** The business settings of GET/PUT /settings: receipts and their language, tax, tips, time zone and base currency. */
 export function SettingsSection() {
   const loaded = useLoaded(loadSettings);
   return (
@@ -110,6 +165,8 @@ function SettingsForm({ settings, currencies }: { settings: Settings; currencies
   const [form, setForm] = useState({
     ...settings,
     tax_rate: centsText(Math.round(settings.tax_rate * 100)).replace(/\.00$/, ''),
+    tip_suggestions: settings.tip_suggestions.join(', '),
+    max_tip_percent: String(settings.max_tip_percent),
   });
   const [saved, setSaved] = useState(false);
   const [invalid, setInvalid] = useState<string>();
@@ -126,10 +183,28 @@ function SettingsForm({ settings, currencies }: { settings: Settings; currencies
       setInvalid(t.badTaxRate);
       return;
     }
+    const tipSuggestions = parseTipSuggestions(form.tip_suggestions);
+    if (!tipSuggestions) {
+      setInvalid(t.badTips);
+      return;
+    }
+    const maxTipPercent = parseMaxTip(form.max_tip_percent);
+    if (maxTipPercent === undefined) {
+      setInvalid(t.badMaxTip);
+      return;
+    }
     setInvalid(undefined);
-    const wanted: Settings = { ...form, tax_rate: fromCents(taxRate) };
+    const wanted: Settings = {
+      ...form,
+      tax_rate: fromCents(taxRate),
+      tip_suggestions: tipSuggestions,
+      max_tip_percent: maxTipPercent,
+    };
+    // Compared as JSON: the tip buttons are a list, equal by content.
     const changes = Object.fromEntries(
-      Object.entries(wanted).filter(([key, value]) => stored[key as keyof Settings] !== value),
+      Object.entries(wanted).filter(
+        ([key, value]) => JSON.stringify(stored[key as keyof Settings]) !== JSON.stringify(value),
+      ),
     ) as Body<'/settings', 'put'>;
     const done = await action.run(async () => {
       setStored(await writeOnce(() => api.PUT('/settings', { body: changes })));
@@ -156,6 +231,21 @@ function SettingsForm({ settings, currencies }: { settings: Settings; currencies
       )}
     </Field>
   );
+  const percentField = (key: 'tip_suggestions' | 'max_tip_percent', label: string, help: string) => (
+    <Field id={`settings-${key}`} label={label}>
+      <input
+        id={`settings-${key}`}
+        inputMode={key === 'max_tip_percent' ? 'numeric' : 'text'}
+        required={key === 'max_tip_percent'}
+        aria-describedby={`settings-${key}-help`}
+        value={form[key]}
+        onInput={(event) => set(key, event.currentTarget.value)}
+      />
+      <small id={`settings-${key}-help`} class="muted">
+        {help}
+      </small>
+    </Field>
+  );
   return (
     <form class="manager-sections" aria-label={t.save} onSubmit={submit}>
       <section class="card stack" aria-labelledby="settings-business">
@@ -173,6 +263,28 @@ function SettingsForm({ settings, currencies }: { settings: Settings; currencies
             value={form.receipt_footer}
             onInput={(event) => set('receipt_footer', event.currentTarget.value)}
           />
+        </Field>
+        <Field id="settings-locale" label={t.paperLanguage}>
+          <select
+            id="settings-locale"
+            aria-describedby="settings-locale-help"
+            value={form.locale}
+            onChange={(event) =>
+              set(
+                'locale',
+                PAPER_LANGUAGES.find(({ code }) => code === event.currentTarget.value)?.code ?? form.locale,
+              )
+            }
+          >
+            {PAPER_LANGUAGES.map(({ code, name }) => (
+              <option key={code} value={code} lang={code}>
+                {name}
+              </option>
+            ))}
+          </select>
+          <small id="settings-locale-help" class="muted">
+            {t.paperLanguageHelp}
+          </small>
         </Field>
       </section>
       <section class="card stack" aria-labelledby="settings-taxes">
@@ -199,6 +311,13 @@ function SettingsForm({ settings, currencies }: { settings: Settings; currencies
         >
           {t.pricesIncludeTax}
         </Check>
+      </section>
+      <section class="card stack" aria-labelledby="settings-tips">
+        <h2 id="settings-tips">{t.tips}</h2>
+        <div class="fields">
+          {percentField('tip_suggestions', t.tipSuggestions, t.tipSuggestionsHelp)}
+          {percentField('max_tip_percent', t.maxTip, t.maxTipHelp)}
+        </div>
       </section>
       <section class="card stack" aria-labelledby="settings-operation">
         <h2 id="settings-operation">{t.operation}</h2>

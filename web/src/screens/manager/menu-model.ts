@@ -11,6 +11,8 @@ export const menuStrings: Strings<
   | 'editCategory'
   | 'categoryName'
   | 'station'
+  | 'otherStation'
+  | 'newStation'
   | 'addCategory'
   | 'noCategories'
   | 'dishes'
@@ -39,6 +41,8 @@ export const menuStrings: Strings<
     editCategory: 'Edit category',
     categoryName: 'Category name',
     station: 'Station',
+    otherStation: 'Another station…',
+    newStation: 'Name of the new station',
     addCategory: 'Add category',
     noCategories: 'No categories yet.',
     dishes: 'Dishes',
@@ -67,6 +71,8 @@ export const menuStrings: Strings<
     editCategory: 'Editar categoría',
     categoryName: 'Nombre de la categoría',
     station: 'Estación',
+    otherStation: 'Otra estación…',
+    newStation: 'Nombre de la nueva estación',
     addCategory: 'Agregar categoría',
     noCategories: 'Aún no hay categorías.',
     dishes: 'Platillos',

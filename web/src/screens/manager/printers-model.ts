@@ -46,6 +46,7 @@ export const printerStrings: Strings<
   | 'port'
   | 'role'
   | 'station'
+  | 'everyStation'
   | 'width'
   | 'role_receipt'
   | 'role_kitchen'
@@ -79,7 +80,8 @@ export const printerStrings: Strings<
     host: 'Host or IP address',
     port: 'Port',
     role: 'Prints',
-    station: 'Kitchen station (empty: every station)',
+    station: 'Kitchen station (kitchen printers only)',
+    everyStation: 'Every station',
     width: 'Characters per line (32: 58 mm paper; 42 or 48: 80 mm)',
     role_receipt: 'Receipts',
     role_kitchen: 'Kitchen chits',
@@ -113,7 +115,8 @@ export const printerStrings: Strings<
     host: 'Nombre de equipo o dirección IP',
     port: 'Puerto',
     role: 'Imprime',
-    station: 'Estación de cocina (vacío: todas)',
+    station: 'Estación (solo impresoras de cocina)',
+    everyStation: 'Todas las estaciones',
     width: 'Caracteres por línea (32: papel de 58 mm; 42 o 48: 80 mm)',
     role_receipt: 'Tickets',
     role_kitchen: 'Comandas de cocina',

@@ -6,6 +6,7 @@ import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, formatTable, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { useCan } from '../../core/session';
+import { shortCode } from '../../core/short-code';
 import { MenuPanel } from './MenuPanel';
 import { MovePlates, MovePlatesButton } from './MovePlates';
 import { OrderedPlates } from './OrderedPlates';
@@ -277,6 +278,7 @@ export default function OrderScreen() {
     <div class="order-screen">
       <header class="order-head">
         <h1>{title}</h1>
+        <span class="muted">{format(t.orderCode, { code: shortCode(orderId) })}</span>
         {mayOrder && (
           <p class="order-total">
             <span>{t.total}</span> <strong class="num">{order ? money(cents(order.total)) : '—'}</strong>

@@ -25,6 +25,7 @@ export const cents = (amount: number) => Math.round(amount * 100);
 
 type Keys =
   | 'order'
+  | 'orderCode'
   | 'table'
   | 'counter'
   | 'total'
@@ -123,6 +124,7 @@ export const strings: Strings<Keys> = {
     voidedBy: 'Voided by {name}',
     approvedBy: 'approved by {name}',
     order: 'Order',
+    orderCode: 'Order {code}',
     table: 'Table {table}',
     counter: 'Counter order',
     total: 'Total',
@@ -191,6 +193,7 @@ export const strings: Strings<Keys> = {
     voidedBy: 'Anuló {name}',
     approvedBy: 'autorizó {name}',
     order: 'Comanda',
+    orderCode: 'Orden {code}',
     table: 'Mesa {table}',
     counter: 'Comanda de barra',
     total: 'Total',

@@ -71,7 +71,7 @@ export function BillPayments({ ticket, name }: { ticket: Ticket; name: string })
       )}
       {payments?.length === 0 && <p class="muted">{t.noPayments}</p>}
       {payments && payments.length > 0 && (
-        <table class="list">
+        <table class="list stacks">
           <thead>
             <tr>
               <th scope="col">{t.method}</th>
@@ -102,8 +102,12 @@ export function BillPayments({ ticket, name }: { ticket: Ticket; name: string })
                     ? t.guestLightning
                     : methodName(payment.method)}
                 </td>
-                <td class="num">{money(toCents(payment.amount))}</td>
-                <td class="num">{money(toCents(payment.tip))}</td>
+                <td class="num" data-label={t.amount}>
+                  {money(toCents(payment.amount))}
+                </td>
+                <td class="num" data-label={t.tip}>
+                  {money(toCents(payment.tip))}
+                </td>
                 <td>{t[`paymentStatus_${payment.status}`]}</td>
                 {(canRefund || canTake) && (
                   <td>

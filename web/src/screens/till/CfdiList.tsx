@@ -24,7 +24,7 @@ export function CfdiList({ cfdis }: { cfdis: Cfdi[] }) {
   const serverText = useServerText();
   if (cfdis.length === 0) return null;
   return (
-    <table class="list cfdi-list" aria-label={t.cfdisTitle}>
+    <table class="list stacks cfdi-list" aria-label={t.cfdisTitle}>
       <caption>{t.cfdisTitle}</caption>
       <thead>
         <tr>
@@ -58,7 +58,9 @@ export function CfdiList({ cfdis }: { cfdis: Cfdi[] }) {
                 </span>
                 {cfdi.error && <p class="error">{serverText(cfdi.error)}</p>}
               </td>
-              <td class="num">{money(toCents(cfdi.total))}</td>
+              <td class="num" data-label={t.total}>
+                {money(toCents(cfdi.total))}
+              </td>
               <td>
                 {cfdi.invoice_id && (
                   <span class="row">

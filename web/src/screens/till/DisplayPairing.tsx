@@ -13,7 +13,7 @@ const strings: Strings<'pair' | 'code' | 'howTo' | 'unreachable'> = {
   es: {
     pair: 'Conectar la pantalla del cliente',
     code: 'Pantalla del cliente: código {code}',
-    howTo: 'Escríbalo en la pantalla del cliente antes de 5 minutos.',
+    howTo: 'Escríbelo en la pantalla del cliente antes de 5 minutos.',
     unreachable: 'No se puede contactar con el servidor.',
   },
 };

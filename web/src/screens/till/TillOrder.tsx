@@ -5,6 +5,7 @@ import { Alert } from '../../components/Alert';
 import { toCents } from '../../core/cents';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, formatTable, useStrings } from '../../core/i18n';
+import { shortCode } from '../../core/short-code';
 import { BillMaker } from './BillMaker';
 import { BillPayments } from './BillPayments';
 import { Bills } from './Bills';
@@ -128,7 +129,9 @@ export function TillOrder({ orderId }: { orderId: string }) {
           {t.allOrders}
         </a>
       </div>
-      <p class="muted">{format(t.waiter, { name: order.waiter })}</p>
+      <p class="muted">
+        {format(t.waiter, { name: order.waiter })} · {format(t.orderCode, { code: shortCode(order.id) })}
+      </p>
       <Alert message={error} />
       {notice && (
         <p class="notice" role="status">

@@ -7,6 +7,7 @@ import { toCents } from '../../core/cents';
 import { useLiveEvents } from '../../core/events';
 import { format, formatTable, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
+import { shortCode } from '../../core/short-code';
 import { DisplayPairing } from './DisplayPairing';
 import { ShiftReport } from './ShiftReport';
 import { strings } from './strings';
@@ -83,6 +84,7 @@ function OpenOrders() {
               >
                 <span class="till-order-name">{name ? formatTable(t.table, { name }) : t.counter}</span>
                 <span class="muted">{format(t.waiter, { name: order.waiter })}</span>
+                <span class="muted">{format(t.orderCode, { code: shortCode(order.id) })}</span>
                 <span class="till-order-amounts">
                   <span>
                     {t.total} <span class="num">{money(toCents(order.total))}</span>

@@ -11,6 +11,7 @@ type Key =
   | 'paid'
   | 'due'
   | 'order'
+  | 'orderCode'
   | 'counterOrder'
   | 'allOrders'
   | 'fullyPaid'
@@ -85,6 +86,7 @@ export const strings: Strings<Key> = {
     paid: 'Paid',
     due: 'Due',
     order: 'Order',
+    orderCode: 'Order {code}',
     counterOrder: 'Counter order',
     allOrders: 'All open orders',
     fullyPaid: 'This order is fully paid.',
@@ -158,6 +160,7 @@ export const strings: Strings<Key> = {
     paid: 'Pagado',
     due: 'Pendiente',
     order: 'Pedido',
+    orderCode: 'Orden {code}',
     counterOrder: 'Pedido de mostrador',
     allOrders: 'Todos los pedidos abiertos',
     fullyPaid: 'Este pedido está pagado por completo.',
