@@ -11,11 +11,14 @@ const [target] = databaseTargets as [(typeof databaseTargets)[number]];
 
 /**
  * One es-MX glossary for every screen and server message: Mexico says "agregar" (not Spain's
- * "añadir") and "ticket" for the printed receipt (not "recibo"; the bill itself is the "cuenta").
+ * "añadir") and "ticket" for the printed receipt (not "recibo"; the bill itself is the "cuenta"),
+ * and a plate's seat is its "comensal" everywhere.
  */
 const NOT_MEXICAN = [
   { word: /\bañad/i, use: 'agregar' },
   { word: /\brecibo/i, use: 'ticket' },
+  // The guest page, the till, the kitchen and the paper call the person at a place "comensal".
+  { word: /\basiento/i, use: 'comensal' },
 ];
 
 /** How a screen speaks to a guest ("usted"), which a staff screen never does: it says "tú". */

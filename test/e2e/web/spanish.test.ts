@@ -108,7 +108,7 @@ describe('web app in Spanish (es-MX)', { skip: skipWithoutChromium }, () => {
     await page.waitForURL(/\/app\/orders\//);
     await check('order');
     // The options panel of a dish: quantity, seat and course.
-    await page.getByRole('button', { name: 'Cantidad, asiento y tiempo de Tacos al pastor' }).click();
+    await page.getByRole('button', { name: 'Cantidad, comensal y tiempo de Tacos al pastor' }).click();
     await page.getByRole('dialog', { name: 'Tacos al pastor' }).waitFor();
     await check('order-options');
     await page.getByRole('button', { name: 'Cancelar', exact: true }).click();

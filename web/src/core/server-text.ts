@@ -287,7 +287,10 @@ const SPANISH_PATTERNS: readonly [RegExp, string | ((match: string, ...groups: s
   ],
 ];
 
-const TABLES: Record<Language, Record<string, string>> = { en: {}, es: SPANISH };
+/** The server's words are English already, but for the two usual stations (and a role) named by code. */
+const ENGLISH: Record<string, string> = { kitchen: 'Kitchen', bar: 'Bar' };
+
+const TABLES: Record<Language, Record<string, string>> = { en: ENGLISH, es: SPANISH };
 
 /**
  * The refusals a guest's phone shows too, said to the guest as "usted": the table above speaks to

@@ -87,7 +87,7 @@ export const strings: Strings<
     unreachable: 'No se puede contactar con el servidor.',
     queue: 'Platillos en espera',
     course: 'Tiempo {n}',
-    seat: 'Asiento {n}',
+    seat: 'Comensal {n}',
     eightySix: 'Agotar',
     eightySixFor: 'Agotar {dish}',
     soldOut: 'Agotados',
