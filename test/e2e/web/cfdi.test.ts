@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Locator, Page } from 'playwright-core';
 import type { Db } from '../../../src/core/db/database';
@@ -254,27 +254,9 @@ describe('web app: e-invoicing (CFDI) in Spanish', { skip: skipWithoutChromium }
     assert.deepEqual(phone.consoleErrors, []);
   });
   it('cancels a guest’s invoice with a motive after confirming, issues the corrected one, lists every CFDI of the bill and keeps the customer off the guest link', async (t) => {
-    let serverClock: { now: () => number } | undefined;
-    const { sim, env } = await startPacSimulator(t, () => (serverClock ?? Date).now(), {
-      selfInvoiceDomain: null,
-    });
-    const { app, db, baseUrl, clock } = await startWebServer(t, target, { withGuestLinks: true, env });
-    serverClock = clock;
-    clock.set(LATE_EVENING);
-    const { manager, call } = await laEsquina(app, db);
-    assert.equal((await call('PUT', '/settings/fiscal', RESTAURANT_FISCAL)).statusCode, 200);
-    const browser = await launchBrowser(t);
-
     // A guest invoiced the bill from the paper's QR; the manager finds a mistake in it.
-    const bill = await paidBill({ app, db, admin: call }, { pricesCents: [12550, 3500] });
-    await app.jobs.run(FISCAL_JOB);
-    const link = (await call('POST', `/tickets/${bill.ticketId}/guest-link`)).json();
-    const asked = await call('POST', `/guest/${link.token}/invoice`, {
-      customer: GUEST_CUSTOMER,
-      use: 'G03',
-    });
-    assert.equal(asked.statusCode, 201, asked.body);
-    const orderId = (await call('GET', `/tickets/${bill.ticketId}`)).json().order_id as string;
+    const { sim, app, baseUrl, clock, manager, call, bill, link, orderId } = await guestInvoicedBill(t);
+    const browser = await launchBrowser(t);
     const till = await openDevice(browser, baseUrl, 'tablet', 'es-MX');
     await logInThroughScreen(till.page, manager.name, manager.pin);
     await till.page.goto(`/app/till/${orderId}`);
@@ -357,25 +339,8 @@ describe('web app: e-invoicing (CFDI) in Spanish', { skip: skipWithoutChromium }
   });
 
   it('fits a paid, invoiced bill on a manager’s 390 px phone: its payments, the refund form and the cancel motives', async (t) => {
-    let serverClock: { now: () => number } | undefined;
-    const { sim, env } = await startPacSimulator(t, () => (serverClock ?? Date).now(), {
-      selfInvoiceDomain: null,
-    });
-    const { app, db, baseUrl, clock } = await startWebServer(t, target, { withGuestLinks: true, env });
-    serverClock = clock;
-    clock.set(LATE_EVENING);
-    const { manager, call } = await laEsquina(app, db);
-    assert.equal((await call('PUT', '/settings/fiscal', RESTAURANT_FISCAL)).statusCode, 200);
-    const bill = await paidBill({ app, db, admin: call }, { pricesCents: [12550, 3500] });
-    await app.jobs.run(FISCAL_JOB);
-    const link = (await call('POST', `/tickets/${bill.ticketId}/guest-link`)).json();
-    const asked = await call('POST', `/guest/${link.token}/invoice`, {
-      customer: GUEST_CUSTOMER,
-      use: 'G03',
-    });
-    assert.equal(asked.statusCode, 201, asked.body);
+    const { sim, baseUrl, manager, orderId } = await guestInvoicedBill(t);
     assert.equal(sim.invoices().length, 1);
-    const orderId = (await call('GET', `/tickets/${bill.ticketId}`)).json().order_id as string;
 
     const browser = await launchBrowser(t);
     const { page, consoleErrors } = await openDevice(browser, baseUrl, 'phone', 'es-MX');
@@ -443,3 +408,23 @@ describe('web app: e-invoicing (CFDI) in Spanish', { skip: skipWithoutChromium }
     assert.deepEqual(consoleErrors, []);
   });
 });
+
+/** La Esquina late in the evening with e-invoicing on, and a paid bill a guest invoiced from the paper's QR. */
+async function guestInvoicedBill(t: TestContext) {
+  let serverClock: { now: () => number } | undefined;
+  const { sim, env } = await startPacSimulator(t, () => (serverClock ?? Date).now(), {
+    selfInvoiceDomain: null,
+  });
+  const { app, db, baseUrl, clock } = await startWebServer(t, target, { withGuestLinks: true, env });
+  serverClock = clock;
+  clock.set(LATE_EVENING);
+  const { manager, call } = await laEsquina(app, db);
+  assert.equal((await call('PUT', '/settings/fiscal', RESTAURANT_FISCAL)).statusCode, 200);
+  const bill = await paidBill({ app, db, admin: call }, { pricesCents: [12550, 3500] });
+  await app.jobs.run(FISCAL_JOB);
+  const link = (await call('POST', `/tickets/${bill.ticketId}/guest-link`)).json();
+  const asked = await call('POST', `/guest/${link.token}/invoice`, { customer: GUEST_CUSTOMER, use: 'G03' });
+  assert.equal(asked.statusCode, 201, asked.body);
+  const orderId = (await call('GET', `/tickets/${bill.ticketId}`)).json().order_id as string;
+  return { sim, app, db, baseUrl, clock, manager, call, bill, link, orderId };
+}
