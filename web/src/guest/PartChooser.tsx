@@ -1,5 +1,6 @@
 import { parseCents, toCents } from '../core/cents';
 import { format, useStrings } from '../core/i18n';
+import { AmountField } from './AmountField';
 import type { GuestBill } from './guest-api';
 import { guestStrings } from './guest-strings';
 
@@ -110,16 +111,12 @@ export function PartChooser({
         </fieldset>
       )}
       {choice.kind === 'other' && (
-        <label class="guest-field">
-          {t.myPart}
-          <input
-            inputMode="decimal"
-            autoComplete="off"
-            value={choice.text}
-            aria-invalid={error !== undefined}
-            onInput={(event) => onChoice({ kind: 'other', text: event.currentTarget.value })}
-          />
-        </label>
+        <AmountField
+          label={t.myPart}
+          text={choice.text}
+          isInvalid={error !== undefined}
+          onText={(text) => onChoice({ kind: 'other', text })}
+        />
       )}
     </div>
   );

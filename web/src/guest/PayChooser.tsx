@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { parseCents, toCents } from '../core/cents';
 import { format, useStrings } from '../core/i18n';
+import { AmountField } from './AmountField';
 import type { GuestBill } from './guest-api';
 import { guestStrings } from './guest-strings';
 import { FIRST_PART, type PartChoice, PartChooser, partCents } from './PartChooser';
@@ -97,16 +98,12 @@ export function PayChooser({
         </button>
       </div>
       {tip.kind === 'other' && (
-        <label class="guest-field">
-          {t.tipAmount}
-          <input
-            inputMode="decimal"
-            autoComplete="off"
-            value={tip.text}
-            aria-invalid={tipError !== undefined}
-            onInput={(event) => setTip({ kind: 'other', text: event.currentTarget.value })}
-          />
-        </label>
+        <AmountField
+          label={t.tipAmount}
+          text={tip.text}
+          isInvalid={tipError !== undefined}
+          onText={(text) => setTip({ kind: 'other', text })}
+        />
       )}
       {tipError && (
         <p class="guest-error" role="alert">
