@@ -44,25 +44,40 @@ export function stringTables(webSource: string): { english: Set<string>; spanish
           for (const value of stringValues(es)) spanish.add(value);
         }
       }
-      if (
-        file.endsWith('server-text.ts') &&
-        ts.isVariableDeclaration(node) &&
-        node.name.getText() === 'SPANISH'
-      ) {
-        const table = node.initializer;
-        if (table && ts.isObjectLiteralExpression(table)) {
-          for (const property of table.properties) {
-            if (!ts.isPropertyAssignment(property)) continue;
-            english.add(ts.isStringLiteral(property.name) ? property.name.text : property.name.getText());
-            if (ts.isStringLiteral(property.initializer)) spanish.add(property.initializer.text);
-          }
-        }
-      }
       ts.forEachChild(node, visit);
     };
     visit(source);
   }
+  for (const [text, translation] of serverTexts(webSource)) {
+    english.add(text);
+    if (translation !== undefined) spanish.add(translation);
+  }
   return { english, spanish };
+}
+
+/**
+ * The server texts the client knows in Spanish (core/server-text.ts's SPANISH table): each English
+ * text with its translation (undefined when the translation is not a plain string).
+ */
+export function serverTexts(webSource: string): Map<string, string | undefined> {
+  const file = join(webSource, 'core', 'server-text.ts');
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const texts = new Map<string, string | undefined>();
+  const visit = (node: ts.Node): void => {
+    if (ts.isVariableDeclaration(node) && node.name.getText() === 'SPANISH') {
+      const table = node.initializer;
+      if (table && ts.isObjectLiteralExpression(table)) {
+        for (const property of table.properties) {
+          if (!ts.isPropertyAssignment(property)) continue;
+          const text = ts.isStringLiteral(property.name) ? property.name.text : property.name.getText();
+          texts.set(text, ts.isStringLiteral(property.initializer) ? property.initializer.text : undefined);
+        }
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return texts;
 }
 
 function sourceFiles(directory: string): string[] {

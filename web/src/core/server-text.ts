@@ -26,6 +26,8 @@ const SPANISH: Record<string, string> = {
   'Moves dishes through the kitchen statuses': 'Avanza los platillos por los estados de cocina',
   'What every signed-in user could do before roles existed':
     'Lo que podía hacer todo usuario con sesión antes de que existieran los roles',
+  "The customer display at the counter: shows the paired till's bill and its QR":
+    'La pantalla del cliente junto a la caja: muestra la cuenta y el QR de la caja vinculada',
   // Permissions (GET /permissions)
   'Create, edit and delete categories, dishes, ingredients and products':
     'Crear, editar y eliminar categorías, platillos, ingredientes y productos',
@@ -38,6 +40,8 @@ const SPANISH: Record<string, string> = {
   "Charge a dish at a price other than the menu's": 'Cobrar un platillo a un precio distinto al del menú',
   'Move a party between tables, merge tables and move plates between orders':
     'Cambiar comensales de mesa, juntar mesas y pasar platillos entre órdenes',
+  'Give an order to another waiter, with its sale and tips':
+    'Pasar una orden a otro mesero, con su venta y sus propinas',
   'Remove dishes from an order': 'Quitar platillos de una orden',
   'Move dishes through the kitchen statuses': 'Avanzar los platillos por los estados de cocina',
   'Split orders into bills': 'Dividir órdenes en cuentas',
@@ -58,10 +62,14 @@ const SPANISH: Record<string, string> = {
   'Receive deliveries, record waste and adjustments, and enter stock counts':
     'Recibir entregas, registrar mermas y ajustes, y capturar conteos de inventario',
   'Read and verify the audit log': 'Ver y verificar la bitácora de auditoría',
+  'Acknowledge a break found in the audit log, so verifying passes again':
+    'Reconocer una ruptura de la bitácora de auditoría, para que la verificación vuelva a pasar',
   "Use the restaurant's Lightning wallet": 'Usar la billetera Lightning del restaurante',
   'Create, edit and delete webhooks': 'Crear, editar y eliminar webhooks',
   'Create, edit and delete printers': 'Crear, editar y eliminar impresoras',
   'Print receipts and kitchen chits': 'Imprimir tickets y comandas de cocina',
+  'Be a customer display: pair to a till and show the bill it is taking payment for':
+    'Ser pantalla del cliente: vincularse a una caja y mostrar la cuenta que está cobrando',
   // Seeded payment methods
   Cash: 'Efectivo',
   Card: 'Tarjeta',
