@@ -181,7 +181,10 @@ function describeInvoicing(config: Config, state: RestaurantFact['invoicing']): 
     case 'needs-key':
       return 'switched on but POS_PAC_KEY (or POS_PAC_KEY_FILE) is not set: no CFDI is stamped until it is';
     default:
-      return 'off (the manager switches it on; it needs POS_PAC_KEY)';
+      // After adding the key the technician restarts and reads this line: it must not ask for the key again.
+      return config.pac.key === undefined
+        ? 'off (the manager switches it on; it needs POS_PAC_KEY)'
+        : 'off: the PAC key is set; the manager switches it on (Manager › E-invoicing)';
   }
 }
 

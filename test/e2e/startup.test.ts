@@ -173,7 +173,7 @@ describe('start-up summary', () => {
       );
   });
 
-  it('says whether CFDI are stamped: on with the PAC key, and switched on without it stamps nothing', () => {
+  it('says whether CFDI are stamped: on with the PAC key, switched on without it stamps nothing, off with it waits for the manager', () => {
     const restaurant = {
       taxRateBasisPoints: 800,
       pricesIncludeTax: true,
@@ -181,7 +181,7 @@ describe('start-up summary', () => {
       baseCurrency: 'MXN',
       locale: 'es-MX',
     };
-    const invoicingLine = (env: Record<string, string>, invoicing: 'on' | 'needs-key') =>
+    const invoicingLine = (env: Record<string, string>, invoicing: 'on' | 'off' | 'needs-key') =>
       startupSummary(loadConfig({ LOG_LEVEL: 'silent', ...env }), {
         address: null,
         hasAdmin: true,
@@ -192,6 +192,14 @@ describe('start-up summary', () => {
       '  invoicing: on, CFDI stamped by the PAC at http://127.0.0.1:9/pac',
     );
     assert.match(invoicingLine({}, 'needs-key') ?? '', /switched on but POS_PAC_KEY .* is not set/);
+    assert.equal(
+      invoicingLine({}, 'off'),
+      '  invoicing: off (the manager switches it on; it needs POS_PAC_KEY)',
+    );
+    assert.equal(
+      invoicingLine({ POS_PAC_KEY: 'sk_test_x' }, 'off'),
+      '  invoicing: off: the PAC key is set; the manager switches it on (Manager › E-invoicing)',
+    );
   });
 
   it('lists the allowed host names and the trusted proxies', async (t) => {
