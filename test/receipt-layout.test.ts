@@ -246,7 +246,8 @@ describe('receipt layout', () => {
       lines: [{ name: 'Tacos al pastor', quantity: 2, amountCents: 9000, seat: 2 }],
     };
     const lines = receiptLines(seatBill, 32);
-    assert.deepEqual(lines.slice(8, 13), [
+    const table = lines.indexOf('Mesa Terrace 4');
+    assert.deepEqual(lines.slice(table, table + 5), [
       'Mesa Terrace 4',
       'Comensal 2',
       'Mesero Ana',
