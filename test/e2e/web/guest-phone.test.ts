@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { login } from '../../helpers/auth';
 import { createBill } from '../../helpers/checkout-factories';
 import { databaseTargets } from '../../helpers/database';
@@ -84,9 +84,7 @@ describe("web app: the guest's phone", { skip: skipWithoutChromium }, () => {
     assert.equal(await es.page.getByRole('button', { name: '10 %' }).getAttribute('aria-pressed'), 'false');
     await es.page.getByText('A pagar: $251.00 + propina $0.00 = $251.00').waitFor();
     await es.page.getByRole('button', { name: 'Pagar todo con Lightning' }).waitFor();
-    await assertAccessible(es.page, 'guest page without a tip');
-    assert.deepEqual(await englishOn(es.page), []);
-    await saveScreenshot(es.page, 'guest-phone-es-no-tip');
+    await checkSpanishPage(es.page, 'guest page without a tip', 'guest-phone-es-no-tip');
     // The guest chooses a tip.
     await es.page.getByRole('button', { name: '15 %' }).click();
     await es.page.getByText('A pagar: $251.00 + propina $37.65 = $288.65').waitFor();
@@ -95,9 +93,7 @@ describe("web app: the guest's phone", { skip: skipWithoutChromium }, () => {
     await es.context.setOffline(true);
     const offline = es.page.getByText('Sin conexión. Esta página se actualiza sola en cuanto vuelva.');
     await offline.waitFor();
-    await assertAccessible(es.page, 'guest page offline');
-    assert.deepEqual(await englishOn(es.page), []);
-    await saveScreenshot(es.page, 'guest-phone-es-offline');
+    await checkSpanishPage(es.page, 'guest page offline', 'guest-phone-es-offline');
     await es.context.setOffline(false);
     await offline.waitFor({ state: 'detached' });
 
@@ -166,18 +162,14 @@ describe("web app: the guest's phone", { skip: skipWithoutChromium }, () => {
     await es.page.getByText('Cada quien paga $83.66').waitFor();
     await es.page.getByText('Quien pague al final paga el resto, $83.68, con «Pagar todo».').waitFor();
     await es.page.getByRole('button', { name: 'Pagar $83.66 con Lightning' }).waitFor();
-    await assertAccessible(es.page, 'guest page splitting evenly');
-    assert.deepEqual(await englishOn(es.page), []);
-    await saveScreenshot(es.page, 'guest-phone-es-split-evenly');
+    await checkSpanishPage(es.page, 'guest page splitting evenly', 'guest-phone-es-split-evenly');
 
     // Then one seat's plates, with the amount the server worked out.
     await es.page.getByRole('button', { name: 'Lo de un comensal' }).click();
     await es.page.getByRole('button', { name: 'Comensal 2 $125.50' }).click();
     await es.page.getByRole('button', { name: '10 %' }).click();
     await es.page.getByText('A pagar: $125.50 + propina $12.55 = $138.05').waitFor();
-    await assertAccessible(es.page, "guest page paying one seat's plates");
-    assert.deepEqual(await englishOn(es.page), []);
-    await saveScreenshot(es.page, 'guest-phone-es-by-seat');
+    await checkSpanishPage(es.page, "guest page paying one seat's plates", 'guest-phone-es-by-seat');
     await es.page.getByRole('button', { name: 'Pagar $138.05 con Lightning' }).click();
     await es.page.getByRole('img', { name: 'Código QR de la solicitud de pago Lightning' }).waitFor();
     await server.simulator.receivePayment(
@@ -236,9 +228,7 @@ describe("web app: the guest's phone", { skip: skipWithoutChromium }, () => {
       .waitFor();
     assert.equal(await es.page.getByRole('button', { name: /Lightning|Pagar mi parte/ }).count(), 0);
     await es.page.getByText('Saldo$251.00').waitFor();
-    await assertAccessible(es.page, 'guest page without a Lightning node');
-    assert.deepEqual(await englishOn(es.page), []);
-    await saveScreenshot(es.page, 'guest-phone-es-no-lightning');
+    await checkSpanishPage(es.page, 'guest page without a Lightning node', 'guest-phone-es-no-lightning');
     assert.deepEqual(es.consoleErrors, []);
   });
 
@@ -273,3 +263,10 @@ describe("web app: the guest's phone", { skip: skipWithoutChromium }, () => {
     await saveScreenshot(es.page, 'guest-phone-es-self-invoice-deadline');
   });
 });
+
+/** A Spanish guest page as a guest meets it: accessible, no English left, and a screenshot to look at. */
+async function checkSpanishPage(page: Page, what: string, screenshot: string): Promise<void> {
+  await assertAccessible(page, what);
+  assert.deepEqual(await englishOn(page), []);
+  await saveScreenshot(page, screenshot);
+}
