@@ -11,9 +11,9 @@ import { findPrincipal } from './auth/sessions.repo';
 import { registerScheduledBackups } from './backups/scheduled-backups';
 import { categoriesRoutes } from './categories/categories.routes';
 import type { Config } from './config';
-import { type AppContext, createContext } from './context';
 import { authGuard } from './core/auth-guard';
 import { type Clock, systemClock } from './core/clock';
+import type { AppContext } from './core/context';
 import { type Backfill, runBackfills } from './core/db/backfills';
 import {
   type DatabaseHandle,
@@ -33,6 +33,7 @@ import { closeGracefully } from './core/shutdown';
 import type { RestaurantFact } from './core/startup';
 import { describeProgress, serveWhileBackfilling } from './core/upgrade';
 import { serializerCompiler, validatorCompiler } from './core/validation';
+import { createContext } from './create-context';
 import { displaysRoutes } from './displays/displays.routes';
 import { registerEventJobs } from './events/event-jobs';
 import { eventsRoutes } from './events/events.routes';

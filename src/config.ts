@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { isValidTimeZone } from './core/time';
+import { DateTime } from 'luxon';
 
 export const CURRENCY_CODES = ['MXN', 'USD', 'BTC'] as const;
 export type CurrencyCode = (typeof CURRENCY_CODES)[number];
@@ -145,7 +145,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const timeZone = read('POS_TIMEZONE') ?? 'UTC';
-  if (!isValidTimeZone(timeZone)) problems.push(`POS_TIMEZONE "${timeZone}" is not an IANA time zone`);
+  if (!DateTime.now().setZone(timeZone).isValid)
+    problems.push(`POS_TIMEZONE "${timeZone}" is not an IANA time zone`);
 
   const baseCurrency = (read('POS_BASE_CURRENCY') ?? 'MXN').toUpperCase();
   if (!CURRENCY_CODES.includes(baseCurrency as CurrencyCode)) {

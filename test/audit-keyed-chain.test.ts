@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { it } from 'node:test';
 import { buildApp, PUBLISH_AUDIT_HEAD } from '../src/app';
 import { auditRekeyCommand } from '../src/cli/commands';
-import { createContext } from '../src/context';
+import { createContext } from '../src/create-context';
 import type { Db } from '../src/core/db/database';
 import { buildTestApp, describeEachDatabase, type TestApp } from './helpers/app';
 import { loggedInUser } from './helpers/auth';

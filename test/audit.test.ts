@@ -8,7 +8,7 @@ import {
   setWalletPasswordCommand,
   WALLET_PASSWORD_VARIABLE,
 } from '../src/cli/commands';
-import { createContext } from '../src/context';
+import { createContext } from '../src/create-context';
 import type { Db } from '../src/core/db/database';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { loggedInUser } from './helpers/auth';

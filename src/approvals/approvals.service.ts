@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { recordAudit } from '../audit/record-audit';
 import { checkCredentials, pinFailureBuckets } from '../auth/auth.service';
-import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { BadRequestError, ForbiddenError } from '../core/errors';
 import { limitFailures } from '../core/failure-limiter';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import { BadRequestError } from '../core/errors';
 import { listOrNoContent } from '../core/replies';
 import { errors, IdParams, NoContent } from '../core/schemas';

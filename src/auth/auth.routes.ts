@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { COOKIE_NAMES, clearTokenCookie, setTokenCookie } from '../core/cookies';
 import { errors, MessageReply } from '../core/schemas';
 import { Pin, UserView } from '../users/users.schemas';

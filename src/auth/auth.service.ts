@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/record-audit';
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { tokenRefused, UnauthorizedError } from '../core/errors';
 import { type FailureBucket, type FailureRule, limitFailures } from '../core/failure-limiter';
 import { newId } from '../core/ids';

@@ -2,7 +2,7 @@ import { Value } from 'typebox/value';
 import { rekeyAuditLog } from '../audit/audit-chain';
 import { COMMAND_LINE_ACTOR, recordAudit } from '../audit/record-audit';
 import type { Config } from '../config';
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import type { DatabaseHandle } from '../core/db/database';
 import { migrateToLatest } from '../core/db/database';
 import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';

@@ -1,8 +1,8 @@
 import { COMMAND_LINE_ACTOR } from '../audit/record-audit';
 import type { CategoryBody } from '../categories/categories.schemas';
 import { createCategory, listCategories } from '../categories/categories.service';
-import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import { ConflictError } from '../core/errors';
 import type { RecipeLine } from '../inventory/recipes';
 import { sendOrder } from '../kitchen/kitchen.service';

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
-import { createContext } from '../context';
 import { systemClock } from '../core/clock';
 import { migrateToLatest, openDatabase } from '../core/db/database';
+import { createContext } from '../create-context';
 import { DEFAULT_ROLE } from '../roles/permissions';
 import { backupCommand, restoreCommand } from './backup-commands';
 import {

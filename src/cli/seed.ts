@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from '../config';
-import { createContext } from '../context';
 import { systemClock } from '../core/clock';
 import { migrateToLatest, openDatabase } from '../core/db/database';
+import { createContext } from '../create-context';
 import { DEMO_ADMIN, seedDemoRestaurant } from './demo-restaurant';
 
 /** `npm run seed`: a demo restaurant in an empty database, for trying the POS. Never run by the server. */

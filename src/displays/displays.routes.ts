@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import { errors, NoContent } from '../core/schemas';
 import { DisplayCurrentBody, DisplayView, PairBody, PairedView, PairingCodeView } from './displays.schemas';
 import * as service from './displays.service';

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import { isUniqueViolation } from '../core/db/locks';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type FailureRule, limitFailures } from '../core/failure-limiter';

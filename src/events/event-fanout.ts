@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { eventsAfter, type StoredEvent } from './events.repo';
 
 export const READ_BATCH = 500;

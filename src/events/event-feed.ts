@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import type { EventFeed as EventFeedPort } from '../core/context';
 import {
   type DatabaseHandle,
   type Db,
@@ -32,7 +33,7 @@ type Listener = (latest: number) => void;
  * reconnecting when it drops; the fallback job runs the sequencer every second for rows whose writer
  * died before numbering them, or whose announcement was lost while the connection was down.
  */
-export class EventFeed {
+export class EventFeed implements EventFeedPort {
   private readonly listeners = new Set<Listener>();
   private latest = 0;
   private checking: Promise<void> | undefined;

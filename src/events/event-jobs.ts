@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import type { Jobs } from '../core/jobs';
 import { pruneEvents } from './events.repo';
 

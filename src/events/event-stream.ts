@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { AppContext } from '../context';
 import type { Principal, PrincipalLookup } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { EventBatch, type EventFanOut, type FanOutSubscriber, READ_BATCH } from './event-fanout';
 import { eventsAfter, latestPosition, oldestPosition, type StoredEvent } from './events.repo';

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { findPrincipal } from '../auth/sessions.repo';
-import type { AppContext } from '../context';
 import { type Principal, principalOf } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import { BadRequestError, ServiceUnavailableError } from '../core/errors';
 import { errors } from '../core/schemas';
 import { REQUEST_PERMISSIONS } from '../roles/request-permissions';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { fromCents } from '../core/money';
 import { recordEvent } from '../events/record-event';
 import { loadSettings } from '../settings/settings.service';

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
-import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import { BadRequestError, ConflictError, ServiceUnavailableError } from '../core/errors';
 import { localDaysToRange } from '../core/time';
 import { recordEvent } from '../events/record-event';

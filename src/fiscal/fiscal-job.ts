@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { followCancellations } from './fiscal-cancellations';
 import { issueDueCreditNotes } from './fiscal-credit-notes';
 import { runGlobalInvoices } from './fiscal-globals';

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
-import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import { toCsv } from '../core/csv';
 import type { Db } from '../core/db/database';
 import { BadRequestError } from '../core/errors';

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { NotFoundError, ServiceUnavailableError } from '../core/errors';
 import { fromCents } from '../core/money';

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import { authErrors, errors, IdParams, roundTripBody } from '../core/schemas';
 import {
   CancelInvoiceBody,

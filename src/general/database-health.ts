@@ -1,6 +1,6 @@
 import { statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { isStorageFull } from '../core/db/failures';
 import * as repo from './general.repo';
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { errors, Uuid } from '../core/schemas';
 import { databaseHealth } from './database-health';
 import * as service from './general.service';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { loadSettings } from '../settings/settings.service';
 import * as repo from './general.repo';
 

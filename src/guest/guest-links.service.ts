@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { NotFoundError, ServiceUnavailableError } from '../core/errors';
 import { newId } from '../core/ids';

@@ -1,5 +1,5 @@
-import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import type { StockItemType } from '../core/db/schema';
 import { BadRequestError } from '../core/errors';

@@ -1,7 +1,7 @@
 import { authorizeApprovable } from '../approvals/approvals.service';
 import { recordAudit } from '../audit/record-audit';
-import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import type { DishStatus } from '../core/db/schema';
 import { BadRequestError, NotFoundError } from '../core/errors';

@@ -10,7 +10,7 @@ import {
   type NodeOutgoingPayment,
   type OnChainOutcome,
   type PaymentListQuery,
-} from './lightning.types';
+} from '../core/lightning-node';
 import * as parse from './phoenixd.parse';
 
 export type PhoenixdClientOptions = {

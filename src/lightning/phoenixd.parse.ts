@@ -7,7 +7,7 @@ import {
   type NodeInfo,
   type NodeOutgoingPayment,
   type PaymentOutcome,
-} from './lightning.types';
+} from '../core/lightning-node';
 
 /**
  * Reads phoenixd's JSON answers field by field. phoenixd omits null fields (`explicitNulls = false`),

@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit/record-audit';
 import { lockUsableCategory } from '../categories/categories.service';
-import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { inIdempotentTransaction } from '../core/idempotency';

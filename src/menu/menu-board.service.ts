@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { fromCents } from '../core/money';
 import type { ModifierGroupView, ModifierOptionView } from '../modifiers/modifiers.schemas';
 import { toOptionView } from '../modifiers/modifiers.service';

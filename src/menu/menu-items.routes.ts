@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { type Static, type TObject, Type } from 'typebox';
 import type { CategoryType } from '../categories/categories.schemas';
-import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
 import { authErrors, errors, IdMessageReply, IdParams, NoContent, roundTripBody } from '../core/schemas';

@@ -1,7 +1,7 @@
 import type { CategoryType } from '../categories/categories.schemas';
 import { lockUsableCategory } from '../categories/categories.service';
-import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { isUniqueViolation } from '../core/db/locks';
 import type { StockItemType } from '../core/db/schema';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import { authErrors, errors, IdParams } from '../core/schemas';
 import { DishAvailabilityBody, DishBody, DishView } from './dishes.schemas';
 import { dishesService, GROUPS_NOT_LIVE } from './dishes.service';

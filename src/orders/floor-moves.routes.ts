@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import { errors, IdParams } from '../core/schemas';
 import { MergeOrderBody, MoveDishesBody, MovedDishesView, MoveOrderBody } from './floor-moves.schemas';
 import * as service from './floor-moves.service';

@@ -1,7 +1,7 @@
 import { type Approver, authorizeApprovable } from '../approvals/approvals.service';
 import { type AuditEntry, recordAudit } from '../audit/record-audit';
-import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';

@@ -1,13 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { AppContext, ExchangeRate } from '../core/context';
 import type { Db } from '../core/db/database';
 import { isUniqueViolation } from '../core/db/locks';
 import { BadRequestError, ConflictError, ServiceUnavailableError } from '../core/errors';
 import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
 import { recordEvent } from '../events/record-event';
-import type { ExchangeRate } from '../rates/exchange-rate';
 import { authorize } from '../roles/permissions';
 import { loadSettings } from '../settings/settings.service';
 import { shiftForRecording } from '../shifts/shifts.service';

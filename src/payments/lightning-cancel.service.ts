@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit/record-audit';
-import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';
 import { recordEvent } from '../events/record-event';
 import { authorize } from '../roles/permissions';

@@ -1,7 +1,7 @@
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
+import type { NodeIncomingPayment } from '../core/lightning-node';
 import { recordEvent } from '../events/record-event';
-import type { NodeIncomingPayment } from '../lightning/lightning.types';
 import { closeOrderIfDone } from '../orders/order-completion';
 import { refreshSalesFacts } from '../reports/sales-facts';
 import { viewOf as ticketViewOf } from '../tickets/ticket-views';

@@ -1,5 +1,5 @@
-import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { BadRequestError, NotFoundError, ServiceUnavailableError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { newId } from '../core/ids';
 import { recordEvent } from '../events/record-event';

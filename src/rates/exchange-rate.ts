@@ -1,5 +1,6 @@
 import type { CurrencyCode } from '../config';
 import type { Clock } from '../core/clock';
+import type { ExchangeRate, ExchangeRates as ExchangeRatesPort, RateLog } from '../core/context';
 import { ServiceUnavailableError } from '../core/errors';
 import { isPlausibleBtcPrice, PLAUSIBLE_BTC_PRICE } from './plausible-price';
 
@@ -20,16 +21,11 @@ export class ExchangeRateUnavailableError extends ServiceUnavailableError {
 /** Where the price of 1 BTC in the base currency comes from. */
 export type RateSource = { name: string; fetchBtcPrice(currency: CurrencyCode): Promise<number> };
 
-export type ExchangeRate = { currency: CurrencyCode; btcPrice: number; source: string; fetchedAt: number };
-
-/** Where a refused price is reported; the app hands in its logger once it is ready. */
-export type RateLog = { warn(details: object, message: string): void };
-
 /**
  * The current price of 1 BTC in the base currency: cached for a minute; when the source fails the
  * last good price serves until it is ten minutes old, then nothing does. A BTC base needs no source.
  */
-export class ExchangeRates {
+export class ExchangeRates implements ExchangeRatesPort {
   /** The last good price of each currency the base has been. */
   private readonly last = new Map<CurrencyCode, ExchangeRate>();
   /** The fetch under way per currency; callers arriving meanwhile wait for it instead of asking again. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { CURRENCY_CODES } from '../config';
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { errors } from '../core/schemas';
 import { loadSettings } from '../settings/settings.service';
 

@@ -1,5 +1,5 @@
-import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import { toCsv } from '../core/csv';
 import { BadRequestError } from '../core/errors';
 import { fromCents, taxShareCents } from '../core/money';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import { authErrors, errors, roundTripBody } from '../core/schemas';
 import { SettingsView, UpdateSettingsBody } from './settings.schemas';
 import * as service from './settings.service';

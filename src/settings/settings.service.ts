@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit/record-audit';
 import type { CurrencyCode } from '../config';
-import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { BadRequestError, ConflictError } from '../core/errors';
 import { toCents } from '../core/money';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { SETUP_COUNTRIES } from '../config';
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { errors, IdMessageReply } from '../core/schemas';
 import { Pin, UserName } from '../users/users.schemas';
 import * as service from './setup.service';

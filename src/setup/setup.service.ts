@@ -1,5 +1,5 @@
 import type { SetupCountry } from '../config';
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { isUniqueViolation } from '../core/db/locks';
 import { ForbiddenError } from '../core/errors';
 import { newId } from '../core/ids';

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { publishAuditHead, publishedHead } from '../audit/audit.service';
-import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import { listOrNoContent } from '../core/replies';
 import { errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';
 import {

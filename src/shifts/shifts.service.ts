@@ -1,7 +1,7 @@
 import { publishedHead } from '../audit/audit.service';
 import { recordAudit } from '../audit/record-audit';
-import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { isUniqueViolation } from '../core/db/locks';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors';

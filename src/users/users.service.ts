@@ -1,7 +1,7 @@
 import { type AuditActor, COMMAND_LINE_ACTOR, recordAudit } from '../audit/record-audit';
 import { revokeSessionsOfUser } from '../auth/sessions.repo';
-import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import { isForeignKeyViolation, isUniqueViolation } from '../core/db/locks';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';

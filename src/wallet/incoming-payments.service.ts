@@ -1,6 +1,6 @@
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { NotFoundError } from '../core/errors';
-import type { NodeIncomingPayment } from '../lightning/lightning.types';
+import type { NodeIncomingPayment } from '../core/lightning-node';
 import * as repo from './incoming-payments.repo';
 import { callNode } from './node-call';
 import { fetchAllPages } from './pages';

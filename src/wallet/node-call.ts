@@ -1,13 +1,13 @@
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { BadRequestError, GatewayTimeoutError, ServiceUnavailableError } from '../core/errors';
-import { PAYMENT_OUTCOME_UNKNOWN } from '../core/payment-once';
 import {
   LightningLimitedAccessError,
   type LightningNode,
   LightningOutcomeUnknownError,
   LightningRequestError,
   LightningUnavailableError,
-} from '../lightning/lightning.types';
+} from '../core/lightning-node';
+import { PAYMENT_OUTCOME_UNKNOWN } from '../core/payment-once';
 
 export const NOT_CONFIGURED = 'Lightning node is not configured';
 export const UNAVAILABLE = 'Lightning node is unavailable';

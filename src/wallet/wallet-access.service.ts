@@ -1,5 +1,5 @@
-import type { AppContext } from '../context';
 import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import { BadRequestError, ConflictError, UnauthorizedError } from '../core/errors';
 import { type FailureRule, limitFailures } from '../core/failure-limiter';
 import { newId } from '../core/ids';

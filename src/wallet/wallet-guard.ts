@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../context';
 import { principalOf } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
 import { COOKIE_NAMES } from '../core/cookies';
 import { assertWalletAccess } from './wallet-access.service';
 

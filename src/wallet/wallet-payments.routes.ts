@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { listOrNoContent } from '../core/replies';
 import { errors, NoContent } from '../core/schemas';
 import * as incoming from './incoming-payments.service';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { invoiceRoutes, walletNodeRoutes } from './wallet.routes';
 import { walletAccessRoutes } from './wallet-access.routes';
 import { requireWalletAccess } from './wallet-guard';

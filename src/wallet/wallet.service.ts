@@ -1,8 +1,7 @@
 import { type AuditActor, recordAudit } from '../audit/record-audit';
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import type { IdempotencyClaim } from '../core/idempotency';
-import { runPaymentOnce } from '../core/payment-once';
 import type {
   CreateInvoiceInput,
   GeneratedInvoice,
@@ -12,7 +11,8 @@ import type {
   OnChainOutcome,
   PaymentOutcome,
   PaymentSent,
-} from '../lightning/lightning.types';
+} from '../core/lightning-node';
+import { runPaymentOnce } from '../core/payment-once';
 import { callNode } from './node-call';
 import { fetchAllPages } from './pages';
 import type { OutgoingListQuery, OutgoingPaymentView } from './wallet.schemas';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { errors, messageChoices } from '../core/schemas';
 import { handlePhoenixdWebhook } from './webhook.service';
 

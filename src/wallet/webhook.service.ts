@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { BadRequestError, NotFoundError, ServiceUnavailableError, UnauthorizedError } from '../core/errors';
 import { MAX_UNIX_MS } from '../core/schemas';
 import { type Arrived, settleByHash } from '../payments/lightning-settlement.service';

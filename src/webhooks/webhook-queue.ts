@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import { isForeignKeyViolation } from '../core/db/locks';
 import { newId } from '../core/ids';
 import { eventsAfter, latestPosition, type StoredEvent } from '../events/events.repo';
