@@ -51,6 +51,7 @@ import { orderFiltersRoutes } from './orders/order-filters.routes';
 import { ordersRoutes } from './orders/orders.routes';
 import { catchUpLightningPayments, sweepLightningPayments } from './payments/lightning-settlement.service';
 import { paymentsRoutes } from './payments/payments.routes';
+import { authorizeRoute, permissionNote, permissionOfRoute } from './permissions/route-permissions';
 import {
   PRINT_JOBS,
   PRINT_JOBS_INTERVAL_MS,
@@ -66,7 +67,6 @@ import type { RateSource } from './rates/exchange-rate';
 import { ratesRoutes } from './rates/rates.routes';
 import { reportsRoutes } from './reports/reports.routes';
 import { rolesRoutes } from './roles/roles.routes';
-import { authorizeRoute, permissionNote, permissionOfRoute } from './roles/route-permissions';
 import { settingsRoutes } from './settings/settings.routes';
 import { setupRoutes } from './setup/setup.routes';
 import { bootstrapAdminFromConfig, isInitialized, restaurantAtStart } from './setup/setup.service';

@@ -8,8 +8,8 @@ import {
   setWalletPasswordCommand,
   WALLET_PASSWORD_VARIABLE,
 } from '../src/cli/commands';
-import { createContext } from '../src/create-context';
 import type { Db } from '../src/core/db/database';
+import { createContext } from '../src/create-context';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
 import { billableOrder, createBill } from './helpers/checkout-factories';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../src/core/db/database';
-import { grantedPermissions, isPermission, parsePermissions } from '../src/roles/permissions';
+import { grantedPermissions, isPermission, parsePermissions } from '../src/permissions/permissions';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
 import { databaseDigest } from './helpers/db-digest';

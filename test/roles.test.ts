@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { PERMISSIONS } from '../src/roles/permissions';
+import { PERMISSIONS } from '../src/permissions/permissions';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { loggedInUser, login } from './helpers/auth';
 import { billableOrder, createBill } from './helpers/checkout-factories';

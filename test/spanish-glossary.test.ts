@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { PERMISSIONS } from '../src/roles/permissions';
+import { PERMISSIONS } from '../src/permissions/permissions';
 import { serverTexts, stringTables } from './e2e/web/spanish-strings';
 import { buildTestApp } from './helpers/app';
 import { databaseTargets } from './helpers/database';

@@ -12,7 +12,7 @@ import { productsService } from '../menu/products.service';
 import { createGroup, getGroup } from '../modifiers/modifiers.service';
 import type { DishEntry, OrderStatus } from '../orders/orders.schemas';
 import { createOrder } from '../orders/orders.service';
-import { grantedPermissions, parsePermissions } from '../roles/permissions';
+import { grantedPermissions, parsePermissions } from '../permissions/permissions';
 import { findRoleByName } from '../roles/roles.repo';
 import { updateSettings } from '../settings/settings.service';
 import { completeInitialSetup, isInitialized } from '../setup/setup.service';

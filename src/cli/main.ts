@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../config';
 import { systemClock } from '../core/clock';
 import { migrateToLatest, openDatabase } from '../core/db/database';
 import { createContext } from '../create-context';
-import { DEFAULT_ROLE } from '../roles/permissions';
+import { DEFAULT_ROLE } from '../permissions/permissions';
 import { backupCommand, restoreCommand } from './backup-commands';
 import {
   auditRekeyCommand,

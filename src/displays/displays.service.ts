@@ -7,7 +7,7 @@ import { type FailureRule, limitFailures } from '../core/failure-limiter';
 import { fromCents } from '../core/money';
 import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
 import { findPayment } from '../payments/payments.repo';
-import { authorize } from '../roles/permissions';
+import { authorize } from '../permissions/permissions';
 import { viewOf } from '../tickets/ticket-views';
 import { findTicket } from '../tickets/tickets.repo';
 import * as displays from './displays.repo';

@@ -5,14 +5,14 @@ import { type Principal, principalOf } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { BadRequestError, ServiceUnavailableError } from '../core/errors';
 import { errors } from '../core/schemas';
-import { REQUEST_PERMISSIONS } from '../roles/request-permissions';
+import { REQUEST_PERMISSIONS } from '../permissions/request-permissions';
 import {
   authorizeRoute,
   holdsPermission,
   MONEY_READ,
   PRINTER_STATUS_READERS,
   type RoutePermission,
-} from '../roles/route-permissions';
+} from '../permissions/route-permissions';
 import { EventFanOut, frameOf } from './event-fanout';
 import { EventStream, type StreamView, streamStart } from './event-stream';
 import type { StoredEvent } from './events.repo';

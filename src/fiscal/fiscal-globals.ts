@@ -4,7 +4,7 @@ import type { AppContext } from '../core/context';
 import { BadRequestError, ConflictError, ServiceUnavailableError } from '../core/errors';
 import { localDaysToRange } from '../core/time';
 import { recordEvent } from '../events/record-event';
-import { authorize } from '../roles/permissions';
+import { authorize } from '../permissions/permissions';
 import { loadSettings } from '../settings/settings.service';
 import * as repo from './fiscal.repo';
 import type { GlobalInvoiceBody, GlobalPeriodView, InvoiceView } from './fiscal.schemas';

@@ -1,12 +1,12 @@
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
+import { TICKET_STATUS } from '../core/db/ticket-status';
 import { newId } from '../core/ids';
 import { toIsoUtc } from '../core/time';
 import { recordEvent } from '../events/record-event';
 import { findBillModifiers, findBillPlates } from '../printing/receipts.repo';
 import { loadSettings } from '../settings/settings.service';
-import { TICKET_STATUS } from '../tickets/tickets.schemas';
 import * as repo from './fiscal.repo';
 import { type FiscalSettings, isFiscalOn, loadFiscalSettings } from './fiscal-settings';
 import { PacClient, type PacReceipt, PacRefusal, PacUnavailable } from './pac.client';

@@ -6,7 +6,7 @@ import type { Db } from '../core/db/database';
 import { BadRequestError } from '../core/errors';
 import { fromCents, taxShareCents } from '../core/money';
 import { localDaysToRange } from '../core/time';
-import { authorize } from '../roles/permissions';
+import { authorize } from '../permissions/permissions';
 import { loadSettings } from '../settings/settings.service';
 import * as repo from './fiscal.repo';
 import type { FiscalReportQuery, FiscalReportRow } from './fiscal.schemas';

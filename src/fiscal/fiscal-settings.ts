@@ -3,7 +3,7 @@ import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { BadRequestError } from '../core/errors';
-import { authorize } from '../roles/permissions';
+import { authorize } from '../permissions/permissions';
 import { loadSettings } from '../settings/settings.service';
 import * as repo from './fiscal.repo';
 import type { FiscalSettingsView, UpdateFiscalSettingsBody } from './fiscal.schemas';

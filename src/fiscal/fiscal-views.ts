@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
+import { TICKET_STATUS } from '../core/db/ticket-status';
 import { NotFoundError, ServiceUnavailableError } from '../core/errors';
 import { fromCents } from '../core/money';
-import { TICKET_STATUS } from '../tickets/tickets.schemas';
 import * as repo from './fiscal.repo';
 import type { GuestInvoiceOffer, TicketFiscalView } from './fiscal.schemas';
 import { PAC_UNAVAILABLE, requireFiscal } from './fiscal-common';

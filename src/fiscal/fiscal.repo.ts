@@ -1,8 +1,8 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../core/db/database';
 import type { Database, FiscalDocumentState } from '../core/db/schema';
+import { TICKET_STATUS } from '../core/db/ticket-status';
 import { newId } from '../core/ids';
-import { TICKET_STATUS } from '../tickets/tickets.schemas';
 
 const SETTINGS_ID = 1;
 

@@ -5,7 +5,7 @@ import type { Db } from '../core/db/database';
 import { NotFoundError, ServiceUnavailableError } from '../core/errors';
 import { newId } from '../core/ids';
 import { toIsoUtc } from '../core/time';
-import { authorize } from '../roles/permissions';
+import { authorize } from '../permissions/permissions';
 import { findTicket } from '../tickets/tickets.repo';
 import * as links from './guest-links.repo';
 

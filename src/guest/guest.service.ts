@@ -1,4 +1,5 @@
 import type { AppContext } from '../core/context';
+import { TICKET_STATUS } from '../core/db/ticket-status';
 import { ConflictError, NotFoundError, ServiceUnavailableError } from '../core/errors';
 import { claimKey, heldKey, type IdempotencyClaim } from '../core/idempotency';
 import { releaseKey, storeResponse } from '../core/idempotency.repo';
@@ -14,7 +15,6 @@ import { receiptText } from '../printing/receipt-layout';
 import * as receipts from '../printing/receipts.repo';
 import { buildReceipt } from '../printing/receipts.service';
 import { loadSettings } from '../settings/settings.service';
-import { TICKET_STATUS } from '../tickets/tickets.schemas';
 import { NOT_CONFIGURED } from '../wallet/node-call';
 import type {
   GuestBillView,

@@ -1,7 +1,7 @@
 import type { Db } from '../core/db/database';
+import { TICKET_STATUS } from '../core/db/ticket-status';
 import { loadSettings } from '../settings/settings.service';
 import { findLiveTicketsOfOrder } from '../tickets/tickets.repo';
-import { TICKET_STATUS } from '../tickets/tickets.schemas';
 import { recordOrderEvent } from './order-events';
 import { unseatOrder } from './order-seating';
 import { isActive } from './order-status';

@@ -3,7 +3,7 @@ import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';
 import { recordEvent } from '../events/record-event';
-import { authorize } from '../roles/permissions';
+import { authorize } from '../permissions/permissions';
 import { lockTicketWithOrder } from '../tickets/tickets.service';
 import * as lightning from './lightning.repo';
 import { reconcile } from './lightning-settlement.service';

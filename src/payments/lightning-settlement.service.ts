@@ -1,11 +1,11 @@
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
+import { TICKET_STATUS } from '../core/db/ticket-status';
 import type { NodeIncomingPayment } from '../core/lightning-node';
 import { recordEvent } from '../events/record-event';
 import { closeOrderIfDone } from '../orders/order-completion';
 import { refreshSalesFacts } from '../reports/sales-facts';
 import { viewOf as ticketViewOf } from '../tickets/ticket-views';
-import { TICKET_STATUS } from '../tickets/tickets.schemas';
 import { lockTicketWithOrder } from '../tickets/tickets.service';
 import { callNode } from '../wallet/node-call';
 import * as lightning from './lightning.repo';

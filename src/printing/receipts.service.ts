@@ -1,15 +1,15 @@
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
+import { TICKET_STATUS } from '../core/db/ticket-status';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { taxShareCents } from '../core/money';
 import { findDocument } from '../fiscal/fiscal.repo';
 import { includedTaxCents, receiptBeforePaper } from '../fiscal/fiscal-receipts';
 import { mintGuestLink } from '../guest/guest-links.service';
-import { authorize } from '../roles/permissions';
+import { authorize } from '../permissions/permissions';
 import { loadSettings, type Settings } from '../settings/settings.service';
-import { TICKET_STATUS } from '../tickets/tickets.schemas';
 import { escposOf } from './escpos';
 import { formatPaperDate, formatPaperDateTime, paperWords, paymentMethodName } from './paper-language';
 import { hasReceiptJobInStatus } from './print-jobs.repo';

@@ -1,5 +1,5 @@
 import type { Db } from '../core/db/database';
-import { TICKET_STATUS } from '../tickets/tickets.schemas';
+import { TICKET_STATUS } from '../core/db/ticket-status';
 
 /** A group of voids or discounts: how many, and the money they took off, in cents. */
 type Totals = { count: number | string; amount_cents: number | string | null };

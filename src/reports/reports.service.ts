@@ -1,6 +1,7 @@
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { toCsv } from '../core/csv';
+import { TICKET_STATUS, type TicketStatus } from '../core/db/ticket-status';
 import { BadRequestError } from '../core/errors';
 import { fromCents, taxShareCents } from '../core/money';
 import {
@@ -14,9 +15,8 @@ import {
 import { fiscalDay } from '../fiscal/fiscal-report';
 import { orderBalanceCents } from '../orders/order-views';
 import { lightningFigures } from '../payments/lightning-fees';
-import { authorize } from '../roles/permissions';
+import { authorize } from '../permissions/permissions';
 import { loadSettings } from '../settings/settings.service';
-import { TICKET_STATUS, type TicketStatus } from '../tickets/tickets.schemas';
 import * as adjustments from './adjustments.repo';
 import * as repo from './reports.repo';
 import type { DayReport, OpenBalances, SalesQuery, SalesRow } from './reports.schemas';

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { OptionalText, Uuid } from '../core/schemas';
+import { PERMISSION_NAMES, type Permission } from '../permissions/permissions';
 import { RoleName } from '../users/users.schemas';
-import { PERMISSION_NAMES, type Permission } from './permissions';
 
 /** A string enum rather than a union of literals: one flat `enum` in the OpenAPI document. */
 export const PermissionName = Type.Unsafe<Permission>(

@@ -12,7 +12,7 @@ import {
   PERMISSION_NAMES,
   PERMISSIONS,
   parsePermissions,
-} from './permissions';
+} from '../permissions/permissions';
 import * as roles from './roles.repo';
 import type { PermissionView, RoleBody, RoleView } from './roles.schemas';
 

@@ -3,7 +3,7 @@ import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
 import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
-import { TICKET_STATUS } from '../tickets/tickets.schemas';
+import { TICKET_STATUS } from '../core/db/ticket-status';
 
 export type SettingsRow = Selectable<Database['business_settings']>;
 

@@ -6,8 +6,8 @@ import type { Db } from '../core/db/database';
 import { BadRequestError, ConflictError } from '../core/errors';
 import { toCents } from '../core/money';
 import { isValidTimeZone } from '../core/time';
+import { authorize } from '../permissions/permissions';
 import type { PaperLocale } from '../printing/paper-language';
-import { authorize } from '../roles/permissions';
 import * as repo from './settings.repo';
 import type { SettingsView, UpdateSettingsBody } from './settings.schemas';
 

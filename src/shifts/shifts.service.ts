@@ -9,7 +9,7 @@ import { newId } from '../core/ids';
 import { fromCents, taxShareCents, toCents } from '../core/money';
 import { localDaysToRange, toIsoUtc, toIsoUtcOrNull } from '../core/time';
 import { lightningFigures } from '../payments/lightning-fees';
-import { authorize } from '../roles/permissions';
+import { authorize } from '../permissions/permissions';
 import { loadSettings } from '../settings/settings.service';
 import * as repo from './shifts.repo';
 import type {

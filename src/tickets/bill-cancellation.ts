@@ -1,12 +1,12 @@
 import type { Principal } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
+import { TICKET_STATUS } from '../core/db/ticket-status';
 import { BadRequestError, ConflictError } from '../core/errors';
 import { recordEvent } from '../events/record-event';
+import { authorizeAction } from '../permissions/request-permissions';
 import { refreshSalesFacts } from '../reports/sales-facts';
-import { authorizeAction } from '../roles/request-permissions';
 import { viewOf } from './ticket-views';
 import * as tickets from './tickets.repo';
-import { TICKET_STATUS } from './tickets.schemas';
 
 /*
  * Cancelling bills under an order's lock, apart from the bills service: the orders service cancels an

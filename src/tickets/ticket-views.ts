@@ -1,10 +1,11 @@
 import type { Db } from '../core/db/database';
+import { TICKET_STATUS, type TicketStatus } from '../core/db/ticket-status';
 import { NotFoundError } from '../core/errors';
 import { fromCents } from '../core/money';
 import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
 import type { TicketWithDishes } from './tickets.repo';
 import * as tickets from './tickets.repo';
-import { TICKET_STATUS, type TicketStatus, type TicketView } from './tickets.schemas';
+import type { TicketView } from './tickets.schemas';
 
 export function toTicketView(row: TicketWithDishes): TicketView {
   const total = Number(row.total_cents);

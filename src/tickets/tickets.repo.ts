@@ -3,8 +3,9 @@ import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
 import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
+import { TICKET_STATUS } from '../core/db/ticket-status';
 import type { Page } from '../core/paging';
-import { TICKET_STATUS, type TicketFilter } from './tickets.schemas';
+import type { TicketFilter } from './tickets.schemas';
 
 export type TicketRow = Selectable<Database['tickets']>;
 /** A bill with the order dishes it covers (for a cancelled bill, the ones it covered). */

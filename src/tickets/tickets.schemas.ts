@@ -1,12 +1,10 @@
 import { type Static, Type } from 'typebox';
+import type { TicketStatus } from '../core/db/ticket-status';
 import { CENTS_KEYWORD, MAX_AMOUNT, PositiveMoney } from '../core/money';
 import { Page } from '../core/paging';
 import { UnixMsQuery, Uuid } from '../core/schemas';
 
 /** The spec's ticket codes. */
-export const TICKET_STATUS = { pending: 1, paid: 2, canceled: 3 } as const;
-export type TicketStatus = (typeof TICKET_STATUS)[keyof typeof TICKET_STATUS];
-
 export const TicketStatusSchema = Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3)], {
   description: '1 Pending, 2 Paid, 3 Canceled',
 });

@@ -7,7 +7,7 @@ import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { hashPin } from '../core/pin';
-import { ADMIN_ROLE, DEFAULT_ROLE } from '../roles/permissions';
+import { ADMIN_ROLE, DEFAULT_ROLE } from '../permissions/permissions';
 import { userNameKey } from './user-name';
 import * as users from './users.repo';
 import type { CreateUserBody, CurrentUserView, UpdateUserBody, UserView } from './users.schemas';

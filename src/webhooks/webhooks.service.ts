@@ -6,7 +6,7 @@ import { newId } from '../core/ids';
 import { totalFromLastPage } from '../core/paging';
 import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
 import { latestPosition } from '../events/events.repo';
-import { authorize } from '../roles/permissions';
+import { authorize } from '../permissions/permissions';
 import { loadSettings } from '../settings/settings.service';
 import * as deliveries from './deliveries.repo';
 import { newWebhookSecret } from './webhook-sender';

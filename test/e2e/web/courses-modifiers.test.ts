@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { TICKET_STATUS } from '../../../src/tickets/tickets.schemas';
+import { TICKET_STATUS } from '../../../src/core/db/ticket-status';
 import { describeEachDatabase } from '../../helpers/app';
 import { login } from '../../helpers/auth';
 import { insertSpace, insertTable, insertUser } from '../../helpers/factories';
