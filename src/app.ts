@@ -7,7 +7,6 @@ import { approvalsRoutes } from './approvals/approvals.routes';
 import { auditRoutes } from './audit/audit.routes';
 import { publishAuditHead } from './audit/audit.service';
 import { authRoutes } from './auth/auth.routes';
-import { findPrincipal } from './auth/sessions.repo';
 import { registerScheduledBackups } from './backups/scheduled-backups';
 import { categoriesRoutes } from './categories/categories.routes';
 import type { Config } from './config';
@@ -74,6 +73,7 @@ import { shiftsRoutes } from './shifts/shifts.routes';
 import { spacesRoutes } from './spaces/spaces.routes';
 import { tablesRoutes } from './tables/tables.routes';
 import { ticketsRoutes } from './tickets/tickets.routes';
+import { findPrincipal } from './users/sessions.repo';
 import { usersRoutes } from './users/users.routes';
 import { walletFeature } from './wallet/wallet.feature';
 import { guestPageRoutes, webAppRoutes } from './web/web.routes';
@@ -253,11 +253,12 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
       message: 'Too many requests',
     }),
   });
+  const findLivePrincipal = ctx.principals.wrap((sessionId, userId) =>
+    findPrincipal(ctx.db, sessionId, userId, ctx.clock.now()),
+  );
   await app.register(authGuard, {
     tokens: ctx.tokens,
-    findPrincipal: ctx.principals.wrap((sessionId, userId) =>
-      findPrincipal(ctx.db, sessionId, userId, ctx.clock.now()),
-    ),
+    findPrincipal: findLivePrincipal,
     permissions: { permissionOfRoute, permissionNote, authorize: authorizeRoute },
   });
   await registerOpenApi(app);
@@ -293,12 +294,12 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     printersRoutes,
     ratesRoutes,
     walletFeature,
-    eventsRoutes,
-    webhooksRoutes,
-    auditRoutes,
   ]) {
     await app.register(feature, { ctx });
   }
+  await app.register(eventsRoutes, { ctx, findPrincipal: findLivePrincipal });
+  await app.register(webhooksRoutes, { ctx });
+  await app.register(auditRoutes, { ctx });
   await app.register(webAppRoutes);
   await app.register(guestPageRoutes);
 }

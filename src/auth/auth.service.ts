@@ -5,11 +5,11 @@ import { type FailureBucket, type FailureRule, limitFailures } from '../core/fai
 import { newId } from '../core/ids';
 import { verifyPin } from '../core/pin';
 import { TOKEN_LIFETIME_SECONDS } from '../core/tokens';
+import * as sessions from '../users/sessions.repo';
 import { userNameKey } from '../users/user-name';
 import { findLiveUserById, findLiveUserByNameKey, listLiveUsers, type UserRow } from '../users/users.repo';
 import type { UserView } from '../users/users.schemas';
 import { toUserView } from '../users/users.service';
-import * as sessions from './sessions.repo';
 
 export type SessionTokens = { access: string; refresh: string };
 

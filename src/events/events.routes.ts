@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { findPrincipal } from '../auth/sessions.repo';
-import { type Principal, principalOf } from '../core/auth-guard';
+import { type Principal, type PrincipalLookup, principalOf } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { BadRequestError, ServiceUnavailableError } from '../core/errors';
 import { errors } from '../core/schemas';
@@ -113,13 +112,17 @@ const ORDERS_WITHOUT_BILLS: StreamView = {
   },
 };
 
-/** The live stream (contract-live.md): Server-Sent Events, `id` = position, `event` = type. */
-export const eventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+/**
+ * The live stream (contract-live.md): Server-Sent Events, `id` = position, `event` = type. The
+ * principal lookup is the auth guard's, handed in by buildApp: a stream re-checks its caller's
+ * session while it stays open, and the sessions belong to a layer above this one.
+ */
+export const eventsRoutes: FastifyPluginAsyncTypebox<{
+  ctx: AppContext;
+  findPrincipal: PrincipalLookup;
+}> = async (app, { ctx, findPrincipal: findStreamPrincipal }) => {
   const open = new Set<EventStream>();
   const fanOut = new EventFanOut(ctx, app.log);
-  const findStreamPrincipal = ctx.principals.wrap((sessionId, userId) =>
-    findPrincipal(ctx.db, sessionId, userId, ctx.clock.now()),
-  );
   // Closed first on shutdown, so clients reconnect to another instance and the server can drain.
   let isClosing = false;
   app.addHook('preClose', async () => {

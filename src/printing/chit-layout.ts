@@ -1,5 +1,6 @@
 import { shortCode } from '../core/ids';
-import { type PaperLocale, paperWords, tableLabel } from './paper-language';
+import type { PaperLocale } from '../settings/paper-locales';
+import { paperWords, tableLabel } from './paper-language';
 import { centered, indented, rule, wrap } from './text-layout';
 
 /** A kitchen chit: what one station must prepare for one order, and for whom. */

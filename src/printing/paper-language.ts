@@ -1,11 +1,5 @@
 import { DateTime } from 'luxon';
-
-/** The languages paper prints in: the restaurant's, from its settings. */
-export const PAPER_LOCALES = ['es-MX', 'en-US'] as const;
-export type PaperLocale = (typeof PAPER_LOCALES)[number];
-
-/** What a Mexican restaurant prints unless it asks for English. */
-export const DEFAULT_PAPER_LOCALE: PaperLocale = 'es-MX';
+import type { PaperLocale } from '../settings/paper-locales';
 
 const WORDS = {
   'es-MX': {

@@ -1,9 +1,9 @@
 import { shortCode } from '../core/ids';
+import type { PaperLocale } from '../settings/paper-locales';
 import {
   formatCount,
   formatPercent,
   moneyFormatter,
-  type PaperLocale,
   type PaperWords,
   paperWords,
   tableLabel,

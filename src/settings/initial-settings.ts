@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import type { Clock } from '../core/clock';
 import type { Db } from '../core/db/database';
-import { DEFAULT_PAPER_LOCALE } from '../printing/paper-language';
+import { DEFAULT_PAPER_LOCALE } from './paper-locales';
 import * as repo from './settings.repo';
 
 /**

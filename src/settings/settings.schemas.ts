@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { CENTS_KEYWORD } from '../core/money';
 import { OptionalText } from '../core/schemas';
-import { PAPER_LOCALES } from '../printing/paper-language';
+import { PAPER_LOCALES } from './paper-locales';
 
 const Text = (maxLength: number, example: string) => Type.String({ maxLength, example });
 

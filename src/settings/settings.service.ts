@@ -7,7 +7,7 @@ import { BadRequestError, ConflictError } from '../core/errors';
 import { toCents } from '../core/money';
 import { isValidTimeZone } from '../core/time';
 import { authorize } from '../permissions/permissions';
-import type { PaperLocale } from '../printing/paper-language';
+import type { PaperLocale } from './paper-locales';
 import * as repo from './settings.repo';
 import type { SettingsView, UpdateSettingsBody } from './settings.schemas';
 

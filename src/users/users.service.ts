@@ -1,5 +1,4 @@
 import { type AuditActor, COMMAND_LINE_ACTOR, recordAudit } from '../audit/record-audit';
-import { revokeSessionsOfUser } from '../auth/sessions.repo';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { isForeignKeyViolation, isUniqueViolation } from '../core/db/locks';
@@ -8,6 +7,7 @@ import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempote
 import { newId } from '../core/ids';
 import { hashPin } from '../core/pin';
 import { ADMIN_ROLE, DEFAULT_ROLE } from '../permissions/permissions';
+import { revokeSessionsOfUser } from './sessions.repo';
 import { userNameKey } from './user-name';
 import * as users from './users.repo';
 import type { CreateUserBody, CurrentUserView, UpdateUserBody, UserView } from './users.schemas';
