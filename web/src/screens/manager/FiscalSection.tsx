@@ -2,10 +2,10 @@ import { useState } from 'preact/hooks';
 import { api, type Body, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { Field, FormActions } from '../../components/FormKit';
+import { fiscalStrings } from '../../components/fiscal/fiscal-strings';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { useServerText } from '../../core/server-text';
-import { fiscalStrings } from '../fiscal/fiscal-strings';
 import { Check, TableScroll, todayIn, useAction, useLoaded } from './shared';
 
 type FiscalSettings = Ok<'/settings/fiscal', 'get'>;
