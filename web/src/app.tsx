@@ -1,10 +1,10 @@
 import { useEffect } from 'preact/hooks';
 import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from 'preact-iso';
 import { serverReachable } from './api/client';
+import { useStore } from './api/store';
 import { Shell } from './components/Shell';
 import { type Strings, useStrings } from './core/i18n';
 import { currentUser, loadSession } from './core/session';
-import { useStore } from './core/store';
 import { LoginScreen } from './screens/login/LoginScreen';
 
 // Each screen is its own file, fetched the first time it is opened: the login screen loads alone.

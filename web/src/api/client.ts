@@ -1,8 +1,6 @@
 import createClient from 'openapi-fetch';
-import { language } from '../core/i18n';
-import { translateServerText } from '../core/server-text';
-import { createStore } from '../core/store';
 import type { paths } from './generated/schema';
+import { createStore } from './store';
 
 export type { paths };
 
@@ -114,15 +112,6 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
-}
-
-/**
- * The server's message for a refusal in the chosen language (as the server sent it when the client
- * does not know it); `fallback` when it could not be reached. `ApiError.message` stays the server's
- * text, which code compares against.
- */
-export function messageOf(failure: unknown, fallback: string): string {
-  return failure instanceof ApiError ? translateServerText(failure.message, language.get()) : fallback;
 }
 
 export type Outcome<T> = { data?: T; error?: unknown; response: Response };

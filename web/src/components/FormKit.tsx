@@ -46,6 +46,16 @@ export function FormActions({
   );
 }
 
+/** What a form just did ("Saved", "3 counts recorded"), announced without moving the focus. */
+export function Notice({ message }: { message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p class="notice" role="status">
+      {message}
+    </p>
+  );
+}
+
 /**
  * A form that adds a record or edits one: "New dish" or "Edit dish: Tamal" over its fields (the
  * children), then what else it holds (`after`), the refusal and the buttons. `prefix` names its
@@ -107,7 +117,7 @@ export function TextField({
   value,
   onInput,
   input = {},
-  children,
+  help,
 }: {
   prefix: string;
   name: string;
@@ -115,14 +125,25 @@ export function TextField({
   value: string;
   onInput: (value: string) => void;
   input?: JSX.IntrinsicElements['input'];
-  /** Below the input: a hint it names with aria-describedby. */
-  children?: ComponentChildren;
+  /** A hint below the input, which the input names with aria-describedby (id `${prefix}-${name}-help`). */
+  help?: string | undefined;
 }) {
   const id = `${prefix}-${name}`;
+  const helpId = help ? `${id}-help` : undefined;
   return (
     <Field id={id} label={label}>
-      <input {...input} id={id} value={value} onInput={(event) => onInput(event.currentTarget.value)} />
-      {children}
+      <input
+        {...input}
+        id={id}
+        aria-describedby={helpId}
+        value={value}
+        onInput={(event) => onInput(event.currentTarget.value)}
+      />
+      {help && (
+        <small id={helpId} class="muted">
+          {help}
+        </small>
+      )}
     </Field>
   );
 }

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type Ok, ok } from '../api/client';
+import { useStore } from '../api/store';
 import { useLiveEvents } from '../core/events';
 import { format, useStrings } from '../core/i18n';
 import { currentUser } from '../core/session';
-import { useStore } from '../core/store';
 import { printerAlertStrings } from './printer-alert-strings';
 
 type PrinterStatus = Ok<'/printers/status', 'get'>[number];

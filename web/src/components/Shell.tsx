@@ -1,9 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
 import { pendingWrites, serverReachable } from '../api/client';
+import { useStore } from '../api/store';
 import { format, LANGUAGES, language, type Strings, useStrings } from '../core/i18n';
 import { currentUser, logOut, mayManage } from '../core/session';
-import { useStore } from '../core/store';
 
 const strings: Strings<
   | 'floor'

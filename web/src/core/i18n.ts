@@ -1,4 +1,4 @@
-import { createStore, useStore } from './store';
+import { createStore, useStore } from '../api/store';
 
 export const LANGUAGES = ['en', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];

@@ -1,8 +1,8 @@
 import { useMemo } from 'preact/hooks';
 import { api, ok } from '../api/client';
+import { createStore, useStore } from '../api/store';
 import { language } from './i18n';
 import { moneyFormatter, satsFormatter } from './money-format';
-import { createStore, useStore } from './store';
 
 export { moneyFormatter, satsFormatter };
 

@@ -1,5 +1,6 @@
+import { ApiError } from '../api/client';
+import { useStore } from '../api/store';
 import { type Language, language } from './i18n';
-import { useStore } from './store';
 
 /**
  * Text the server sends that people see, in Mexican Spanish: the seeded roles, their descriptions,
@@ -324,4 +325,13 @@ export function translateGuestServerText(text: string, lang: Language): string {
 export function useServerText(): (text: string) => string {
   const lang = useStore(language);
   return (text: string) => translateServerText(text, lang);
+}
+
+/**
+ * The server's message for a refusal in the chosen language (as the server sent it when the client
+ * does not know it); `fallback` when it could not be reached. `ApiError.message` stays the server's
+ * text, which code compares against.
+ */
+export function messageOf(failure: unknown, fallback: string): string {
+  return failure instanceof ApiError ? translateServerText(failure.message, language.get()) : fallback;
 }

@@ -8,8 +8,8 @@ import {
   serverReachable,
   sessionEnded,
 } from '../api/client';
+import { createStore, useStore } from '../api/store';
 import { loadBaseCurrency } from './money';
-import { createStore, useStore } from './store';
 
 export type User = Ok<'/users/me', 'get'>;
 

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { useStore } from '../api/store';
 import { fromCents, toCents } from '../core/cents';
 import { format, formatTable, language, useStrings } from '../core/i18n';
 import { moneyFormatter, satsFormatter } from '../core/money-format';
-import { useStore } from '../core/store';
 import { BillSummary } from './BillSummary';
 import { GuestReceipt } from './GuestReceipt';
 import { GuestTaxInvoice } from './GuestTaxInvoice';

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
+import { fiscalStrings } from '../components/fiscal/fiscal-strings';
+import { type FiscalCatalogs, InvoiceForm, type InvoiceRequest } from '../components/fiscal/InvoiceForm';
 import { format, language, useLocale, useStrings } from '../core/i18n';
 import { translateGuestServerText } from '../core/server-text';
-import { fiscalStrings } from '../screens/fiscal/fiscal-strings';
-import { type FiscalCatalogs, InvoiceForm, type InvoiceRequest } from '../screens/fiscal/InvoiceForm';
 import {
   fetchBill,
   fetchFiscalCatalogs,

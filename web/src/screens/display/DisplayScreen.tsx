@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, messageOf, type Ok, ok } from '../../api/client';
+import { api, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { toCents } from '../../core/cents';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { lightningQrDataUrl } from '../../core/qr';
+import { messageOf } from '../../core/server-text';
 import { logOut } from '../../core/session';
 import { strings } from './strings';
 

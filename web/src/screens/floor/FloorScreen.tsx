@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { ApiError, api, createOnce, keyHeader, messageOf, ok, writeOnce } from '../../api/client';
+import { ApiError, api, createOnce, keyHeader, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
+import { messageOf } from '../../core/server-text';
 import { useCan } from '../../core/session';
 import { MovePanel, OpenTablePanel } from './FloorPanels';
 import {

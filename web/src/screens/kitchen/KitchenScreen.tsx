@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, keyHeader, messageOf, ok, writeOnce } from '../../api/client';
+import { api, keyHeader, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { PrinterAlert } from '../../components/PrinterAlert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, formatTable, useStrings } from '../../core/i18n';
+import { messageOf } from '../../core/server-text';
 import { useCan } from '../../core/session';
 import { setAvailability, useStationMenu } from './kitchen-menu';
 import {

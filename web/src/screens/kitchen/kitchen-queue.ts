@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { api, messageOf, type Ok, ok } from '../../api/client';
+import { api, type Ok, ok } from '../../api/client';
+import { messageOf } from '../../core/server-text';
 
 type QueueItem = Ok<'/kitchen/queue', 'get'>[number];
 /** A dish as loaded, with the moment it was loaded, so its waiting time counts up locally. */

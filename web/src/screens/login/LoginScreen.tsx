@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, messageOf, type Ok, ok } from '../../api/client';
+import { api, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { LanguagePicker } from '../../components/Shell';
 import { type Strings, useStrings } from '../../core/i18n';
+import { messageOf } from '../../core/server-text';
 import { logIn } from '../../core/session';
 
 const strings: Strings<

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { Notice } from '../../components/FormKit';
 import { format, useStrings } from '../../core/i18n';
 import { inventoryStrings, itemKey, parseQuantity, type StockItem, useQuantity } from './inventory-model';
 import { useAction } from './shared';
@@ -84,11 +85,7 @@ export function CountSheet({ items, onRecorded }: { items: StockItem[]; onRecord
         })}
       </ul>
       <Alert message={invalid ?? action.error} />
-      {notice && (
-        <p class="notice" role="status">
-          {notice}
-        </p>
-      )}
+      <Notice message={notice} />
       <button id="count-save" type="submit" class="primary" disabled={action.busy}>
         {t.saveCount}
       </button>

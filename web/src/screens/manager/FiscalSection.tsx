@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
 import { api, type Body, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
-import { Field, FormActions } from '../../components/FormKit';
+import { Field, FormActions, Notice, TextField } from '../../components/FormKit';
+import { fiscalStrings } from '../../components/fiscal/fiscal-strings';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { useServerText } from '../../core/server-text';
-import { fiscalStrings } from '../fiscal/fiscal-strings';
 import { Check, TableScroll, todayIn, useAction, useLoaded } from './shared';
 
 type FiscalSettings = Ok<'/settings/fiscal', 'get'>;
@@ -78,13 +78,13 @@ function FiscalSettingsForm({
     key: 'rfc' | 'legal_name' | 'postal_code' | 'series' | 'product_key' | 'unit_key',
     label: string,
   ) => (
-    <Field id={`fiscal-${key}`} label={label}>
-      <input
-        id={`fiscal-${key}`}
-        value={form[key]}
-        onInput={(event) => set(key, event.currentTarget.value)}
-      />
-    </Field>
+    <TextField
+      prefix="fiscal"
+      name={key}
+      label={label}
+      value={form[key]}
+      onInput={(value) => set(key, value)}
+    />
   );
 
   return (
@@ -159,11 +159,7 @@ function FiscalSettingsForm({
         </div>
       </fieldset>
       <Alert message={action.error} />
-      {saved && (
-        <p class="notice" role="status">
-          {t.saved}
-        </p>
-      )}
+      <Notice message={saved ? t.saved : undefined} />
       <FormActions submitLabel={t.save} busy={action.busy} />
     </form>
   );
@@ -226,11 +222,7 @@ function GlobalInvoicePanel({
         </button>
       </form>
       <Alert message={action.error} />
-      {notice && (
-        <p class="notice" role="status">
-          {notice}
-        </p>
-      )}
+      <Notice message={notice} />
       {periods.length === 0 ? (
         <p class="muted">{t.noPeriods}</p>
       ) : (

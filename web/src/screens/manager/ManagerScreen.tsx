@@ -1,7 +1,7 @@
 import { useRoute } from 'preact-iso';
+import { useStore } from '../../api/store';
 import { type Strings, useStrings } from '../../core/i18n';
 import { currentUser, mayManage } from '../../core/session';
-import { useStore } from '../../core/store';
 import { FiscalSection } from './FiscalSection';
 import { FloorSection } from './FloorSection';
 import { InventorySection } from './InventorySection';

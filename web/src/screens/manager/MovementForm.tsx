@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
-import { Field } from '../../components/FormKit';
+import { Field, FormActions, Notice, TextField } from '../../components/FormKit';
 import { useStrings } from '../../core/i18n';
 import { inventoryStrings, itemKey, parseQuantity, type StockItem } from './inventory-model';
 import { useAction } from './shared';
@@ -91,40 +91,31 @@ export function MovementForm({ items, onRecorded }: { items: StockItem[]; onReco
             ))}
           </select>
         </Field>
-        <Field
-          id="movement-amount"
+        <TextField
+          prefix="movement"
+          name="amount"
           label={reason === 'adjustment' ? t.change : reason === 'waste' ? t.wasted : t.quantity}
-        >
-          <input
-            id="movement-amount"
-            inputMode="decimal"
-            required
-            autocomplete="off"
-            placeholder={reason === 'adjustment' ? '-1.5' : '2.5'}
-            value={amount}
-            onInput={(event) => setAmount(event.currentTarget.value)}
-          />
-        </Field>
-        <Field id="movement-note" label={t.note}>
-          <input
-            id="movement-note"
-            maxLength={500}
-            value={note}
-            onInput={(event) => setNote(event.currentTarget.value)}
-          />
-        </Field>
+          value={amount}
+          onInput={setAmount}
+          input={{
+            inputMode: 'decimal',
+            required: true,
+            autocomplete: 'off',
+            placeholder: reason === 'adjustment' ? '-1.5' : '2.5',
+          }}
+        />
+        <TextField
+          prefix="movement"
+          name="note"
+          label={t.note}
+          value={note}
+          onInput={setNote}
+          input={{ maxLength: 500 }}
+        />
       </div>
       <Alert message={invalid ?? action.error} />
-      {notice && (
-        <p class="notice" role="status">
-          {notice}
-        </p>
-      )}
-      <div class="actions">
-        <button type="submit" class="primary" disabled={action.busy}>
-          {t.record}
-        </button>
-      </div>
+      <Notice message={notice} />
+      <FormActions submitLabel={t.record} busy={action.busy} />
     </form>
   );
 }

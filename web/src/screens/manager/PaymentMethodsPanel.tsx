@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, createOnce, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
-import { Field } from '../../components/FormKit';
+import { TextField } from '../../components/FormKit';
 import { useStrings } from '../../core/i18n';
 import { useServerText } from '../../core/server-text';
 import { type PaymentMethod, printerStrings } from './printers-model';
@@ -93,25 +93,22 @@ export function PaymentMethodsPanel() {
       )}
       <form class="stack" aria-label={t.addMethod} onSubmit={add}>
         <div class="fields">
-          <Field id="method-code" label={t.code}>
-            <input
-              id="method-code"
-              required
-              maxLength={32}
-              pattern="[a-z][a-z0-9_\-]*"
-              value={code}
-              onInput={(e) => setCode(e.currentTarget.value)}
-            />
-          </Field>
-          <Field id="method-name" label={t.name}>
-            <input
-              id="method-name"
-              required
-              maxLength={100}
-              value={name}
-              onInput={(e) => setName(e.currentTarget.value)}
-            />
-          </Field>
+          <TextField
+            prefix="method"
+            name="code"
+            label={t.code}
+            value={code}
+            onInput={setCode}
+            input={{ required: true, maxLength: 32, pattern: '[a-z][a-z0-9_\\-]*' }}
+          />
+          <TextField
+            prefix="method"
+            name="name"
+            label={t.name}
+            value={name}
+            onInput={setName}
+            input={{ required: true, maxLength: 100 }}
+          />
         </div>
         <div class="row">
           <button type="submit" class="primary" disabled={busy}>

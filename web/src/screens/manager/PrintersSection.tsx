@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, createOnce, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
-import { Field } from '../../components/FormKit';
+import { Field, TextField } from '../../components/FormKit';
 import { format, useStrings } from '../../core/i18n';
 import { useServerText } from '../../core/server-text';
 import { PaymentMethodsPanel } from './PaymentMethodsPanel';
@@ -119,33 +119,30 @@ export function PrintersSection() {
         )}
         <form class="stack" aria-label={editing ? t.editPrinter : t.addPrinter} onSubmit={submit}>
           <div class="fields">
-            <Field id="printer-name" label={t.name}>
-              <input
-                id="printer-name"
-                required
-                maxLength={100}
-                value={form.name}
-                onInput={(e) => set('name', e.currentTarget.value)}
-              />
-            </Field>
-            <Field id="printer-host" label={t.host}>
-              <input
-                id="printer-host"
-                required
-                maxLength={253}
-                value={form.host}
-                onInput={(e) => set('host', e.currentTarget.value)}
-              />
-            </Field>
-            <Field id="printer-port" label={t.port}>
-              <input
-                id="printer-port"
-                required
-                inputMode="numeric"
-                value={form.port}
-                onInput={(e) => set('port', e.currentTarget.value)}
-              />
-            </Field>
+            <TextField
+              prefix="printer"
+              name="name"
+              label={t.name}
+              value={form.name}
+              onInput={(value) => set('name', value)}
+              input={{ required: true, maxLength: 100 }}
+            />
+            <TextField
+              prefix="printer"
+              name="host"
+              label={t.host}
+              value={form.host}
+              onInput={(value) => set('host', value)}
+              input={{ required: true, maxLength: 253 }}
+            />
+            <TextField
+              prefix="printer"
+              name="port"
+              label={t.port}
+              value={form.port}
+              onInput={(value) => set('port', value)}
+              input={{ required: true, inputMode: 'numeric' }}
+            />
             <Field id="printer-role" label={t.role}>
               <select
                 id="printer-role"

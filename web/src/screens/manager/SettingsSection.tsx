@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, type Body, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
-import { Field, FormActions } from '../../components/FormKit';
+import { Field, FormActions, Notice, TextField } from '../../components/FormKit';
 import { fromCents, parseCents } from '../../core/cents';
 import { type Strings, useStrings } from '../../core/i18n';
 import { loadBaseCurrency } from '../../core/money';
@@ -217,34 +217,28 @@ function SettingsForm({ settings, currencies }: { settings: Settings; currencies
     label: string,
     help?: string,
   ) => (
-    <Field id={`settings-${key}`} label={label}>
-      <input
-        id={`settings-${key}`}
-        value={form[key]}
-        aria-describedby={help ? `settings-${key}-help` : undefined}
-        onInput={(event) => set(key, event.currentTarget.value)}
-      />
-      {help && (
-        <small id={`settings-${key}-help`} class="muted">
-          {help}
-        </small>
-      )}
-    </Field>
+    <TextField
+      prefix="settings"
+      name={key}
+      label={label}
+      value={form[key]}
+      onInput={(value) => set(key, value)}
+      help={help}
+    />
   );
   const percentField = (key: 'tip_suggestions' | 'max_tip_percent', label: string, help: string) => (
-    <Field id={`settings-${key}`} label={label}>
-      <input
-        id={`settings-${key}`}
-        inputMode={key === 'max_tip_percent' ? 'numeric' : 'text'}
-        required={key === 'max_tip_percent'}
-        aria-describedby={`settings-${key}-help`}
-        value={form[key]}
-        onInput={(event) => set(key, event.currentTarget.value)}
-      />
-      <small id={`settings-${key}-help`} class="muted">
-        {help}
-      </small>
-    </Field>
+    <TextField
+      prefix="settings"
+      name={key}
+      label={label}
+      value={form[key]}
+      onInput={(value) => set(key, value)}
+      input={{
+        inputMode: key === 'max_tip_percent' ? 'numeric' : 'text',
+        required: key === 'max_tip_percent',
+      }}
+      help={help}
+    />
   );
   return (
     <form class="manager-sections" aria-label={t.save} onSubmit={submit}>
@@ -290,19 +284,15 @@ function SettingsForm({ settings, currencies }: { settings: Settings; currencies
       <section class="card stack" aria-labelledby="settings-taxes">
         <h2 id="settings-taxes">{t.taxes}</h2>
         <div class="fields">
-          <Field id="settings-tax_rate" label={t.taxRate}>
-            <input
-              id="settings-tax_rate"
-              inputMode="decimal"
-              required
-              aria-describedby="settings-tax_rate-help"
-              value={form.tax_rate}
-              onInput={(event) => set('tax_rate', event.currentTarget.value)}
-            />
-            <small id="settings-tax_rate-help" class="muted">
-              {t.taxRateHelp}
-            </small>
-          </Field>
+          <TextField
+            prefix="settings"
+            name="tax_rate"
+            label={t.taxRate}
+            value={form.tax_rate}
+            onInput={(value) => set('tax_rate', value)}
+            input={{ inputMode: 'decimal', required: true }}
+            help={t.taxRateHelp}
+          />
         </div>
         <Check
           id="settings-prices_include_tax"
@@ -364,11 +354,7 @@ function SettingsForm({ settings, currencies }: { settings: Settings; currencies
         </Check>
       </section>
       <Alert message={invalid ?? action.error} />
-      {saved && (
-        <p class="notice" role="status">
-          {t.saved}
-        </p>
-      )}
+      <Notice message={saved ? t.saved : undefined} />
       <FormActions submitLabel={t.save} busy={action.busy} />
     </form>
   );

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
-import { Field } from '../../components/FormKit';
+import { TextField } from '../../components/FormKit';
 import { fromCents, parseCents, toCents } from '../../core/cents';
 import { format, language, type Strings, useLocale, useStrings } from '../../core/i18n';
 import { useMoney, useSats } from '../../core/money';
@@ -268,25 +268,23 @@ function ShiftCard({
       <form class="manager-form" aria-labelledby={`${prefix}-form-title`} onSubmit={submit}>
         <h3 id={`${prefix}-form-title`}>{shift ? t.close : t.openShift}</h3>
         <div class="fields">
-          <Field id={`${prefix}-amount`} label={shift ? t.countedCash : t.openingCash}>
-            <input
-              id={`${prefix}-amount`}
-              inputMode="decimal"
-              required
-              placeholder="0.00"
-              value={amount}
-              onInput={(event) => setAmount(event.currentTarget.value)}
-            />
-          </Field>
+          <TextField
+            prefix={prefix}
+            name="amount"
+            label={shift ? t.countedCash : t.openingCash}
+            value={amount}
+            onInput={setAmount}
+            input={{ inputMode: 'decimal', required: true, placeholder: '0.00' }}
+          />
           {shift && (
-            <Field id={`${prefix}-notes`} label={t.notes}>
-              <input
-                id={`${prefix}-notes`}
-                maxLength={500}
-                value={notes}
-                onInput={(event) => setNotes(event.currentTarget.value)}
-              />
-            </Field>
+            <TextField
+              prefix={prefix}
+              name="notes"
+              label={t.notes}
+              value={notes}
+              onInput={setNotes}
+              input={{ maxLength: 500 }}
+            />
           )}
         </div>
         <Alert message={invalid ?? action.error} />

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, type Body, createOnce, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
-import { Field, FormActions } from '../../components/FormKit';
+import { Field, RecordForm } from '../../components/FormKit';
 import { type Strings, useStrings } from '../../core/i18n';
 import { useServerText } from '../../core/server-text';
 import {
@@ -174,8 +174,7 @@ function UserForm({
   const roleNames = roles.map((each) => each.name);
   const chosenRole = roleNames.includes(role) ? role : (roleNames[0] ?? role);
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  const submit = async () => {
     const done = await action.run(() =>
       user
         ? writeOnce(() =>
@@ -197,58 +196,59 @@ function UserForm({
     await onSaved();
   };
   return (
-    <form class="manager-form" aria-labelledby={`${prefix}-title`} onSubmit={submit}>
-      <h3 id={`${prefix}-title`}>
-        {user ? t.editUser : t.newUser}
-        {user && `: ${user.name}`}
-      </h3>
-      <div class="fields">
-        <Field id={`${prefix}-name`} label={t.name}>
-          <input
-            ref={first}
-            id={`${prefix}-name`}
-            required
-            maxLength={100}
-            autoComplete="off"
-            value={name}
-            onInput={(event) => setName(event.currentTarget.value)}
-          />
-        </Field>
-        <Field id={`${prefix}-pin`} label={user ? t.newPin : t.pin}>
-          <input
-            id={`${prefix}-pin`}
-            type="password"
-            inputMode="numeric"
-            autoComplete="new-password"
-            pattern="[0-9]*"
-            minLength={4}
-            maxLength={12}
-            required={!user}
-            aria-describedby={`${prefix}-pin-help`}
-            value={pin}
-            onInput={(event) => setPin(event.currentTarget.value.replace(/\D/g, ''))}
-          />
-          <small id={`${prefix}-pin-help`} class="muted">
-            {user ? t.pinEditHelp : t.pinHelp}
-          </small>
-        </Field>
-        <Field id={`${prefix}-role`} label={t.role}>
-          <select
-            id={`${prefix}-role`}
-            value={chosenRole}
-            onChange={(event) => setRole(event.currentTarget.value)}
-          >
-            {roleNames.map((each) => (
-              <option key={each} value={each}>
-                {serverText(each)}
-              </option>
-            ))}
-          </select>
-        </Field>
-      </div>
-      <Alert message={action.error} />
-      <FormActions submitLabel={user ? common.save : t.addUser} busy={action.busy} onCancel={onCancel} />
-    </form>
+    <RecordForm
+      prefix={prefix}
+      title={user ? t.editUser : t.newUser}
+      recordName={user?.name}
+      onSubmit={submit}
+      error={action.error}
+      submitLabel={user ? common.save : t.addUser}
+      busy={action.busy}
+      onCancel={onCancel}
+    >
+      <Field id={`${prefix}-name`} label={t.name}>
+        <input
+          ref={first}
+          id={`${prefix}-name`}
+          required
+          maxLength={100}
+          autoComplete="off"
+          value={name}
+          onInput={(event) => setName(event.currentTarget.value)}
+        />
+      </Field>
+      <Field id={`${prefix}-pin`} label={user ? t.newPin : t.pin}>
+        <input
+          id={`${prefix}-pin`}
+          type="password"
+          inputMode="numeric"
+          autoComplete="new-password"
+          pattern="[0-9]*"
+          minLength={4}
+          maxLength={12}
+          required={!user}
+          aria-describedby={`${prefix}-pin-help`}
+          value={pin}
+          onInput={(event) => setPin(event.currentTarget.value.replace(/\D/g, ''))}
+        />
+        <small id={`${prefix}-pin-help`} class="muted">
+          {user ? t.pinEditHelp : t.pinHelp}
+        </small>
+      </Field>
+      <Field id={`${prefix}-role`} label={t.role}>
+        <select
+          id={`${prefix}-role`}
+          value={chosenRole}
+          onChange={(event) => setRole(event.currentTarget.value)}
+        >
+          {roleNames.map((each) => (
+            <option key={each} value={each}>
+              {serverText(each)}
+            </option>
+          ))}
+        </select>
+      </Field>
+    </RecordForm>
   );
 }
 
@@ -339,8 +339,7 @@ function RoleForm({
     else next.delete(permission);
     setChosen(next);
   };
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  const submit = async () => {
     const body = {
       name: name.trim(),
       description: description.trim(),
@@ -360,50 +359,53 @@ function RoleForm({
     await onSaved();
   };
   return (
-    <form class="manager-form" aria-labelledby={`${prefix}-title`} onSubmit={submit}>
-      <h3 id={`${prefix}-title`}>
-        {role ? t.editRole : t.newRole}
-        {role && `: ${role.name}`}
-      </h3>
-      <div class="fields">
-        <Field id={`${prefix}-name`} label={t.roleName}>
-          <input
-            ref={first}
-            id={`${prefix}-name`}
-            required
-            maxLength={50}
-            readOnly={role?.is_seeded}
-            value={name}
-            onInput={(event) => setName(event.currentTarget.value)}
-          />
-        </Field>
-        <Field id={`${prefix}-description`} label={t.description}>
-          <input
-            id={`${prefix}-description`}
-            maxLength={200}
-            value={description}
-            onInput={(event) => setDescription(event.currentTarget.value)}
-          />
-        </Field>
-      </div>
-      <fieldset class="permissions">
-        <legend>{t.permissions}</legend>
-        {permissions.map((permission) => {
-          const id = `${prefix}-permission-${permission.name}`;
-          return (
-            <Check
-              key={permission.name}
-              id={id}
-              checked={chosen.has(permission.name)}
-              onChange={(on) => toggle(permission.name, on)}
-            >
-              {serverText(permission.description)} <code>{permission.name}</code>
-            </Check>
-          );
-        })}
-      </fieldset>
-      <Alert message={action.error} />
-      <FormActions submitLabel={role ? common.save : t.addRole} busy={action.busy} onCancel={onCancel} />
-    </form>
+    <RecordForm
+      prefix={prefix}
+      title={role ? t.editRole : t.newRole}
+      recordName={role?.name}
+      onSubmit={submit}
+      after={
+        <fieldset class="permissions">
+          <legend>{t.permissions}</legend>
+          {permissions.map((permission) => {
+            const id = `${prefix}-permission-${permission.name}`;
+            return (
+              <Check
+                key={permission.name}
+                id={id}
+                checked={chosen.has(permission.name)}
+                onChange={(on) => toggle(permission.name, on)}
+              >
+                {serverText(permission.description)} <code>{permission.name}</code>
+              </Check>
+            );
+          })}
+        </fieldset>
+      }
+      error={action.error}
+      submitLabel={role ? common.save : t.addRole}
+      busy={action.busy}
+      onCancel={onCancel}
+    >
+      <Field id={`${prefix}-name`} label={t.roleName}>
+        <input
+          ref={first}
+          id={`${prefix}-name`}
+          required
+          maxLength={50}
+          readOnly={role?.is_seeded}
+          value={name}
+          onInput={(event) => setName(event.currentTarget.value)}
+        />
+      </Field>
+      <Field id={`${prefix}-description`} label={t.description}>
+        <input
+          id={`${prefix}-description`}
+          maxLength={200}
+          value={description}
+          onInput={(event) => setDescription(event.currentTarget.value)}
+        />
+      </Field>
+    </RecordForm>
   );
 }

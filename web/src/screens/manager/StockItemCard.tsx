@@ -116,15 +116,10 @@ export function StockLevelFields({
     value: level.reorderLevel,
     onInput: level.setReorderLevel,
   };
-  const help = `${prefix}-reorder-help`;
   return (
     <>
       <TextField prefix={prefix} {...quantity} input={{ ...input, required: true, placeholder }} />
-      <TextField prefix={prefix} {...reorder} input={{ ...input, 'aria-describedby': help }}>
-        <small id={help} class="muted">
-          {t.reorderHelp}
-        </small>
-      </TextField>
+      <TextField prefix={prefix} {...reorder} input={input} help={t.reorderHelp} />
     </>
   );
 }

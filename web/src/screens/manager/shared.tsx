@@ -1,9 +1,10 @@
 import type { ComponentChildren, RefObject } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { api, type Body, messageOf, writeOnce } from '../../api/client';
+import { api, type Body, writeOnce } from '../../api/client';
 import { Field } from '../../components/FormKit';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { type Strings, useStrings } from '../../core/i18n';
+import { messageOf } from '../../core/server-text';
 
 const strings: Strings<
   'unreachable' | 'edit' | 'delete' | 'save' | 'cancel' | 'actions' | 'confirmDelete' | 'keep'

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
-import { ApiError, api, keyHeader, messageOf, ok, writeOnce } from '../../api/client';
+import { ApiError, api, keyHeader, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, formatTable, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
+import { messageOf } from '../../core/server-text';
 import { useCan } from '../../core/session';
 import { shortCode } from '../../core/short-code';
 import { MenuPanel } from './MenuPanel';

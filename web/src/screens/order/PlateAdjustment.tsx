@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ApiError, api, keyHeader, messageOf, writeOnce } from '../../api/client';
+import { ApiError, api, keyHeader, writeOnce } from '../../api/client';
 import {
   type ApprovalInput,
   approvalHeaders,
@@ -10,6 +10,7 @@ import {
 import { ModalDialog } from '../../components/ModalDialog';
 import { format, type Strings, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
+import { messageOf } from '../../core/server-text';
 import { useCan } from '../../core/session';
 import { cents, type OrderDish } from './order-screen';
 

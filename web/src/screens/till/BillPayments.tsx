@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, messageOf, ok } from '../../api/client';
+import { api, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { toCents } from '../../core/cents';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
+import { messageOf } from '../../core/server-text';
 import { useCan } from '../../core/session';
 import { checkoutStrings } from './checkout-strings';
 import { RefundForm } from './RefundForm';

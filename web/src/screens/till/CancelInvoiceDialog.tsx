@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
-import { api, messageOf, ok, writeOnce } from '../../api/client';
+import { api, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { fiscalStrings } from '../../components/fiscal/fiscal-strings';
+import { type FiscalCatalogs, InvoiceForm, type InvoiceRequest } from '../../components/fiscal/InvoiceForm';
 import { ModalDialog } from '../../components/ModalDialog';
 import { format, useStrings } from '../../core/i18n';
-import { fiscalStrings } from '../fiscal/fiscal-strings';
-import { type FiscalCatalogs, InvoiceForm, type InvoiceRequest } from '../fiscal/InvoiceForm';
+import { messageOf } from '../../core/server-text';
 import { strings } from './strings';
 
 /** The SAT's motives, in the SAT's order. */

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, messageOf, ok, writeOnce } from '../../api/client';
+import { ApiError, api, ok, writeOnce } from '../../api/client';
+import { useStore } from '../../api/store';
 import { fromCents, parseCents, toCents } from '../../core/cents';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
+import { messageOf } from '../../core/server-text';
 import { currentUser } from '../../core/session';
-import { useStore } from '../../core/store';
 import { recordPayment } from './pay-requests';
 import { strings } from './strings';
 

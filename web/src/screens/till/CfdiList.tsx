@@ -1,8 +1,8 @@
+import { fiscalStrings } from '../../components/fiscal/fiscal-strings';
 import { toCents } from '../../core/cents';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
 import { useServerText } from '../../core/server-text';
-import { fiscalStrings } from '../fiscal/fiscal-strings';
 import type { Cfdi } from './fiscal-panel-types';
 
 const STATUS_BADGES: Record<Cfdi['status'], string> = {

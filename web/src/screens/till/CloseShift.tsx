@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
-import { api, messageOf, type Ok, writeOnce } from '../../api/client';
+import { api, type Ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { fromCents, parseCents, toCents } from '../../core/cents';
 import { useStrings } from '../../core/i18n';
+import { messageOf } from '../../core/server-text';
 import { closeShiftStrings } from './close-shift-strings';
 import { strings } from './strings';
 

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
-import { api, messageOf, ok } from '../../api/client';
+import { api, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { format, type Strings, useStrings } from '../../core/i18n';
+import { messageOf } from '../../core/server-text';
 
 const strings: Strings<'pair' | 'code' | 'howTo' | 'unreachable'> = {
   en: {

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, messageOf, ok, writeOnce } from '../../api/client';
+import { api, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { fiscalStrings } from '../../components/fiscal/fiscal-strings';
+import { type FiscalCatalogs, InvoiceForm, type InvoiceRequest } from '../../components/fiscal/InvoiceForm';
 import { format, useLocale, useStrings } from '../../core/i18n';
-import { useServerText } from '../../core/server-text';
+import { messageOf, useServerText } from '../../core/server-text';
 import { useCan } from '../../core/session';
-import { fiscalStrings } from '../fiscal/fiscal-strings';
-import { type FiscalCatalogs, InvoiceForm, type InvoiceRequest } from '../fiscal/InvoiceForm';
 import { CancelInvoiceDialog } from './CancelInvoiceDialog';
 import { CfdiList } from './CfdiList';
 import type { Fiscal } from './fiscal-panel-types';

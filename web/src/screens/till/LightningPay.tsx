@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import { ApiError, api, messageOf, type Ok, ok } from '../../api/client';
+import { ApiError, api, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { fromCents, toCents } from '../../core/cents';
 import type { LiveEvent } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney, useSats } from '../../core/money';
 import { lightningQrDataUrl } from '../../core/qr';
+import { messageOf } from '../../core/server-text';
 import { showLightning } from './customer-display';
 import { strings } from './strings';
 import { TICKET_PAID, type Ticket } from './till-model';

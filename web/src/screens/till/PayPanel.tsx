@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, messageOf, type Ok, ok } from '../../api/client';
+import { api, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { fromCents, toCents } from '../../core/cents';
 import type { LiveEvent } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
+import { messageOf } from '../../core/server-text';
 import { CashForm } from './CashForm';
 import { checkoutStrings } from './checkout-strings';
 import { LightningPay } from './LightningPay';

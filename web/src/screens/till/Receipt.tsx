@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, createOnce, messageOf, ok } from '../../api/client';
+import { ApiError, api, createOnce, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { format, useStrings } from '../../core/i18n';
+import { messageOf } from '../../core/server-text';
 import { useCan } from '../../core/session';
 import { checkoutStrings } from './checkout-strings';
 import { GuestLinkQr } from './GuestLinkQr';

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, createOnce, messageOf, ok } from '../../api/client';
+import { api, createOnce, ok } from '../../api/client';
+import { useStore } from '../../api/store';
 import { Alert } from '../../components/Alert';
 import { fromCents, parseCents, toCents } from '../../core/cents';
 import { format, useStrings } from '../../core/i18n';
+import { messageOf } from '../../core/server-text';
 import { currentUser } from '../../core/session';
-import { useStore } from '../../core/store';
 import { checkoutStrings } from './checkout-strings';
 import { strings } from './strings';
 import type { Payment } from './till-model';

@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { api, messageOf, type Ok, ok } from '../../api/client';
+import { api, type Ok, ok } from '../../api/client';
+import { useStore } from '../../api/store';
 import { Alert } from '../../components/Alert';
 import { toCents } from '../../core/cents';
 import { useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney, useSats } from '../../core/money';
+import { messageOf } from '../../core/server-text';
 import { currentUser, useCan } from '../../core/session';
-import { useStore } from '../../core/store';
 import { type Closed, ClosedFigures, CloseShift } from './CloseShift';
 import { checkoutStrings } from './checkout-strings';
 import { closeShiftStrings } from './close-shift-strings';

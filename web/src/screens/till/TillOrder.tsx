@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, keyHeader, messageOf, ok, writeOnce } from '../../api/client';
+import { api, keyHeader, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { toCents } from '../../core/cents';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, formatTable, useStrings } from '../../core/i18n';
+import { messageOf } from '../../core/server-text';
 import { shortCode } from '../../core/short-code';
 import { BillMaker } from './BillMaker';
 import { BillPayments } from './BillPayments';

@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
-import { api, messageOf, type Ok, ok } from '../../api/client';
+import { api, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { PrinterAlert } from '../../components/PrinterAlert';
 import { toCents } from '../../core/cents';
 import { useLiveEvents } from '../../core/events';
 import { format, formatTable, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
+import { messageOf } from '../../core/server-text';
 import { shortCode } from '../../core/short-code';
 import { DisplayPairing } from './DisplayPairing';
 import { ShiftReport } from './ShiftReport';

@@ -1,3 +1,5 @@
+// The HTTP client keeps its own state (server reachable, session ended, writes pending) in stores,
+// so the store sits with it in api/, the lowest layer; core/ and the screens build on both.
 import { useEffect, useState } from 'preact/hooks';
 
 /** A value several screens read and any of them may change; components re-render when it does. */
