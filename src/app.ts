@@ -1,6 +1,6 @@
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { approvalsRoutes } from './approvals/approvals.routes';
@@ -48,7 +48,11 @@ import { floorMovesRoutes } from './orders/floor-moves.routes';
 import { orderDishesRoutes } from './orders/order-dishes.routes';
 import { orderFiltersRoutes } from './orders/order-filters.routes';
 import { ordersRoutes } from './orders/orders.routes';
-import { catchUpLightningPayments, sweepLightningPayments } from './payments/lightning-settlement.service';
+import {
+  catchUpLightningPayments,
+  settleByHash,
+  sweepLightningPayments,
+} from './payments/lightning-settlement.service';
 import { paymentsRoutes } from './payments/payments.routes';
 import { authorizeRoute, permissionNote, permissionOfRoute } from './permissions/route-permissions';
 import {
@@ -61,9 +65,9 @@ import {
 } from './printing/print-queue';
 import { tcpPrinterTransport } from './printing/printer-socket';
 import { printersRoutes } from './printing/printers.routes';
-import { receiptsRoutes } from './printing/receipts.routes';
 import type { RateSource } from './rates/exchange-rate';
 import { ratesRoutes } from './rates/rates.routes';
+import { receiptsRoutes } from './receipts/receipts.routes';
 import { reportsRoutes } from './reports/reports.routes';
 import { rolesRoutes } from './roles/roles.routes';
 import { settingsRoutes } from './settings/settings.routes';
@@ -72,6 +76,7 @@ import { bootstrapAdminFromConfig, isInitialized, restaurantAtStart } from './se
 import { shiftsRoutes } from './shifts/shifts.routes';
 import { spacesRoutes } from './spaces/spaces.routes';
 import { tablesRoutes } from './tables/tables.routes';
+import { cancelBillsOfOrder } from './tickets/bill-cancellation';
 import { ticketsRoutes } from './tickets/tickets.routes';
 import { findPrincipal } from './users/sessions.repo';
 import { usersRoutes } from './users/users.routes';
@@ -256,6 +261,14 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
   const findLivePrincipal = ctx.principals.wrap((sessionId, userId) =>
     findPrincipal(ctx.db, sessionId, userId, ctx.clock.now()),
   );
+  // What each feature is handed: the context, and the ports by which a lower layer makes a higher one
+  // act (docs/architecture.md): each feature's plugin names the ones it takes.
+  const features = {
+    ctx,
+    findPrincipal: findLivePrincipal,
+    cancelBillsOfOrder,
+    settleArrived: settleByHash,
+  };
   await app.register(authGuard, {
     tokens: ctx.tokens,
     findPrincipal: findLivePrincipal,
@@ -263,7 +276,7 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
   });
   await registerOpenApi(app);
 
-  for (const feature of [
+  const featurePlugins: FastifyPluginAsyncTypebox<typeof features>[] = [
     generalRoutes,
     setupRoutes,
     authRoutes,
@@ -294,12 +307,11 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     printersRoutes,
     ratesRoutes,
     walletFeature,
-  ]) {
-    await app.register(feature, { ctx });
-  }
-  await app.register(eventsRoutes, { ctx, findPrincipal: findLivePrincipal });
-  await app.register(webhooksRoutes, { ctx });
-  await app.register(auditRoutes, { ctx });
+    eventsRoutes,
+    webhooksRoutes,
+    auditRoutes,
+  ];
+  for (const feature of featurePlugins) await app.register(feature, features);
   await app.register(webAppRoutes);
   await app.register(guestPageRoutes);
 }

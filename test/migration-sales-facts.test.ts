@@ -6,7 +6,7 @@ import { type Db, openDatabase } from '../src/core/db/database';
 import { backfills } from '../src/core/db/migrations';
 import * as amountSplitsMigration from '../src/core/db/migrations/0022_sales_facts_amount_splits';
 import type { Database, PaymentStatus } from '../src/core/db/schema';
-import { refreshSalesFacts } from '../src/reports/sales-facts';
+import { refreshSalesFacts } from '../src/orders/sales-facts';
 import { describeEachDatabase } from './helpers/app';
 import { migratorOf } from './helpers/migrations';
 

@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import { taxShareCents } from '../src/core/money';
 import { escposOf } from '../src/printing/escpos';
 import { moneyFormatter } from '../src/printing/paper-language';
-import { type Receipt, receiptLines, receiptPaper, receiptText } from '../src/printing/receipt-layout';
 import { centered, pair, wrap } from '../src/printing/text-layout';
+import { type Receipt, receiptLines, receiptPaper, receiptText } from '../src/receipts/receipt-layout';
 
 /** A Mexico City restaurant's bill, printed in its language. */
 const paidBill: Receipt = {

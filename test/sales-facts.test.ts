@@ -6,7 +6,7 @@ import { runBackfills } from '../src/core/db/backfills';
 import { type Db, openDatabase } from '../src/core/db/database';
 import { backfills } from '../src/core/db/migrations';
 import * as salesFactsMigration from '../src/core/db/migrations/0022_sales_facts_amount_splits';
-import { refreshSalesFacts } from '../src/reports/sales-facts';
+import { refreshSalesFacts } from '../src/orders/sales-facts';
 import { refreshRefundedAfterSale } from '../src/tickets/tickets.repo';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { loggedInUser } from './helpers/auth';

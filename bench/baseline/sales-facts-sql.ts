@@ -12,7 +12,7 @@ import {
   SqliteQueryCompiler,
 } from 'kysely';
 import type { Database } from '../../src/core/db/schema';
-import { refreshSalesFacts } from '../../src/reports/sales-facts';
+import { refreshSalesFacts } from '../../src/orders/sales-facts';
 
 /** A statement our services run for an order, its values with that order's id put in. */
 export type OrderStatement = { sql: string; values: (orderId: string) => unknown[] };

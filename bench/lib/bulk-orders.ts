@@ -3,7 +3,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../../src/core/db/database';
-import { backfillSalesFacts } from '../../src/reports/sales-facts';
+import { backfillSalesFacts } from '../../src/orders/sales-facts';
 import type { BenchDatabase } from './databases';
 
 /**

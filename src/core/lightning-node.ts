@@ -153,3 +153,6 @@ export class LightningRequestError extends Error {
     this.name = 'LightningRequestError';
   }
 }
+
+/** What the node says arrived: `receivedSat` net of the liquidity fee it took, which is in msat. */
+export type Arrived = { receivedSat: number; feesMsat: number | null };

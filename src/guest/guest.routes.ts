@@ -8,6 +8,7 @@ import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { errors, IdParams, MessageReply } from '../core/schemas';
 import { cfdiFileResponse, sendInvoiceFile } from '../fiscal/fiscal.routes';
 import { InvoiceBody } from '../fiscal/fiscal.schemas';
+import { createGuestLink, hashToken, revokeGuestLinks } from '../tickets/guest-links.service';
 import {
   GuestBillView,
   GuestInvoiceFileQuery,
@@ -20,7 +21,6 @@ import {
   GuestTokenParams,
 } from './guest.schemas';
 import * as service from './guest.service';
-import { createGuestLink, hashToken, revokeGuestLinks } from './guest-links.service';
 
 /**
  * Enough for a page that polls every second and a table of friends on one link; a bad request

@@ -11,10 +11,11 @@ import { guestDownloadKey, guestInvoiceOffer, ticketInvoiceFile } from '../fisca
 import { payableInvoicesCents } from '../payments/lightning.repo';
 import { makeInvoice, reserveIn } from '../payments/lightning-bills.service';
 import { findPayment } from '../payments/payments.repo';
-import { receiptText } from '../printing/receipt-layout';
-import * as receipts from '../printing/receipts.repo';
-import { buildReceipt } from '../printing/receipts.service';
+import { receiptText } from '../receipts/receipt-layout';
+import { buildReceipt } from '../receipts/receipts.service';
 import { loadSettings } from '../settings/settings.service';
+import * as receipts from '../tickets/bill-lines.repo';
+import { ticketOfToken } from '../tickets/guest-links.service';
 import { NOT_CONFIGURED } from '../wallet/node-call';
 import type {
   GuestBillView,
@@ -23,7 +24,6 @@ import type {
   GuestPaymentView,
   GuestTaxInvoiceView,
 } from './guest.schemas';
-import { ticketOfToken } from './guest-links.service';
 import { seatShares } from './seat-shares';
 
 const RECEIPT_WIDTH = 48;

@@ -9,6 +9,7 @@ import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempote
 import { fromCents } from '../core/money';
 import { recordEvent } from '../events/record-event';
 import { recordSales, returnVoidedStock } from '../inventory/stock.service';
+import { findBilledDishIds } from '../orders/order-bills.repo';
 import {
   findLiveOrderWithDishes,
   findModifierChoices,
@@ -19,9 +20,8 @@ import { assertDishesCanChange } from '../orders/order-status';
 import { toOrderDishView } from '../orders/order-views';
 import type { OrderRow } from '../orders/orders.repo';
 import * as orders from '../orders/orders.repo';
+import { refreshSalesFacts } from '../orders/sales-facts';
 import { enqueueKitchenChits, isBeingMade } from '../printing/kitchen-chits';
-import { refreshSalesFacts } from '../reports/sales-facts';
-import { findBilledDishIds } from '../tickets/tickets.repo';
 import * as kitchen from './kitchen.repo';
 import type { DishStatusBody, KitchenQueueItem } from './kitchen.schemas';
 

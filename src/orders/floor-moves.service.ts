@@ -4,10 +4,9 @@ import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { isUniqueViolation } from '../core/db/locks';
 import { BadRequestError, NotFoundError } from '../core/errors';
-import { refreshSalesFacts } from '../reports/sales-facts';
 import { findLiveTable } from '../tables/tables.repo';
-import { findBilledDishIds, findLiveTicketsOfOrder } from '../tickets/tickets.repo';
 import type { MergeOrderBody, MoveDishesBody, MovedDishesView, MoveOrderBody } from './floor-moves.schemas';
+import { findBilledDishIds, findLiveTicketsOfOrder } from './order-bills.repo';
 import * as dishes from './order-dishes.repo';
 import { recordDishesChanged, recordOrderEvent } from './order-events';
 import { tableNotFound } from './order-links';
@@ -19,6 +18,7 @@ import { toOrderDishView, toOrderView } from './order-views';
 import * as orders from './orders.repo';
 import type { CompleteOrderView, OrderView } from './orders.schemas';
 import { orderWithDishesView } from './orders.service';
+import { refreshSalesFacts } from './sales-facts';
 
 /*
  * The floor's moves (issue 23): a party changes table, two tables become one order, plates go to

@@ -8,8 +8,7 @@ import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempote
 import { toCents } from '../core/money';
 import { returnVoidedStock } from '../inventory/stock.service';
 import { enqueueKitchenChits, isBeingMade } from '../printing/kitchen-chits';
-import { refreshSalesFacts } from '../reports/sales-facts';
-import { findBilledDishIds } from '../tickets/tickets.repo';
+import { findBilledDishIds } from './order-bills.repo';
 import * as dishes from './order-dishes.repo';
 import { findLiveDishPrices, type OrderDishChanges, type OrderDishDetail } from './order-dishes.repo';
 import { recordDishesChanged } from './order-events';
@@ -26,6 +25,7 @@ import {
   priceWithModifiers,
 } from './plate-modifiers';
 import { authorizeOverrides, overrideAudit, type PriceOverride } from './price-overrides';
+import { refreshSalesFacts } from './sales-facts';
 
 const DISH_ON_BILL = 'Dish is on a bill';
 

@@ -5,6 +5,7 @@ import type { AppContext } from '../core/context';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { Money } from '../core/money';
 import { errors, IdMessageReply, IdParams, MessageReply, NoContent, roundTripBody } from '../core/schemas';
+import type { CancelBillsOfOrder } from './order-bills.repo';
 import { sendOrderPage } from './order-page';
 import * as queries from './order-queries.service';
 import { orderViewFor } from './order-views';
@@ -31,7 +32,10 @@ const ORDER_RULES =
 const CANCEL_NOTE =
   'Cancelling needs `orders.cancel`, and `tickets.cancel` when the order has pending bills (cancelled with it).';
 
-export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const ordersRoutes: FastifyPluginAsyncTypebox<{
+  ctx: AppContext;
+  cancelBillsOfOrder: CancelBillsOfOrder;
+}> = async (app, { ctx, cancelBillsOfOrder }) => {
   app.get(
     '/orders',
     {
@@ -143,7 +147,13 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       },
     },
     async (request) => {
-      await service.updateOrder(ctx, principalOf(request), request.params.id, request.body);
+      await service.updateOrder(
+        ctx,
+        cancelBillsOfOrder,
+        principalOf(request),
+        request.params.id,
+        request.body,
+      );
       return { message: 'Order updated successfully' };
     },
   );
@@ -183,7 +193,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       },
     },
     async (request) => {
-      await service.deleteOrder(ctx, principalOf(request), request.params.id);
+      await service.deleteOrder(ctx, cancelBillsOfOrder, principalOf(request), request.params.id);
       return { message: 'Order deleted successfully' };
     },
   );

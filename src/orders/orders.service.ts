@@ -10,8 +10,7 @@ import { newId } from '../core/ids';
 import { fromCents } from '../core/money';
 import { authorize } from '../permissions/permissions';
 import { authorizeAction } from '../permissions/request-permissions';
-import { cancelBillsOfOrder } from '../tickets/bill-cancellation';
-import { findLiveTicketsOfOrder } from '../tickets/tickets.repo';
+import { type CancelBillsOfOrder, findLiveTicketsOfOrder } from './order-bills.repo';
 import { completeOrder } from './order-completion';
 import * as dishes from './order-dishes.repo';
 import { recordOrderEvent } from './order-events';
@@ -77,6 +76,7 @@ export async function createOrder(
 /** Changes what the body sends; omitted fields keep their values and a sent `total` is ignored. */
 export async function updateOrder(
   ctx: AppContext,
+  cancelBillsOfOrder: CancelBillsOfOrder,
   principal: Principal,
   id: string,
   input: OrderBody,
@@ -182,7 +182,7 @@ async function reassignment(
  * The till closing a table once it has paid: an active order whose payments cover its total becomes
  * completed in one step, whatever status the kitchen flow left it in, and frees its table. Unlike
  * completing through PUT (which the spec allows unpaid), a balance due is refused. With
- * `close_paid_orders` on, a paid order usually closed itself already (order-completion.ts).
+ * `close_paid_orders` on, a paid order usually closed itself already (tickets/order-done.ts).
  */
 export async function closeOrder(ctx: AppContext, principal: Principal, id: string): Promise<OrderView> {
   authorize(principal, 'orders.write');
@@ -199,7 +199,12 @@ export async function closeOrder(ctx: AppContext, principal: Principal, id: stri
 }
 
 /** Logical delete: the order leaves every list, filter and sales figure, and frees its table. */
-export async function deleteOrder(ctx: AppContext, principal: Principal, id: string): Promise<void> {
+export async function deleteOrder(
+  ctx: AppContext,
+  cancelBillsOfOrder: CancelBillsOfOrder,
+  principal: Principal,
+  id: string,
+): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
     const current = await orders.lockLiveOrder(trx, id);

@@ -1,10 +1,10 @@
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { TICKET_STATUS } from '../core/db/ticket-status';
-import type { NodeIncomingPayment } from '../core/lightning-node';
+import type { Arrived, NodeIncomingPayment } from '../core/lightning-node';
 import { recordEvent } from '../events/record-event';
-import { closeOrderIfDone } from '../orders/order-completion';
-import { refreshSalesFacts } from '../reports/sales-facts';
+import { refreshSalesFacts } from '../orders/sales-facts';
+import { closeOrderIfDone } from '../tickets/order-done';
 import { viewOf as ticketViewOf } from '../tickets/ticket-views';
 import { lockTicketWithOrder } from '../tickets/tickets.service';
 import { callNode } from '../wallet/node-call';
@@ -24,9 +24,6 @@ const SWEEP_BATCH = 100;
 const ABANDONED_RESERVATION_MS = 5 * 60 * 1000;
 
 export type Settlement = 'settled' | 'already settled' | 'unknown';
-
-/** What the node says arrived: `receivedSat` net of the liquidity fee it took, which is in msat. */
-export type Arrived = { receivedSat: number; feesMsat: number | null };
 
 /**
  * Settles the Lightning payment with this hash, once: the conditional update on its status lets

@@ -7,10 +7,10 @@ import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempote
 import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
 import { recordEvent } from '../events/record-event';
-import { closeOrderIfDone } from '../orders/order-completion';
+import { refreshSalesFacts } from '../orders/sales-facts';
 import { authorize } from '../permissions/permissions';
-import { refreshSalesFacts } from '../reports/sales-facts';
 import { shiftForRecording } from '../shifts/shifts.service';
+import { closeOrderIfDone } from '../tickets/order-done';
 import { viewOf as ticketViewOf } from '../tickets/ticket-views';
 import { findTicket } from '../tickets/tickets.repo';
 import { lockTicketWithOrder } from '../tickets/tickets.service';

@@ -14,9 +14,9 @@ import {
 } from '../core/time';
 import { fiscalDay } from '../fiscal/fiscal-report';
 import { orderBalanceCents } from '../orders/order-views';
-import { lightningFigures } from '../payments/lightning-fees';
 import { authorize } from '../permissions/permissions';
 import { loadSettings } from '../settings/settings.service';
+import { lightningFigures } from '../shifts/lightning-fees';
 import * as adjustments from './adjustments.repo';
 import * as repo from './reports.repo';
 import type { DayReport, OpenBalances, SalesQuery, SalesRow } from './reports.schemas';

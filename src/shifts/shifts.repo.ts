@@ -3,7 +3,7 @@ import type { Db } from '../core/db/database';
 import { forShare, forUpdate } from '../core/db/locks';
 import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
-import { liquidityFeeColumns } from '../payments/lightning-fees';
+import { liquidityFeeColumns } from './lightning-fees';
 
 export type ShiftRow = Selectable<Database['shifts']> & { user_name: string };
 export type MovementRow = Selectable<Database['shift_cash_movements']>;

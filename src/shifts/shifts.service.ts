@@ -8,9 +8,9 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '.
 import { newId } from '../core/ids';
 import { fromCents, taxShareCents, toCents } from '../core/money';
 import { localDaysToRange, toIsoUtc, toIsoUtcOrNull } from '../core/time';
-import { lightningFigures } from '../payments/lightning-fees';
 import { authorize } from '../permissions/permissions';
 import { loadSettings } from '../settings/settings.service';
+import { lightningFigures } from './lightning-fees';
 import * as repo from './shifts.repo';
 import type {
   CashMovementBody,

@@ -3,8 +3,9 @@ import type { Db } from '../core/db/database';
 import { TICKET_STATUS } from '../core/db/ticket-status';
 import { BadRequestError, ConflictError } from '../core/errors';
 import { recordEvent } from '../events/record-event';
+import { findLiveTicketsOfOrder } from '../orders/order-bills.repo';
+import { refreshSalesFacts } from '../orders/sales-facts';
 import { authorizeAction } from '../permissions/request-permissions';
-import { refreshSalesFacts } from '../reports/sales-facts';
 import { viewOf } from './ticket-views';
 import * as tickets from './tickets.repo';
 
@@ -55,7 +56,7 @@ export async function cancelBillsOfOrder(
   orderId: string,
   now: number,
 ): Promise<void> {
-  const live = await tickets.findLiveTicketsOfOrder(trx, orderId);
+  const live = await findLiveTicketsOfOrder(trx, orderId);
   if (live.length > 0) authorizeAction(principal, 'cancelBillsWithOrder');
   if (live.some((ticket) => Number(ticket.status) === TICKET_STATUS.paid || Number(ticket.paid_cents) > 0)) {
     throw new BadRequestError('Order has paid bills: refund and cancel them first');

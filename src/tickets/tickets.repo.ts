@@ -59,21 +59,6 @@ export async function releaseTicketDishes(db: Db, ticketId: string): Promise<voi
   await db.updateTable('ticket_dishes').set({ is_live: 0 }).where('ticket_id', '=', ticketId).execute();
 }
 
-const billedDishIds = prepared((db, { orderId }: { orderId: string }) =>
-  db
-    .selectFrom('ticket_dishes')
-    .innerJoin('order_dishes', 'order_dishes.id', 'ticket_dishes.order_dish_id')
-    .select('ticket_dishes.order_dish_id')
-    .where('order_dishes.order_id', '=', orderId)
-    .where('ticket_dishes.is_live', '=', 1),
-);
-
-/** The ids among the order's dishes that a live bill covers. */
-export async function findBilledDishIds(db: Db, orderId: string): Promise<Set<string>> {
-  const rows = await billedDishIds.all(db, { orderId });
-  return new Set(rows.map((row) => row.order_dish_id));
-}
-
 const orderBilledChange = prepared(
   (
     db,
@@ -153,17 +138,6 @@ export async function hasPayableInvoice(db: Db, ticketId: string, now: number): 
 }
 
 /** The bills of an order that are not cancelled. */
-export function findLiveTicketsOfOrder(db: Db, orderId: string): Promise<TicketRow[]> {
-  return db
-    .selectFrom('tickets')
-    .selectAll()
-    .where('order_id', '=', orderId)
-    .where('status', '!=', TICKET_STATUS.canceled)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-}
-
 const dishLinksOfTickets = prepared((db, { ticketIds }: { ticketIds: string[] }) =>
   db
     .selectFrom('ticket_dishes')

@@ -10,10 +10,11 @@ import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
 import { totalFromLastPage } from '../core/paging';
 import { recordEvent } from '../events/record-event';
+import { findBilledDishIds } from '../orders/order-bills.repo';
 import { findLiveOrderWithDishes } from '../orders/order-dishes.repo';
 import * as orders from '../orders/orders.repo';
+import { refreshSalesFacts } from '../orders/sales-facts';
 import { authorize } from '../permissions/permissions';
-import { refreshSalesFacts } from '../reports/sales-facts';
 import { cancelLockedTicket } from './bill-cancellation';
 import { discountCents } from './discounts';
 import { toTicketView, viewOf } from './ticket-views';
@@ -58,7 +59,7 @@ export async function createTicket(
     const unbilledCents = Number(order.total_cents) - Number(order.billed_cents);
     if (unbilledCents <= 0) throw new BadRequestError(NOTHING_LEFT_TO_BILL);
 
-    const billed = await tickets.findBilledDishIds(trx, orderId);
+    const billed = await findBilledDishIds(trx, orderId);
     const bills = input.by_seat
       ? billsBySeat(orderDishes, billed, unbilledCents)
       : [whatToBill(input, orderDishes, billed, unbilledCents)];

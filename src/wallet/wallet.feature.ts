@@ -5,9 +5,13 @@ import { walletAccessRoutes } from './wallet-access.routes';
 import { requireWalletAccess } from './wallet-guard';
 import { walletPaymentsRoutes } from './wallet-payments.routes';
 import { webhookRoutes } from './webhook.routes';
+import type { SettleArrived } from './webhook.service';
 
 /** The Lightning wallet: wallet sign-in, the routes proxied to phoenixd, and phoenixd's webhook. */
-export const walletFeature: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const walletFeature: FastifyPluginAsync<{ ctx: AppContext; settleArrived: SettleArrived }> = async (
+  app,
+  { ctx, settleArrived },
+) => {
   // The answer to an unreachable node (503) or an unanswered payment (504) is bare; the reason belongs in our log.
   app.addHook('onError', async (request, _reply, error) => {
     if ((error.statusCode === 503 || error.statusCode === 504) && error.cause)
@@ -24,5 +28,5 @@ export const walletFeature: FastifyPluginAsync<{ ctx: AppContext }> = async (app
     await guarded.register(walletNodeRoutes, { ctx });
     await guarded.register(walletPaymentsRoutes, { ctx });
   });
-  await app.register(webhookRoutes, { ctx });
+  await app.register(webhookRoutes, { ctx, settleArrived });
 };

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../core/context';
 import { errors, messageChoices } from '../core/schemas';
-import { handlePhoenixdWebhook } from './webhook.service';
+import { handlePhoenixdWebhook, type SettleArrived } from './webhook.service';
 
 const MESSAGES = {
   recorded: 'Payment recorded',
@@ -18,7 +18,10 @@ const WebhookReply = Type.Object({
  * phoenixd's webhook. The signature covers the exact bytes sent, so in this plugin (and only here)
  * JSON bodies are kept as the raw string and parsed after the signature is checked.
  */
-export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const webhookRoutes: FastifyPluginAsyncTypebox<{
+  ctx: AppContext;
+  settleArrived: SettleArrived;
+}> = async (app, { ctx, settleArrived }) => {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     done(null, body);
@@ -55,6 +58,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       const rawBody = typeof request.body === 'string' ? request.body : '';
       const outcome = await handlePhoenixdWebhook(
         ctx,
+        settleArrived,
         rawBody,
         typeof signature === 'string' ? signature : undefined,
       );

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../core/context';
 import { BadRequestError, NotFoundError, ServiceUnavailableError, UnauthorizedError } from '../core/errors';
+import type { Arrived } from '../core/lightning-node';
 import { MAX_UNIX_MS } from '../core/schemas';
-import { type Arrived, settleByHash } from '../payments/lightning-settlement.service';
 import * as repo from './incoming-payments.repo';
 import { nodePaymentToRow } from './incoming-payments.service';
 import { callNode } from './node-call';
@@ -10,6 +10,12 @@ import { callNode } from './node-call';
 const HEX_64 = /^[0-9a-f]{64}$/i;
 
 export type WebhookOutcome = 'recorded' | 'already recorded' | 'ignored';
+
+/**
+ * What else a payment that arrived sets off: settling the bill it paid. The payments feature does that,
+ * a layer above the wallet, so buildApp hands its settlement in (a port) instead of the wallet importing it.
+ */
+export type SettleArrived = (ctx: AppContext, paymentHash: string, arrived: Arrived) => Promise<unknown>;
 
 /** phoenixd signs the exact bytes it sends: hex HMAC-SHA256 keyed with the webhook secret. */
 export function isValidSignature(secret: string, rawBody: string, signature: string | undefined): boolean {
@@ -108,6 +114,7 @@ async function rowFor(
  */
 export async function handlePhoenixdWebhook(
   ctx: AppContext,
+  settleArrived: SettleArrived,
   rawBody: string,
   signature: string | undefined,
 ): Promise<WebhookOutcome> {
@@ -121,6 +128,6 @@ export async function handlePhoenixdWebhook(
   const inserted = await repo.insertIncomingPayments(ctx.db, [row]);
   // A bill's invoice settles its payment in the same flow; a second copy (phoenix.conf's webhook and
   // the invoice's own both post it) settles nothing twice.
-  await settleByHash(ctx, row.payment_hash, arrived);
+  await settleArrived(ctx, row.payment_hash, arrived);
   return inserted === 1 ? 'recorded' : 'already recorded';
 }

@@ -4,7 +4,7 @@ import { principalOf } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { errors, IdParams } from '../core/schemas';
-import { PrintQueuedReply, ReceiptQuery } from './printers.schemas';
+import { PrintQueuedReply, ReceiptQuery } from '../printing/printers.schemas';
 import * as service from './receipts.service';
 
 const tags = ['Tickets'];

@@ -1,5 +1,4 @@
 import { shortCode } from '../core/ids';
-import type { PaperLocale } from '../settings/paper-locales';
 import {
   formatCount,
   formatPercent,
@@ -7,8 +6,9 @@ import {
   type PaperWords,
   paperWords,
   tableLabel,
-} from './paper-language';
-import { centered, indented, pair, rule, wrap } from './text-layout';
+} from '../printing/paper-language';
+import { centered, indented, pair, rule, wrap } from '../printing/text-layout';
+import type { PaperLocale } from '../settings/paper-locales';
 
 /** Everything a receipt shows, already worked out: amounts in cents, the date in the restaurant's zone. */
 export type Receipt = {

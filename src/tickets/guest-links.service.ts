@@ -6,7 +6,7 @@ import { NotFoundError, ServiceUnavailableError } from '../core/errors';
 import { newId } from '../core/ids';
 import { toIsoUtc } from '../core/time';
 import { authorize } from '../permissions/permissions';
-import { findTicket } from '../tickets/tickets.repo';
+import { findTicket } from './tickets.repo';
 import * as links from './guest-links.repo';
 
 export const NEEDS_PUBLIC_URL = 'Guest links need POS_PUBLIC_URL';

@@ -7,17 +7,22 @@ import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempote
 import { taxShareCents } from '../core/money';
 import { findDocument } from '../fiscal/fiscal.repo';
 import { includedTaxCents, receiptBeforePaper } from '../fiscal/fiscal-receipts';
-import { mintGuestLink } from '../guest/guest-links.service';
 import { authorize } from '../permissions/permissions';
+import { escposOf } from '../printing/escpos';
+import {
+  formatPaperDate,
+  formatPaperDateTime,
+  paperWords,
+  paymentMethodName,
+} from '../printing/paper-language';
+import { hasReceiptJobInStatus } from '../printing/print-jobs.repo';
+import { enqueuePrintJob } from '../printing/print-queue';
+import * as printers from '../printing/printers.repo';
+import type { ReceiptWidth } from '../printing/text-layout';
 import { loadSettings, type Settings } from '../settings/settings.service';
-import { escposOf } from './escpos';
-import { formatPaperDate, formatPaperDateTime, paperWords, paymentMethodName } from './paper-language';
-import { hasReceiptJobInStatus } from './print-jobs.repo';
-import { enqueuePrintJob } from './print-queue';
-import * as printers from './printers.repo';
+import * as receipts from '../tickets/bill-lines.repo';
+import { mintGuestLink } from '../tickets/guest-links.service';
 import { type Receipt, type ReceiptLine, receiptPaper, receiptText } from './receipt-layout';
-import * as receipts from './receipts.repo';
-import type { ReceiptWidth } from './text-layout';
 
 export const NO_RECEIPT_PRINTER = 'No receipt printer is set up';
 const STATUS_NAMES = { 1: 'pending', 2: 'paid', 3: 'canceled' } as const;
