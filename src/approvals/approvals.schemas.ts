@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { Static } from '../core/schemas';
 import { Uuid } from '../core/schemas';
-import { APPROVABLE_PERMISSIONS } from '../permissions/request-permissions';
+import { APPROVABLE_PERMISSIONS } from '../permissions/permissions.api';
 import { Pin } from '../users/users.schemas';
 
 /** How long an approval waits for the request it was asked for: the waiter sends it at once. */

@@ -1,16 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { recordAudit } from '../audit/record-audit';
-import { checkCredentials, pinFailureBuckets } from '../auth/auth.service';
+import { recordAudit } from '../audit/audit.api';
+import { checkCredentials, pinFailureBuckets } from '../auth/auth.api';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { BadRequestError, ForbiddenError } from '../core/errors';
 import { limitFailures } from '../core/failure-limiter';
 import { toIsoUtc } from '../core/time';
-import { grantedPermissions, parsePermissions } from '../permissions/permissions';
-import { type ApprovableAction, REQUEST_PERMISSIONS } from '../permissions/request-permissions';
-import { findRoleByName } from '../roles/roles.repo';
-import { userNameKey } from '../users/user-name';
+import {
+  type ApprovableAction,
+  grantedPermissions,
+  parsePermissions,
+  REQUEST_PERMISSIONS,
+} from '../permissions/permissions.api';
+import { findRoleByName } from '../roles/roles.api';
+import { userNameKey } from '../users/users.api';
 import * as repo from './approvals.repo';
 import { APPROVAL_LIFETIME_MS, type ApprovalBody, type ApprovalReply } from './approvals.schemas';
 

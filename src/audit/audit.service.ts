@@ -3,7 +3,7 @@ import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { totalFromLastPage } from '../core/paging';
-import { authorize } from '../permissions/permissions';
+import { authorize } from '../permissions/permissions.api';
 import * as repo from './audit.repo';
 import type { AcknowledgeBreakBody, AuditEntryView, AuditQuery, AuditVerifyReply } from './audit.schemas';
 import { auditAnchorOf } from './audit-anchor';

@@ -1,15 +1,20 @@
-import { recordAudit } from '../audit/record-audit';
+import { recordAudit } from '../audit/audit.api';
 import type { AppContext } from '../core/context';
 import { tokenRefused, UnauthorizedError } from '../core/errors';
 import { type FailureBucket, type FailureRule, limitFailures } from '../core/failure-limiter';
 import { newId } from '../core/ids';
 import { verifyPin } from '../core/pin';
 import { TOKEN_LIFETIME_SECONDS } from '../core/tokens';
-import * as sessions from '../users/sessions.repo';
-import { userNameKey } from '../users/user-name';
-import { findLiveUserById, findLiveUserByNameKey, listLiveUsers, type UserRow } from '../users/users.repo';
+import * as sessions from '../users/users.api';
+import {
+  findLiveUserById,
+  findLiveUserByNameKey,
+  listLiveUsers,
+  toUserView,
+  type UserRow,
+  userNameKey,
+} from '../users/users.api';
 import type { UserView } from '../users/users.schemas';
-import { toUserView } from '../users/users.service';
 
 export type SessionTokens = { access: string; refresh: string };
 

@@ -6,10 +6,9 @@ import { BadRequestError, NotFoundError } from '../core/errors';
 import { type FailureRule, limitFailures } from '../core/failure-limiter';
 import { fromCents } from '../core/money';
 import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
-import { findPayment } from '../payments/payments.repo';
-import { authorize } from '../permissions/permissions';
-import { viewOf } from '../tickets/ticket-views';
-import { findTicket } from '../tickets/tickets.repo';
+import { findPayment } from '../payments/payments.api';
+import { authorize } from '../permissions/permissions.api';
+import { findTicket, viewOf } from '../tickets/tickets.api';
 import * as displays from './displays.repo';
 import type { DisplayCurrentBody, DisplayView } from './displays.schemas';
 

@@ -4,14 +4,14 @@ import { type Principal, type PrincipalLookup, principalOf } from '../core/auth-
 import type { AppContext } from '../core/context';
 import { BadRequestError, ServiceUnavailableError } from '../core/errors';
 import { errors } from '../core/schemas';
-import { REQUEST_PERMISSIONS } from '../permissions/request-permissions';
 import {
   authorizeRoute,
   holdsPermission,
   MONEY_READ,
   PRINTER_STATUS_READERS,
+  REQUEST_PERMISSIONS,
   type RoutePermission,
-} from '../permissions/route-permissions';
+} from '../permissions/permissions.api';
 import { EventFanOut, frameOf } from './event-fanout';
 import { EventStream, type StreamView, streamStart } from './event-stream';
 import type { StoredEvent } from './events.repo';

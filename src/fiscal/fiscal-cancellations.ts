@@ -1,10 +1,10 @@
-import { recordAudit } from '../audit/record-audit';
+import { recordAudit } from '../audit/audit.api';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { TICKET_STATUS } from '../core/db/ticket-status';
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../core/errors';
-import { recordEvent } from '../events/record-event';
-import { authorize } from '../permissions/permissions';
+import { recordEvent } from '../events/events.api';
+import { authorize } from '../permissions/permissions.api';
 import * as repo from './fiscal.repo';
 import type { CancelInvoiceBody, InvoiceView } from './fiscal.schemas';
 import { PAC_UNAVAILABLE, requireFiscal, toInvoiceView } from './fiscal-common';

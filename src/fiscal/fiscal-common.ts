@@ -1,7 +1,7 @@
 import type { AppContext } from '../core/context';
 import { BadRequestError } from '../core/errors';
 import { fromCents } from '../core/money';
-import { recordEvent } from '../events/record-event';
+import { recordEvent } from '../events/events.api';
 import * as repo from './fiscal.repo';
 import type { InvoiceView } from './fiscal.schemas';
 import { type FiscalSettings, isFiscalOn, loadFiscalSettings } from './fiscal-settings';

@@ -1,7 +1,7 @@
 import type { AppContext } from '../core/context';
 import { fromCents } from '../core/money';
-import { recordEvent } from '../events/record-event';
-import { loadSettings } from '../settings/settings.service';
+import { recordEvent } from '../events/events.api';
+import { loadSettings } from '../settings/settings.api';
 import * as repo from './fiscal.repo';
 import { CLAIM_MS, IDEMPOTENCY_KEY_IN_USE, retryDelayMs } from './fiscal-receipts';
 import type { FiscalSettings } from './fiscal-settings';

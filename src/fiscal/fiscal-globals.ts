@@ -3,9 +3,9 @@ import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { BadRequestError, ConflictError, ServiceUnavailableError } from '../core/errors';
 import { localDaysToRange } from '../core/time';
-import { recordEvent } from '../events/record-event';
-import { authorize } from '../permissions/permissions';
-import { loadSettings } from '../settings/settings.service';
+import { recordEvent } from '../events/events.api';
+import { authorize } from '../permissions/permissions.api';
+import { loadSettings } from '../settings/settings.api';
 import * as repo from './fiscal.repo';
 import type { GlobalInvoiceBody, GlobalPeriodView, InvoiceView } from './fiscal.schemas';
 import {

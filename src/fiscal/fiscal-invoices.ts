@@ -3,7 +3,7 @@ import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { TICKET_STATUS } from '../core/db/ticket-status';
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../core/errors';
-import { authorize } from '../permissions/permissions';
+import { authorize } from '../permissions/permissions.api';
 import * as repo from './fiscal.repo';
 import type { InvoiceBody, InvoiceView } from './fiscal.schemas';
 import { customerOf, PAC_UNAVAILABLE, recordCustomerInvoice, requireFiscal } from './fiscal-common';

@@ -1,10 +1,10 @@
-import { recordAudit } from '../audit/record-audit';
+import { recordAudit } from '../audit/audit.api';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { BadRequestError } from '../core/errors';
-import { authorize } from '../permissions/permissions';
-import { loadSettings } from '../settings/settings.service';
+import { authorize } from '../permissions/permissions.api';
+import { loadSettings } from '../settings/settings.api';
 import * as repo from './fiscal.repo';
 import type { FiscalSettingsView, UpdateFiscalSettingsBody } from './fiscal.schemas';
 import {

@@ -1,5 +1,5 @@
 import type { AppContext } from '../core/context';
-import { loadSettings } from '../settings/settings.service';
+import { loadSettings } from '../settings/settings.api';
 import * as repo from './general.repo';
 
 export function listCurrencies(ctx: AppContext) {

@@ -6,9 +6,9 @@ import type { AppContext } from '../core/context';
 import { TooManyRequestsError } from '../core/errors';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { errors, IdParams, MessageReply } from '../core/schemas';
-import { cfdiFileResponse, sendInvoiceFile } from '../fiscal/fiscal.routes';
+import { cfdiFileResponse, sendInvoiceFile } from '../fiscal/fiscal.api';
 import { InvoiceBody } from '../fiscal/fiscal.schemas';
-import { createGuestLink, hashToken, revokeGuestLinks } from '../tickets/guest-links.service';
+import { createGuestLink, hashToken, revokeGuestLinks } from '../tickets/tickets.api';
 import {
   GuestBillView,
   GuestInvoiceFileQuery,

@@ -4,19 +4,20 @@ import { ConflictError, NotFoundError, ServiceUnavailableError } from '../core/e
 import { claimKey, heldKey, type IdempotencyClaim } from '../core/idempotency';
 import { releaseKey, storeResponse } from '../core/idempotency.repo';
 import { fromCents, taxShareCents } from '../core/money';
+import {
+  guestDownloadKey,
+  guestInvoiceOffer,
+  includedTaxCents,
+  invoiceTicket,
+  ticketInvoiceFile,
+} from '../fiscal/fiscal.api';
 import type { InvoiceBody } from '../fiscal/fiscal.schemas';
-import { invoiceTicket } from '../fiscal/fiscal-invoices';
-import { includedTaxCents } from '../fiscal/fiscal-receipts';
-import { guestDownloadKey, guestInvoiceOffer, ticketInvoiceFile } from '../fiscal/fiscal-views';
-import { payableInvoicesCents } from '../payments/lightning.repo';
-import { makeInvoice, reserveIn } from '../payments/lightning-bills.service';
-import { findPayment } from '../payments/payments.repo';
-import { receiptText } from '../receipts/receipt-layout';
-import { buildReceipt } from '../receipts/receipts.service';
-import { loadSettings } from '../settings/settings.service';
-import * as receipts from '../tickets/bill-lines.repo';
-import { ticketOfToken } from '../tickets/guest-links.service';
-import { NOT_CONFIGURED } from '../wallet/node-call';
+import { findPayment, makeInvoice, payableInvoicesCents, reserveIn } from '../payments/payments.api';
+import { buildReceipt, receiptText } from '../receipts/receipts.api';
+import { loadSettings } from '../settings/settings.api';
+import * as receipts from '../tickets/tickets.api';
+import { ticketOfToken } from '../tickets/tickets.api';
+import { NOT_CONFIGURED } from '../wallet/wallet.api';
 import type {
   GuestBillView,
   GuestInvoiceView,

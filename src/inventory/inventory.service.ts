@@ -6,7 +6,7 @@ import { BadRequestError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { isWholeThousandths } from '../core/quantity';
 import { localDaysToRange, toIsoUtc } from '../core/time';
-import { loadSettings } from '../settings/settings.service';
+import { loadSettings } from '../settings/settings.api';
 import type {
   CountBody,
   MovementBody,

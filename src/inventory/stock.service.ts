@@ -1,6 +1,6 @@
 import type { Db } from '../core/db/database';
 import type { StockItemType } from '../core/db/schema';
-import { recordEvent } from '../events/record-event';
+import { recordEvent } from '../events/events.api';
 import { fromBase } from './quantities';
 import { findPlateRecipes, findRecipesUsing, itemOf } from './recipes.repo';
 import {

@@ -1,5 +1,5 @@
-import { authorizeApprovable } from '../approvals/approvals.service';
-import { recordAudit } from '../audit/record-audit';
+import { authorizeApprovable } from '../approvals/approvals.api';
+import { recordAudit } from '../audit/audit.api';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
@@ -7,21 +7,21 @@ import type { DishStatus } from '../core/db/schema';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { fromCents } from '../core/money';
-import { recordEvent } from '../events/record-event';
-import { recordSales, returnVoidedStock } from '../inventory/stock.service';
-import { findBilledDishIds } from '../orders/order-bills.repo';
+import { recordEvent } from '../events/events.api';
+import { recordSales, returnVoidedStock } from '../inventory/inventory.api';
+import type { OrderRow } from '../orders/orders.api';
+import * as orders from '../orders/orders.api';
 import {
+  assertDishesCanChange,
+  findBilledDishIds,
   findLiveOrderWithDishes,
   findModifierChoices,
   type OrderDishDetail,
-} from '../orders/order-dishes.repo';
-import { recordDishesChanged } from '../orders/order-events';
-import { assertDishesCanChange } from '../orders/order-status';
-import { toOrderDishView } from '../orders/order-views';
-import type { OrderRow } from '../orders/orders.repo';
-import * as orders from '../orders/orders.repo';
-import { refreshSalesFacts } from '../orders/sales-facts';
-import { enqueueKitchenChits, isBeingMade } from '../printing/kitchen-chits';
+  recordDishesChanged,
+  refreshSalesFacts,
+  toOrderDishView,
+} from '../orders/orders.api';
+import { enqueueKitchenChits, isBeingMade } from '../printing/printing.api';
 import * as kitchen from './kitchen.repo';
 import type { DishStatusBody, KitchenQueueItem } from './kitchen.schemas';
 

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../core/db/database';
 import type { Database } from '../core/db/schema';
-import { outOfStock } from '../inventory/recipes.repo';
+import { outOfStock } from '../inventory/inventory.api';
 
 export type DishRow = Selectable<Database['dishes']> & { out_of_stock: number };
 

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Money } from '../core/money';
 import { Uuid } from '../core/schemas';
-import { Recipe } from '../inventory/recipes';
+import { Recipe } from '../inventory/inventory.api';
 import { ItemName } from './menu.schemas';
 
 const MAX_GROUPS_PER_DISH = 20;

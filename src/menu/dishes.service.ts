@@ -1,5 +1,5 @@
-import { recordAudit } from '../audit/record-audit';
-import { lockUsableCategory } from '../categories/categories.service';
+import { recordAudit } from '../audit/audit.api';
+import { lockUsableCategory } from '../categories/categories.api';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
@@ -7,10 +7,15 @@ import { BadRequestError, NotFoundError } from '../core/errors';
 import { inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
-import { recordEvent } from '../events/record-event';
-import { lockRecipe, toRecipeView } from '../inventory/recipes';
-import { findRecipeLines, type RecipeLineRow, replaceRecipe } from '../inventory/recipes.repo';
-import { findDishGroupLinks, lockLiveGroups, replaceDishGroupLinks } from '../modifiers/modifiers.repo';
+import { recordEvent } from '../events/events.api';
+import {
+  findRecipeLines,
+  lockRecipe,
+  type RecipeLineRow,
+  replaceRecipe,
+  toRecipeView,
+} from '../inventory/inventory.api';
+import { findDishGroupLinks, lockLiveGroups, replaceDishGroupLinks } from '../modifiers/modifiers.api';
 import * as repo from './dishes.repo';
 import type { DishBody, DishView } from './dishes.schemas';
 import type { MenuItemService } from './menu-items.service';

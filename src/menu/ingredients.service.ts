@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Database } from '../core/db/schema';
-import { fromBase, toBase } from '../inventory/quantities';
+import { fromBase, toBase } from '../inventory/inventory.api';
 import type { IngredientBody, IngredientView } from './ingredients.schemas';
 import { menuItemsRepo } from './menu-items.repo';
 import { menuItemService } from './menu-items.service';

@@ -1,5 +1,5 @@
 import type { Db } from '../core/db/database';
-import { outOfStock } from '../inventory/recipes.repo';
+import { outOfStock } from '../inventory/inventory.api';
 
 export function listDishCategories(db: Db) {
   return db

@@ -1,7 +1,7 @@
 import type { AppContext } from '../core/context';
 import { fromCents } from '../core/money';
+import { toOptionView } from '../modifiers/modifiers.api';
 import type { ModifierGroupView, ModifierOptionView } from '../modifiers/modifiers.schemas';
-import { toOptionView } from '../modifiers/modifiers.service';
 import * as repo from './menu-board.repo';
 import type { MenuBoard, MenuDish } from './menu-board.schemas';
 

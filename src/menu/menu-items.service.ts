@@ -1,5 +1,5 @@
+import { lockUsableCategory } from '../categories/categories.api';
 import type { CategoryType } from '../categories/categories.schemas';
-import { lockUsableCategory } from '../categories/categories.service';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
@@ -8,9 +8,7 @@ import type { StockItemType } from '../core/db/schema';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
-import { isUsedByLiveRecipe } from '../inventory/recipes.repo';
-import { lockItem } from '../inventory/stock.repo';
-import { moveStock } from '../inventory/stock.service';
+import { isUsedByLiveRecipe, lockItem, moveStock } from '../inventory/inventory.api';
 
 export const ITEM_IN_RECIPE = 'Item is used by a recipe';
 

@@ -3,7 +3,7 @@ import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
 import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
-import { outOfStock } from '../inventory/recipes.repo';
+import { outOfStock } from '../inventory/inventory.api';
 
 export type GroupRow = Selectable<Database['modifier_groups']>;
 export type OptionRow = Selectable<Database['modifier_options']> & { out_of_stock: number };

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { CENTS_KEYWORD, MAX_AMOUNT } from '../core/money';
 import { Uuid } from '../core/schemas';
-import { Recipe } from '../inventory/recipes';
+import { Recipe } from '../inventory/inventory.api';
 
 export const MAX_OPTIONS_PER_GROUP = 50;
 /** More choices than options a group may hold would be a group nobody can satisfy. */

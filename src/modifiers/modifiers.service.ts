@@ -5,9 +5,14 @@ import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
-import { recordEvent } from '../events/record-event';
-import { lockRecipe, toRecipeView } from '../inventory/recipes';
-import { findRecipeLines, type RecipeLineRow, replaceRecipe } from '../inventory/recipes.repo';
+import { recordEvent } from '../events/events.api';
+import {
+  findRecipeLines,
+  lockRecipe,
+  type RecipeLineRow,
+  replaceRecipe,
+  toRecipeView,
+} from '../inventory/inventory.api';
 import * as repo from './modifiers.repo';
 import type { ModifierGroupBody, ModifierGroupView, ModifierOptionView } from './modifiers.schemas';
 

@@ -1,10 +1,10 @@
-import { recordAudit } from '../audit/record-audit';
+import { recordAudit } from '../audit/audit.api';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { isUniqueViolation } from '../core/db/locks';
 import { BadRequestError, NotFoundError } from '../core/errors';
-import { findLiveTable } from '../tables/tables.repo';
+import { findLiveTable } from '../tables/tables.api';
 import type { MergeOrderBody, MoveDishesBody, MovedDishesView, MoveOrderBody } from './floor-moves.schemas';
 import { findBilledDishIds, findLiveTicketsOfOrder } from './order-bills.repo';
 import * as dishes from './order-dishes.repo';

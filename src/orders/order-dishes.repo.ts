@@ -3,7 +3,7 @@ import type { Db } from '../core/db/database';
 import { nextOrdinal } from '../core/db/ordinals';
 import { prepared } from '../core/db/prepared';
 import type { Database, DishStatus } from '../core/db/schema';
-import { outOfStock } from '../inventory/recipes.repo';
+import { outOfStock } from '../inventory/inventory.api';
 import type { OrderRow } from './orders.repo';
 import type { ModifierChoice } from './plate-modifiers';
 

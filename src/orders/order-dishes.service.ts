@@ -1,13 +1,13 @@
-import { type Approver, authorizeApprovable } from '../approvals/approvals.service';
-import { type AuditEntry, recordAudit } from '../audit/record-audit';
+import { type Approver, authorizeApprovable } from '../approvals/approvals.api';
+import { type AuditEntry, recordAudit } from '../audit/audit.api';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { toCents } from '../core/money';
-import { returnVoidedStock } from '../inventory/stock.service';
-import { enqueueKitchenChits, isBeingMade } from '../printing/kitchen-chits';
+import { returnVoidedStock } from '../inventory/inventory.api';
+import { enqueueKitchenChits, isBeingMade } from '../printing/printing.api';
 import { findBilledDishIds } from './order-bills.repo';
 import * as dishes from './order-dishes.repo';
 import { findLiveDishPrices, type OrderDishChanges, type OrderDishDetail } from './order-dishes.repo';

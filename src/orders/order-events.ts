@@ -1,5 +1,5 @@
 import type { Db } from '../core/db/database';
-import { recordEvent } from '../events/record-event';
+import { recordEvent } from '../events/events.api';
 import type { OrderWithDishRows } from './order-dishes.repo';
 import { toOrderDishView, toOrderView } from './order-views';
 import type { OrderRow } from './orders.repo';

@@ -2,7 +2,7 @@ import type { Db } from '../core/db/database';
 import { BadRequestError } from '../core/errors';
 import { newId } from '../core/ids';
 import { toCents } from '../core/money';
-import { findLiveUserById } from '../users/users.repo';
+import { findLiveUserById } from '../users/users.api';
 import { findLiveDishPrices } from './order-dishes.repo';
 import { type DishEntry, MAX_PLATES_PER_REQUEST } from './orders.schemas';
 import {

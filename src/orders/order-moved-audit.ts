@@ -1,4 +1,4 @@
-import { type AuditActor, recordAudit } from '../audit/record-audit';
+import { type AuditActor, recordAudit } from '../audit/audit.api';
 import type { Db } from '../core/db/database';
 
 /**

@@ -4,7 +4,7 @@ import { fromCents } from '../core/money';
 import type { Page } from '../core/paging';
 import { totalFromLastPage } from '../core/paging';
 import { localDaysToRange } from '../core/time';
-import { loadSettings } from '../settings/settings.service';
+import { loadSettings } from '../settings/settings.api';
 import { toOrderView } from './order-views';
 import * as orders from './orders.repo';
 import type { OrderFilter, OrdersQuery, OrderView, TotalSalesView } from './orders.schemas';

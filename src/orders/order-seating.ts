@@ -1,5 +1,5 @@
 import type { Db } from '../core/db/database';
-import { recordTableEvent } from '../tables/table-events';
+import { recordTableEvent } from '../tables/tables.api';
 import { tableNotFound } from './order-links';
 import * as tables from './order-tables.repo';
 

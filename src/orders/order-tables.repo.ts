@@ -1,7 +1,7 @@
 import { type Db, isPostgres } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
 import { prepared } from '../core/db/prepared';
-import type { TableRow } from '../tables/tables.repo';
+import type { TableRow } from '../tables/tables.api';
 
 /**
  * The orders service keeps `dining_tables.status` and `order_id` in step with the order that holds

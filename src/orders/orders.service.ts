@@ -1,4 +1,4 @@
-import { recordAudit } from '../audit/record-audit';
+import { recordAudit } from '../audit/audit.api';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
@@ -8,8 +8,7 @@ import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { fromCents } from '../core/money';
-import { authorize } from '../permissions/permissions';
-import { authorizeAction } from '../permissions/request-permissions';
+import { authorize, authorizeAction } from '../permissions/permissions.api';
 import { type CancelBillsOfOrder, findLiveTicketsOfOrder } from './order-bills.repo';
 import { completeOrder } from './order-completion';
 import * as dishes from './order-dishes.repo';

@@ -5,7 +5,7 @@ import {
   findOptionsByIds,
   type GroupRow,
   type OptionRow,
-} from '../modifiers/modifiers.repo';
+} from '../modifiers/modifiers.api';
 
 /** A chosen option as the plate keeps it: copied, so a later menu edit changes no history. */
 export type ModifierChoice = {

@@ -1,7 +1,7 @@
-import type { AuditEntry } from '../audit/record-audit';
+import type { AuditEntry } from '../audit/audit.api';
 import type { Principal } from '../core/auth-guard';
 import { fromCents } from '../core/money';
-import { authorizeAction } from '../permissions/request-permissions';
+import { authorizeAction } from '../permissions/permissions.api';
 
 /**
  * A dish charged at another price than the menu's: the caller's role must allow overriding prices

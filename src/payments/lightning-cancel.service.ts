@@ -1,10 +1,10 @@
-import { recordAudit } from '../audit/record-audit';
+import { recordAudit } from '../audit/audit.api';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';
-import { recordEvent } from '../events/record-event';
-import { authorize } from '../permissions/permissions';
-import { lockTicketWithOrder } from '../tickets/tickets.service';
+import { recordEvent } from '../events/events.api';
+import { authorize } from '../permissions/permissions.api';
+import { lockTicketWithOrder } from '../tickets/tickets.api';
 import * as lightning from './lightning.repo';
 import { reconcile } from './lightning-settlement.service';
 import { toPaymentView } from './payment-views';

@@ -2,7 +2,7 @@ import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
-import { refreshRefundedAfterSale } from '../tickets/tickets.repo';
+import { refreshRefundedAfterSale } from '../tickets/tickets.api';
 
 export type PaymentRow = Selectable<Database['payments']>;
 export type PaymentMethodRow = Selectable<Database['payment_methods']>;

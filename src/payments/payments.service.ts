@@ -6,14 +6,16 @@ import { BadRequestError, NotFoundError, ServiceUnavailableError } from '../core
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
-import { recordEvent } from '../events/record-event';
-import { refreshSalesFacts } from '../orders/sales-facts';
-import { authorize } from '../permissions/permissions';
-import { shiftForRecording } from '../shifts/shifts.service';
-import { closeOrderIfDone } from '../tickets/order-done';
-import { viewOf as ticketViewOf } from '../tickets/ticket-views';
-import { findTicket } from '../tickets/tickets.repo';
-import { lockTicketWithOrder } from '../tickets/tickets.service';
+import { recordEvent } from '../events/events.api';
+import { refreshSalesFacts } from '../orders/orders.api';
+import { authorize } from '../permissions/permissions.api';
+import { shiftForRecording } from '../shifts/shifts.api';
+import {
+  closeOrderIfDone,
+  findTicket,
+  lockTicketWithOrder,
+  viewOf as ticketViewOf,
+} from '../tickets/tickets.api';
 import { reconcile } from './lightning-settlement.service';
 import { toPaymentView } from './payment-views';
 import * as payments from './payments.repo';

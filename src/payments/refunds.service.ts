@@ -1,4 +1,4 @@
-import { recordAudit } from '../audit/record-audit';
+import { recordAudit } from '../audit/audit.api';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
@@ -7,12 +7,12 @@ import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempote
 import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
 import { runPaymentOnce } from '../core/payment-once';
-import { recordEvent } from '../events/record-event';
-import { refreshSalesFacts } from '../orders/sales-facts';
-import { authorize } from '../permissions/permissions';
-import { drawerForCashRefund, shiftForRecording } from '../shifts/shifts.service';
-import { lockTicketWithOrder } from '../tickets/tickets.service';
-import { callNode } from '../wallet/node-call';
+import { recordEvent } from '../events/events.api';
+import { refreshSalesFacts } from '../orders/orders.api';
+import { authorize } from '../permissions/permissions.api';
+import { drawerForCashRefund, shiftForRecording } from '../shifts/shifts.api';
+import { lockTicketWithOrder } from '../tickets/tickets.api';
+import { callNode } from '../wallet/wallet.api';
 import { centsToSats } from './lightning-bills.service';
 import { toPaymentView } from './payment-views';
 import * as payments from './payments.repo';

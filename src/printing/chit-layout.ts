@@ -1,5 +1,5 @@
 import { shortCode } from '../core/ids';
-import type { PaperLocale } from '../settings/paper-locales';
+import type { PaperLocale } from '../settings/settings.api';
 import { paperWords, tableLabel } from './paper-language';
 import { centered, indented, rule, wrap } from './text-layout';
 

@@ -1,6 +1,6 @@
 import type { Db } from '../core/db/database';
 import { NotFoundError } from '../core/errors';
-import { loadSettings } from '../settings/settings.service';
+import { loadSettings } from '../settings/settings.api';
 import { type Chit, type ChitDish, chitLines } from './chit-layout';
 import * as chits from './chits.repo';
 import { escposOf } from './escpos';

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { PaperLocale } from '../settings/paper-locales';
+import type { PaperLocale } from '../settings/settings.api';
 
 const WORDS = {
   'es-MX': {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { newId } from '../core/ids';
-import { recordEvent } from '../events/record-event';
+import { recordEvent } from '../events/events.api';
 import * as jobs from './print-jobs.repo';
 import type { PrinterTransport } from './printer-socket';
 import { findPrinter } from './printers.repo';

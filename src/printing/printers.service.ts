@@ -7,7 +7,7 @@ import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempote
 import { newId } from '../core/ids';
 import { totalFromLastPage } from '../core/paging';
 import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
-import { authorize } from '../permissions/permissions';
+import { authorize } from '../permissions/permissions.api';
 import * as jobs from './print-jobs.repo';
 import { OUT_OF_PAPER } from './printer-socket';
 import * as printers from './printers.repo';

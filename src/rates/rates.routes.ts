@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { CURRENCY_CODES } from '../config';
 import type { AppContext } from '../core/context';
 import { errors } from '../core/schemas';
-import { loadSettings } from '../settings/settings.service';
+import { loadSettings } from '../settings/settings.api';
 
 const ExchangeRateView = Type.Object({
   currency: Type.Enum([...CURRENCY_CODES], {

@@ -1,14 +1,18 @@
 import { shortCode } from '../core/ids';
 import {
+  centered,
   formatCount,
   formatPercent,
+  indented,
   moneyFormatter,
   type PaperWords,
+  pair,
   paperWords,
+  rule,
   tableLabel,
-} from '../printing/paper-language';
-import { centered, indented, pair, rule, wrap } from '../printing/text-layout';
-import type { PaperLocale } from '../settings/paper-locales';
+  wrap,
+} from '../printing/printing.api';
+import type { PaperLocale } from '../settings/settings.api';
 
 /** Everything a receipt shows, already worked out: amounts in cents, the date in the restaurant's zone. */
 export type Receipt = {

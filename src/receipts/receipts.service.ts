@@ -5,23 +5,22 @@ import { TICKET_STATUS } from '../core/db/ticket-status';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { taxShareCents } from '../core/money';
-import { findDocument } from '../fiscal/fiscal.repo';
-import { includedTaxCents, receiptBeforePaper } from '../fiscal/fiscal-receipts';
-import { authorize } from '../permissions/permissions';
-import { escposOf } from '../printing/escpos';
+import { findDocument, includedTaxCents, receiptBeforePaper } from '../fiscal/fiscal.api';
+import { authorize } from '../permissions/permissions.api';
+import type { ReceiptWidth } from '../printing/printing.api';
+import * as printers from '../printing/printing.api';
 import {
+  enqueuePrintJob,
+  escposOf,
   formatPaperDate,
   formatPaperDateTime,
+  hasReceiptJobInStatus,
   paperWords,
   paymentMethodName,
-} from '../printing/paper-language';
-import { hasReceiptJobInStatus } from '../printing/print-jobs.repo';
-import { enqueuePrintJob } from '../printing/print-queue';
-import * as printers from '../printing/printers.repo';
-import type { ReceiptWidth } from '../printing/text-layout';
-import { loadSettings, type Settings } from '../settings/settings.service';
-import * as receipts from '../tickets/bill-lines.repo';
-import { mintGuestLink } from '../tickets/guest-links.service';
+} from '../printing/printing.api';
+import { loadSettings, type Settings } from '../settings/settings.api';
+import * as receipts from '../tickets/tickets.api';
+import { mintGuestLink } from '../tickets/tickets.api';
 import { type Receipt, type ReceiptLine, receiptPaper, receiptText } from './receipt-layout';
 
 export const NO_RECEIPT_PRINTER = 'No receipt printer is set up';

@@ -1,8 +1,8 @@
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { toCsv } from '../core/csv';
-import { fromBase } from '../inventory/quantities';
-import { authorize } from '../permissions/permissions';
+import { fromBase } from '../inventory/inventory.api';
+import { authorize } from '../permissions/permissions.api';
 import { inventoryRows } from './inventory-report.repo';
 import type { InventoryQuery, InventoryReport, InventoryRow } from './reports.schemas';
 import { reportPeriod } from './reports.service';

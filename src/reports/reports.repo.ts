@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import { TICKET_STATUS } from '../core/db/ticket-status';
 import type { OffsetPiece } from '../core/time';
-import { liquidityFeeColumns } from '../shifts/lightning-fees';
+import { liquidityFeeColumns } from '../shifts/shifts.api';
 
 export type SalesGrouping = 'day' | 'hour' | 'payment_method' | 'dish' | 'category' | 'waiter';
 

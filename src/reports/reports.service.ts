@@ -12,11 +12,11 @@ import {
   toIsoUtcOrNull,
   zoneOffsets,
 } from '../core/time';
-import { fiscalDay } from '../fiscal/fiscal-report';
-import { orderBalanceCents } from '../orders/order-views';
-import { authorize } from '../permissions/permissions';
-import { loadSettings } from '../settings/settings.service';
-import { lightningFigures } from '../shifts/lightning-fees';
+import { fiscalDay } from '../fiscal/fiscal.api';
+import { orderBalanceCents } from '../orders/orders.api';
+import { authorize } from '../permissions/permissions.api';
+import { loadSettings } from '../settings/settings.api';
+import { lightningFigures } from '../shifts/shifts.api';
 import * as adjustments from './adjustments.repo';
 import * as repo from './reports.repo';
 import type { DayReport, OpenBalances, SalesQuery, SalesRow } from './reports.schemas';

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { OptionalText, Uuid } from '../core/schemas';
-import { PERMISSION_NAMES, type Permission } from '../permissions/permissions';
+import { PERMISSION_NAMES, type Permission } from '../permissions/permissions.api';
 import { RoleName } from '../users/users.schemas';
 
 /** A string enum rather than a union of literals: one flat `enum` in the OpenAPI document. */

@@ -1,4 +1,4 @@
-import { recordAudit } from '../audit/record-audit';
+import { recordAudit } from '../audit/audit.api';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { isForeignKeyViolation, isUniqueViolation } from '../core/db/locks';
@@ -12,7 +12,7 @@ import {
   PERMISSION_NAMES,
   PERMISSIONS,
   parsePermissions,
-} from '../permissions/permissions';
+} from '../permissions/permissions.api';
 import * as roles from './roles.repo';
 import type { PermissionView, RoleBody, RoleView } from './roles.schemas';
 

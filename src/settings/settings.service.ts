@@ -1,4 +1,4 @@
-import { recordAudit } from '../audit/record-audit';
+import { recordAudit } from '../audit/audit.api';
 import type { CurrencyCode } from '../config';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
@@ -6,7 +6,7 @@ import type { Db } from '../core/db/database';
 import { BadRequestError, ConflictError } from '../core/errors';
 import { toCents } from '../core/money';
 import { isValidTimeZone } from '../core/time';
-import { authorize } from '../permissions/permissions';
+import { authorize } from '../permissions/permissions.api';
 import type { PaperLocale } from './paper-locales';
 import * as repo from './settings.repo';
 import type { SettingsView, UpdateSettingsBody } from './settings.schemas';

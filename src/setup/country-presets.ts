@@ -1,5 +1,5 @@
 import type { SetupCountry } from '../config';
-import type { SettingsRow } from '../settings/settings.repo';
+import type { SettingsRow } from '../settings/settings.api';
 
 type Preset = Pick<
   SettingsRow,

@@ -5,12 +5,10 @@ import { ForbiddenError } from '../core/errors';
 import { newId } from '../core/ids';
 import { hashWalletPassword } from '../core/pin';
 import type { RestaurantFact } from '../core/startup';
-import { isFiscalOn, loadFiscalSettings } from '../fiscal/fiscal-settings';
-import { updateSettings } from '../settings/settings.repo';
-import { loadSettings } from '../settings/settings.service';
-import { countUsers } from '../users/users.repo';
+import { isFiscalOn, loadFiscalSettings } from '../fiscal/fiscal.api';
+import { loadSettings, updateSettings } from '../settings/settings.api';
+import { countUsers, insertNewUser } from '../users/users.api';
 import type { UserView } from '../users/users.schemas';
-import { insertNewUser } from '../users/users.service';
 import { COUNTRY_PRESETS } from './country-presets';
 
 const SETUP_MARKER = 'initial_setup';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { publishAuditHead, publishedHead } from '../audit/audit.service';
+import { publishAuditHead, publishedHead } from '../audit/audit.api';
 import { principalOf } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { listOrNoContent } from '../core/replies';

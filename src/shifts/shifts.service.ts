@@ -1,5 +1,4 @@
-import { publishedHead } from '../audit/audit.service';
-import { recordAudit } from '../audit/record-audit';
+import { publishedHead, recordAudit } from '../audit/audit.api';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
@@ -8,8 +7,8 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '.
 import { newId } from '../core/ids';
 import { fromCents, taxShareCents, toCents } from '../core/money';
 import { localDaysToRange, toIsoUtc, toIsoUtcOrNull } from '../core/time';
-import { authorize } from '../permissions/permissions';
-import { loadSettings } from '../settings/settings.service';
+import { authorize } from '../permissions/permissions.api';
+import { loadSettings } from '../settings/settings.api';
 import { lightningFigures } from './lightning-fees';
 import * as repo from './shifts.repo';
 import type {

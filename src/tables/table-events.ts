@@ -1,5 +1,5 @@
 import type { Db } from '../core/db/database';
-import { recordEvent } from '../events/record-event';
+import { recordEvent } from '../events/events.api';
 import { toTableView } from './table-views';
 import type { TableRow } from './tables.repo';
 

@@ -2,10 +2,9 @@ import type { Principal } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
 import { TICKET_STATUS } from '../core/db/ticket-status';
 import { BadRequestError, ConflictError } from '../core/errors';
-import { recordEvent } from '../events/record-event';
-import { findLiveTicketsOfOrder } from '../orders/order-bills.repo';
-import { refreshSalesFacts } from '../orders/sales-facts';
-import { authorizeAction } from '../permissions/request-permissions';
+import { recordEvent } from '../events/events.api';
+import { findLiveTicketsOfOrder, refreshSalesFacts } from '../orders/orders.api';
+import { authorizeAction } from '../permissions/permissions.api';
 import { viewOf } from './ticket-views';
 import * as tickets from './tickets.repo';
 

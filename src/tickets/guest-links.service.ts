@@ -5,9 +5,9 @@ import type { Db } from '../core/db/database';
 import { NotFoundError, ServiceUnavailableError } from '../core/errors';
 import { newId } from '../core/ids';
 import { toIsoUtc } from '../core/time';
-import { authorize } from '../permissions/permissions';
-import { findTicket } from './tickets.repo';
+import { authorize } from '../permissions/permissions.api';
 import * as links from './guest-links.repo';
+import { findTicket } from './tickets.repo';
 
 export const NEEDS_PUBLIC_URL = 'Guest links need POS_PUBLIC_URL';
 const HOUR_MS = 60 * 60 * 1000;

@@ -1,11 +1,8 @@
 import type { Db } from '../core/db/database';
 import { TICKET_STATUS } from '../core/db/ticket-status';
-import { findLiveTicketsOfOrder } from '../orders/order-bills.repo';
-import { completeOrder } from '../orders/order-completion';
-import { isActive } from '../orders/order-status';
-import { orderBalanceCents } from '../orders/order-views';
-import * as orders from '../orders/orders.repo';
-import { loadSettings } from '../settings/settings.service';
+import * as orders from '../orders/orders.api';
+import { completeOrder, findLiveTicketsOfOrder, isActive, orderBalanceCents } from '../orders/orders.api';
+import { loadSettings } from '../settings/settings.api';
 
 /**
  * The one place that decides when an order is done, however it was paid: it is active, nothing is

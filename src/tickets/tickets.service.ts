@@ -1,5 +1,5 @@
-import { authorizeApprovable } from '../approvals/approvals.service';
-import { recordAudit } from '../audit/record-audit';
+import { authorizeApprovable } from '../approvals/approvals.api';
+import { recordAudit } from '../audit/audit.api';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
@@ -9,12 +9,10 @@ import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempote
 import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
 import { totalFromLastPage } from '../core/paging';
-import { recordEvent } from '../events/record-event';
-import { findBilledDishIds } from '../orders/order-bills.repo';
-import { findLiveOrderWithDishes } from '../orders/order-dishes.repo';
-import * as orders from '../orders/orders.repo';
-import { refreshSalesFacts } from '../orders/sales-facts';
-import { authorize } from '../permissions/permissions';
+import { recordEvent } from '../events/events.api';
+import * as orders from '../orders/orders.api';
+import { findBilledDishIds, findLiveOrderWithDishes, refreshSalesFacts } from '../orders/orders.api';
+import { authorize } from '../permissions/permissions.api';
 import { cancelLockedTicket } from './bill-cancellation';
 import { discountCents } from './discounts';
 import { toTicketView, viewOf } from './ticket-views';

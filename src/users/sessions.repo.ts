@@ -3,7 +3,7 @@ import type { Principal } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
 import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
-import { grantedPermissions, parsePermissions } from '../permissions/permissions';
+import { grantedPermissions, parsePermissions } from '../permissions/permissions.api';
 
 export async function insertSession(db: Db, session: Insertable<Database['sessions']>): Promise<void> {
   await db.insertInto('sessions').values(session).execute();

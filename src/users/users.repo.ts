@@ -2,7 +2,7 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
 import type { Database } from '../core/db/schema';
-import { ADMIN_ROLE } from '../permissions/permissions';
+import { ADMIN_ROLE } from '../permissions/permissions.api';
 
 export type UserRow = Selectable<Database['users']>;
 export type NewUserRow = Insertable<Database['users']>;

@@ -1,4 +1,4 @@
-import { type AuditActor, COMMAND_LINE_ACTOR, recordAudit } from '../audit/record-audit';
+import { type AuditActor, COMMAND_LINE_ACTOR, recordAudit } from '../audit/audit.api';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { isForeignKeyViolation, isUniqueViolation } from '../core/db/locks';
@@ -6,7 +6,7 @@ import { BadRequestError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { hashPin } from '../core/pin';
-import { ADMIN_ROLE, DEFAULT_ROLE } from '../permissions/permissions';
+import { ADMIN_ROLE, DEFAULT_ROLE } from '../permissions/permissions.api';
 import { revokeSessionsOfUser } from './sessions.repo';
 import { userNameKey } from './user-name';
 import * as users from './users.repo';

@@ -5,7 +5,7 @@ import { type FailureRule, limitFailures } from '../core/failure-limiter';
 import { newId } from '../core/ids';
 import { hashWalletPassword, verifyPin, verifyWalletPassword } from '../core/pin';
 import { TOKEN_LIFETIME_SECONDS } from '../core/tokens';
-import { authorize } from '../permissions/permissions';
+import { authorize } from '../permissions/permissions.api';
 import * as repo from './wallet-access.repo';
 
 const INVALID_CREDENTIALS = 'Invalid credentials';

@@ -1,4 +1,4 @@
-import { type AuditActor, recordAudit } from '../audit/record-audit';
+import { type AuditActor, recordAudit } from '../audit/audit.api';
 import type { AppContext } from '../core/context';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import type { IdempotencyClaim } from '../core/idempotency';

@@ -1,8 +1,8 @@
 import type { AppContext } from '../core/context';
 import { isForeignKeyViolation } from '../core/db/locks';
 import { newId } from '../core/ids';
-import { eventsAfter, latestPosition, type StoredEvent } from '../events/events.repo';
-import { loadSettings } from '../settings/settings.service';
+import { eventsAfter, latestPosition, type StoredEvent } from '../events/events.api';
+import { loadSettings } from '../settings/settings.api';
 import * as deliveries from './deliveries.repo';
 import type { AttemptOutcome, WebhookTransport } from './webhook-sender';
 import * as webhooks from './webhooks.repo';

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Page } from '../core/paging';
 import { Uuid } from '../core/schemas';
-import { EVENT_TYPES } from '../events/record-event';
+import { EVENT_TYPES } from '../events/events.api';
 
 /** Every event, including types added after the webhook was made. */
 export const ALL_EVENTS = '*';

@@ -1,13 +1,13 @@
-import { recordAudit } from '../audit/record-audit';
+import { recordAudit } from '../audit/audit.api';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';
 import { newId } from '../core/ids';
 import { totalFromLastPage } from '../core/paging';
 import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
-import { latestPosition } from '../events/events.repo';
-import { authorize } from '../permissions/permissions';
-import { loadSettings } from '../settings/settings.service';
+import { latestPosition } from '../events/events.api';
+import { authorize } from '../permissions/permissions.api';
+import { loadSettings } from '../settings/settings.api';
 import * as deliveries from './deliveries.repo';
 import { newWebhookSecret } from './webhook-sender';
 import { isPrivateTarget, maskUrl, PRIVATE_TARGET } from './webhook-targets';

@@ -1,5 +1,5 @@
+import { randomUUID as newId } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import { newId } from '../../ids';
 
 /** Secrets, currencies, users and their sessions. */
 export async function up(db: Kysely<unknown>): Promise<void> {

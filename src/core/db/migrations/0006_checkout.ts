@@ -1,5 +1,5 @@
+import { randomUUID as newId } from 'node:crypto';
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import { newId } from '../../ids';
 
 /**
  * Bills (tickets), the dishes each bill covers, payments, refunds, payment methods, and the events

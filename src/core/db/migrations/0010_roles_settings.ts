@@ -1,5 +1,5 @@
+import { randomUUID as newId } from 'node:crypto';
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import { newId } from '../../ids';
 
 /**
  * Roles (issue 14): named sets of permissions, stored as a JSON array of names. `users.role` keeps

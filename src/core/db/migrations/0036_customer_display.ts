@@ -1,5 +1,5 @@
+import { randomUUID as newId } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { newId } from '../../ids';
 
 /**
  * The customer display (issue 38): a screen facing the guest at the counter, signed in with the

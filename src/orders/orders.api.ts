@@ -1,0 +1,11 @@
+/** What the other features may use of orders: the rest of src/orders/ is its own (docs/architecture.md). */
+export { findBilledDishIds, findLiveTicketsOfOrder } from './order-bills.repo';
+export { completeOrder } from './order-completion';
+export type { OrderDishDetail } from './order-dishes.repo';
+export { findLiveOrderWithDishes, findModifierChoices } from './order-dishes.repo';
+export { recordDishesChanged } from './order-events';
+export { assertDishesCanChange, isActive } from './order-status';
+export { orderBalanceCents, toOrderDishView } from './order-views';
+export type { OrderRow } from './orders.repo';
+export { findLiveOrder, lockLiveOrder, recalculateTotal } from './orders.repo';
+export { refreshSalesFacts } from './sales-facts';

@@ -1,0 +1,5 @@
+/** What the other features may use of payments: the rest of src/payments/ is its own (docs/architecture.md). */
+
+export { payableInvoicesCents } from './lightning.repo';
+export { makeInvoice, reserveIn } from './lightning-bills.service';
+export { findPayment } from './payments.repo';

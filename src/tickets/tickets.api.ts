@@ -1,0 +1,13 @@
+/** What the other features may use of tickets: the rest of src/tickets/ is its own (docs/architecture.md). */
+export { findBillHeader, findBillModifiers, findBillPayments, findBillPlates } from './bill-lines.repo';
+export {
+  createGuestLink,
+  hashToken,
+  mintGuestLink,
+  revokeGuestLinks,
+  ticketOfToken,
+} from './guest-links.service';
+export { closeOrderIfDone } from './order-done';
+export { viewOf } from './ticket-views';
+export { findTicket, refreshRefundedAfterSale } from './tickets.repo';
+export { lockTicketWithOrder } from './tickets.service';
