@@ -15,6 +15,7 @@ const LAYERS = [
       'general',
       'lightning',
       'rates',
+      'pac',
       'printing',
       'backups',
       'web',

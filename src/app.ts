@@ -63,7 +63,6 @@ import {
   pruneFinishedPrintJobs,
   sendDuePrintJobs,
 } from './printing/print-queue';
-import { tcpPrinterTransport } from './printing/printer-socket';
 import { printersRoutes } from './printing/printers.routes';
 import type { RateSource } from './rates/exchange-rate';
 import { ratesRoutes } from './rates/rates.routes';
@@ -174,8 +173,7 @@ function registerJobs(app: FastifyInstance, ctx: AppContext, isStarted: boolean)
   const jobs = new Jobs(app.log);
   jobs.register(LIGHTNING_SWEEP, LIGHTNING_SWEEP_INTERVAL_MS, () => sweepLightningPayments(ctx));
   jobs.register(LIGHTNING_CATCH_UP, LIGHTNING_CATCH_UP_INTERVAL_MS, () => catchUpLightningPayments(ctx));
-  const printerTransport = tcpPrinterTransport();
-  jobs.register(PRINT_JOBS, PRINT_JOBS_INTERVAL_MS, () => sendDuePrintJobs(ctx, printerTransport));
+  jobs.register(PRINT_JOBS, PRINT_JOBS_INTERVAL_MS, () => sendDuePrintJobs(ctx));
   jobs.register(PRUNE_PRINT_JOBS, PRUNE_PRINT_JOBS_INTERVAL_MS, () => pruneFinishedPrintJobs(ctx));
   registerEventJobs(jobs, ctx);
   registerScheduledBackups(jobs, ctx.config, app.log);

@@ -9,6 +9,8 @@ import { loadSecrets } from './core/secrets';
 import { TokenService } from './core/tokens';
 import { EventFeed } from './events/event-feed';
 import { lightningNodeFromConfig } from './lightning/phoenixd.client';
+import { FacturapiClient } from './pac/facturapi.client';
+import { tcpPrinterTransport } from './printing/printer-socket';
 import { ExchangeRates, type RateSource } from './rates/exchange-rate';
 import { rateSourceFromConfig } from './rates/rate-sources';
 import { ensureSettings } from './settings/initial-settings';
@@ -41,5 +43,10 @@ export async function createContext(
     lightning: lightningNodeFromConfig(config.phoenixd),
     rates: new ExchangeRates(rateSource, clock),
     events: new EventFeed(database, config.databaseUrl),
+    pac:
+      config.pac.key === undefined
+        ? undefined
+        : new FacturapiClient(config.pac.url, config.pac.key, config.pac.timeoutMs),
+    printers: tcpPrinterTransport(),
   });
 }

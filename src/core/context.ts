@@ -3,6 +3,7 @@ import type { Config, CurrencyCode } from '../config';
 import type { Clock } from './clock';
 import type { Db, DialectName } from './db/database';
 import type { LightningNode } from './lightning-node';
+import type { Pac } from './pac';
 import type { PrincipalCache } from './principal-cache';
 import type { Secrets } from './secrets';
 import type { TokenService } from './tokens';
@@ -27,7 +28,17 @@ export type AppContext = Readonly<{
   rates: ExchangeRates;
   /** Wakes readers of the events outbox when new positions are visible (events/event-feed.ts). */
   events: EventFeed;
+  /** Facturapi, the PAC that stamps CFDIs (pac/); undefined when no POS_PAC_KEY is configured. */
+  pac: Pac | undefined;
+  /** Sends bytes to a network printer (printing/printer-socket.ts). */
+  printers: PrinterTransport;
 }>;
+
+/** Where a network printer listens: raw ESC/POS on TCP, port 9100 on most of them. */
+export type PrinterAddress = { host: string; port: number };
+
+/** Sends bytes to a printer; rejects when it cannot be reached or does not take them in time. */
+export type PrinterTransport = (address: PrinterAddress, bytes: Uint8Array) => Promise<void>;
 
 export type ExchangeRate = { currency: CurrencyCode; btcPrice: number; source: string; fetchedAt: number };
 

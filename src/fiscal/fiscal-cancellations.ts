@@ -3,13 +3,13 @@ import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { TICKET_STATUS } from '../core/db/ticket-status';
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../core/errors';
+import { type Pac, type PacInvoice, PacRefusal, PacUnavailable } from '../core/pac';
 import { recordEvent } from '../events/events.api';
 import { authorize } from '../permissions/permissions.api';
 import * as repo from './fiscal.repo';
 import type { CancelInvoiceBody, InvoiceView } from './fiscal.schemas';
 import { PAC_UNAVAILABLE, requireFiscal, toInvoiceView } from './fiscal-common';
 import { CLAIM_MS, pacOf } from './fiscal-receipts';
-import { type PacClient, type PacInvoice, PacRefusal, PacUnavailable } from './pac.client';
 import { explainRefusal } from './pac-refusals';
 
 const SUBSTITUTE_NEEDED = 'Motive 01 needs the UUID of the invoice that replaces it (substitution)';
@@ -138,7 +138,7 @@ async function applyCancellation(
 }
 
 /** Cancellations the receiver has yet to accept, and ones whose caller died mid-call. */
-export async function followCancellations(ctx: AppContext, pac: PacClient): Promise<void> {
+export async function followCancellations(ctx: AppContext, pac: Pac): Promise<void> {
   for (const invoice of await repo.invoicesToFollow(ctx.db, ctx.clock.now())) {
     try {
       await applyCancellation(ctx, invoice.id, await pac.getInvoice(invoice.pac_id), null);

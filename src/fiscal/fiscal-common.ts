@@ -1,11 +1,11 @@
 import type { AppContext } from '../core/context';
 import { BadRequestError } from '../core/errors';
 import { fromCents } from '../core/money';
+import { type PacCustomer, type PacInvoice, PacUnavailable } from '../core/pac';
 import { recordEvent } from '../events/events.api';
 import * as repo from './fiscal.repo';
 import type { InvoiceView } from './fiscal.schemas';
 import { type FiscalSettings, isFiscalOn, loadFiscalSettings } from './fiscal-settings';
-import { folioOf, type PacCustomer, type PacInvoice, stampedUuid } from './pac.client';
 
 const FISCAL_OFF = 'E-invoicing is not enabled';
 export const PAC_UNAVAILABLE = 'The e-invoicing provider is unavailable: try again in a moment';
@@ -77,4 +77,17 @@ export async function recordCustomerInvoice(
     await recordEvent(trx, { type: 'fiscal.invoiced', data: view, at: now });
     return view;
   });
+}
+
+/** The folio a CFDI was stamped with, as printed on it: series and number. */
+export function folioOf(invoice: PacInvoice): string | null {
+  if (invoice.folio_number === undefined || invoice.folio_number === null) return null;
+  return `${invoice.series ?? ''}${invoice.folio_number}`;
+}
+
+/** The UUID of a stamped CFDI; one the PAC is still stamping is not ours to record yet. */
+export function stampedUuid(invoice: PacInvoice): string {
+  if (invoice.uuid === null || invoice.status === 'pending')
+    throw new PacUnavailable(`The PAC is still stamping ${invoice.id}`);
+  return invoice.uuid;
 }

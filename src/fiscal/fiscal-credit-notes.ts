@@ -1,18 +1,12 @@
 import type { AppContext } from '../core/context';
 import { fromCents } from '../core/money';
+import { type Pac, type PacCustomer, type PacInvoice, PacRefusal, PacUnavailable } from '../core/pac';
 import { recordEvent } from '../events/events.api';
 import { loadSettings } from '../settings/settings.api';
 import * as repo from './fiscal.repo';
+import { folioOf } from './fiscal-common';
 import { CLAIM_MS, IDEMPOTENCY_KEY_IN_USE, retryDelayMs } from './fiscal-receipts';
 import type { FiscalSettings } from './fiscal-settings';
-import {
-  folioOf,
-  type PacClient,
-  type PacCustomer,
-  type PacInvoice,
-  PacRefusal,
-  PacUnavailable,
-} from './pac.client';
 import { explainRefusal } from './pac-refusals';
 import { creditNoteUse } from './sat-catalogs';
 
@@ -30,7 +24,7 @@ const STAMPING_RECOVERY_MS = 10 * 60_000;
  */
 export async function issueDueCreditNotes(
   ctx: AppContext,
-  pac: PacClient,
+  pac: Pac,
   settings: FiscalSettings,
 ): Promise<void> {
   for (const note of await repo.dueCreditNotes(ctx.db, ctx.clock.now(), BATCH)) {

@@ -2,13 +2,13 @@ import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { BadRequestError, ConflictError, ServiceUnavailableError } from '../core/errors';
+import { type Pac, type PacCustomer, type PacInvoice, PacRefusal, PacUnavailable } from '../core/pac';
 import * as repo from './fiscal.repo';
 import type { InvoiceView } from './fiscal.schemas';
 import { cancelInvoice } from './fiscal-cancellations';
 import { customerOf, PAC_UNAVAILABLE, recordCustomerInvoice } from './fiscal-common';
 import { buildReceipt, CLAIM_MS } from './fiscal-receipts';
 import type { FiscalSettings } from './fiscal-settings';
-import { type PacClient, type PacCustomer, type PacInvoice, PacRefusal, PacUnavailable } from './pac.client';
 import { explainRefusal } from './pac-refusals';
 
 const STILL_STAMPING =
@@ -37,7 +37,7 @@ type Direct = {
  */
 export async function invoiceDirectly(
   ctx: AppContext,
-  pac: PacClient,
+  pac: Pac,
   settings: FiscalSettings,
   principal: Principal | null,
   direct: Direct,
@@ -119,7 +119,7 @@ async function release(db: Db, ticketId: string): Promise<void> {
  */
 export async function recoverDirectInvoice(
   ctx: AppContext,
-  pac: PacClient,
+  pac: Pac,
   doc: repo.FiscalDocumentRow & { invoice_id: string },
 ): Promise<void> {
   const found = await pac.findInvoiceByExternalId(directKey(doc.ticket_id, doc.invoice_id));

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { BadRequestError, ConflictError, ServiceUnavailableError } from '../core/errors';
+import { type Pac, type PacInvoice, PacRefusal, PacUnavailable } from '../core/pac';
 import { localDaysToRange } from '../core/time';
 import { recordEvent } from '../events/events.api';
 import { authorize } from '../permissions/permissions.api';
@@ -10,21 +11,15 @@ import * as repo from './fiscal.repo';
 import type { GlobalInvoiceBody, GlobalPeriodView, InvoiceView } from './fiscal.schemas';
 import {
   customerOf,
+  folioOf,
   PAC_UNAVAILABLE,
   recordCustomerInvoice,
   requireFiscal,
+  stampedUuid,
   toInvoiceView,
 } from './fiscal-common';
 import { CLAIM_MS, pacOf, recordOwedCredits, retryDelayMs } from './fiscal-receipts';
 import type { FiscalSettings } from './fiscal-settings';
-import {
-  folioOf,
-  type PacClient,
-  type PacInvoice,
-  PacRefusal,
-  PacUnavailable,
-  stampedUuid,
-} from './pac.client';
 import { explainRefusal } from './pac-refusals';
 import { pacInstant, visitReceipts, type Window, windowsOf } from './pac-windows';
 import { type GlobalPeriodicity, generalPublic } from './sat-catalogs';
@@ -92,11 +87,7 @@ function lateMessage(period: { period_end: string }): string {
 }
 
 /** The job's part: each closed period gets its row, and due ones are invoiced (a late start catches up at once). */
-export async function runGlobalInvoices(
-  ctx: AppContext,
-  pac: PacClient,
-  settings: FiscalSettings,
-): Promise<void> {
+export async function runGlobalInvoices(ctx: AppContext, pac: Pac, settings: FiscalSettings): Promise<void> {
   const now = ctx.clock.now();
   const { timeZone } = await loadSettings(ctx.db);
   const since = Math.max(settings.enabledSince ?? now, now - LOOK_BACK_MS);
@@ -134,7 +125,7 @@ const GLOBAL_MAX_RECEIPTS = 5000;
  */
 async function issuePeriod(
   ctx: AppContext,
-  pac: PacClient,
+  pac: Pac,
   settings: FiscalSettings,
   row: repo.GlobalPeriodRow,
   byHand: boolean,
@@ -217,7 +208,7 @@ async function issuePeriod(
 /** A global invoice an earlier call made for this part, found through its receipts; none we know already. */
 async function unrecordedGlobalOf(
   ctx: AppContext,
-  pac: PacClient,
+  pac: Pac,
   part: Window,
   timeZone: string,
 ): Promise<PacInvoice | undefined> {
@@ -267,7 +258,7 @@ async function recordGlobal(
  */
 async function takeReceipts(
   ctx: AppContext,
-  pac: PacClient,
+  pac: Pac,
   part: Window,
   timeZone: string,
   pacInvoiceId: string,

@@ -3,6 +3,7 @@ import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { TICKET_STATUS } from '../core/db/ticket-status';
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../core/errors';
+import { type Pac, type PacCustomer, PacRefusal, PacUnavailable } from '../core/pac';
 import { authorize } from '../permissions/permissions.api';
 import * as repo from './fiscal.repo';
 import type { InvoiceBody, InvoiceView } from './fiscal.schemas';
@@ -11,8 +12,6 @@ import { invoiceDirectly, recoverDirectInvoice } from './fiscal-direct-invoices'
 import { CLAIM_MS, makeReceipt, pacOf } from './fiscal-receipts';
 import type { FiscalSettings } from './fiscal-settings';
 import { isCorrectable } from './fiscal-views';
-import type { PacClient, PacCustomer } from './pac.client';
-import { PacRefusal, PacUnavailable } from './pac.client';
 import { explainRefusal } from './pac-refusals';
 import { CFDI_USES, isValidRfc, regimeFitsRfc, TAX_REGIMES } from './sat-catalogs';
 
@@ -129,7 +128,7 @@ async function invoiceToReplace(
 
 async function documentWithReceipt(
   ctx: AppContext,
-  pac: PacClient,
+  pac: Pac,
   settings: FiscalSettings,
   ticketId: string,
 ): Promise<repo.FiscalDocumentRow> {
@@ -192,7 +191,7 @@ async function releaseInvoicing(db: Db, ticketId: string): Promise<void> {
 /** The receipt read back: invoiced meanwhile (by our lost call, or by the guest's self-invoice)? */
 async function adoptInvoiceOfReceipt(
   ctx: AppContext,
-  pac: PacClient,
+  pac: Pac,
   ticketId: string,
   receiptId: string,
   customer?: PacCustomer,
@@ -209,7 +208,7 @@ async function adoptInvoiceOfReceipt(
  * An invoicing whose caller died before it heard the PAC: the receipt says whether it was invoiced.
  * Also picks up receipts the guest invoiced on the PAC's self-invoice portal, when asked for them.
  */
-export async function recoverInvoicing(ctx: AppContext, pac: PacClient): Promise<void> {
+export async function recoverInvoicing(ctx: AppContext, pac: Pac): Promise<void> {
   const stuck = await repo.dueDocuments(ctx.db, 'invoicing', Number.MAX_SAFE_INTEGER, 20);
   for (const doc of stuck) {
     const now = ctx.clock.now();

@@ -3,13 +3,13 @@ import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
 import { TICKET_STATUS } from '../core/db/ticket-status';
 import { newId } from '../core/ids';
+import { type NewPacReceipt, type Pac, type PacReceipt, PacRefusal, PacUnavailable } from '../core/pac';
 import { toIsoUtc } from '../core/time';
 import { recordEvent } from '../events/events.api';
 import { loadSettings } from '../settings/settings.api';
 import { findBillModifiers, findBillPlates } from '../tickets/tickets.api';
 import * as repo from './fiscal.repo';
 import { type FiscalSettings, isFiscalOn, loadFiscalSettings } from './fiscal-settings';
-import { PacClient, type PacReceipt, PacRefusal, PacUnavailable } from './pac.client';
 import { explainRefusal } from './pac-refusals';
 import { visitReceipts } from './pac-windows';
 import { itemsTaxCents, type Plate, receiptItems } from './receipt-items';
@@ -21,10 +21,10 @@ export const SCAN_MARGIN_MS = 10 * 60_000;
 const BATCH = 20;
 export const IDEMPOTENCY_KEY_IN_USE = 'idempotency_key_in_use';
 
-export function pacOf(ctx: AppContext): PacClient {
-  const { url, key, timeoutMs } = ctx.config.pac;
-  if (key === undefined) throw new Error('pacOf called without POS_PAC_KEY');
-  return new PacClient(url, key, timeoutMs);
+/** The context's PAC: callers check first that e-invoicing is on, which needs POS_PAC_KEY. */
+export function pacOf(ctx: AppContext): Pac {
+  if (ctx.pac === undefined) throw new Error('pacOf called without POS_PAC_KEY');
+  return ctx.pac;
 }
 
 /** Doubling from 5 s, at most 30 minutes; a 429's Retry-After when it asks for longer. */
@@ -81,11 +81,7 @@ export async function recordOwedCredits(
   }
 }
 
-export async function createDueReceipts(
-  ctx: AppContext,
-  pac: PacClient,
-  settings: FiscalSettings,
-): Promise<void> {
+export async function createDueReceipts(ctx: AppContext, pac: Pac, settings: FiscalSettings): Promise<void> {
   for (const doc of await repo.dueDocuments(ctx.db, 'pending', ctx.clock.now(), BATCH)) {
     await makeReceipt(ctx, pac, settings, doc);
   }
@@ -99,7 +95,7 @@ export async function createDueReceipts(
  */
 export async function makeReceipt(
   ctx: AppContext,
-  pac: PacClient,
+  pac: Pac,
   settings: FiscalSettings,
   doc: repo.FiscalDocumentRow,
 ): Promise<boolean> {
@@ -177,8 +173,7 @@ export async function receiptBeforePaper(ctx: AppContext, ticketId: string): Pro
   await repo.enqueuePaidBills(ctx.db, { since: settings.enabledSince, ticketId }, ctx.clock.now());
   const doc = await repo.findDocument(ctx.db, ticketId);
   if (doc?.state !== 'pending') return;
-  const { url, key } = ctx.config.pac;
-  const pac = new PacClient(url, key as string, Math.min(ctx.config.pac.timeoutMs, BEFORE_PAPER_TIMEOUT_MS));
+  const pac = pacOf(ctx).withTimeout(Math.min(ctx.config.pac.timeoutMs, BEFORE_PAPER_TIMEOUT_MS));
   // A receipt that could not be made now is the job's again; the ticket prints without its link.
   await makeReceipt(ctx, pac, settings, doc).catch(() => undefined);
 }
@@ -186,13 +181,11 @@ export async function receiptBeforePaper(ctx: AppContext, ticketId: string): Pro
 /** A setting stands in the way (a payment method without its SAT form): the manager must act. */
 class ReceiptBlocked extends Error {}
 
-type ReceiptBody = Parameters<PacClient['createReceipt']>[0];
-
 export async function buildReceipt(
   db: Db,
   settings: FiscalSettings,
   ticketId: string,
-): Promise<{ body: ReceiptBody } | 'voided'> {
+): Promise<{ body: NewPacReceipt } | 'voided'> {
   const bill = await repo.findBill(db, ticketId);
   if (!bill) throw new Error(`The bill ${ticketId} of a fiscal document is missing`);
   const paidCents = Number(bill.paid_cents);
@@ -264,11 +257,7 @@ export async function includedTaxCents(
   return itemsTaxCents(items, taxRateBasisPoints);
 }
 
-async function createOrAdopt(
-  pac: PacClient,
-  body: ReceiptBody,
-  paidAt: number,
-): Promise<PacReceipt | undefined> {
+async function createOrAdopt(pac: Pac, body: NewPacReceipt, paidAt: number): Promise<PacReceipt | undefined> {
   try {
     return await pac.createReceipt(body);
   } catch (error) {
@@ -279,7 +268,7 @@ async function createOrAdopt(
 
 /** Our receipt of a bill among the PAC's receipts of the day around its payment. */
 export async function findReceipt(
-  pac: PacClient,
+  pac: Pac,
   ticketId: string,
   paidAt: number,
 ): Promise<PacReceipt | undefined> {
@@ -329,7 +318,7 @@ async function failDocument(
 }
 
 /** A bill canceled or refunded in full before it was invoiced: its receipt is canceled at the PAC. */
-export async function cancelVoidedReceipts(ctx: AppContext, pac: PacClient): Promise<void> {
+export async function cancelVoidedReceipts(ctx: AppContext, pac: Pac): Promise<void> {
   for (const doc of await repo.receiptsOfVoidedBills(ctx.db, BATCH)) {
     const now = ctx.clock.now();
     const claimed = await repo.claimDocument(

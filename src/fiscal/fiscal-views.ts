@@ -4,12 +4,12 @@ import type { Db } from '../core/db/database';
 import { TICKET_STATUS } from '../core/db/ticket-status';
 import { NotFoundError, ServiceUnavailableError } from '../core/errors';
 import { fromCents } from '../core/money';
+import { PacUnavailable } from '../core/pac';
 import * as repo from './fiscal.repo';
 import type { GuestInvoiceOffer, TicketFiscalView } from './fiscal.schemas';
 import { PAC_UNAVAILABLE, requireFiscal } from './fiscal-common';
 import { pacOf } from './fiscal-receipts';
 import { isFiscalOn, loadFiscalSettings } from './fiscal-settings';
-import { PacUnavailable } from './pac.client';
 
 export async function getTicketFiscal(ctx: AppContext, ticketId: string): Promise<TicketFiscalView> {
   const bill = await repo.findBill(ctx.db, ticketId);

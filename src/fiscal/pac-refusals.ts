@@ -1,5 +1,5 @@
 import { BadRequestError } from '../core/errors';
-import { PacRefusal } from './pac.client';
+import { PacRefusal } from '../core/pac';
 
 /**
  * The PAC's refusals a restaurant meets, by the error's `code` (root or detail; its Spanish `message`

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { type PacClient, type PacReceipt, RECEIPTS_MAX_PAGES, RECEIPTS_PAGE } from './pac.client';
+import { type Pac, type PacReceipt, RECEIPTS_MAX_PAGES, RECEIPTS_PAGE } from '../core/pac';
 
 /** An instant range, both ends included, as the PAC's `date[gte]` and `date[lte]` take it. */
 export type Window = { from: number; to: number };
@@ -17,12 +17,7 @@ export function pacInstant(at: number, timeZone: string): string {
  * a range's receipts (`total_results` of a one-item page), whatever their state, so each part holds
  * at most `max` open ones too.
  */
-export async function windowsOf(
-  pac: PacClient,
-  window: Window,
-  max: number,
-  timeZone: string,
-): Promise<Window[]> {
+export async function windowsOf(pac: Pac, window: Window, max: number, timeZone: string): Promise<Window[]> {
   const { total_results: count } = await pac.listReceipts({
     from: pacInstant(window.from, timeZone),
     to: pacInstant(window.to, timeZone),
@@ -45,7 +40,7 @@ export async function windowsOf(
  * month of a busy restaurant holds more than 30 pages). `visit` answers true to stop.
  */
 export async function visitReceipts(
-  pac: PacClient,
+  pac: Pac,
   window: Window,
   timeZone: string,
   visit: (receipt: PacReceipt) => Promise<boolean | undefined> | boolean | undefined,

@@ -1,4 +1,4 @@
-import type { PacItem } from './pac.client';
+import type { PacItem } from '../core/pac';
 
 export type Plate = { id: string; name: string; priceCents: number; productKey: string; options: string[] };
 

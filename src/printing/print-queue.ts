@@ -3,7 +3,6 @@ import type { Db } from '../core/db/database';
 import { newId } from '../core/ids';
 import { recordEvent } from '../events/events.api';
 import * as jobs from './print-jobs.repo';
-import type { PrinterTransport } from './printer-socket';
 import { findPrinter } from './printers.repo';
 import { statusOfPrinter } from './printers.service';
 
@@ -66,19 +65,19 @@ export function retryDelayMs(attempts: number): number {
 }
 
 /** Sends every due job, printers in parallel, each printer's jobs in order. */
-export async function sendDuePrintJobs(ctx: AppContext, transport: PrinterTransport): Promise<void> {
+export async function sendDuePrintJobs(ctx: AppContext): Promise<void> {
   const printerIds = await jobs.printersWithUnfinishedJobs(ctx.db);
-  await Promise.all(printerIds.map((printerId) => drainPrinter(ctx, transport, printerId)));
+  await Promise.all(printerIds.map((printerId) => drainPrinter(ctx, printerId)));
 }
 
-async function drainPrinter(ctx: AppContext, transport: PrinterTransport, printerId: string): Promise<void> {
+async function drainPrinter(ctx: AppContext, printerId: string): Promise<void> {
   for (let sent = 0; sent < MAX_JOBS_PER_RUN; sent += 1) {
     const head = await jobs.findQueueHead(ctx.db, printerId);
     if (!head || !isClaimable(head, ctx.clock.now())) return;
     const attempts = Number(head.attempts);
     if (!(await jobs.claimJob(ctx.db, { id: head.id, attempts }, ctx.clock.now() + CLAIM_MS))) return;
     try {
-      await transport({ host: head.host, port: Number(head.port) }, head.bytes);
+      await ctx.printers({ host: head.host, port: Number(head.port) }, head.bytes);
     } catch (error) {
       await recordOutcome(ctx, printerId, (trx) =>
         recordFailure(trx, ctx, { id: head.id, attempts: attempts + 1 }, error),

@@ -1,10 +1,6 @@
 import { Socket } from 'node:net';
 
-/** Where a network printer listens: raw ESC/POS on TCP, port 9100 on most of them. */
-export type PrinterAddress = { host: string; port: number };
-
-/** Sends bytes to a printer; rejects when it cannot be reached or does not take them in time. */
-export type PrinterTransport = (address: PrinterAddress, bytes: Uint8Array) => Promise<void>;
+import type { PrinterAddress, PrinterTransport } from '../core/context';
 
 /** The error of a job refused because the printer said it has no paper; GET /printers/status reads it back. */
 export const OUT_OF_PAPER = 'Printer is out of paper';

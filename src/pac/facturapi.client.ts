@@ -5,107 +5,30 @@
  * and these ten calls are all we use of it.
  */
 
-export type PacReceipt = {
-  id: string;
-  date: string;
-  status: 'open' | 'canceled' | 'invoiced_to_customer' | 'invoiced_globally';
-  total: number;
-  expires_at?: string | null;
-  self_invoice_url?: string | null;
-  invoice?: string | null;
-  external_id?: string | null;
-};
+import {
+  type NewPacReceipt,
+  type Pac,
+  type PacCustomer,
+  type PacInvoice,
+  type PacReceipt,
+  PacRefusal,
+  type PacSearch,
+  PacUnavailable,
+  RECEIPTS_PAGE,
+} from '../core/pac';
 
-export type PacInvoice = {
-  id: string;
-  /** Null while the PAC is still stamping it (a 202 `pending`) and once that `failed`. */
-  uuid: string | null;
-  status: string;
-  series?: string | null;
-  folio_number?: number | null;
-  cancellation_status?: string | null;
-  total: number;
-  customer?: { legal_name?: string; tax_id?: string } | null;
-};
-
-export type PacCustomer = {
-  legal_name: string;
-  tax_id: string;
-  tax_system: string;
-  email?: string;
-  address: { zip: string };
-};
-
-export type PacItem = {
-  quantity: number;
-  discount?: number;
-  product: {
-    description: string;
-    product_key: string;
-    unit_key: string;
-    price: number;
-    tax_included: true;
-    taxes: { type: 'IVA'; rate: number }[];
-    sku?: string;
-  };
-};
-
-/** The folio a CFDI was stamped with, as printed on it: series and number. */
-export function folioOf(invoice: PacInvoice): string | null {
-  if (invoice.folio_number === undefined || invoice.folio_number === null) return null;
-  return `${invoice.series ?? ''}${invoice.folio_number}`;
-}
-
-/** The UUID of a stamped CFDI; one the PAC is still stamping is not ours to record yet. */
-export function stampedUuid(invoice: PacInvoice): string {
-  if (invoice.uuid === null || invoice.status === 'pending')
-    throw new PacUnavailable(`The PAC is still stamping ${invoice.id}`);
-  return invoice.uuid;
-}
-
-/** The PAC refused the request (a 4xx other than 429): retrying the same call cannot help. */
-export class PacRefusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details: readonly { code?: string; message?: string; path?: string }[],
-  ) {
-    super(message);
-  }
-}
-
-/** No answer, a timeout, a 5xx or a 429: the work may or may not be done; ask again later. */
-export class PacUnavailable extends Error {
-  constructor(
-    message: string,
-    readonly retryAfterMs?: number,
-  ) {
-    super(message);
-  }
-}
-
-/** Facturapi's `GET /receipts`: `limit` at most 100 and `page` at most 30 (openapi `listReceipts`). */
-export const RECEIPTS_PAGE = 100;
-export const RECEIPTS_MAX_PAGES = 30;
-
-type Search<T> = { page: number; total_pages: number; total_results: number; data: T[] };
-
-export class PacClient {
+export class FacturapiClient implements Pac {
   constructor(
     private readonly baseUrl: string,
     private readonly key: string,
     private readonly timeoutMs: number,
   ) {}
 
-  createReceipt(body: {
-    items: PacItem[];
-    payment_form: string;
-    date: string;
-    external_id: string;
-    idempotency_key: string;
-    branch?: string;
-  }): Promise<PacReceipt> {
+  withTimeout(timeoutMs: number): Pac {
+    return new FacturapiClient(this.baseUrl, this.key, timeoutMs);
+  }
+
+  createReceipt(body: NewPacReceipt): Promise<PacReceipt> {
     return this.json('POST', '/receipts', body);
   }
 
@@ -115,7 +38,7 @@ export class PacClient {
     to: string;
     page: number;
     limit?: number;
-  }): Promise<Search<PacReceipt>> {
+  }): Promise<PacSearch<PacReceipt>> {
     const params = new URLSearchParams({
       'date[gte]': query.from,
       'date[lte]': query.to,
@@ -156,7 +79,7 @@ export class PacClient {
 
   async findInvoiceByExternalId(externalId: string): Promise<PacInvoice | undefined> {
     const params = new URLSearchParams({ external_id: externalId, limit: '1' });
-    const found = await this.json<Search<PacInvoice>>('GET', `/invoices?${params}`);
+    const found = await this.json<PacSearch<PacInvoice>>('GET', `/invoices?${params}`);
     return found.data[0];
   }
 
