@@ -6,14 +6,21 @@ import { type DeliveryFigures, LiveSubscribers, type Spread } from './events';
 import { selfTimeByPackage, topHotspots } from './lib/cpu-profile';
 import { type Engine, postgresServerUrl } from './lib/databases';
 import { fixed, markdownTable, median } from './lib/report';
-import { type RushRun, type RushWatcher, rushBaseline, rushOurServer } from './rush-runs';
+import {
+  addCensus,
+  type Census,
+  type RushRun,
+  type RushWatcher,
+  rushBaseline,
+  rushOurServer,
+} from './rush-runs';
 import { runScale, type ScaleStep } from './scale';
 
 /**
  * `npm run bench [-- --only rush,scale,events] [--db sqlite|postgres] [--rounds 3] [--max-orders 100000] [--cpu-prof]`
  * Every server it starts listens on 127.0.0.1 and every run has a fixed length, so it always ends.
  */
-const PARTS = ['rush', 'scale', 'events'] as const;
+const PARTS = ['rush', 'scale', 'events', 'census'] as const;
 /** Live-stream subscribers held during the `events` part's rush. */
 const SUBSCRIBERS = 200;
 /** The share of the baseline's saturated throughput the paced events run asks for. */
@@ -29,6 +36,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '3' },
     'cpu-prof': { type: 'boolean', default: false },
+    'census-rate': { type: 'string', default: '150' },
   },
 });
 
@@ -42,6 +50,7 @@ const settings = {
   seconds: boundedInteger(values.duration as string, 1, 120, '--duration'),
   rounds: boundedInteger(values.rounds as string, 1, 20, '--rounds'),
   maxOrders: boundedInteger(values['max-orders'] as string, 10_000, 1_000_000, '--max-orders'),
+  censusRate: boundedInteger(values['census-rate'] as string, 10, 5000, '--census-rate'),
 };
 
 console.log(
@@ -52,6 +61,7 @@ for (const engine of engines) {
   if (parts.includes('rush')) await rush(engine);
   if (parts.includes('scale')) await scale(engine);
   if (parts.includes('events')) await events(engine);
+  if (parts.includes('census')) await census(engine);
 }
 
 /**
@@ -150,6 +160,76 @@ async function eventsRush(engine: Engine, variant: Omit<RushVariant, 'watcher'>)
 
 type Server = 'ours' | 'baseline';
 
+/**
+ * What each kind of request costs, ours against the baseline, counted by the statement census
+ * (bench/lib/statement-census.mjs) during the paced rush with the live streams open: the statements
+ * it runs and the bytes it hands the database, and the bytes it answers; then the statements run
+ * outside any request (jobs, the event feed) and the bytes written to the live streams.
+ */
+async function census(engine: Engine): Promise<void> {
+  const processes = engine === 'postgres' ? 2 : 1;
+  const rounds = await eventsRush(engine, {
+    title: `census on ${engine}: ${SUBSCRIBERS} subscribers, the rush paced at ${settings.censusRate} req/s`,
+    processes,
+    rate: settings.censusRate,
+    census: true,
+  });
+  const total = (server: Server) => {
+    const sum: Census = {};
+    for (const round of rounds) addCensus(sum, round[server].census ?? {});
+    return sum;
+  };
+  const ours = total('ours');
+  const baseline = total('baseline');
+  const perRequest = (
+    counts: Census[string] | undefined,
+    key: 'statements' | 'databaseBytes' | 'answerBytes',
+  ) => (counts && counts.requests > 0 ? fixed(counts[key] / counts.requests, 1) : '–');
+  const rushKinds = Object.keys(baseline).filter((kind) => (baseline[kind]?.requests ?? 0) > 0);
+  console.log(
+    markdownTable(
+      [
+        'request',
+        'ours: n',
+        'statements/req',
+        'baseline',
+        'ours: DB bytes/req',
+        'baseline',
+        'ours: answer bytes/req',
+        'baseline',
+      ],
+      rushKinds.map((kind) => [
+        kind,
+        ours[kind]?.requests ?? 0,
+        perRequest(ours[kind], 'statements'),
+        perRequest(baseline[kind], 'statements'),
+        perRequest(ours[kind], 'databaseBytes'),
+        perRequest(baseline[kind], 'databaseBytes'),
+        perRequest(ours[kind], 'answerBytes'),
+        perRequest(baseline[kind], 'answerBytes'),
+      ]),
+    ),
+  );
+  const overall = (sum: Census) => {
+    const kinds = rushKinds.map((kind) => sum[kind]).filter((counts) => counts !== undefined);
+    const requests = kinds.reduce((all, counts) => all + counts.requests, 0);
+    const seconds = settings.seconds * rounds.length;
+    return {
+      statements: fixed(kinds.reduce((all, counts) => all + counts.statements, 0) / requests, 1),
+      databaseBytes: fixed(kinds.reduce((all, counts) => all + counts.databaseBytes, 0) / requests, 0),
+      outsidePerSecond: fixed((sum['outside any request']?.statements ?? 0) / seconds, 1),
+      streamBytes: fixed((sum['live streams']?.answerBytes ?? 0) / requests, 0),
+    };
+  };
+  const [o, b] = [overall(ours), overall(baseline)];
+  console.log(
+    `
+per rush request: ${o.statements} statements and ${o.databaseBytes} database bytes (baseline ` +
+      `${b.statements} and ${b.databaseBytes}), ${o.streamBytes} bytes to the live streams (baseline ` +
+      `${b.streamBytes}); outside any request: ${o.outsidePerSecond} statements/s (baseline ${b.outsidePerSecond})`,
+  );
+}
+
 function medianSpread(spreads: Spread[]): string {
   const medianOf = (percentileMs: (spread: Spread) => number) => fixed(median(spreads.map(percentileMs)), 0);
   return `p50 ${medianOf((spread) => spread.p50Ms)} ms, p99 ${medianOf((spread) => spread.p99Ms)} ms`;
@@ -158,6 +238,8 @@ function medianSpread(spreads: Spread[]): string {
 type RushVariant = {
   title: string;
   processes: number;
+  /** Count each request kind's statements and bytes (bench/lib/statement-census.mjs). */
+  census?: boolean;
   /** A steady pace in requests per second; none: as fast as the servers answer. */
   rate?: number;
   /** A fresh watcher for each round of either server, and what to do once that round ended. */
@@ -171,7 +253,12 @@ async function rush(
     processes: 1,
   },
 ): Promise<{ ours: RushRun; baseline: RushRun }[]> {
-  const runSettings = { connections: settings.connections, seconds: settings.seconds, rate: variant.rate };
+  const runSettings = {
+    connections: settings.connections,
+    seconds: settings.seconds,
+    rate: variant.rate,
+    census: variant.census ?? false,
+  };
   console.log(`\n## ${variant.title}, ${settings.rounds} rounds of ours and the baseline in turn`);
   // The machine's speed drifts (shared cores); running the two in turn, each first every other round,
   // and comparing within a round keeps that drift out of the ratio.

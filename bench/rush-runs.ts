@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PhoenixdSimulator } from '../test/phoenixd-sim/simulator';
 import { ApiSession, createWaiters, loginEach, type Menu, seedMenuAndFloor } from './lib/api';
 import { type BenchDatabase, type Engine, freshDatabase } from './lib/databases';
@@ -14,7 +17,27 @@ export type RushSettings = {
   processes?: number;
   /** Something to run alongside the rush (live-stream subscribers), attached once the floor is seeded. */
   watcher?: RushWatcher | undefined;
+  /** Counts each request kind's statements and bytes during the measured run (statement-census.mjs). */
+  census?: boolean;
 };
+
+/** Per kind of request (or `outside any request`, `live streams`): what the census counted. */
+export type Census = Record<
+  string,
+  { requests: number; statements: number; databaseBytes: number; answerBytes: number }
+>;
+
+/** Adds `counted` into `total`, kind by kind. */
+export function addCensus(total: Census, counted: Census): void {
+  for (const [kind, counts] of Object.entries(counted)) {
+    const sum = total[kind] ?? { requests: 0, statements: 0, databaseBytes: 0, answerBytes: 0 };
+    sum.requests += counts.requests;
+    sum.statements += counts.statements;
+    sum.databaseBytes += counts.databaseBytes;
+    sum.answerBytes += counts.answerBytes;
+    total[kind] = sum;
+  }
+}
 
 /** Told the running servers (and a login cookie, none for the baseline) before the warm-up, and when the measured run starts and ends. */
 export type RushWatcher = {
@@ -40,6 +63,8 @@ export type LightningFigures = {
 
 export type RushRun = RushResult & {
   lightning: LightningFigures;
+  /** With `census`: every server's counts added up. */
+  census?: Census;
   peakRssMb: number;
   /** Server CPU time per answered request, in µs: steadier than req/s when the machine's speed drifts. */
   cpuMicrosPerRequest: number;
@@ -73,12 +98,14 @@ export async function rushOurServer(
     };
     // One after the other: the first creates the schema and the admin the others then find.
     const servers: RunningServer[] = [];
+    const census = settings.census ? new CensusFiles() : undefined;
     try {
       for (let index = 0; index < (settings.processes ?? 1); index++) {
         servers.push(
           await startAppServer(database.url, {
             cpuProfileDir: index === 0 ? settings.cpuProfileDir : undefined,
             env,
+            censusFile: census?.fileOf(index),
           }),
         );
       }
@@ -93,11 +120,12 @@ export async function rushOurServer(
         tableId: menu.tableIds[index] as string,
       }));
       await settings.watcher?.attach(servers, admin.cookie, database);
-      return await measure(servers, settings, tablets, menu, simulator);
+      return await measure(servers, settings, tablets, menu, simulator, census);
     } finally {
       await settings.watcher?.detach();
       for (const server of servers) await server.stop();
       await simulator.stop();
+      census?.remove();
     }
   });
 }
@@ -121,16 +149,18 @@ export async function rushBaseline(
       await seeder.stop();
     }
     const servers: RunningServer[] = [];
+    const census = settings.census ? new CensusFiles() : undefined;
     try {
       for (let index = 0; index < (settings.processes ?? 1); index++) {
-        servers.push(await startBaselineServer(database.url));
+        servers.push(await startBaselineServer(database.url, census?.fileOf(index)));
       }
       const tablets = menu.tableIds.map((tableId) => ({ cookie: undefined, tableId }));
       await settings.watcher?.attach(servers, undefined, database);
-      return await measure(servers, settings, tablets, menu);
+      return await measure(servers, settings, tablets, menu, undefined, census);
     } finally {
       await settings.watcher?.detach();
       for (const server of servers) await server.stop();
+      census?.remove();
     }
   });
 }
@@ -141,6 +171,7 @@ async function measure(
   tablets: Tablet[],
   menu: Menu,
   simulator?: PhoenixdSimulator,
+  census?: CensusFiles,
 ): Promise<RushRun> {
   const lightning: LightningFigures = { paid: 0, withFee: 0, settledByWebhook: 0, settledOnce: 0 };
   const paidPaymentIds: string[] = [];
@@ -180,17 +211,53 @@ async function measure(
   Object.assign(lightning, { paid: 0, withFee: 0, settledByWebhook: 0, settledOnce: 0 });
   paidPaymentIds.length = 0;
   const cpuSeconds = () => servers.reduce((sum, server) => sum + server.cpuSeconds(), 0);
+  if (census) await census.collect(servers);
   const cpuBefore = cpuSeconds();
   settings.watcher?.measuring(true);
   const result = await rushAll(settings.seconds);
   settings.watcher?.measuring(false);
+  const counted = census ? await census.collect(servers) : undefined;
   const cpuMicrosPerRequest = ((cpuSeconds() - cpuBefore) * 1e6) / result.requests;
   const peakRssMb = servers.reduce((sum, server) => sum + server.peakRssMb(), 0);
   if (simulator) {
     await simulator.webhooksDelivered();
     lightning.settledOnce = await countSettledOnce((servers[0] as RunningServer).baseUrl, paidPaymentIds);
   }
-  return { ...result, lightning: { ...lightning }, peakRssMb, cpuMicrosPerRequest };
+  return {
+    ...result,
+    lightning: { ...lightning },
+    peakRssMb,
+    cpuMicrosPerRequest,
+    ...(counted && { census: counted }),
+  };
+}
+
+/** Where each server process of a run writes its census when sent SIGUSR2 (statement-census.mjs). */
+class CensusFiles {
+  private readonly dir = mkdtempSync(join(tmpdir(), 'census-'));
+
+  fileOf(index: number): string {
+    return join(this.dir, `server-${index}.json`);
+  }
+
+  /** Every server's counts since the last collection, added up; each server starts counting again. */
+  async collect(servers: RunningServer[]): Promise<Census> {
+    const files = servers.map((_, index) => this.fileOf(index));
+    for (const file of files) rmSync(file, { force: true });
+    for (const server of servers) server.child.kill('SIGUSR2');
+    const deadline = Date.now() + 10_000;
+    while (!files.every((file) => existsSync(file))) {
+      if (Date.now() > deadline) throw new Error('a server wrote no census within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const total: Census = {};
+    for (const file of files) addCensus(total, JSON.parse(readFileSync(file, 'utf8')) as Census);
+    return total;
+  }
+
+  remove(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
 }
 
 /** How many of these Lightning payments are settled and left their bill Paid with a zero balance. */

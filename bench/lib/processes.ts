@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { resolve } from 'node:path';
 
 export type RunningServer = {
   baseUrl: string;
@@ -21,10 +22,22 @@ export const HOST = '127.0.0.1';
 
 export const APP_ADMIN = { name: 'bench-admin', pin: '482915' } as const;
 
+/** The environment that loads the statement census (statement-census.mjs) into a server, writing to `file`. */
+function censusEnv(file: string | undefined): Record<string, string> {
+  if (file === undefined) return {};
+  const preload = `--import ${resolve('bench/lib/statement-census.mjs')}`;
+  return { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${preload}`.trim(), CENSUS_FILE: file };
+}
+
 /** Starts our server exactly as `npm start` does, on a port of its own, and waits until it answers. */
 export function startAppServer(
   databaseUrl: string,
-  options: { cpuProfileDir?: string | undefined; env?: Record<string, string>; port?: number } = {},
+  options: {
+    cpuProfileDir?: string | undefined;
+    env?: Record<string, string>;
+    port?: number;
+    censusFile?: string | undefined;
+  } = {},
 ): Promise<RunningServer> {
   const profiling = options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir] : [];
   return startNodeProcess(
@@ -35,6 +48,7 @@ export function startAppServer(
       POS_ADMIN_PIN: APP_ADMIN.pin,
       LOG_LEVEL: 'warn',
       ...options.env,
+      ...censusEnv(options.censusFile),
     },
     '/initial-setup',
     options.port,
@@ -42,10 +56,10 @@ export function startAppServer(
 }
 
 /** The bare comparison server (bench/baseline/server.ts) on the same database. */
-export function startBaselineServer(databaseUrl: string): Promise<RunningServer> {
+export function startBaselineServer(databaseUrl: string, censusFile?: string): Promise<RunningServer> {
   return startNodeProcess(
     ['--import', 'tsx', 'bench/baseline/server.ts'],
-    { DATABASE_URL: databaseUrl },
+    { DATABASE_URL: databaseUrl, ...censusEnv(censusFile) },
     '/ready',
   );
 }

@@ -137,7 +137,6 @@ export async function hasPayableInvoice(db: Db, ticketId: string, now: number): 
   return (await payableInvoice.first(db, { ticketId, now })) !== undefined;
 }
 
-/** The bills of an order that are not cancelled. */
 const dishLinksOfTickets = prepared((db, { ticketIds }: { ticketIds: string[] }) =>
   db
     .selectFrom('ticket_dishes')
