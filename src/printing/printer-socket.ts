@@ -1,6 +1,6 @@
 import { Socket } from 'node:net';
 
-import type { PrinterAddress, PrinterTransport } from '../core/context';
+import type { PrinterTransport } from '../core/context';
 
 /** The error of a job refused because the printer said it has no paper; GET /printers/status reads it back. */
 export const OUT_OF_PAPER = 'Printer is out of paper';
