@@ -161,6 +161,52 @@ async function eventsRush(engine: Engine, variant: Omit<RushVariant, 'watcher'>)
 type Server = 'ours' | 'baseline';
 
 /**
+ * Where each server's CPU went during the measured runs (profiled in-process between the census's
+ * two readings, so start-up and seeding are left out), in µs of self time per answered request.
+ */
+function printCpuPerRequest(rounds: { ours: RushRun; baseline: RushRun }[]): void {
+  const perRequest = (server: Server, pick: 'byPackage' | 'hotspots') => {
+    const requests = rounds.reduce((sum, round) => sum + round[server].requests, 0);
+    const micros = new Map<string, number>();
+    for (const round of rounds) {
+      for (const spot of round[server].profile?.[pick] ?? [])
+        micros.set(spot.where, (micros.get(spot.where) ?? 0) + spot.selfMicros);
+    }
+    return new Map([...micros].map(([where, total]) => [where, total / requests]));
+  };
+  const ours = perRequest('ours', 'byPackage');
+  const baseline = perRequest('baseline', 'byPackage');
+  const sum = (shares: Map<string, number>) => [...shares.values()].reduce((all, value) => all + value, 0);
+  const packages = [...new Set([...ours.keys(), ...baseline.keys()])]
+    .sort((a, b) => (ours.get(b) ?? 0) + (baseline.get(b) ?? 0) - (ours.get(a) ?? 0) - (baseline.get(a) ?? 0))
+    .slice(0, 16);
+  console.log('\nCPU self time per request, by package (µs), in the measured run only:');
+  console.log(
+    markdownTable(
+      ['where', 'ours', 'baseline'],
+      [
+        ...packages.map((where) => [
+          where,
+          fixed(ours.get(where) ?? 0, 0),
+          fixed(baseline.get(where) ?? 0, 0),
+        ]),
+        ['all', fixed(sum(ours), 0), fixed(sum(baseline), 0)],
+      ],
+    ),
+  );
+  for (const server of ['ours', 'baseline'] as const) {
+    const spots = [...perRequest(server, 'hotspots')].sort(([, a], [, b]) => b - a).slice(0, 12);
+    console.log(`\nthe top functions of ${server} (µs of self time per request):`);
+    console.log(
+      markdownTable(
+        ['µs', 'function'],
+        spots.map(([where, micros]) => [fixed(micros, 1), where]),
+      ),
+    );
+  }
+}
+
+/**
  * What each kind of request costs, ours against the baseline, counted by the statement census
  * (bench/lib/statement-census.mjs) during the paced rush with the live streams open: the statements
  * it runs and the bytes it hands the database, and the bytes it answers; then the statements run
@@ -221,6 +267,7 @@ async function census(engine: Engine): Promise<void> {
       streamBytes: fixed((sum['live streams']?.answerBytes ?? 0) / requests, 0),
     };
   };
+  printCpuPerRequest(rounds);
   const [o, b] = [overall(ours), overall(baseline)];
   console.log(
     `

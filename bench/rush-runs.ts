@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PhoenixdSimulator } from '../test/phoenixd-sim/simulator';
 import { ApiSession, createWaiters, loginEach, type Menu, seedMenuAndFloor } from './lib/api';
+import { type Hotspot, selfTimeByPackage, topHotspots } from './lib/cpu-profile';
 import { type BenchDatabase, type Engine, freshDatabase } from './lib/databases';
 import { APP_ADMIN, type RunningServer, startAppServer, startBaselineServer } from './lib/processes';
 import { closeOpenOrders, type RushResult, runRush, type Tablet } from './rush';
@@ -63,8 +64,9 @@ export type LightningFigures = {
 
 export type RushRun = RushResult & {
   lightning: LightningFigures;
-  /** With `census`: every server's counts added up. */
+  /** With `census`: every server's counts added up, and the CPU profile of the measured run. */
   census?: Census;
+  profile?: { byPackage: Hotspot[]; hotspots: Hotspot[] };
   peakRssMb: number;
   /** Server CPU time per answered request, in µs: steadier than req/s when the machine's speed drifts. */
   cpuMicrosPerRequest: number;
@@ -228,7 +230,7 @@ async function measure(
     lightning: { ...lightning },
     peakRssMb,
     cpuMicrosPerRequest,
-    ...(counted && { census: counted }),
+    ...(counted && census && { census: counted, profile: census.profile() }),
   };
 }
 
@@ -253,6 +255,11 @@ class CensusFiles {
     const total: Census = {};
     for (const file of files) addCensus(total, JSON.parse(readFileSync(file, 'utf8')) as Census);
     return total;
+  }
+
+  /** The CPU profiles the servers wrote at the last collection: the measured run's. */
+  profile(): { byPackage: Hotspot[]; hotspots: Hotspot[] } {
+    return { byPackage: selfTimeByPackage(this.dir), hotspots: topHotspots(this.dir, 20) };
   }
 
   remove(): void {

@@ -7,22 +7,31 @@ type ProfileNode = {
 };
 type CpuProfile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
 
-export type Hotspot = { where: string; selfPercent: number };
+export type Hotspot = { where: string; selfPercent: number; selfMicros: number };
 
 /** The functions where the profiled server spent its own time (self time), biggest first. */
-export function topHotspots(profileDir: string, count = 15): Hotspot[] {
-  return selfTimeShares(profileDir, describe).slice(0, count);
+export function topHotspots(
+  profileDir: string,
+  count = 15,
+  onlyFiles?: (name: string) => boolean,
+): Hotspot[] {
+  return selfTimeShares(profileDir, describe, onlyFiles).slice(0, count);
 }
 
 /** The same self time summed per package (`kysely`, `fastify`, …), `src` for our code, `node` for Node's. */
-export function selfTimeByPackage(profileDir: string): Hotspot[] {
-  return selfTimeShares(profileDir, packageOf);
+export function selfTimeByPackage(profileDir: string, onlyFiles?: (name: string) => boolean): Hotspot[] {
+  return selfTimeShares(profileDir, packageOf, onlyFiles);
 }
 
-function selfTimeShares(profileDir: string, keyOf: (frame: ProfileNode['callFrame']) => string): Hotspot[] {
+function selfTimeShares(
+  profileDir: string,
+  keyOf: (frame: ProfileNode['callFrame']) => string,
+  onlyFiles: (name: string) => boolean = () => true,
+): Hotspot[] {
   const selfMicros = new Map<string, number>();
   let totalMicros = 0;
-  for (const file of readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'))) {
+  const files = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile') && onlyFiles(name));
+  for (const file of files) {
     const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile;
     const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
     profile.samples.forEach((nodeId, index) => {
@@ -36,7 +45,7 @@ function selfTimeShares(profileDir: string, keyOf: (frame: ProfileNode['callFram
   }
   return [...selfMicros.entries()]
     .sort(([, a], [, b]) => b - a)
-    .map(([where, micros]) => ({ where, selfPercent: (100 * micros) / totalMicros }));
+    .map(([where, micros]) => ({ where, selfPercent: (100 * micros) / totalMicros, selfMicros: micros }));
 }
 
 function describe(frame: ProfileNode['callFrame']): string {
@@ -51,7 +60,9 @@ function describe(frame: ProfileNode['callFrame']): string {
 function packageOf(frame: ProfileNode['callFrame']): string {
   const packageName = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(frame.url)?.[1];
   if (packageName) return packageName;
-  if (frame.url.includes('/src/')) return 'src (our code)';
+  if (frame.url.includes('/src/') || frame.url.includes('/dist/')) return 'src (our code)';
+  if (frame.url.includes('/bench/lib/statement-census')) return 'the census (measuring)';
+  if (frame.url.includes('/bench/baseline/')) return 'bench/baseline (its code)';
   if (frame.url.includes('/bench/')) return 'bench';
   if (frame.url.startsWith('node:') || frame.url === '') return `node: ${frame.functionName || '(native)'}`;
   return frame.url;

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 
 export type RunningServer = {
   baseUrl: string;
@@ -26,7 +26,11 @@ export const APP_ADMIN = { name: 'bench-admin', pin: '482915' } as const;
 function censusEnv(file: string | undefined): Record<string, string> {
   if (file === undefined) return {};
   const preload = `--import ${resolve('bench/lib/statement-census.mjs')}`;
-  return { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${preload}`.trim(), CENSUS_FILE: file };
+  return {
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${preload}`.trim(),
+    CENSUS_FILE: file,
+    CENSUS_PROFILE_DIR: dirname(file),
+  };
 }
 
 /** Starts our server exactly as `npm start` does, on a port of its own, and waits until it answers. */

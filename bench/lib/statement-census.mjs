@@ -7,6 +7,7 @@
 import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import { renameSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -31,6 +32,15 @@ function tally(kind) {
     kinds.set(kind, entry);
   }
   return entry;
+}
+
+function timeStatement(text, micros) {
+  const entry = tally(current.getStore() ?? OUTSIDE);
+  entry.micros ??= {};
+  const key = String(text ?? '')
+    .replace(/\s+/g, ' ')
+    .slice(0, 140);
+  entry.micros[key] = (entry.micros[key] ?? 0) + micros;
 }
 
 function countStatement(text, parameters) {
@@ -87,7 +97,14 @@ try {
     const original = statementPrototype[method];
     statementPrototype[method] = function (...parameters) {
       countStatement(this.source, parameters);
-      return original.apply(this, parameters);
+      if (!process.env.CENSUS_TEXTS) return original.apply(this, parameters);
+      // SQLite runs in this thread: the time a statement takes is its CPU, worth seeing per statement.
+      const started = process.hrtime.bigint();
+      try {
+        return original.apply(this, parameters);
+      } finally {
+        timeStatement(this.source, Number(process.hrtime.bigint() - started) / 1000);
+      }
     };
   }
   const exec = Database.prototype.exec;
@@ -116,7 +133,27 @@ try {
   // No PostgreSQL client in this process.
 }
 
-process.on('SIGUSR2', () => {
+// CENSUS_PROFILE_DIR: each census also ends the CPU profile begun at the one before, writing it
+// there, so the profile covers the measured run and nothing of the start-up.
+const profileDir = process.env.CENSUS_PROFILE_DIR;
+let profiler;
+async function nextProfile() {
+  if (profiler) {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(
+      join(profileDir, `census-${process.pid}-${Date.now()}.cpuprofile`),
+      JSON.stringify(profile),
+    );
+  } else {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+  }
+  await profiler.post('Profiler.start');
+}
+
+process.on('SIGUSR2', async () => {
+  if (profileDir) await nextProfile();
   if (censusFile) {
     // Whole or not at all: the bench reads the file as soon as it appears.
     writeFileSync(`${censusFile}.part`, JSON.stringify(Object.fromEntries(kinds)));

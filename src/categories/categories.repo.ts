@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
 import type { Database } from '../core/db/schema';
@@ -14,7 +14,7 @@ export function listLiveCategories(db: Db, type: CategoryType): Promise<Category
     .selectFrom('categories')
     .selectAll()
     .where('type', '=', type)
-    .where('is_deleted', '=', 0)
+    .where('is_deleted', '=', sql.lit(0))
     .orderBy('name')
     .execute();
 }
@@ -25,7 +25,7 @@ function selectLiveCategory(db: Db, id: string, type: CategoryType) {
     .selectAll()
     .where('id', '=', id)
     .where('type', '=', type)
-    .where('is_deleted', '=', 0);
+    .where('is_deleted', '=', sql.lit(0));
 }
 
 export function findLiveCategory(db: Db, id: string, type: CategoryType): Promise<CategoryRow | undefined> {
@@ -53,7 +53,7 @@ export async function updateCategory(
     .set(changes)
     .where('id', '=', id)
     .where('type', '=', type)
-    .where('is_deleted', '=', 0)
+    .where('is_deleted', '=', sql.lit(0))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -67,7 +67,7 @@ export async function isCategoryInUse(db: Db, id: string, type: CategoryType): P
     .selectFrom(RECORDS_OF_TYPE[type])
     .select('id')
     .where('category_id', '=', id)
-    .where('is_deleted', '=', 0)
+    .where('is_deleted', '=', sql.lit(0))
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;

@@ -99,7 +99,7 @@ export async function lockLiveItems(trx: Db, itemType: StockItemType, ids: strin
       .selectFrom(table as 'ingredients')
       .select('id')
       .where('id', 'in', ids)
-      .where('is_deleted', '=', 0),
+      .where('is_deleted', '=', sql.lit(0)),
   ).execute();
   return rows.map((row) => row.id);
 }
@@ -116,9 +116,9 @@ export async function isUsedByLiveRecipe(db: Db, itemType: StockItemType, id: st
     .where(column, '=', id)
     .where((eb) =>
       eb.or([
-        eb('d.is_deleted', '=', 0),
+        eb('d.is_deleted', '=', sql.lit(0)),
         // A line of a dish joins no option and no group, so only an option's line passes here.
-        eb.and([eb('o.retired_at', 'is', null), eb('g.is_deleted', '=', 0)]),
+        eb.and([eb('o.retired_at', 'is', null), eb('g.is_deleted', '=', sql.lit(0))]),
       ]),
     )
     .limit(1)
@@ -209,14 +209,14 @@ export async function findRecipesUsing(
       eb.or([
         eb.and([
           eb('r.dish_id', 'in', owners.select('dish_id')),
-          eb('d.is_deleted', '=', 0),
-          eb('d.is_available', '=', 1),
+          eb('d.is_deleted', '=', sql.lit(0)),
+          eb('d.is_available', '=', sql.lit(1)),
         ]),
         eb.and([
           eb('r.option_id', 'in', owners.select('option_id')),
           eb('o.retired_at', 'is', null),
-          eb('o.is_available', '=', 1),
-          eb('g.is_deleted', '=', 0),
+          eb('o.is_available', '=', sql.lit(1)),
+          eb('g.is_deleted', '=', sql.lit(0)),
         ]),
       ]),
     )

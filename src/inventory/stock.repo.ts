@@ -138,8 +138,8 @@ export async function lockItem(
 /** Every live item with its stock. */
 export async function listLiveItems(db: Db): Promise<(StockItemRow & { item_type: StockItemType })[]> {
   const [ingredients, products] = await Promise.all([
-    ITEM_ROWS.ingredient(db).where('is_deleted', '=', 0).execute(),
-    ITEM_ROWS.product(db).where('is_deleted', '=', 0).execute(),
+    ITEM_ROWS.ingredient(db).where('is_deleted', '=', sql.lit(0)).execute(),
+    ITEM_ROWS.product(db).where('is_deleted', '=', sql.lit(0)).execute(),
   ]);
   return [
     ...ingredients.map((row) => ({ ...row, item_type: 'ingredient' as const })),

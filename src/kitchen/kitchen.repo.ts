@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import { prepared } from '../core/db/prepared';
 import type { DishStatus } from '../core/db/schema';
@@ -97,7 +98,7 @@ export async function listQueue(db: Db, station: string | undefined, limit: numb
       'order_dishes.course',
     ])
     .where('order_dishes.status', 'in', ['sent', 'preparing', 'ready'])
-    .where('orders.is_deleted', '=', 0);
+    .where('orders.is_deleted', '=', sql.lit(0));
   if (station !== undefined) query = query.where('categories.station', '=', station);
   const rows = await query
     .orderBy('order_dishes.sent_at')

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Db } from '../core/db/database';
 import type { Database } from '../core/db/schema';
 import { outOfStock } from '../inventory/inventory.api';
@@ -10,7 +10,7 @@ export function listLiveDishes(db: Db): Promise<DishRow[]> {
     .selectFrom('dishes')
     .selectAll()
     .select(outOfStock('dish_id', 'dishes.id').as('out_of_stock'))
-    .where('is_deleted', '=', 0)
+    .where('is_deleted', '=', sql.lit(0))
     .orderBy('name')
     .execute();
 }
@@ -21,7 +21,7 @@ export function findLiveDish(db: Db, id: string): Promise<DishRow | undefined> {
     .selectAll()
     .select(outOfStock('dish_id', 'dishes.id').as('out_of_stock'))
     .where('id', '=', id)
-    .where('is_deleted', '=', 0)
+    .where('is_deleted', '=', sql.lit(0))
     .executeTakeFirst();
 }
 
@@ -39,7 +39,7 @@ export async function updateLiveDish(
     .updateTable('dishes')
     .set(changes)
     .where('id', '=', id)
-    .where('is_deleted', '=', 0)
+    .where('is_deleted', '=', sql.lit(0))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -59,7 +59,7 @@ export async function switchAvailability(
     .updateTable('dishes')
     .set({ is_available: value, updated_at: now })
     .where('id', '=', id)
-    .where('is_deleted', '=', 0)
+    .where('is_deleted', '=', sql.lit(0))
     .where('is_available', '<>', value)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;

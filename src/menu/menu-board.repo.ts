@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import { outOfStock } from '../inventory/inventory.api';
 
@@ -6,7 +7,7 @@ export function listDishCategories(db: Db) {
     .selectFrom('categories')
     .select(['id', 'name', 'station'])
     .where('type', '=', 'dish')
-    .where('is_deleted', '=', 0)
+    .where('is_deleted', '=', sql.lit(0))
     .orderBy('name')
     .orderBy('id')
     .execute();
@@ -17,7 +18,7 @@ export function listMenuDishes(db: Db) {
     .selectFrom('dishes')
     .select(['id', 'name', 'description', 'price_cents', 'is_available', 'category_id'])
     .select(outOfStock('dish_id', 'dishes.id').as('out_of_stock'))
-    .where('is_deleted', '=', 0)
+    .where('is_deleted', '=', sql.lit(0))
     .orderBy('name')
     .orderBy('id')
     .execute();
@@ -36,8 +37,8 @@ export function listMenuGroupLinks(db: Db) {
       'modifier_groups.min_select',
       'modifier_groups.max_select',
     ])
-    .where('dishes.is_deleted', '=', 0)
-    .where('modifier_groups.is_deleted', '=', 0)
+    .where('dishes.is_deleted', '=', sql.lit(0))
+    .where('modifier_groups.is_deleted', '=', sql.lit(0))
     .orderBy('dish_modifier_groups.dish_id')
     .orderBy('dish_modifier_groups.position')
     .execute();
@@ -50,7 +51,7 @@ export function listMenuOptions(db: Db) {
     .innerJoin('modifier_groups', 'modifier_groups.id', 'modifier_options.group_id')
     .selectAll('modifier_options')
     .select(outOfStock('option_id', 'modifier_options.id').as('out_of_stock'))
-    .where('modifier_groups.is_deleted', '=', 0)
+    .where('modifier_groups.is_deleted', '=', sql.lit(0))
     .where('modifier_options.retired_at', 'is', null)
     .orderBy('modifier_options.group_id')
     .orderBy('modifier_options.position')

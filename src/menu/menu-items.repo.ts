@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Db } from '../core/db/database';
 import type { Database } from '../core/db/schema';
 
@@ -17,23 +17,26 @@ export function menuItemsRepo<T extends MenuTable>(table: T) {
       .updateTable(shared)
       .set(changes)
       .where('id', '=', id)
-      .where('is_deleted', '=', 0)
+      .where('is_deleted', '=', sql.lit(0))
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
 
   return {
     listLive: (db: Db): Promise<Row[]> =>
-      db.selectFrom(shared).selectAll().where('is_deleted', '=', 0).orderBy('name').execute() as Promise<
-        Row[]
-      >,
+      db
+        .selectFrom(shared)
+        .selectAll()
+        .where('is_deleted', '=', sql.lit(0))
+        .orderBy('name')
+        .execute() as Promise<Row[]>,
 
     findLive: (db: Db, id: string): Promise<Row | undefined> =>
       db
         .selectFrom(shared)
         .selectAll()
         .where('id', '=', id)
-        .where('is_deleted', '=', 0)
+        .where('is_deleted', '=', sql.lit(0))
         .executeTakeFirst() as Promise<Row | undefined>,
 
     insert: async (db: Db, row: Insertable<Database[T]>): Promise<void> => {

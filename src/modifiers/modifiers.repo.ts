@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
 import { prepared } from '../core/db/prepared';
@@ -9,7 +9,12 @@ export type GroupRow = Selectable<Database['modifier_groups']>;
 export type OptionRow = Selectable<Database['modifier_options']> & { out_of_stock: number };
 
 export function listLiveGroups(db: Db): Promise<GroupRow[]> {
-  return db.selectFrom('modifier_groups').selectAll().where('is_deleted', '=', 0).orderBy('name').execute();
+  return db
+    .selectFrom('modifier_groups')
+    .selectAll()
+    .where('is_deleted', '=', sql.lit(0))
+    .orderBy('name')
+    .execute();
 }
 
 export function findLiveGroup(db: Db, id: string): Promise<GroupRow | undefined> {
@@ -17,7 +22,7 @@ export function findLiveGroup(db: Db, id: string): Promise<GroupRow | undefined>
     .selectFrom('modifier_groups')
     .selectAll()
     .where('id', '=', id)
-    .where('is_deleted', '=', 0)
+    .where('is_deleted', '=', sql.lit(0))
     .executeTakeFirst();
 }
 
@@ -33,7 +38,7 @@ export async function lockLiveGroups(db: Db, ids: string[]): Promise<GroupRow[]>
       .selectFrom('modifier_groups')
       .selectAll()
       .where('id', 'in', ids)
-      .where('is_deleted', '=', 0)
+      .where('is_deleted', '=', sql.lit(0))
       .orderBy('id'),
   ).execute();
 }
@@ -102,7 +107,7 @@ export async function isGroupLinkedByLiveDish(db: Db, groupId: string): Promise<
     .innerJoin('dishes', 'dishes.id', 'dish_modifier_groups.dish_id')
     .select('dishes.id')
     .where('dish_modifier_groups.group_id', '=', groupId)
-    .where('dishes.is_deleted', '=', 0)
+    .where('dishes.is_deleted', '=', sql.lit(0))
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
@@ -114,7 +119,7 @@ const linksOfDishes = prepared((db, { dishIds }: { dishIds: string[] }) =>
     .innerJoin('modifier_groups', 'modifier_groups.id', 'dish_modifier_groups.group_id')
     .selectAll('modifier_groups')
     .select('dish_modifier_groups.dish_id')
-    .where('modifier_groups.is_deleted', '=', 0)
+    .where('modifier_groups.is_deleted', '=', sql.lit(0))
     .where('dish_modifier_groups.dish_id', 'in', dishIds)
     .orderBy('dish_modifier_groups.dish_id')
     .orderBy('dish_modifier_groups.position'),
@@ -137,8 +142,8 @@ export function findDishGroupLinks(
     .innerJoin('dishes', 'dishes.id', 'dish_modifier_groups.dish_id')
     .selectAll('modifier_groups')
     .select('dish_modifier_groups.dish_id')
-    .where('modifier_groups.is_deleted', '=', 0)
-    .where('dishes.is_deleted', '=', 0)
+    .where('modifier_groups.is_deleted', '=', sql.lit(0))
+    .where('dishes.is_deleted', '=', sql.lit(0))
     .orderBy('dish_modifier_groups.dish_id')
     .orderBy('dish_modifier_groups.position')
     .execute();

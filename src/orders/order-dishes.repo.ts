@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import { nextOrdinal } from '../core/db/ordinals';
 import { prepared } from '../core/db/prepared';
@@ -15,7 +15,7 @@ const liveDishPrices = prepared((db, { dishIds }: { dishIds: string[] }) =>
     .select(['id', 'name', 'price_cents', 'is_available'])
     .select(outOfStock('dish_id', 'dishes.id').as('out_of_stock'))
     .where('id', 'in', dishIds)
-    .where('is_deleted', '=', 0),
+    .where('is_deleted', '=', sql.lit(0)),
 );
 
 /** Current prices and availability of the live dishes among these ids (the menu's rows, read only). */
@@ -35,7 +35,7 @@ export function findOrderDishPrice(
   return db
     .selectFrom('order_dishes')
     .leftJoin('dishes', (join) =>
-      join.onRef('dishes.id', '=', 'order_dishes.dish_id').on('dishes.is_deleted', '=', 0),
+      join.onRef('dishes.id', '=', 'order_dishes.dish_id').on('dishes.is_deleted', '=', sql.lit(0)),
     )
     .select([
       'order_dishes.dish_id',
@@ -251,9 +251,11 @@ const liveOrderWithDishRows = prepared((db, { orderId }: { orderId: string }) =>
     .leftJoin('categories', 'categories.id', 'dishes.category_id')
     .leftJoin('users as voider', 'voider.id', 'order_dishes.voided_by')
     .leftJoin('users as void_approver', 'void_approver.id', 'order_dishes.voided_approved_by')
-    // At most one live link per plate (a partial unique index): the join adds no row.
+    // At most one live link per plate (a partial unique index): the join adds no row. The 1 is
+    // written into the SQL, not bound: a statement prepared once cannot count on a bound value to
+    // match the partial index's condition.
     .leftJoin('ticket_dishes as live_bill', (join) =>
-      join.onRef('live_bill.order_dish_id', '=', 'order_dishes.id').on('live_bill.is_live', '=', 1),
+      join.onRef('live_bill.order_dish_id', '=', 'order_dishes.id').on('live_bill.is_live', '=', sql.lit(1)),
     )
     .selectAll('orders')
     .select([
@@ -278,7 +280,7 @@ const liveOrderWithDishRows = prepared((db, { orderId }: { orderId: string }) =>
       'categories.station',
     ])
     .where('orders.id', '=', orderId)
-    .where('orders.is_deleted', '=', 0)
+    .where('orders.is_deleted', '=', sql.lit(0))
     .orderBy('order_dishes.created_at')
     .orderBy('order_dishes.ordinal')
     .orderBy('order_dishes.id'),

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { type Db, isPostgres } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
 import { prepared } from '../core/db/prepared';
@@ -9,7 +10,7 @@ import type { TableRow } from '../tables/tables.api';
  */
 
 const liveTableId = prepared((db, { id }: { id: string }) =>
-  db.selectFrom('dining_tables').select('id').where('id', '=', id).where('is_deleted', '=', 0),
+  db.selectFrom('dining_tables').select('id').where('id', '=', id).where('is_deleted', '=', sql.lit(0)),
 );
 
 export async function isLiveTable(db: Db, id: string): Promise<boolean> {
@@ -41,7 +42,7 @@ const occupiedTable = prepared(
       .updateTable('dining_tables')
       .set({ status: 'occupied', order_id: orderId, updated_at: now })
       .where('id', '=', tableId)
-      .where('is_deleted', '=', 0)
+      .where('is_deleted', '=', sql.lit(0))
       .returningAll(),
 );
 

@@ -9,7 +9,7 @@ import type { OrderFilter } from './orders.schemas';
 export type OrderRow = Selectable<Database['orders']>;
 
 const liveOrder = prepared((db, { id }: { id: string }) =>
-  db.selectFrom('orders').selectAll().where('id', '=', id).where('is_deleted', '=', 0),
+  db.selectFrom('orders').selectAll().where('id', '=', id).where('is_deleted', '=', sql.lit(0)),
 );
 
 export function findLiveOrder(db: Db, id: string): Promise<OrderRow | undefined> {
@@ -17,7 +17,10 @@ export function findLiveOrder(db: Db, id: string): Promise<OrderRow | undefined>
 }
 
 const lockedLiveOrder = prepared((db, { id }: { id: string }) =>
-  forUpdate(db, db.selectFrom('orders').selectAll().where('id', '=', id).where('is_deleted', '=', 0)),
+  forUpdate(
+    db,
+    db.selectFrom('orders').selectAll().where('id', '=', id).where('is_deleted', '=', sql.lit(0)),
+  ),
 );
 
 /** Every change to an order's dishes or status takes this row lock first, so totals never race. */
@@ -67,7 +70,7 @@ export async function recalculateTotal(db: Db, id: string, now: number): Promise
 
 /** The stand-ins of `prepared` go through here, so it may test only whether a filter is present. */
 function filteredOrders(db: Db, filter: OrderFilter) {
-  let query = db.selectFrom('orders').where('is_deleted', '=', 0);
+  let query = db.selectFrom('orders').where('is_deleted', '=', sql.lit(0));
   if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
   if (filter.tableId !== undefined) query = query.where('table_id', '=', filter.tableId);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);

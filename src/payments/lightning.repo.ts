@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import type { PaymentRow } from './payments.repo';
 
@@ -10,7 +11,7 @@ export function findPendingLightning(db: Db, ticketId: string): Promise<PaymentR
     .selectAll()
     .where('ticket_id', '=', ticketId)
     .where('method', '=', LIGHTNING)
-    .where('status', '=', 'pending')
+    .where('status', '=', sql.lit('pending'))
     .where('source', '=', 'staff')
     .executeTakeFirst();
 }
@@ -25,7 +26,7 @@ export async function payableInvoicesCents(db: Db, ticketId: string, now: number
     .select((eb) => eb.fn.sum<number>('amount_cents').as('cents'))
     .where('ticket_id', '=', ticketId)
     .where('method', '=', LIGHTNING)
-    .where('status', '=', 'pending')
+    .where('status', '=', sql.lit('pending'))
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
     .executeTakeFirst();
   return Number(row?.cents ?? 0);
@@ -42,7 +43,7 @@ export function payableGuestInvoices(
     .select(['id', 'amount_cents'])
     .where('ticket_id', '=', ticketId)
     .where('method', '=', LIGHTNING)
-    .where('status', '=', 'pending')
+    .where('status', '=', sql.lit('pending'))
     .where('source', '=', 'guest')
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
     .orderBy('created_at')
@@ -102,7 +103,7 @@ export async function markExpired(db: Db, id: string): Promise<boolean> {
     .updateTable('payments')
     .set({ status: 'expired' })
     .where('id', '=', id)
-    .where('status', '=', 'pending')
+    .where('status', '=', sql.lit('pending'))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -125,7 +126,7 @@ export async function claimForSweep(
       .where('payment_hash', 'is not', null)
       .where((eb) =>
         eb.or([
-          eb('status', '=', 'pending'),
+          eb('status', '=', sql.lit('pending')),
           eb.and([eb('status', '=', 'expired'), eb('expires_at', '>', now - lateWindowMs)]),
         ]),
       )
@@ -165,7 +166,7 @@ export async function deleteAbandonedReservations(db: Db, createdBefore: number)
   await db
     .deleteFrom('payments')
     .where('method', '=', LIGHTNING)
-    .where('status', '=', 'pending')
+    .where('status', '=', sql.lit('pending'))
     .where('payment_hash', 'is', null)
     .where('created_at', '<', createdBefore)
     .execute();

@@ -1,6 +1,6 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../core/db/database';
-import type { Database } from '../core/db/schema';
+import type { Database, PrintJobState } from '../core/db/schema';
 import type { Page } from '../core/paging';
 
 export type PrintJobRow = Selectable<Database['print_jobs']>;
@@ -9,7 +9,8 @@ export type PrintJobSummary = Omit<PrintJobRow, 'bytes' | 'ticket_status'> & { s
 /** The first unfinished job of a printer, with where to send it. */
 export type QueueHead = PrintJobRow & { host: string; port: number };
 
-const UNFINISHED = ['pending', 'sending'] as const;
+/** Written into the SQL (core/db/prepared.ts says why): the unfinished jobs' partial index matches them. */
+const UNFINISHED = [sql.lit<PrintJobState>('pending'), sql.lit<PrintJobState>('sending')];
 
 export async function insertPrintJob(db: Db, job: Insertable<Database['print_jobs']>): Promise<void> {
   await db.insertInto('print_jobs').values(job).execute();

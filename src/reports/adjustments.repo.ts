@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import { TICKET_STATUS } from '../core/db/ticket-status';
 
@@ -22,7 +23,7 @@ export async function dayVoids(db: Db, range: Range): Promise<AdjustmentRows> {
     .where('order_dishes.status', '=', 'voided')
     .where('order_dishes.voided_at', '>=', range.from)
     .where('order_dishes.voided_at', '<', range.to)
-    .where('orders.is_deleted', '=', 0);
+    .where('orders.is_deleted', '=', sql.lit(0));
   const [byReason, byPerson] = await Promise.all([
     voided
       .select((eb) => [

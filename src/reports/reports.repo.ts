@@ -100,7 +100,7 @@ export function unpaidOrders(db: Db, limit: number) {
       'refunded_after_sale_cents',
       'created_at',
     ])
-    .where('is_deleted', '=', 0)
+    .where('is_deleted', '=', sql.lit(0))
     .where('status', 'in', ['completed', 'cancelled'])
     .where(sql<boolean>`paid_cents + discount_cents + refunded_after_sale_cents < total_cents`)
     .orderBy('created_at', 'desc')

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
 import type { Database } from '../core/db/schema';
@@ -6,11 +6,11 @@ import type { Database } from '../core/db/schema';
 export type SpaceRow = Selectable<Database['spaces']>;
 
 export function listLiveSpaces(db: Db): Promise<SpaceRow[]> {
-  return db.selectFrom('spaces').selectAll().where('is_deleted', '=', 0).orderBy('name').execute();
+  return db.selectFrom('spaces').selectAll().where('is_deleted', '=', sql.lit(0)).orderBy('name').execute();
 }
 
 function selectLiveSpace(db: Db, id: string) {
-  return db.selectFrom('spaces').selectAll().where('id', '=', id).where('is_deleted', '=', 0);
+  return db.selectFrom('spaces').selectAll().where('id', '=', id).where('is_deleted', '=', sql.lit(0));
 }
 
 export function findLiveSpace(db: Db, id: string): Promise<SpaceRow | undefined> {
@@ -32,7 +32,7 @@ export async function renameLiveSpace(db: Db, id: string, name: string, now: num
     .updateTable('spaces')
     .set({ name, updated_at: now })
     .where('id', '=', id)
-    .where('is_deleted', '=', 0)
+    .where('is_deleted', '=', sql.lit(0))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -46,7 +46,7 @@ export async function hasLiveTables(db: Db, spaceId: string): Promise<boolean> {
     .selectFrom('dining_tables')
     .select('id')
     .where('space_id', '=', spaceId)
-    .where('is_deleted', '=', 0)
+    .where('is_deleted', '=', sql.lit(0))
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;

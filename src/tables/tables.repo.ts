@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
 import { prepared } from '../core/db/prepared';
@@ -9,7 +9,7 @@ export type TableRow = Selectable<Database['dining_tables']>;
 const ACTIVE_ORDER_STATUSES = ['pending', 'preparing', 'ready'] as const;
 
 const liveTables = prepared((db, { spaceId }: { spaceId: string | undefined }) => {
-  let query = db.selectFrom('dining_tables').selectAll().where('is_deleted', '=', 0);
+  let query = db.selectFrom('dining_tables').selectAll().where('is_deleted', '=', sql.lit(0));
   if (spaceId !== undefined) query = query.where('space_id', '=', spaceId);
   return query.orderBy('name').orderBy('id');
 });
@@ -19,7 +19,7 @@ export function listLiveTables(db: Db, spaceId?: string): Promise<TableRow[]> {
 }
 
 function selectLiveTable(db: Db, id: string) {
-  return db.selectFrom('dining_tables').selectAll().where('id', '=', id).where('is_deleted', '=', 0);
+  return db.selectFrom('dining_tables').selectAll().where('id', '=', id).where('is_deleted', '=', sql.lit(0));
 }
 
 export function findLiveTable(db: Db, id: string): Promise<TableRow | undefined> {
@@ -66,7 +66,7 @@ export async function findActiveOrderId(
         : eb.or([eb('table_id', '=', table.id), eb('id', '=', table.order_id)]),
     )
     .where('status', 'in', ACTIVE_ORDER_STATUSES)
-    .where('is_deleted', '=', 0)
+    .where('is_deleted', '=', sql.lit(0))
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst();
@@ -78,7 +78,7 @@ export async function orderExists(db: Db, orderId: string): Promise<boolean> {
     .selectFrom('orders')
     .select('id')
     .where('id', '=', orderId)
-    .where('is_deleted', '=', 0)
+    .where('is_deleted', '=', sql.lit(0))
     .executeTakeFirst();
   return row !== undefined;
 }

@@ -123,8 +123,8 @@ const payableInvoice = prepared((db, { ticketId, now }: { ticketId: string; now:
     .selectFrom('payments')
     .select('id')
     .where('ticket_id', '=', ticketId)
-    .where('method', '=', 'lightning')
-    .where('status', '=', 'pending')
+    .where('method', '=', sql.lit('lightning'))
+    .where('status', '=', sql.lit('pending'))
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
     .limit(1),
 );

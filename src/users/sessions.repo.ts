@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Principal } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
 import { prepared } from '../core/db/prepared';
@@ -88,7 +88,7 @@ const livePrincipal = prepared(
       .where('sessions.user_id', '=', userId)
       .where('sessions.revoked_at', 'is', null)
       .where('sessions.expires_at', '>', now)
-      .where('users.is_deleted', '=', 0),
+      .where('users.is_deleted', '=', sql.lit(0)),
 );
 
 /**

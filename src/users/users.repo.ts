@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
 import type { Database } from '../core/db/schema';
@@ -12,7 +12,7 @@ export function findLiveUserById(db: Db, id: string): Promise<UserRow | undefine
     .selectFrom('users')
     .selectAll()
     .where('id', '=', id)
-    .where('is_deleted', '=', 0)
+    .where('is_deleted', '=', sql.lit(0))
     .executeTakeFirst();
 }
 
@@ -22,12 +22,12 @@ export function findLiveUserByNameKey(db: Db, nameKey: string): Promise<UserRow 
     .selectFrom('users')
     .selectAll()
     .where('name_key', '=', nameKey)
-    .where('is_deleted', '=', 0)
+    .where('is_deleted', '=', sql.lit(0))
     .executeTakeFirst();
 }
 
 export function listLiveUsers(db: Db): Promise<UserRow[]> {
-  return db.selectFrom('users').selectAll().where('is_deleted', '=', 0).orderBy('name').execute();
+  return db.selectFrom('users').selectAll().where('is_deleted', '=', sql.lit(0)).orderBy('name').execute();
 }
 
 export async function countUsers(db: Db): Promise<number> {
@@ -43,7 +43,12 @@ export async function insertUser(db: Db, user: NewUserRow): Promise<void> {
 }
 
 export async function updateUser(db: Db, id: string, changes: Updateable<Database['users']>): Promise<void> {
-  await db.updateTable('users').set(changes).where('id', '=', id).where('is_deleted', '=', 0).execute();
+  await db
+    .updateTable('users')
+    .set(changes)
+    .where('id', '=', id)
+    .where('is_deleted', '=', sql.lit(0))
+    .execute();
 }
 
 export async function softDeleteUser(db: Db, id: string, now: number): Promise<void> {
@@ -56,7 +61,7 @@ export async function lockLiveAdminIds(db: Db): Promise<string[]> {
     .selectFrom('users')
     .select('id')
     .where('role', '=', ADMIN_ROLE)
-    .where('is_deleted', '=', 0);
+    .where('is_deleted', '=', sql.lit(0));
   const rows = await forUpdate(db, query).execute();
   return rows.map((row) => row.id);
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../core/db/database';
 
 /** What proves the caller may set a wallet password: the current one, or the PIN when none is set. */
@@ -6,7 +7,7 @@ export function findWalletCredentials(db: Db, userId: string) {
     .selectFrom('users')
     .select(['name', 'pin_hash', 'wallet_password_hash'])
     .where('id', '=', userId)
-    .where('is_deleted', '=', 0)
+    .where('is_deleted', '=', sql.lit(0))
     .executeTakeFirst();
 }
 
@@ -23,7 +24,7 @@ export async function replaceWalletPasswordHash(
     .updateTable('users')
     .set({ wallet_password_hash: change.newHash, updated_at: change.now })
     .where('id', '=', userId)
-    .where('is_deleted', '=', 0)
+    .where('is_deleted', '=', sql.lit(0))
     .where((eb) =>
       change.expectedHash === null
         ? eb('wallet_password_hash', 'is', null)

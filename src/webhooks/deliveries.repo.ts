@@ -1,6 +1,6 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../core/db/database';
-import type { Database } from '../core/db/schema';
+import type { Database, WebhookDeliveryState } from '../core/db/schema';
 import type { Page } from '../core/paging';
 
 export type DeliveryRow = Selectable<Database['webhook_deliveries']>;
@@ -8,7 +8,8 @@ export type DeliveryAttemptRow = Selectable<Database['webhook_delivery_attempts'
 /** The first unfinished delivery of a webhook, with where to send it and how to sign it. */
 export type QueueHead = DeliveryRow & { url: string; secret: string };
 
-const UNFINISHED = ['pending', 'sending'] as const;
+/** Written into the SQL (core/db/prepared.ts says why): the unfinished jobs' partial index matches them. */
+const UNFINISHED = [sql.lit<WebhookDeliveryState>('pending'), sql.lit<WebhookDeliveryState>('sending')];
 
 export async function insertDeliveries(
   db: Db,
