@@ -259,7 +259,7 @@ class CensusFiles {
 
   /** The CPU profiles the servers wrote at the last collection: the measured run's. */
   profile(): { byPackage: Hotspot[]; hotspots: Hotspot[] } {
-    return { byPackage: selfTimeByPackage(this.dir), hotspots: topHotspots(this.dir, 20) };
+    return { byPackage: selfTimeByPackage(this.dir), hotspots: topHotspots(this.dir, 60) };
   }
 
   remove(): void {

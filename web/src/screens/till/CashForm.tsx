@@ -30,10 +30,14 @@ export function CashForm({
   const money = useMoney();
   const dueCents = amountCents + tipCents;
   const [tendered, setTendered] = useState(fromCents(dueCents).toFixed(2));
-  // The amount or the tip changed: what the customer hands over starts again from what is due.
-  useEffect(() => {
+  // The amount or the tip changed: what the customer hands over starts again from what is due. Done
+  // while rendering, not in an effect: an effect ran after the first paint and could wipe out what
+  // the cashier had already typed.
+  const [tenderedFor, setTenderedFor] = useState(dueCents);
+  if (tenderedFor !== dueCents) {
+    setTenderedFor(dueCents);
     setTendered(fromCents(dueCents).toFixed(2));
-  }, [dueCents]);
+  }
   const [busy, setBusy] = useState(false);
   const [needsShift, setNeedsShift] = useState(false);
   const tenderedCents = parseCents(tendered);

@@ -38,10 +38,13 @@ export function PayPanel({
   const [lightningAsk, setLightningAsk] = useState<{ amountCents: number; tipCents: number }>();
   const balanceCents = toCents(ticket.balance);
   const [input, setInput] = useState<AmountInput>({ amount: fromCents(balanceCents).toFixed(2), tip: '' });
-  // A part was paid (here or on another till): the next payment starts from what is still due.
-  useEffect(() => {
+  // A part was paid (here or on another till): the next payment starts from what is still due. Done
+  // while rendering, as CashForm does, so no late effect overwrites what was typed.
+  const [inputFor, setInputFor] = useState(balanceCents);
+  if (inputFor !== balanceCents) {
+    setInputFor(balanceCents);
     setInput({ amount: fromCents(balanceCents).toFixed(2), tip: '' });
-  }, [balanceCents]);
+  }
 
   useEffect(() => {
     ok(api.GET('/payment-methods'))
