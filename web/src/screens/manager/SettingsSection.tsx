@@ -213,9 +213,17 @@ function SettingsForm({ settings, currencies }: { settings: Settings; currencies
     setSaved(done);
   };
   const text = (
-    key: 'business_name' | 'address' | 'tax_id' | 'phone' | 'timezone',
+    key:
+      | 'business_name'
+      | 'address'
+      | 'tax_id'
+      | 'phone'
+      | 'timezone'
+      | 'tip_suggestions'
+      | 'max_tip_percent',
     label: string,
     help?: string,
+    input?: { inputMode: 'numeric' | 'text'; required: boolean },
   ) => (
     <TextField
       prefix="settings"
@@ -223,23 +231,15 @@ function SettingsForm({ settings, currencies }: { settings: Settings; currencies
       label={label}
       value={form[key]}
       onInput={(value) => set(key, value)}
+      {...(input && { input })}
       help={help}
     />
   );
-  const percentField = (key: 'tip_suggestions' | 'max_tip_percent', label: string, help: string) => (
-    <TextField
-      prefix="settings"
-      name={key}
-      label={label}
-      value={form[key]}
-      onInput={(value) => set(key, value)}
-      input={{
-        inputMode: key === 'max_tip_percent' ? 'numeric' : 'text',
-        required: key === 'max_tip_percent',
-      }}
-      help={help}
-    />
-  );
+  const percentField = (key: 'tip_suggestions' | 'max_tip_percent', label: string, help: string) =>
+    text(key, label, help, {
+      inputMode: key === 'max_tip_percent' ? 'numeric' : 'text',
+      required: key === 'max_tip_percent',
+    });
   return (
     <form class="manager-sections" aria-label={t.save} onSubmit={submit}>
       <section class="card stack" aria-labelledby="settings-business">
