@@ -8,7 +8,9 @@ import { type Engine, postgresServerUrl } from './lib/databases';
 import { fixed, markdownTable, median } from './lib/report';
 import {
   addCensus,
+  addEventCounts,
   type Census,
+  type EventCounts,
   type RushRun,
   type RushWatcher,
   rushBaseline,
@@ -273,6 +275,7 @@ async function census(engine: Engine): Promise<void> {
       streamBytes: fixed((sum['live streams']?.answerBytes ?? 0) / requests, 0),
     };
   };
+  printEventsPerRequest(ours, baseline, rushKinds);
   printCpuPerRequest(rounds);
   const [o, b] = [overall(ours), overall(baseline)];
   console.log(
@@ -280,6 +283,42 @@ async function census(engine: Engine): Promise<void> {
 per rush request: ${o.statements} statements and ${o.databaseBytes} database bytes (baseline ` +
       `${b.statements} and ${b.databaseBytes}), ${o.streamBytes} bytes to the live streams (baseline ` +
       `${b.streamBytes}); outside any request: ${o.outsidePerSecond} statements/s (baseline ${b.outsidePerSecond})`,
+  );
+}
+
+/**
+ * The events each server wrote per rush request, by type, and their payloads' bytes: every event goes
+ * to each live stream whose topics take it, so these are what the streams' bytes are made of.
+ */
+function printEventsPerRequest(ours: Census, baseline: Census, rushKinds: string[]): void {
+  const byType = (sum: Census) => {
+    const types: EventCounts = {};
+    for (const kind of [...rushKinds, 'outside any request']) addEventCounts(types, sum[kind]?.events ?? {});
+    return types;
+  };
+  const requests = rushKinds.reduce((all, kind) => all + (ours[kind]?.requests ?? 0), 0);
+  const baselineRequests = rushKinds.reduce((all, kind) => all + (baseline[kind]?.requests ?? 0), 0);
+  const [oursTypes, baselineTypes] = [byType(ours), byType(baseline)];
+  const types = [...new Set([...Object.keys(oursTypes), ...Object.keys(baselineTypes)])].sort();
+  const per = (
+    counts: EventCounts,
+    type: string,
+    key: 'count' | 'payloadBytes',
+    of: number,
+    digits: number,
+  ) => fixed((counts[type]?.[key] ?? 0) / Math.max(of, 1), digits);
+  console.log('\nevents written per rush request, by type, with their payload bytes:');
+  console.log(
+    markdownTable(
+      ['event', 'ours: per request', 'baseline', 'ours: payload bytes/req', 'baseline'],
+      types.map((type) => [
+        type,
+        per(oursTypes, type, 'count', requests, 3),
+        per(baselineTypes, type, 'count', baselineRequests, 3),
+        per(oursTypes, type, 'payloadBytes', requests, 0),
+        per(baselineTypes, type, 'payloadBytes', baselineRequests, 0),
+      ]),
+    ),
   );
 }
 

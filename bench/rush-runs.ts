@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PhoenixdSimulator } from '../test/phoenixd-sim/simulator';
@@ -23,19 +23,31 @@ export type RushSettings = {
 };
 
 /** Per kind of request (or `outside any request`, `live streams`): what the census counted. */
+/** Events written, by type: how many and their payloads' bytes. */
+export type EventCounts = Record<string, { count: number; payloadBytes: number }>;
 export type Census = Record<
   string,
-  { requests: number; statements: number; databaseBytes: number; answerBytes: number }
+  { requests: number; statements: number; databaseBytes: number; answerBytes: number; events: EventCounts }
 >;
+
+export function addEventCounts(total: EventCounts, counted: EventCounts): void {
+  for (const [type, events] of Object.entries(counted)) {
+    total[type] ??= { count: 0, payloadBytes: 0 };
+    const sum = total[type];
+    sum.count += events.count;
+    sum.payloadBytes += events.payloadBytes;
+  }
+}
 
 /** Adds `counted` into `total`, kind by kind. */
 export function addCensus(total: Census, counted: Census): void {
   for (const [kind, counts] of Object.entries(counted)) {
-    const sum = total[kind] ?? { requests: 0, statements: 0, databaseBytes: 0, answerBytes: 0 };
+    const sum = total[kind] ?? { requests: 0, statements: 0, databaseBytes: 0, answerBytes: 0, events: {} };
     sum.requests += counts.requests;
     sum.statements += counts.statements;
     sum.databaseBytes += counts.databaseBytes;
     sum.answerBytes += counts.answerBytes;
+    addEventCounts(sum.events, counts.events ?? {});
     total[kind] = sum;
   }
 }
@@ -263,6 +275,13 @@ class CensusFiles {
   }
 
   remove(): void {
+    // CENSUS_PROFILES_TO keeps the measured runs' profiles (DevTools reads them) before the folder goes.
+    const keepIn = process.env.CENSUS_PROFILES_TO;
+    if (keepIn) {
+      for (const name of readdirSync(this.dir).filter((file) => file.endsWith('.cpuprofile'))) {
+        copyFileSync(join(this.dir, name), join(keepIn, name));
+      }
+    }
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -139,9 +139,14 @@ describeEachDatabase('order and table events', (target) => {
     });
     assert.equal(taken.statusCode, 400, taken.body);
     const orderId = first.json().id as string;
-    assert.equal((await call('PUT', `/orders/${orderId}`, { status: 'pending' })).statusCode, 200);
+    assert.equal((await call('PUT', `/orders/${orderId}`, { status: 'preparing' })).statusCode, 200);
     const afterUpdate = await storedEvents(db);
     assert.equal(afterUpdate.length, before.length + 1);
+    // Asking for what the order already is succeeds and changes nothing, so it tells no screen.
+    const shown = await view(call, `/orders/${orderId}`);
+    const again = await call('PUT', `/orders/${orderId}`, { status: 'preparing' });
+    assert.equal(again.statusCode, 200, again.body);
+    assert.deepEqual(await view(call, `/orders/${orderId}`), shown);
     assert.equal((await call('PUT', `/orders/${orderId}`, { status: 'nonsense' })).statusCode, 400);
     assert.equal(
       (await call('POST', `/orders/${orderId}/dishes`, [{ dish_id: crypto.randomUUID() }])).statusCode,

@@ -5,8 +5,10 @@ import { EventBatch, EventFanOut, type FanOutSubscriber, READ_BATCH } from '../.
 import { EventFeed } from '../../src/events/event-feed';
 import { MAX_BUFFERED_BYTES } from '../../src/events/event-stream';
 import { eventsAfter, latestPosition } from '../../src/events/events.repo';
+import { STREAM_TOPICS } from '../../src/events/events.routes';
 
-const ALL_TOPICS = new Set(['orders', 'kitchen', 'tables', 'tickets', 'payments']);
+// Ours sends an every-topic stream every topic: inventory's stock moves and the printers' state too.
+const ALL_TOPICS = new Set<string>(STREAM_TOPICS);
 const ALL_TOPICS_KEY = [...ALL_TOPICS].sort().join(',');
 
 /**

@@ -28,7 +28,7 @@ function kindOf(method, url) {
 function tally(kind) {
   let entry = kinds.get(kind);
   if (!entry) {
-    entry = { requests: 0, statements: 0, databaseBytes: 0, answerBytes: 0 };
+    entry = { requests: 0, statements: 0, databaseBytes: 0, answerBytes: 0, events: {} };
     kinds.set(kind, entry);
   }
   return entry;
@@ -43,9 +43,24 @@ function timeStatement(text, micros) {
   entry.micros[key] = (entry.micros[key] ?? 0) + micros;
 }
 
+// Both servers write an event as (type, topic, payload, created_at): the census counts them by type
+// with their payload's bytes, which is what the live streams carry.
+const EVENT_INSERT = /^\s*insert into "?events"?/i;
+
+function countEvent(entry, parameters) {
+  const values = Array.isArray(parameters?.[0]) ? parameters[0] : parameters;
+  const [type, , payload] = values ?? [];
+  if (typeof type !== 'string') return;
+  entry.events[type] ??= { count: 0, payloadBytes: 0 };
+  const count = entry.events[type];
+  count.count += 1;
+  count.payloadBytes += Buffer.byteLength(String(payload ?? ''));
+}
+
 function countStatement(text, parameters) {
   const entry = tally(current.getStore() ?? OUTSIDE);
   entry.statements += 1;
+  if (EVENT_INSERT.test(text ?? '')) countEvent(entry, parameters);
   if (process.env.CENSUS_TEXTS) {
     entry.texts ??= {};
     const key = String(text ?? '')

@@ -1,6 +1,7 @@
 import { type Selectable, sql } from 'kysely';
 import type { Principal } from '../core/auth-guard';
 import type { Db } from '../core/db/database';
+import { forUpdate } from '../core/db/locks';
 import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
 import { TICKET_STATUS } from '../core/db/ticket-status';
@@ -23,6 +24,30 @@ export type CancelBillsOfOrder = (
   orderId: string,
   now: number,
 ) => Promise<void>;
+
+const liveOrderOfBillLocked = prepared((db, { ticketId }: { ticketId: string }) =>
+  forUpdate(
+    db,
+    db
+      .selectFrom('orders')
+      .selectAll()
+      .where('id', '=', (eb) =>
+        eb.selectFrom('tickets').select('tickets.order_id').where('tickets.id', '=', ticketId),
+      )
+      .where('is_deleted', '=', sql.lit(0)),
+  ),
+);
+
+/**
+ * Locks the live order a bill belongs to, found through the bill in the same statement: every writer
+ * of a bill takes its order's lock first, and this saves reading the bill once more to learn which.
+ */
+export function lockLiveOrderOfBill(
+  db: Db,
+  ticketId: string,
+): Promise<Selectable<Database['orders']> | undefined> {
+  return liveOrderOfBillLocked.first(db, { ticketId });
+}
 
 const billedDishIds = prepared((db, { orderId }: { orderId: string }) =>
   db

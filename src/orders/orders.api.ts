@@ -1,5 +1,5 @@
 /** What the other features may use of orders: the rest of src/orders/ is its own (docs/architecture.md). */
-export { findBilledDishIds, findLiveTicketsOfOrder } from './order-bills.repo';
+export { findBilledDishIds, findLiveTicketsOfOrder, lockLiveOrderOfBill } from './order-bills.repo';
 export { completeOrder } from './order-completion';
 export type { OrderDishDetail } from './order-dishes.repo';
 export { findLiveOrderWithDishes, findModifierChoices } from './order-dishes.repo';

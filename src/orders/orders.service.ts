@@ -87,12 +87,23 @@ export async function updateOrder(
       if (!current) throw new NotFoundError();
       const status = input.status ?? current.status;
       assertTransition(current.status, status);
+      const nextTableId = input.table_id === undefined ? current.table_id : input.table_id;
+      const next = {
+        user_id: input.user_id ?? current.user_id,
+        table_id: nextTableId,
+        waiter: input.waiter ?? current.waiter,
+        status,
+        guests: input.guests === undefined ? current.guests : input.guests,
+      };
+      // Asking for what the order already is (a tablet closing an order its payment closed) writes
+      // nothing and tells no screen anything.
+      if (Object.entries(next).every(([column, value]) => current[column as keyof typeof next] === value))
+        return;
       const isCancelling = status === 'cancelled' && current.status !== 'cancelled';
       // Cancelling through the status is DELETE's permission, not the edit's (issue 28).
       if (isCancelling) authorizeAction(principal, 'cancelOrder');
       const before = isCancelling ? await orderWithDishesView(trx, id) : undefined;
       if (isCancelling) await cancelBillsOfOrder(trx, principal, id, now);
-      const nextTableId = input.table_id === undefined ? current.table_id : input.table_id;
       const isMovingTable = nextTableId !== current.table_id;
       // A party changing table through PUT is the floor's move: POST /orders/{id}/move's permission
       // and audit entry (issue 35), not a plain edit.
@@ -103,14 +114,7 @@ export async function updateOrder(
         await findOrderUser(trx, input.user_id);
       }
       if (nextTableId && isMovingTable && !isActive(status)) await assertLiveTable(trx, nextTableId);
-      const updated = await orders.updateOrder(trx, id, {
-        user_id: input.user_id ?? current.user_id,
-        table_id: nextTableId,
-        waiter: input.waiter ?? current.waiter,
-        status,
-        guests: input.guests === undefined ? current.guests : input.guests,
-        updated_at: now,
-      });
+      const updated = await orders.updateOrder(trx, id, { ...next, updated_at: now });
       await recordOrderEvent(trx, 'order.updated', updated, now);
       const holdsOldTable = isActive(current.status) && current.table_id !== null;
       const willHoldNewTable = isActive(status) && nextTableId !== null;

@@ -4,7 +4,8 @@ import { TICKET_STATUS } from '../core/db/ticket-status';
 import type { Arrived, NodeIncomingPayment } from '../core/lightning-node';
 import { recordEvent } from '../events/events.api';
 import { refreshSalesFacts } from '../orders/orders.api';
-import { closeOrderIfDone, lockTicketWithOrder, viewOf as ticketViewOf } from '../tickets/tickets.api';
+import { loadSettings } from '../settings/settings.api';
+import { closeOrderIfDone, lockTicketWithOrder, viewOfRow as ticketViewOfRow } from '../tickets/tickets.api';
 import { callNode } from '../wallet/wallet.api';
 import * as lightning from './lightning.repo';
 import { toPaymentView } from './payment-views';
@@ -44,18 +45,23 @@ export async function settleByHash(
   return ctx.db.transaction().execute(async (trx) => {
     const ticket = await lockTicketWithOrder(trx, found.ticket_id);
     if (!(await lightning.markSettled(trx, found.id, arrived, now))) return 'already settled';
-    await payments.addSettledToTicket(
+    const settled = await payments.addSettledToTicket(
       trx,
-      { id: ticket.id, orderId: ticket.order_id },
+      ticket,
       { amountCents: Number(found.amount_cents), tipCents: Number(found.tip_cents) },
       now,
     );
-    await refreshSalesFacts(trx, ticket.order_id);
+    const isPaid = Number(settled.ticket.status) === TICKET_STATUS.paid;
+    // The sales facts are the Paid bills' (a late payment adds its tip to one already Paid).
+    if (isPaid) await refreshSalesFacts(trx, ticket.order_id);
     await recordEvent(trx, { type: 'payment.settled', data: await paymentView(trx, found.id), at: now });
-    const ticketView = await ticketViewOf(trx, ticket.id);
-    if (Number(ticket.status) === TICKET_STATUS.pending && ticketView.status === TICKET_STATUS.paid) {
-      await recordEvent(trx, { type: 'ticket.paid', data: ticketView, at: now });
-      await closeOrderIfDone(trx, ticket.order_id, now);
+    if (Number(ticket.status) === TICKET_STATUS.pending && isPaid) {
+      await recordEvent(trx, {
+        type: 'ticket.paid',
+        data: await ticketViewOfRow(trx, settled.ticket),
+        at: now,
+      });
+      await closeOrderIfDone(trx, settled.order, now, await loadSettings(trx));
     }
     return 'settled';
   });

@@ -2,7 +2,9 @@ import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
-import { refreshRefundedAfterSale } from '../tickets/tickets.api';
+import { TICKET_STATUS } from '../core/db/ticket-status';
+import type { OrderRow } from '../orders/orders.api';
+import { refreshRefundedAfterSale, type TicketRow } from '../tickets/tickets.api';
 
 export type PaymentRow = Selectable<Database['payments']>;
 export type PaymentMethodRow = Selectable<Database['payment_methods']>;
@@ -26,11 +28,12 @@ export function findPaymentsOfTicket(db: Db, ticketId: string): Promise<PaymentR
 }
 
 const newPayment = prepared((db, payment: Insertable<Database['payments']>) =>
-  db.insertInto('payments').values(payment),
+  db.insertInto('payments').values(payment).returningAll(),
 );
 
-export async function insertPayment(db: Db, payment: Insertable<Database['payments']>): Promise<void> {
-  await newPayment.run(db, payment);
+/** The stored row, with the columns the database filled in. */
+export function insertPayment(db: Db, payment: Insertable<Database['payments']>): Promise<PaymentRow> {
+  return newPayment.one(db, payment);
 }
 
 type SettledMoney = { id: string; orderId: string; amountCents: number; tipCents: number; now: number };
@@ -45,30 +48,36 @@ const ticketSettled = prepared((db, { id, amountCents, tipCents, now }: SettledM
       paid_at: sql`case when status = 1 and paid_cents + ${amountCents} >= total_cents then ${now} else paid_at end`,
       updated_at: now,
     })
-    .where('id', '=', id),
+    .where('id', '=', id)
+    .returningAll(),
 );
 
 const orderSettled = prepared((db, { orderId, amountCents, now }: SettledMoney) =>
   db
     .updateTable('orders')
     .set({ paid_cents: sql`paid_cents + ${amountCents}`, updated_at: now })
-    .where('id', '=', orderId),
+    .where('id', '=', orderId)
+    .returningAll(),
 );
 
 /**
- * Moves settled money onto the bill and its order; the caller holds both rows' locks. A bill whose
- * balance reaches 0 becomes Paid in the same statement.
+ * Moves settled money onto the bill and its order, and answers both rows as they now stand; the
+ * caller holds both rows' locks. A bill whose balance reaches 0 becomes Paid in the same statement.
+ * What refunds gave back after the sale counts only Paid bills short of their total: money reaching
+ * a bill that was not Paid leaves it either not Paid or paid in full, so only money reaching a bill
+ * that already was (a Lightning payment settling late) can change it.
  */
 export async function addSettledToTicket(
   db: Db,
-  ticket: { id: string; orderId: string },
+  ticket: Pick<TicketRow, 'id' | 'order_id' | 'status'>,
   amounts: { amountCents: number; tipCents: number },
   now: number,
-): Promise<void> {
-  const money = { id: ticket.id, orderId: ticket.orderId, ...amounts, now };
-  await ticketSettled.run(db, money);
-  await orderSettled.run(db, money);
-  await refreshRefundedAfterSale(db, ticket.orderId);
+): Promise<{ ticket: TicketRow; order: OrderRow }> {
+  const money = { id: ticket.id, orderId: ticket.order_id, ...amounts, now };
+  const settledTicket = await ticketSettled.one(db, money);
+  const order = await orderSettled.one(db, money);
+  if (Number(ticket.status) === TICKET_STATUS.paid) await refreshRefundedAfterSale(db, ticket.order_id);
+  return { ticket: settledTicket, order };
 }
 
 export function listPaymentMethods(db: Db): Promise<PaymentMethodRow[]> {

@@ -9,12 +9,13 @@ import { fromCents, toCents } from '../core/money';
 import { recordEvent } from '../events/events.api';
 import { refreshSalesFacts } from '../orders/orders.api';
 import { authorize } from '../permissions/permissions.api';
+import { loadSettings } from '../settings/settings.api';
 import { shiftForRecording } from '../shifts/shifts.api';
 import {
   closeOrderIfDone,
   findTicket,
   lockTicketWithOrder,
-  viewOf as ticketViewOf,
+  viewOfRow as ticketViewOfRow,
 } from '../tickets/tickets.api';
 import { reconcile } from './lightning-settlement.service';
 import { toPaymentView } from './payment-views';
@@ -59,10 +60,14 @@ export async function recordPayment(
     if (amountCents > Number(ticket.total_cents) - Number(ticket.paid_cents)) {
       throw new BadRequestError('Amount exceeds the balance');
     }
-    const shiftId = await shiftForRecording(trx, principal.id, method.code === CASH);
-    const id = newId();
-    await payments.insertPayment(trx, {
-      id,
+    const settings = await loadSettings(trx);
+    const shiftId = await shiftForRecording(
+      trx,
+      principal.id,
+      method.code === CASH && settings.requireShiftForCash,
+    );
+    const payment = await payments.insertPayment(trx, {
+      id: newId(),
       ticket_id: ticketId,
       method: method.code,
       amount_cents: amountCents,
@@ -81,20 +86,24 @@ export async function recordPayment(
       received_sat: null,
       shift_id: shiftId,
     });
-    await payments.addSettledToTicket(
-      trx,
-      { id: ticketId, orderId: ticket.order_id },
-      { amountCents, tipCents },
-      now,
-    );
-    await refreshSalesFacts(trx, ticket.order_id);
-    await recordEvent(trx, { type: 'payment.settled', data: await viewOf(trx, id), at: now });
-    const ticketView = await ticketViewOf(trx, ticketId);
-    if (ticketView.status === TICKET_STATUS.paid) {
-      await recordEvent(trx, { type: 'ticket.paid', data: ticketView, at: now });
-      await closeOrderIfDone(trx, ticket.order_id, now);
+    const settled = await payments.addSettledToTicket(trx, ticket, { amountCents, tipCents }, now);
+    const isPaid = Number(settled.ticket.status) === TICKET_STATUS.paid;
+    // The sales facts are the Paid bills': a payment leaving its bill unpaid changes none of them.
+    if (isPaid) await refreshSalesFacts(trx, ticket.order_id);
+    await recordEvent(trx, { type: 'payment.settled', data: toPaymentView(payment), at: now });
+    if (isPaid) {
+      await recordEvent(trx, {
+        type: 'ticket.paid',
+        data: await ticketViewOfRow(trx, settled.ticket),
+        at: now,
+      });
+      await closeOrderIfDone(trx, settled.order, now, settings);
     }
-    return { id, ticket_status: ticketView.status, change: fromCents(changeCents) };
+    return {
+      id: payment.id,
+      ticket_status: Number(settled.ticket.status) as TicketStatus,
+      change: fromCents(changeCents),
+    };
   });
 }
 
@@ -105,12 +114,6 @@ function changeOf(input: PaymentBody, dueCents: number): number {
   const tenderedCents = toCents(input.tendered);
   if (tenderedCents < dueCents) throw new BadRequestError('Tendered must cover amount and tip');
   return tenderedCents - dueCents;
-}
-
-async function viewOf(db: Db, id: string): Promise<PaymentView> {
-  const row = await payments.findPayment(db, id);
-  if (!row) throw new NotFoundError();
-  return toPaymentView(row);
 }
 
 /**
@@ -126,7 +129,9 @@ export async function getPayment(ctx: AppContext, id: string): Promise<PaymentVi
   } catch (error) {
     if (!(error instanceof ServiceUnavailableError)) throw error;
   }
-  return viewOf(ctx.db, id);
+  const reconciled = await payments.findPayment(ctx.db, id);
+  if (!reconciled) throw new NotFoundError();
+  return toPaymentView(reconciled);
 }
 
 export async function listTicketPayments(ctx: AppContext, ticketId: string): Promise<PaymentView[]> {

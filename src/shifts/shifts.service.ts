@@ -243,13 +243,18 @@ export async function shiftReport(
 }
 
 /**
- * The shift a payment or refund the user records now belongs to, share-locked until commit. Cash
- * without an open shift is refused when the restaurant counts its drawers (`require_shift_for_cash`).
+ * The shift a payment or refund the user records now belongs to, share-locked until commit. Without
+ * an open shift, `needsShift` refuses it: cash, when the restaurant counts its drawers
+ * (`require_shift_for_cash`, which the caller read with the rest of its settings).
  */
-export async function shiftForRecording(trx: Db, userId: string, isCash: boolean): Promise<string | null> {
+export async function shiftForRecording(
+  trx: Db,
+  userId: string,
+  needsShift: boolean,
+): Promise<string | null> {
   const shiftId = await repo.lockOpenShiftIdOf(trx, userId);
   if (shiftId) return shiftId;
-  if (isCash && (await loadSettings(trx)).requireShiftForCash) throw new BadRequestError(OPEN_A_SHIFT_FIRST);
+  if (needsShift) throw new BadRequestError(OPEN_A_SHIFT_FIRST);
   return null;
 }
 

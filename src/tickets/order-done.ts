@@ -1,8 +1,8 @@
 import type { Db } from '../core/db/database';
 import { TICKET_STATUS } from '../core/db/ticket-status';
-import * as orders from '../orders/orders.api';
+import type * as orders from '../orders/orders.api';
 import { completeOrder, findLiveTicketsOfOrder, isActive, orderBalanceCents } from '../orders/orders.api';
-import { loadSettings } from '../settings/settings.api';
+import type { Settings } from '../settings/settings.api';
 
 /**
  * The one place that decides when an order is done, however it was paid: it is active, nothing is
@@ -23,10 +23,16 @@ export async function isOrderDone(trx: Db, order: orders.OrderRow): Promise<bool
 
 /**
  * After a payment made a bill Paid: an order that is now done closes itself and frees its table,
- * unless the restaurant clears tables by hand (`close_paid_orders` off).
+ * unless the restaurant clears tables by hand (`close_paid_orders` off). `order` is the order's row as
+ * the payment left it, locked; `settings` are the ones the payment read.
  */
-export async function closeOrderIfDone(trx: Db, orderId: string, now: number): Promise<void> {
-  if (!(await loadSettings(trx)).closePaidOrders) return;
-  const order = await orders.lockLiveOrder(trx, orderId);
-  if (order && (await isOrderDone(trx, order))) await completeOrder(trx, order, now);
+export async function closeOrderIfDone(
+  trx: Db,
+  order: orders.OrderRow,
+  now: number,
+  settings: Pick<Settings, 'closePaidOrders'>,
+): Promise<void> {
+  if (settings.closePaidOrders && Number(order.is_deleted) === 0 && (await isOrderDone(trx, order))) {
+    await completeOrder(trx, order, now);
+  }
 }

@@ -33,6 +33,11 @@ export function toTicketView(row: TicketWithDishes): TicketView {
 export async function viewOf(db: Db, id: string): Promise<TicketView> {
   const row = await tickets.findTicket(db, id);
   if (!row) throw new NotFoundError();
+  return viewOfRow(db, row);
+}
+
+/** The bill as the API shows it, from a row the caller has just read or written. */
+export async function viewOfRow(db: Db, row: tickets.TicketRow): Promise<TicketView> {
   const [withDishes] = await tickets.withDishes(db, [row]);
   return toTicketView(withDishes as tickets.TicketWithDishes);
 }

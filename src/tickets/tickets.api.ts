@@ -8,6 +8,6 @@ export {
   ticketOfToken,
 } from './guest-links.service';
 export { closeOrderIfDone } from './order-done';
-export { viewOf } from './ticket-views';
-export { findTicket, refreshRefundedAfterSale } from './tickets.repo';
+export { viewOf, viewOfRow } from './ticket-views';
+export { findTicket, refreshRefundedAfterSale, type TicketRow } from './tickets.repo';
 export { lockTicketWithOrder } from './tickets.service';

@@ -221,9 +221,7 @@ export async function cancelTicket(ctx: AppContext, id: string): Promise<void> {
  * locks in that order, so they queue instead of deadlocking. 404 when there is no such bill.
  */
 export async function lockTicketWithOrder(trx: Db, id: string): Promise<tickets.TicketRow> {
-  const found = await tickets.findTicket(trx, id);
-  if (!found) throw new NotFoundError();
-  await orders.lockLiveOrder(trx, found.order_id);
+  await orders.lockLiveOrderOfBill(trx, id);
   const ticket = await tickets.lockTicket(trx, id);
   if (!ticket) throw new NotFoundError();
   return ticket;
