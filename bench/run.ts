@@ -1,6 +1,7 @@
+import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type DeliveryFigures, LiveSubscribers, type Spread } from './events';
 import { selfTimeByPackage, topHotspots } from './lib/cpu-profile';
@@ -19,7 +20,7 @@ import {
 import { runScale, type ScaleStep } from './scale';
 
 /**
- * `npm run bench [-- --only rush,scale,events] [--db sqlite|postgres] [--rounds 3] [--max-orders 100000] [--cpu-prof]`
+ * `npm run bench [-- --only rush,scale,events] [--db sqlite|postgres] [--rounds 3] [--max-orders 100000] [--cpu-prof] [--load] [--saturated-only]`
  * Every server it starts listens on 127.0.0.1 and every run has a fixed length, so it always ends.
  */
 const PARTS = ['rush', 'scale', 'events', 'census'] as const;
@@ -39,6 +40,8 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     'cpu-prof': { type: 'boolean', default: false },
     'census-rate': { type: 'string', default: '150' },
+    load: { type: 'boolean', default: false },
+    'saturated-only': { type: 'boolean', default: false },
   },
 });
 
@@ -59,12 +62,17 @@ console.log(
   `# bench: ${parts.join(' + ')} on ${engines.join(' + ')}; ${cpus().length} cores, ` +
     `${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString()}`,
 );
+const load = values.load
+  ? fork(resolve('bench/lib/cpu-burner.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  : undefined;
+if (load) console.log('loaded: a second process keeps one core busy hashing (bench/lib/cpu-burner.mjs)');
 for (const engine of engines) {
   if (parts.includes('rush')) await rush(engine);
   if (parts.includes('scale')) await scale(engine);
   if (parts.includes('events')) await events(engine);
   if (parts.includes('census')) await census(engine);
 }
+load?.disconnect();
 
 /**
  * The rush with ${SUBSCRIBERS} live streams open: on SQLite against the one server, on PostgreSQL
@@ -80,6 +88,7 @@ async function events(engine: Engine): Promise<void> {
     title: `events on ${engine}: ${SUBSCRIBERS} subscribers on ${where} during the rush`,
     processes,
   });
+  if (values['saturated-only']) return;
   const pace = Math.round(median(saturated.map((round) => round.baseline.requestsPerSecond)) * PACED_SHARE);
   await eventsRush(engine, {
     title: `events on ${engine}: ${SUBSCRIBERS} subscribers on ${where}, the rush paced at ${pace} req/s (half the baseline's saturated throughput)`,

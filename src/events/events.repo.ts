@@ -25,23 +25,27 @@ export type StoredEvent = {
  * The outbox after `position`, in position order: the one read the live stream and outbound webhooks
  * use. Rows still waiting for a position are left out; they come after every row returned here.
  */
-export async function eventsAfter(db: Db, position: number, limit: number): Promise<StoredEvent[]> {
-  const rows = await db
+// The live streams read after every commit that wrote events: both statements are compiled once.
+const eventsAfterPosition = prepared((db, { position, limit }: { position: number; limit: number }) =>
+  db
     .selectFrom('events')
     .select(['position', 'type', 'topic', 'payload', 'created_at'])
     .where('position', '>', position)
     .orderBy('position')
-    .limit(limit)
-    .execute();
-  return rows as StoredEvent[];
+    .limit(limit),
+);
+
+export async function eventsAfter(db: Db, position: number, limit: number): Promise<StoredEvent[]> {
+  return (await eventsAfterPosition.all(db, { position, limit })) as StoredEvent[];
 }
+
+const highestPosition = prepared((db, _params: Record<string, never>) =>
+  db.selectFrom('events').select((eb) => eb.fn.max('position').as('position')),
+);
 
 /** The highest position given so far, 0 when none. */
 export async function latestPosition(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('events')
-    .select((eb) => eb.fn.max('position').as('position'))
-    .executeTakeFirst();
+  const row = await highestPosition.first(db, {});
   return Number(row?.position ?? 0);
 }
 

@@ -65,14 +65,17 @@ export async function findBilledDishIds(db: Db, orderId: string): Promise<Set<st
   return new Set(rows.map((row) => row.order_dish_id));
 }
 
-/** The order's bills that are not cancelled, oldest first. */
-export function findLiveTicketsOfOrder(db: Db, orderId: string): Promise<BillRow[]> {
-  return db
+const liveBillsOfOrder = prepared((db, { orderId }: { orderId: string }) =>
+  db
     .selectFrom('tickets')
     .selectAll()
     .where('order_id', '=', orderId)
-    .where('status', '!=', TICKET_STATUS.canceled)
+    .where('status', '!=', sql.lit(TICKET_STATUS.canceled))
     .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+    .orderBy('id'),
+);
+
+/** The order's bills that are not cancelled, oldest first. */
+export function findLiveTicketsOfOrder(db: Db, orderId: string): Promise<BillRow[]> {
+  return liveBillsOfOrder.all(db, { orderId });
 }

@@ -1,6 +1,5 @@
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
-import type { Db } from '../core/db/database';
 import { TICKET_STATUS, type TicketStatus } from '../core/db/ticket-status';
 import { BadRequestError, NotFoundError, ServiceUnavailableError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';

@@ -1,6 +1,7 @@
-import type { Insertable, Selectable } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import { forUpdate } from '../core/db/locks';
+import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
 
 export type PrinterRow = Selectable<Database['printers']>;
@@ -45,9 +46,18 @@ export function lockReceiptPrinter(db: Db): Promise<PrinterRow | undefined> {
 }
 
 /** Locked like the receipt printer, so a chit is never queued for a printer being deleted. */
-export function lockKitchenPrinters(db: Db): Promise<PrinterRow[]> {
-  return forUpdate(
+const kitchenPrintersLocked = prepared((db, _params: Record<string, never>) =>
+  forUpdate(
     db,
-    db.selectFrom('printers').selectAll().where('role', '=', 'kitchen').orderBy('created_at').orderBy('id'),
-  ).execute();
+    db
+      .selectFrom('printers')
+      .selectAll()
+      .where('role', '=', sql.lit('kitchen'))
+      .orderBy('created_at')
+      .orderBy('id'),
+  ),
+);
+
+export function lockKitchenPrinters(db: Db): Promise<PrinterRow[]> {
+  return kitchenPrintersLocked.all(db, {});
 }

@@ -1,5 +1,18 @@
 import { sql } from 'kysely';
 import type { Db } from './database';
+import { prepared } from './prepared';
+
+const lastOrdinalOf = (table: 'order_dishes' | 'stock_movements') =>
+  prepared((db, _params: Record<string, never>) => {
+    const query = sql<{ last: number | string | null }>`select max(ordinal) as last from ${sql.table(table)}`;
+    return { compile: () => query.compile(db) };
+  });
+
+// Each plate and stock movement asks: built and compiled once per table.
+const LAST_ORDINAL = {
+  order_dishes: lastOrdinalOf('order_dishes'),
+  stock_movements: lastOrdinalOf('stock_movements'),
+};
 
 /**
  * The `ordinal` of the next row of a table whose lists keep the order rows were entered in (plates,
@@ -9,7 +22,6 @@ import type { Db } from './database';
  * and the lists break the tie by id.
  */
 export async function nextOrdinal(db: Db, table: 'order_dishes' | 'stock_movements'): Promise<number> {
-  const { rows } = await sql<{ last: number | string | null }>`
-    select max(ordinal) as last from ${sql.table(table)}`.execute(db);
-  return Number(rows[0]?.last ?? 0) + 1;
+  const { last } = await LAST_ORDINAL[table].one(db, {});
+  return Number(last ?? 0) + 1;
 }
