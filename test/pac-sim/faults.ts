@@ -1,3 +1,6 @@
+import { type Faults, mergeFaults as mergeSimFaults } from '../helpers/sim-faults';
+
+export { faultApplies } from '../helpers/sim-faults';
 export type FaultName = 'delayMs' | 'fail5xx' | 'rateLimit' | 'loseAnswer';
 
 /**
@@ -5,7 +8,7 @@ export type FaultName = 'delayMs' | 'fail5xx' | 'rateLimit' | 'loseAnswer';
  * limits a fault to requests whose `METHOD /v2/path` matches a regular expression (e.g.
  * `{ loseAnswer: 'POST /v2/receipts$' }`).
  */
-export type PacFaults = {
+export type PacFaults = Faults<FaultName> & {
   /** Every request waits this long before it is handled. */
   delayMs: number;
   /** The next n requests answer 500 `internal_error` without doing anything. */
@@ -21,21 +24,6 @@ export const NO_FAULTS: PacFaults = { delayMs: 0, fail5xx: 0, rateLimit: 0, lose
 
 const COUNTS: readonly FaultName[] = ['delayMs', 'fail5xx', 'rateLimit', 'loseAnswer'];
 
-/** A partial update: given counts replace the current ones, `only` patterns merge. */
 export function mergeFaults(current: PacFaults, update: Partial<PacFaults>): PacFaults {
-  const next: PacFaults = { ...current, only: { ...current.only, ...update.only } };
-  for (const name of COUNTS) {
-    const value = update[name];
-    if (value === undefined) continue;
-    if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number ≥ 0`);
-    next[name] = value;
-  }
-  for (const pattern of Object.values(next.only)) if (pattern !== undefined) new RegExp(pattern);
-  return next;
-}
-
-export function faultApplies(faults: PacFaults, name: FaultName, route: string): boolean {
-  if (faults[name] <= 0) return false;
-  const pattern = faults.only[name];
-  return pattern === undefined || new RegExp(pattern).test(route);
+  return mergeSimFaults(current, update, COUNTS);
 }

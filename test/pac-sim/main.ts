@@ -1,3 +1,4 @@
+import { runSimulator } from '../helpers/sim-process';
 import { PacSimulator } from './simulator';
 
 const HELP = `npm run pac-sim [-- --help]
@@ -17,22 +18,17 @@ function readPort(value: string | undefined): number {
   return port;
 }
 
-async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
+async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<PacSimulator | undefined> {
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(HELP);
-    return;
+    return undefined;
   }
   const simulator = new PacSimulator({ key: env.PAC_SIM_KEY?.trim() || 'sk_test_pac_sim' });
   const url = await simulator.start(readPort(env.PAC_SIM_PORT));
   console.log(`Facturapi simulator on ${url} (controls under ${simulator.origin}/sim)`);
   console.log('Start the POS server with:');
   console.log(`  POS_PAC_URL=${url} POS_PAC_KEY=${simulator.key}`);
-  const shutDown = () => void simulator.stop().then(() => process.exit(0));
-  process.on('SIGINT', shutDown);
-  process.on('SIGTERM', shutDown);
+  return simulator;
 }
 
-main(process.argv.slice(2), process.env).catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runSimulator(main);

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { baseUrlOf, listenOn } from '../helpers/loopback-server';
+import { trackedSleep } from '../helpers/sim-process';
 import { resolveCancellation } from './cancellation';
 import { handleControl } from './control';
 import { PacError } from './errors';
@@ -245,13 +246,7 @@ export class PacSimulator {
   }
 
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        resolve();
-      }, ms);
-      this.timers.add(timer);
-    });
+    return trackedSleep(this.timers, ms);
   }
 }
 

@@ -1,3 +1,4 @@
+import { runSimulator } from '../helpers/sim-process';
 import { PhoenixdSimulator } from './simulator';
 
 const HELP = `npm run phoenixd-sim [-- --help]
@@ -32,10 +33,10 @@ function readPort(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   return port;
 }
 
-async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
+async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<PhoenixdSimulator | undefined> {
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(HELP);
-    return;
+    return undefined;
   }
   const webhookUrl = env.SIM_WEBHOOK_URL?.trim() || defaultWebhookUrl(env);
   if (!URL.canParse(webhookUrl)) throw new Error('SIM_WEBHOOK_URL is not a URL');
@@ -65,12 +66,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   );
   console.log(`webhook -> ${simulator.webhookUrl}`);
 
-  const shutDown = () => void simulator.stop().then(() => process.exit(0));
-  process.on('SIGINT', shutDown);
-  process.on('SIGTERM', shutDown);
+  return simulator;
 }
 
-main(process.argv.slice(2), process.env).catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runSimulator(main);

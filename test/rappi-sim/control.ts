@@ -1,135 +1,111 @@
-import type { ApiFaults } from '../ubereats-sim/faults';
-import { badRequest, isObject, notFound } from './http';
-import type { NewRappiOrder, Product, Topping } from './orders';
+import { mergeApiFaults, mergeWebhookFaults } from './faults';
+import { type PlaceOrder, RappiError, type SimOrder } from './model';
+import type { Answer } from './routes';
 import type { RappiSimulator } from './simulator';
-import type { RappiWebhookFaults } from './webhooks';
 
 /**
- * The simulator's own controls (JSON, no credentials: it listens on loopback), for tests in other
- * processes and for trying the POS by hand (`npm run rappi-sim`).
+ * The simulator's own controls, JSON in and out, no token (it listens on loopback):
  *
- *   GET  /sim/state               the store (on/off, SKUs turned off), every order and what the store
- *                                 did, the reads of new orders and those less than 45 s apart,
- *                                 webhook registrations (with their secrets) and deliveries, faults
- *   POST /sim/orders              place an order: { products: [{ sku, quantity?, name?, price?,
- *                                 comments?, toppings?: [{ sku, name?, price?, quantity? }] }],
- *                                 customer?: { first_name, last_name?, phone? }, cooking_time?,
- *                                 min_cooking_time?, max_cooking_time? }  → { order_id, state }
- *   POST /sim/orders/{id}/cancel  the platform cancels it { event? } (ORDER_EVENT_CANCEL)
- *   POST /sim/faults              { delayMs?, fail5xx?, loseAnswer?, only? }   next API calls
- *   POST /sim/webhooks            { twice?, never?, outOfOrder? }   next webhook posts
- *   POST /sim/clock               { advanceMs }   move the simulator's clock (the 4-minute deadline)
- *   POST /sim/reset               forget orders, webhooks, tokens, reads and faults
+ *   POST /sim/orders               PlaceOrder (items by SKU with toppings and comments, client)  a customer orders
+ *   POST /sim/orders/{id}/cancel   { event? = "cancel_by_user" }      Rappi cancels; ORDER_EVENT_CANCEL is sent
+ *   GET  /sim/orders/{id}          what the store did with it: status, cooking time taken, rejection
+ *   GET  /sim/state                every store (on/off, items and toppings turned off) and order
+ *   GET  /sim/deliveries           every webhook attempt: event, url, attempt, status, body, signature
+ *   POST /sim/faults               { fail5xx?, slow?, delayMs?, loseAnswer?, only? }   the next API calls
+ *   POST /sim/webhook-faults       { twice?, outOfOrder?, never? }    the next webhook events
+ *   POST /sim/clock                { advanceMs }                      moves the platform's time forward
  */
 export async function handleControl(
   simulator: RappiSimulator,
   method: string,
   path: string,
   body: unknown,
-): Promise<unknown> {
-  if (method === 'GET' && path === '/sim/state') return simulator.snapshot();
-  if (method !== 'POST') throw notFound('unknown control');
-  const fields = isObject(body) ? body : {};
-  const cancel = /^\/sim\/orders\/([^/]+)\/cancel$/.exec(path);
-  if (cancel !== null) {
-    const event = fields.event ?? 'canceled_with_charge';
-    if (typeof event !== 'string') throw badRequest('event must be a string');
-    simulator.cancelOrder(cancel[1] ?? '', event);
-    return { ok: true };
+): Promise<Answer> {
+  const input = (body ?? {}) as Record<string, unknown>;
+  const { platform } = simulator;
+  const orderPath = /^\/sim\/orders\/([^/]+)(\/cancel)?$/.exec(path);
+  if (method === 'POST' && path === '/sim/orders') {
+    const order = platform.place(input as PlaceOrder);
+    return {
+      status: 201,
+      json: { order_id: order.orderId, status: order.status, order: platform.json(order) },
+    };
   }
-  switch (path) {
-    case '/sim/orders': {
-      const order = await simulator.placeOrder(readNewOrder(fields));
-      return { order_id: order.id, state: order.state };
+  if (orderPath && method === 'POST' && orderPath[2]) {
+    const event = typeof input.event === 'string' ? input.event : 'cancel_by_user';
+    // Not awaited: a webhook held back to arrive out of order would otherwise hold this answer too.
+    void platform.cancel(orderPath[1] ?? '', event);
+    return { status: 200, json: { order_id: orderPath[1], event } };
+  }
+  if (orderPath && method === 'GET' && !orderPath[2]) {
+    platform.sweep();
+    const order = platform.orders.get(orderPath[1] ?? '');
+    if (!order) throw new RappiError(404, `Order ${orderPath[1]} not found`);
+    return { status: 200, json: orderState(order) };
+  }
+  if (method === 'GET' && path === '/sim/state') {
+    platform.sweep();
+    return {
+      status: 200,
+      json: {
+        stores: platform.stores.map((store) => ({
+          id: store.id,
+          integration_id: store.integrationId,
+          enabled: store.enabled,
+          unavailable_products: [...store.unavailable.products],
+          unavailable_toppings: [...store.unavailable.toppings],
+        })),
+        orders: [...platform.orders.values()].map(orderState),
+      },
+    };
+  }
+  if (method === 'GET' && path === '/sim/deliveries') {
+    await simulator.hub.settled();
+    return { status: 200, json: simulator.hub.deliveries };
+  }
+  if (method === 'POST' && path === '/sim/faults') {
+    simulator.faults = asBadRequest(() => mergeApiFaults(simulator.faults, input));
+    return { status: 200, json: simulator.faults };
+  }
+  if (method === 'POST' && path === '/sim/webhook-faults') {
+    simulator.hub.faults = asBadRequest(() => mergeWebhookFaults(simulator.hub.faults, input));
+    return { status: 200, json: simulator.hub.faults };
+  }
+  if (method === 'POST' && path === '/sim/clock') {
+    const advanceMs = input.advanceMs;
+    if (typeof advanceMs !== 'number' || !Number.isFinite(advanceMs) || advanceMs < 0) {
+      throw new RappiError(400, 'advanceMs must be a number ≥ 0');
     }
-    case '/sim/faults':
-      simulator.setFaults(fields as Partial<ApiFaults>);
-      return { ok: true };
-    case '/sim/webhooks': {
-      const faults: Partial<RappiWebhookFaults> = {};
-      for (const name of ['twice', 'never', 'outOfOrder'] as const)
-        if (fields[name] !== undefined) faults[name] = whole(fields, name, 0, 0);
-      simulator.webhooks.faults = { ...simulator.webhooks.faults, ...faults };
-      return { ok: true };
-    }
-    case '/sim/clock':
-      simulator.advanceClock(whole(fields, 'advanceMs', 0, 0));
-      return { ok: true, now: new Date(simulator.now()).toISOString() };
-    case '/sim/reset':
-      simulator.reset();
-      return { ok: true };
-    default:
-      throw notFound('unknown control');
+    simulator.advance(advanceMs);
+    platform.sweep();
+    return { status: 200, json: { now: new Date(simulator.now()).toISOString() } };
+  }
+  throw new RappiError(404, 'Unknown simulator control');
+}
+
+/** A malformed fault setting is the caller's mistake, answered 400 rather than 500. */
+function asBadRequest<T>(build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    throw new RappiError(400, error instanceof Error ? error.message : String(error));
   }
 }
 
-function text(fields: Record<string, unknown>, name: string, fallback: string): string {
-  const value = fields[name] ?? fallback;
-  if (typeof value !== 'string') throw badRequest(`${name} must be a string`);
-  return value;
-}
-
-function whole(fields: Record<string, unknown>, name: string, fallback: number, minimum: number): number {
-  const value = fields[name] ?? fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < minimum)
-    throw badRequest(`${name} must be a whole number ≥ ${minimum}`);
-  return value;
-}
-
-function price(fields: Record<string, unknown>): number {
-  const value = fields.price ?? 0;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
-    throw badRequest('price must be an amount in pesos ≥ 0');
-  return value;
-}
-
-function readTopping(value: unknown): Topping {
-  if (!isObject(value)) throw badRequest('each topping must be an object');
-  const sku = text(value, 'sku', '');
-  if (sku === '') throw badRequest('each topping needs a sku');
+function orderState(order: SimOrder) {
   return {
-    sku,
-    name: text(value, 'name', `Topping ${sku}`),
-    price: price(value),
-    quantity: whole(value, 'quantity', 1, 1),
-  };
-}
-
-function readProduct(value: unknown): Product {
-  if (!isObject(value)) throw badRequest('each product must be an object');
-  const sku = text(value, 'sku', '');
-  if (sku === '') throw badRequest('each product needs a sku');
-  const toppings = value.toppings ?? [];
-  if (!Array.isArray(toppings)) throw badRequest('toppings must be a list');
-  return {
-    sku,
-    name: text(value, 'name', `Product ${sku}`),
-    price: price(value),
-    quantity: whole(value, 'quantity', 1, 1),
-    comments: text(value, 'comments', ''),
-    toppings: toppings.map(readTopping),
-  };
-}
-
-export function readNewOrder(fields: Record<string, unknown>): NewRappiOrder {
-  const products = fields.products;
-  if (!Array.isArray(products) || products.length === 0) throw badRequest('products must list at least one');
-  const customer = fields.customer ?? {};
-  if (!isObject(customer)) throw badRequest('customer must be an object');
-  const cookingTime = whole(fields, 'cooking_time', 15, 1);
-  const minCookingTime = whole(fields, 'min_cooking_time', 5, 1);
-  const maxCookingTime = whole(fields, 'max_cooking_time', 60, minCookingTime);
-  if (cookingTime < minCookingTime || cookingTime > maxCookingTime)
-    throw badRequest('cooking_time must lie between min_cooking_time and max_cooking_time');
-  return {
-    cookingTime,
-    minCookingTime,
-    maxCookingTime,
-    customer: {
-      firstName: text(customer, 'first_name', 'Cliente'),
-      lastName: text(customer, 'last_name', ''),
-      phone: text(customer, 'phone', ''),
-    },
-    products: products.map(readProduct),
+    order_id: order.orderId,
+    store_id: order.storeId,
+    status: order.status,
+    cooking_time: order.takenCookingTime ?? null,
+    rejection: order.rejection
+      ? {
+          cancel_type: order.rejection.cancelType,
+          reason: order.rejection.reason,
+          items_skus: order.rejection.itemSkus,
+        }
+      : null,
+    cancel_event: order.cancelEvent ?? null,
+    history: order.history.map((step) => ({ status: step.status, at: new Date(step.at).toISOString() })),
   };
 }

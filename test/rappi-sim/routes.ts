@@ -1,222 +1,222 @@
-import { badRequest, conflict, isObject, notFound, RappiError, stringList } from './http';
-import { orderJson, type RappiOrder, type RappiOrderBook } from './orders';
-import { RAPPI_EVENTS, type RappiEvent, type RappiWebhooks } from './webhooks';
+import { RappiError } from './model';
+import type { Platform } from './platform';
+import type { Webhook, WebhookHub } from './webhooks';
 
-export type RappiStore = {
-  id: string;
-  integrationId: string;
-  name: string;
-  isEnabled: boolean;
-  unavailableSkus: Set<string>;
-};
+export type Answer = { status: number; json: unknown };
 
 export type RouteContext = {
-  orders: RappiOrderBook;
-  store: RappiStore;
-  webhooks: RappiWebhooks;
-  now: () => number;
+  platform: Platform;
+  hub: WebhookHub;
   params: string[];
-  body: unknown;
-  /** Called on every read of new orders, to keep the reads' spacing. */
-  recordRead: () => void;
-  /** An order changed in a way Rappi tells by ORDER_OTHER_EVENT. */
-  tell: (order: RappiOrder, event: string) => void;
+  body: Record<string, unknown> | unknown[] | undefined;
 };
 
 type Route = {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  method: string;
   pattern: RegExp;
-  handle: (context: RouteContext) => unknown;
+  /** Only the login is reached without the token. */
+  open?: boolean;
+  handle: (context: RouteContext) => Answer | Promise<Answer>;
 };
 
+/** The orders family and the newer menu (availability) family live under `/restaurants/...`. */
 const ORDERS = '/restaurants/orders/v1';
+const ORDER = `${ORDERS}/stores/([^/]+)/orders/([^/]+)`;
+/** Store availability and webhooks are still documented under the older public API's base. */
 const PUBLIC_API = '/api/v2/restaurants-integrations-public-api';
-const ID = '([^/]+)';
 
-function ownStore(context: RouteContext, storeId: string | undefined): RappiStore {
-  if (storeId !== context.store.id) throw notFound(`store ${storeId} does not belong to this client`);
-  return context.store;
+const ok = (json: unknown, status = 200): Answer => ({ status, json });
+
+function object(body: RouteContext['body']): Record<string, unknown> {
+  if (body === undefined) return {};
+  if (Array.isArray(body) || typeof body !== 'object') throw new RappiError(400, 'Expected a JSON object');
+  return body;
 }
 
-function orderOf(context: RouteContext): RappiOrder {
-  const [storeId, orderId = ''] = context.params;
-  ownStore(context, storeId);
-  const order = context.orders.get(context.store.id, orderId);
-  if (order === undefined) throw notFound(`order ${orderId} not found`);
-  return order;
+function strings(value: unknown, name: string): string[] {
+  if (!Array.isArray(value)) throw new RappiError(400, `${name} must be an array`);
+  return value.map(String);
 }
 
-/** Only an order waiting for an answer (READY or SENT) can be taken or rejected. */
-function awaitingAnswer(order: RappiOrder): void {
-  if (order.state === 'TIMEOUT')
-    throw conflict('order was cancelled for timeout: not taken within 4 minutes');
-  if (order.state !== 'SENT' && order.state !== 'READY' && order.state !== 'WEBHOOK')
-    throw conflict(`order is ${order.state}`);
-}
-
-function take(context: RouteContext, cookingTime: number): unknown {
-  const order = orderOf(context);
-  awaitingAnswer(order);
-  if (cookingTime < order.minCookingTime || cookingTime > order.maxCookingTime)
-    throw badRequest(
-      `cooking time must be between ${order.minCookingTime} and ${order.maxCookingTime} minutes`,
-    );
-  context.orders.move(order, 'TAKEN');
-  order.taken = { at: context.now(), cookingTime };
-  context.tell(order, 'taken_visible_order');
-  return { message: 'Order successfully taken' };
-}
-
-function newOrders(context: RouteContext, storeIds: string[]): unknown {
-  context.recordRead();
-  return context.orders.readNew(storeIds).map((order) => orderJson(order, context.store));
-}
-
-function eventOf(value: unknown): RappiEvent {
-  if (typeof value !== 'string' || !(RAPPI_EVENTS as readonly string[]).includes(value))
-    throw new RappiError(406, `event must be one of ${RAPPI_EVENTS.join(', ')}`);
-  return value as RappiEvent;
-}
-
-function registrationJson(context: RouteContext, event: RappiEvent, withSecret: boolean) {
-  const registration = context.webhooks.registrations.get(event);
-  if (registration === undefined) throw notFound(`no webhook for ${event}`);
+function webhookJson(webhook: Webhook) {
   return {
-    event,
-    stores: [...registration.stores.entries()].map(([storeId, target]) => ({ store_id: storeId, ...target })),
-    ...(withSecret && { secret: registration.secret }),
+    event: webhook.event,
+    url: webhook.url,
+    stores: [...webhook.stores],
+    secret: webhook.secret,
+    state: webhook.enabled ? 'ENABLED' : 'DISABLED',
   };
 }
 
 export const ROUTES: Route[] = [
   {
-    method: 'GET',
-    pattern: new RegExp(`^${ORDERS}/orders$`),
-    handle: (context) => newOrders(context, [context.store.id]),
+    method: 'POST',
+    pattern: /^\/restaurants\/auth\/v1\/token\/login\/integrations$/,
+    open: true,
+    handle: ({ platform, body }) => {
+      const { client_id, client_secret } = object(body);
+      return ok(platform.login(client_id, client_secret));
+    },
   },
   {
     method: 'GET',
-    pattern: new RegExp(`^${ORDERS}/stores/${ID}/orders$`),
-    handle: (context) => newOrders(context, [ownStore(context, context.params[0]).id]),
+    pattern: new RegExp(`^${ORDERS}/orders$`),
+    handle: ({ platform }) => ok(platform.readNew(undefined)),
+  },
+  {
+    method: 'GET',
+    pattern: new RegExp(`^${ORDERS}/stores/([^/]+)/orders$`),
+    handle: ({ platform, params }) => ok(platform.readNew(params[0])),
   },
   {
     method: 'GET',
     pattern: new RegExp(`^${ORDERS}/orders/status/sent$`),
-    handle: (context) => context.orders.sentRecently().map((order) => orderJson(order, context.store)),
+    handle: ({ platform }) => ok(platform.readSent()),
   },
   {
     method: 'PUT',
-    pattern: new RegExp(`^${ORDERS}/stores/${ID}/orders/${ID}/take$`),
-    handle: (context) => take(context, orderOf(context).cookingTime),
-  },
-  {
-    method: 'PUT',
-    pattern: new RegExp(`^${ORDERS}/stores/${ID}/orders/${ID}/cooking_time/${ID}/take$`),
-    handle: (context) => {
-      const minutes = Number(context.params[2]);
-      if (!Number.isInteger(minutes)) throw badRequest('cookingTime must be a whole number of minutes');
-      return take(context, minutes);
+    pattern: new RegExp(`^${ORDER}/take$`),
+    handle: ({ platform, params: [store = '', order = ''] }) => {
+      platform.take(store, order, undefined);
+      return ok({ message: 'Order successfully taken' });
     },
   },
   {
     method: 'PUT',
-    pattern: new RegExp(`^${ORDERS}/stores/${ID}/orders/${ID}/cancel_type/${ID}/reject$`),
-    handle: (context) => {
-      const order = orderOf(context);
-      awaitingAnswer(order);
-      const cancelType = context.params[2] ?? '';
-      if (!/^[A-Z_]+$/.test(cancelType))
-        throw badRequest('cancelType must be one of the listed cancellation types');
-      const body = isObject(context.body) ? context.body : {};
-      context.orders.move(order, 'REJECTED');
-      order.rejected = {
-        at: context.now(),
-        cancelType,
-        description: typeof body.description === 'string' ? body.description : '',
-        additionalInfo: typeof body.additional_info === 'string' ? body.additional_info : '',
-      };
-      return { message: 'Order successfully rejected' };
+    pattern: new RegExp(`^${ORDER}/cooking_time/([^/]+)/take$`),
+    handle: ({ platform, params: [store = '', order = '', minutes = ''] }) => {
+      if (!/^\d+$/.test(minutes)) throw new RappiError(400, 'Cooking time must be a whole number of minutes');
+      platform.take(store, order, Number(minutes));
+      return ok({ message: 'Order successfully taken' });
+    },
+  },
+  {
+    method: 'PUT',
+    pattern: new RegExp(`^${ORDER}/cancel_type/([^/]+)/reject$`),
+    handle: ({ platform, params: [store = '', order = '', cancelType = ''], body }) => {
+      platform.reject(store, order, cancelType, object(body));
+      return ok({ message: 'Order successfully rejected' });
     },
   },
   {
     method: 'POST',
-    pattern: new RegExp(`^${ORDERS}/stores/${ID}/orders/${ID}/ready-for-pickup$`),
-    handle: (context) => {
-      const order = orderOf(context);
-      if (order.state !== 'TAKEN' && order.state !== 'READY_FOR_PICKUP')
-        throw conflict(`order is ${order.state}`);
-      context.orders.move(order, 'READY_FOR_PICKUP');
-      order.readyAt ??= context.now();
-      return { message: 'Order successfully updated' };
+    pattern: new RegExp(`^${ORDER}/ready-for-pickup$`),
+    handle: ({ platform, params: [store = '', order = ''] }) => {
+      platform.readyForPickup(store, order);
+      return ok({ message: 'Order ready for pickup' });
     },
   },
   {
     method: 'PATCH',
-    pattern: new RegExp(`^/restaurants/menu/v1/stores/${ID}/items/(SKU|RAPPI)/stock$`),
-    handle: (context) => {
-      const store = ownStore(context, context.params[0]);
-      if (!isObject(context.body)) throw badRequest('body must have available and unavailable lists');
-      const available = stringList(context.body.available, 'available');
-      const unavailable = stringList(context.body.unavailable, 'unavailable');
-      for (const sku of available) store.unavailableSkus.delete(sku);
-      for (const sku of unavailable) store.unavailableSkus.add(sku);
-      return { message: 'Items successfully updated' };
+    pattern: /^\/restaurants\/menu\/v1\/stores\/([^/]+)\/(products|toppings|items)\/([^/]+)\/stock$/,
+    handle: ({ platform, params: [store = '', kind = '', identity = ''], body }) => {
+      if (identity !== 'SKU' && identity !== 'RAPPI') {
+        throw new RappiError(400, 'Identity type must be SKU or RAPPI');
+      }
+      const { available, unavailable } = object(body);
+      platform.setAvailability(
+        store,
+        kind as 'products' | 'toppings' | 'items',
+        strings(available, 'available'),
+        strings(unavailable, 'unavailable'),
+      );
+      return ok({}, 202);
+    },
+  },
+  {
+    method: 'PUT',
+    pattern: new RegExp(`^${PUBLIC_API}/availability/stores/items$`),
+    handle: ({ platform, body }) => {
+      if (!Array.isArray(body)) throw new RappiError(400, 'Expected a JSON array');
+      for (const entry of body as Record<string, unknown>[]) {
+        const items = (entry.items ?? {}) as Record<string, unknown>;
+        platform.setAvailability(
+          String(entry.store_integration_id),
+          'products',
+          items.turn_on === undefined ? [] : strings(items.turn_on, 'turn_on'),
+          items.turn_off === undefined ? [] : strings(items.turn_off, 'turn_off'),
+        );
+      }
+      return ok({ message: 'Items successfully updated' });
     },
   },
   {
     method: 'PUT',
     pattern: new RegExp(`^${PUBLIC_API}/availability/stores/enable$`),
-    handle: (context) => {
-      const stores = isObject(context.body) ? context.body.stores : undefined;
-      if (!Array.isArray(stores) || stores.length === 0)
-        throw badRequest('stores must list { store_id, is_enabled }');
-      const results = stores.map((entry) => {
-        if (!isObject(entry) || typeof entry.is_enabled !== 'boolean')
-          throw badRequest('each store needs store_id and is_enabled');
-        const isOwn = String(entry.store_id) === context.store.id;
-        if (isOwn) context.store.isEnabled = entry.is_enabled;
+    handle: ({ platform, body }) => {
+      const stores = object(body).stores;
+      if (!Array.isArray(stores)) throw new RappiError(400, 'stores must be an array');
+      const results = (stores as Record<string, unknown>[]).map((entry) => {
+        if (typeof entry.is_enabled !== 'boolean') throw new RappiError(400, 'is_enabled must be a boolean');
+        const store = platform.setStoreEnabled(String(entry.store_id), entry.is_enabled);
         return {
-          store_id: entry.store_id,
-          is_enabled: isOwn ? entry.is_enabled : false,
-          operation_result: isOwn,
-          operation_result_type: isOwn ? 'SUCCESS' : 'FORBIDDEN',
-          operation_result_message: isOwn ? 'success' : 'store does not belong to this client',
+          store_id: Number(store.id),
+          is_enabled: store.enabled,
+          operation_result: true,
+          operation_result_type: 'SUCCESS',
+          operation_result_message: 'success',
           suspended_reason: null,
+          suspended_at: null,
+          suspended_time: 0,
         };
       });
-      return { results };
+      return ok({ results });
     },
   },
   {
     method: 'POST',
     pattern: new RegExp(`^${PUBLIC_API}/webhook$`),
-    handle: (context) => {
-      if (!isObject(context.body)) throw badRequest('body must have event and data');
-      const event = eventOf(context.body.event);
-      const data = context.body.data;
-      if (!Array.isArray(data) || data.length === 0) throw badRequest('data must list { url, stores }');
-      for (const entry of data) {
-        if (!isObject(entry) || typeof entry.url !== 'string' || !URL.canParse(entry.url))
-          throw badRequest('each data entry needs a url');
-        const stores = entry.stores === undefined ? [context.store.id] : stringList(entry.stores, 'stores');
-        for (const storeId of stores) ownStore(context, storeId);
-        context.webhooks.register(event, entry.url, stores);
-      }
-      return registrationJson(context, event, true);
+    handle: ({ hub, body }) => {
+      const { event, data } = object(body);
+      if (typeof event !== 'string') throw new RappiError(400, 'event required');
+      if (!Array.isArray(data)) throw new RappiError(400, 'data must be an array');
+      const created = (data as Record<string, unknown>[]).map((entry) =>
+        hub.register(event, String(entry.url), strings(entry.stores, 'stores')),
+      );
+      return ok(created.map(webhookJson));
     },
   },
   {
     method: 'GET',
-    pattern: new RegExp(`^${PUBLIC_API}/webhook/${ID}$`),
-    handle: (context) => [registrationJson(context, eventOf(context.params[0]), false)],
+    pattern: new RegExp(`^${PUBLIC_API}/webhook(?:/([^/]+))?$`),
+    handle: ({ hub, params: [event] }) =>
+      ok((event === undefined ? hub.webhooks : hub.forEvent(event)).map(webhookJson)),
   },
   {
     method: 'PUT',
-    pattern: new RegExp(`^${PUBLIC_API}/webhook/${ID}/reset-secret$`),
-    handle: (context) => {
-      const event = eventOf(context.params[0]);
-      if (context.webhooks.resetSecret(event) === undefined) throw notFound(`no webhook for ${event}`);
-      return registrationJson(context, event, true);
+    pattern: new RegExp(`^${PUBLIC_API}/webhook/([^/]+)/reset-secret$`),
+    handle: ({ hub, params: [event = ''] }) => ok(hub.resetSecret(event).map(webhookJson)),
+  },
+  {
+    method: 'PUT',
+    pattern: new RegExp(`^${PUBLIC_API}/webhook/([^/]+)/change-url$`),
+    handle: ({ hub, params: [event = ''], body }) => {
+      const { url, stores } = object(body);
+      return ok(webhookJson(hub.changeUrl(event, String(url), strings(stores, 'stores'))));
     },
+  },
+  {
+    method: 'PUT',
+    pattern: new RegExp(`^${PUBLIC_API}/webhook/([^/]+)/add-stores$`),
+    handle: ({ hub, params: [event = ''], body }) => {
+      const { url, stores } = object(body);
+      return ok(webhookJson(hub.register(event, String(url), strings(stores, 'stores'))));
+    },
+  },
+  {
+    method: 'PUT',
+    pattern: new RegExp(`^${PUBLIC_API}/webhook/([^/]+)/change-status$`),
+    handle: ({ hub, params: [event = ''], body }) => {
+      const { enabled, stores } = object(body);
+      if (typeof enabled !== 'boolean') throw new RappiError(400, 'enabled must be a boolean');
+      const only = stores === undefined ? undefined : strings(stores, 'stores');
+      return ok(hub.changeStatus(event, enabled, only).map(webhookJson));
+    },
+  },
+  {
+    method: 'DELETE',
+    pattern: new RegExp(`^${PUBLIC_API}/webhook/([^/]+)/remove-stores$`),
+    handle: ({ hub, params: [event = ''], body }) =>
+      ok(hub.removeStores(event, strings(object(body).stores, 'stores')).map(webhookJson)),
   },
 ];

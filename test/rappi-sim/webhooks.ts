@@ -1,145 +1,216 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { NO_WEBHOOK_FAULTS, type WebhookFaults } from './faults';
+import { RappiError } from './model';
 
-/** The events the Webhook Events page lists. */
-export const RAPPI_EVENTS = [
-  'NEW_ORDER',
-  'ORDER_EVENT_CANCEL',
-  'ORDER_OTHER_EVENT',
-  'MENU_APPROVED',
-  'MENU_REJECTED',
-  'PING',
-  'STORE_CONNECTIVITY',
-] as const;
-export type RappiEvent = (typeof RAPPI_EVENTS)[number];
+/** The events of Rappi's "Webhook Events" page that the simulator sends. */
+export const WEBHOOK_EVENTS = ['NEW_ORDER', 'ORDER_EVENT_CANCEL', 'ORDER_OTHER_EVENT', 'STORE_CONNECTIVITY'];
 
-/** One event's webhook: its own secret, and the URL and state per store. */
-export type Registration = {
-  event: RappiEvent;
-  secret: string;
-  stores: Map<string, { url: string; state: 'ENABLE' | 'DISABLE' }>;
+export type Webhook = { event: string; url: string; stores: Set<string>; secret: string; enabled: boolean };
+
+export type Delivery = {
+  event: string;
+  url: string;
+  storeId: string;
+  attempt: number;
+  /** 0 when nobody answered (refused, reset, timed out). */
+  status: number;
+  body: string;
+  signature: string;
 };
 
-export type RappiDelivery = { event: RappiEvent; orderId: string | null; status: number };
+export type DeliveryOptions = {
+  /** How many times an event is tried before it is given up (Rappi's pages name no retry schedule). */
+  attempts: number;
+  retryDelayMs: number;
+  timeoutMs: number;
+};
 
-/** Faults on the next webhook posts, each count spent by one: posted twice, never, or after the next one. */
-export type RappiWebhookFaults = { twice: number; never: number; outOfOrder: number };
-
-/** `Rappi-Signature: t=<timestamp>,sign=<hex HMAC-SHA256 of "<timestamp>.<body>" keyed with the event's secret>`. */
-export function rappiSignature(body: string, secret: string, timestamp: number): string {
+/** `Rappi-Signature: t=<timestamp>,sign=<hex HMAC-SHA256 of "<timestamp>.<body>" with the webhook's secret>`. */
+export function signRappi(secret: string, timestamp: number, body: string): string {
   const sign = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
   return `t=${timestamp},sign=${sign}`;
 }
 
-type Pending = { event: RappiEvent; orderId: string | null; url: string; secret: string; body: string };
+const newSecret = () => randomBytes(24).toString('hex');
 
-export class RappiWebhooks {
-  readonly registrations = new Map<RappiEvent, Registration>();
-  readonly deliveries: RappiDelivery[] = [];
-  faults: RappiWebhookFaults = { twice: 0, never: 0, outOfOrder: 0 };
-  private held: Pending[] = [];
-  private readonly running = new Set<Promise<void>>();
+/**
+ * The webhooks registered through the API (one per event and URL, each with its own secret) and their
+ * deliveries: signed, tried again on anything but a 2xx, and bent by the webhook faults.
+ */
+export class WebhookHub {
+  readonly webhooks: Webhook[] = [];
+  readonly deliveries: Delivery[] = [];
+  faults: WebhookFaults = { ...NO_WEBHOOK_FAULTS };
+  private held: (() => Promise<boolean>)[] = [];
+  private readonly pending = new Set<Promise<unknown>>();
+  /** Retries waiting for their turn: stopping ends the wait at once, and the retry is given up. */
+  private readonly waits = new Map<NodeJS.Timeout, () => void>();
+  private stopped = false;
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly options: DeliveryOptions,
+    private readonly now: () => number,
+  ) {}
 
-  register(event: RappiEvent, url: string, storeIds: readonly string[]): Registration {
-    const registration = this.registrations.get(event) ?? { event, secret: newSecret(), stores: new Map() };
-    for (const storeId of storeIds) registration.stores.set(storeId, { url, state: 'ENABLE' });
-    this.registrations.set(event, registration);
-    return registration;
+  register(event: string, url: string, stores: string[]): Webhook {
+    if (!WEBHOOK_EVENTS.includes(event)) throw new RappiError(400, `Invalid event ${event}`);
+    if (!URL.canParse(url)) throw new RappiError(400, 'Invalid url');
+    const existing = this.webhooks.find((webhook) => webhook.event === event && webhook.url === url);
+    if (existing) {
+      for (const store of stores) existing.stores.add(store);
+      return existing;
+    }
+    const webhook = { event, url, stores: new Set(stores), secret: newSecret(), enabled: true };
+    this.webhooks.push(webhook);
+    return webhook;
   }
 
-  resetSecret(event: RappiEvent): Registration | undefined {
-    const registration = this.registrations.get(event);
-    if (registration !== undefined) registration.secret = newSecret();
-    return registration;
+  forEvent(event: string): Webhook[] {
+    return this.webhooks.filter((webhook) => webhook.event === event);
   }
 
-  /** Whether a webhook for the event is enabled for the store, so the order is pushed rather than read. */
-  covers(event: RappiEvent, storeId: string): boolean {
-    return this.registrations.get(event)?.stores.get(storeId)?.state === 'ENABLE';
+  resetSecret(event: string): Webhook[] {
+    const webhooks = this.existing(event);
+    for (const webhook of webhooks) webhook.secret = newSecret();
+    return webhooks;
+  }
+
+  changeUrl(event: string, url: string, stores: string[]): Webhook {
+    if (!URL.canParse(url)) throw new RappiError(400, 'Invalid url');
+    for (const webhook of this.existing(event)) for (const store of stores) webhook.stores.delete(store);
+    return this.register(event, url, stores);
+  }
+
+  changeStatus(event: string, enabled: boolean, stores: string[] | undefined): Webhook[] {
+    const webhooks = this.existing(event).filter(
+      (webhook) => stores === undefined || stores.some((store) => webhook.stores.has(store)),
+    );
+    for (const webhook of webhooks) webhook.enabled = enabled;
+    return webhooks;
+  }
+
+  removeStores(event: string, stores: string[]): Webhook[] {
+    const webhooks = this.existing(event);
+    for (const webhook of webhooks) for (const store of stores) webhook.stores.delete(store);
+    return webhooks;
+  }
+
+  private existing(event: string): Webhook[] {
+    const webhooks = this.forEvent(event);
+    if (webhooks.length === 0) throw new RappiError(404, `No webhook for event ${event}`);
+    return webhooks;
+  }
+
+  /** Whether an event for this store would be sent anywhere. */
+  listens(event: string, storeId: string): boolean {
+    return this.forEvent(event).some((webhook) => webhook.enabled && webhook.stores.has(storeId));
   }
 
   /**
-   * Posts the event to the store's URL once (the portal documents no retry) and resolves with the
-   * answer's status (0: nobody answered; -1: not sent, by a fault or for want of a webhook).
+   * Sends one event to every enabled webhook of the store. `delivered` settles with true when at least
+   * one receiver answered 2xx (false when every attempt failed or the event was dropped), so the order
+   * can fall back to polling as the guide says it does when the webhook fails.
    */
-  send(event: RappiEvent, storeId: string, orderId: string | null, payload: unknown): Promise<number> {
-    const registration = this.registrations.get(event);
-    const target = registration?.stores.get(storeId);
-    if (registration === undefined || target === undefined || target.state !== 'ENABLE')
-      return Promise.resolve(-1);
-    const pending: Pending = {
-      event,
-      orderId,
-      url: target.url,
-      secret: registration.secret,
-      body: JSON.stringify(payload),
+  send(event: string, storeId: string, payload: unknown): Promise<boolean> {
+    const body = JSON.stringify(payload);
+    const targets = this.forEvent(event).filter((webhook) => webhook.enabled && webhook.stores.has(storeId));
+    if (this.faults.never > 0) {
+      this.faults.never -= 1;
+      return Promise.resolve(false);
+    }
+    const times = this.faults.twice > 0 ? 2 : 1;
+    if (times === 2) this.faults.twice -= 1;
+    const deliver = async () => {
+      const results = await Promise.all(
+        targets.map(async (webhook) => {
+          let ok = false;
+          for (let copy = 0; copy < times; copy += 1) {
+            ok = (await this.deliverWithRetries(webhook, storeId, body)) || ok;
+          }
+          return ok;
+        }),
+      );
+      const released = this.held;
+      this.held = [];
+      for (const late of released) this.track(late());
+      return results.some(Boolean);
     };
-    if (this.consume('never')) {
-      this.deliveries.push({ event, orderId, status: -1 });
-      return Promise.resolve(-1);
+    if (this.faults.outOfOrder > 0) {
+      this.faults.outOfOrder -= 1;
+      return new Promise<boolean>((resolve) => {
+        this.held.push(async () => {
+          const ok = await deliver();
+          resolve(ok);
+          return ok;
+        });
+      });
     }
-    if (this.consume('outOfOrder')) {
-      this.held.push(pending);
-      return Promise.resolve(-1);
-    }
-    const copies = this.consume('twice') ? 2 : 1;
-    const first = this.track(this.post(pending));
-    for (let copy = 1; copy < copies; copy += 1) void this.track(first.then(() => this.post(pending)));
-    const held = this.held.splice(0);
-    for (const late of held) void this.track(first.then(() => this.post(late)));
-    return first;
+    return this.track(deliver());
   }
 
+  /** Waits for every delivery under way (held ones excepted), e.g. before a test reads what arrived. */
   async settled(): Promise<void> {
-    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
-  reset(): void {
-    this.registrations.clear();
-    this.deliveries.length = 0;
+  stop(): void {
+    this.stopped = true;
+    for (const [timer, wake] of this.waits) {
+      clearTimeout(timer);
+      wake();
+    }
+    this.waits.clear();
     this.held = [];
-    this.faults = { twice: 0, never: 0, outOfOrder: 0 };
   }
 
-  private track(work: Promise<number>): Promise<number> {
-    const settled = work.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.running.add(settled);
-    void settled.finally(() => this.running.delete(settled));
-    return work;
+  private track<T>(promise: Promise<T>): Promise<T> {
+    this.pending.add(promise);
+    void promise.finally(() => this.pending.delete(promise));
+    return promise;
   }
 
-  private async post(pending: Pending): Promise<number> {
-    const timestamp = Math.floor(this.now() / 1000);
-    let status: number;
+  private async deliverWithRetries(webhook: Webhook, storeId: string, body: string): Promise<boolean> {
+    for (let attempt = 1; attempt <= this.options.attempts; attempt += 1) {
+      if (attempt > 1) await this.sleep(this.options.retryDelayMs * 2 ** (attempt - 2));
+      if (this.stopped) return false;
+      const signature = signRappi(webhook.secret, Math.floor(this.now() / 1000), body);
+      const status = await this.post(webhook.url, body, signature);
+      this.deliveries.push({
+        event: webhook.event,
+        url: webhook.url,
+        storeId,
+        attempt,
+        status,
+        body,
+        signature,
+      });
+      if (status >= 200 && status < 300) return true;
+    }
+    return false;
+  }
+
+  private async post(url: string, body: string, signature: string): Promise<number> {
     try {
-      const response = await fetch(pending.url, {
+      const response = await fetch(url, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'rappi-signature': rappiSignature(pending.body, pending.secret, timestamp),
-        },
-        body: pending.body,
+        headers: { 'content-type': 'application/json', 'rappi-signature': signature },
+        body,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
       });
       await response.arrayBuffer();
-      status = response.status;
+      return response.status;
     } catch {
-      status = 0;
+      return 0;
     }
-    this.deliveries.push({ event: pending.event, orderId: pending.orderId, status });
-    return status;
   }
 
-  private consume(name: keyof RappiWebhookFaults): boolean {
-    if (this.faults[name] <= 0) return false;
-    this.faults = { ...this.faults, [name]: this.faults[name] - 1 };
-    return true;
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waits.delete(timer);
+        resolve();
+      }, ms);
+      this.waits.set(timer, resolve);
+    });
   }
-}
-
-function newSecret(): string {
-  return randomBytes(24).toString('hex');
 }

@@ -1,3 +1,4 @@
+import { runSimulator } from '../helpers/sim-process';
 import { UberEatsSimulator } from './simulator';
 
 const HELP = `npm run ubereats-sim [-- --help]
@@ -31,10 +32,10 @@ function defaultWebhookUrl(env: NodeJS.ProcessEnv): string {
   return `http://${urlHost}:${readPort(env, 'PORT', 9154)}/channels/ubereats/webhook`;
 }
 
-async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
+async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<UberEatsSimulator | undefined> {
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(HELP);
-    return;
+    return undefined;
   }
   const webhookUrl = env.SIM_WEBHOOK_URL?.trim() || defaultWebhookUrl(env);
   if (!URL.canParse(webhookUrl)) throw new Error('SIM_WEBHOOK_URL is not a URL');
@@ -59,12 +60,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   );
   console.log(`webhook -> ${webhookUrl}`);
 
-  const shutDown = () => void simulator.stop().then(() => process.exit(0));
-  process.on('SIGINT', shutDown);
-  process.on('SIGTERM', shutDown);
+  return simulator;
 }
 
-main(process.argv.slice(2), process.env).catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runSimulator(main);

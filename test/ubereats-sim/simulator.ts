@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { baseUrlOf, listenOn } from '../helpers/loopback-server';
+import { trackedSleep } from '../helpers/sim-process';
 import { handleControl } from './control';
 import { type ApiFaults, faultApplies, mergeFaults, NO_FAULTS } from './faults';
 import { isObject, parseJsonObject, readBody, sendEmpty, sendJson, UberError } from './http';
@@ -275,13 +276,7 @@ export class UberEatsSimulator {
   }
 
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        resolve();
-      }, ms);
-      this.timers.add(timer);
-    });
+    return trackedSleep(this.timers, ms);
   }
 }
 
