@@ -121,9 +121,11 @@ describe('web app: manager screens', { skip: skipWithoutChromium }, () => {
       const editDish = page.getByRole('form', { name: `Edit dish: ${name}` });
       await editDish.getByLabel('Price', { exact: true }).fill(price);
       await editDish.getByRole('button', { name: 'Save' }).click();
+      // The form closes once saved; until then its row shows the typed price too.
+      await editDish.waitFor({ state: 'detached' });
       await page
         .getByRole('row', { name: new RegExp(name) })
-        .getByText(shown)
+        .getByRole('cell', { name: shown })
         .waitFor();
     };
     await editPrice('Burger', '1,234.50', '1,234.50');
