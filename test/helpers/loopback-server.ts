@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** The simulators' listen: loopback and a free port unless told otherwise, so tests never collide. */
@@ -10,4 +10,14 @@ export function listenOn(server: Server, options: { port?: number; host?: string
 export function baseUrlOf(server: Server): string {
   const { address, port } = server.address() as AddressInfo;
   return `http://${address}:${port}`;
+}
+
+/** A request's whole body as text: the simulators read it before they route or sign it. */
+export function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
 }

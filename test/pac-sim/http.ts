@@ -1,14 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { PacError } from './errors';
 
-export function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
+export { readBody } from '../helpers/loopback-server';
 
 /** The JSON body, `undefined` when empty; Facturapi refuses a body it cannot parse with `invalid_json`. */
 export function parseJson(text: string): unknown {

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 
 /** phoenixd's own answer texts (Ktor StatusPages and parameter errors), reproduced for the client. */
 export const TEXTS = {
@@ -34,14 +34,7 @@ export function sendJson(response: ServerResponse, value: unknown): void {
   response.end(body);
 }
 
-export function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
+export { readBody } from '../helpers/loopback-server';
 
 /** Form fields of a POST; phoenixd reads `receiveParameters()`, which only understands forms. */
 export function parseForm(contentType: string | undefined, body: string): URLSearchParams {

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { baseUrlOf, listenOn } from '../helpers/loopback-server';
+import { baseUrlOf, listenOn, readBody } from '../helpers/loopback-server';
 
 /** ok: the providers' JSON; error: 500; garbage: a 200 that is not JSON. */
 export type PriceSimMode = 'ok' | 'error' | 'garbage';
@@ -175,13 +175,4 @@ export class PriceSimulator {
 function send(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
   response.end(JSON.stringify(body));
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }

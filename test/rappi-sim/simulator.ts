@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { baseUrlOf, listenOn } from '../helpers/loopback-server';
+import { baseUrlOf, listenOn, readBody } from '../helpers/loopback-server';
 import { trackedSleep } from '../helpers/sim-process';
 import { handleControl } from './control';
 import { type ApiFaults, NO_API_FAULTS, takeFault } from './faults';
@@ -175,15 +175,6 @@ export class RappiSimulator {
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }
 
 function parseJson(text: string): Record<string, unknown> | unknown[] | undefined {

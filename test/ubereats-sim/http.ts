@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 
 /**
  * A refusal as the Marketplace APIs answer it: `{ code, message }` with the HTTP status. The OAuth
@@ -19,14 +19,7 @@ export const notFound = (what: string) => new UberError(404, 'not_found', `${wha
 export const invalid = (message: string) => new UberError(400, 'invalid_argument', message);
 export const conflict = (message: string) => new UberError(409, 'conflict', message);
 
-export function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
+export { readBody } from '../helpers/loopback-server';
 
 /** The JSON body as an object; an empty body is an empty object, as the API's optional bodies are. */
 export function parseJsonObject(text: string): Record<string, unknown> {
