@@ -48,5 +48,6 @@ export async function createContext(
         ? undefined
         : new FacturapiClient(config.pac.url, config.pac.key, config.pac.timeoutMs),
     printers: tcpPrinterTransport(),
+    deliveryApps: {},
   });
 }

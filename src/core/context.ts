@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config, CurrencyCode } from '../config';
 import type { Clock } from './clock';
 import type { Db, DialectName } from './db/database';
+import type { DeliveryPlatforms } from './delivery-platform';
 import type { LightningNode } from './lightning-node';
 import type { Pac } from './pac';
 import type { PrincipalCache } from './principal-cache';
@@ -32,6 +33,8 @@ export type AppContext = Readonly<{
   pac: Pac | undefined;
   /** Sends bytes to a network printer (printing/printer-socket.ts). */
   printers: PrinterTransport;
+  /** Uber Eats and Rappi (delivery-apps/), each present only when configured. */
+  deliveryApps: DeliveryPlatforms;
 }>;
 
 /** Where a network printer listens: raw ESC/POS on TCP, port 9100 on most of them. */
