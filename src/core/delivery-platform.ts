@@ -119,7 +119,10 @@ export interface DeliveryPlatform {
    * Checks the signature over the exact bytes received and reads the events; null when the
    * signature is missing or wrong (or the platform sends no webhooks this client knows).
    */
-  verifyWebhook(rawBody: string, headers: Readonly<Record<string, string | string[] | undefined>>): PlatformEvent[] | null;
+  verifyWebhook(
+    rawBody: string,
+    headers: Readonly<Record<string, string | string[] | undefined>>,
+  ): PlatformEvent[] | null;
   /** The order as the platform holds it now. */
   getOrder(orderId: string): Promise<PlatformOrder>;
   /**
