@@ -28,7 +28,7 @@ const LAYERS = [
   { name: 'checkout', folders: ['shifts', 'wallet', 'tickets', 'payments'] },
   {
     name: 'after-sale',
-    folders: ['fiscal', 'receipts', 'guest', 'displays', 'reports', 'webhooks', 'setup'],
+    folders: ['fiscal', 'receipts', 'guest', 'displays', 'reports', 'webhooks', 'setup', 'channels'],
   },
 ];
 module.exports = { LAYERS };

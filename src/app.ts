@@ -9,6 +9,18 @@ import { publishAuditHead } from './audit/audit.service';
 import { authRoutes } from './auth/auth.routes';
 import { registerScheduledBackups } from './backups/scheduled-backups';
 import { categoriesRoutes } from './categories/categories.routes';
+import {
+  CHANNEL_CALLS,
+  CHANNEL_CALLS_INTERVAL_MS,
+  CHANNEL_INBOX,
+  CHANNEL_INBOX_INTERVAL_MS,
+  CHANNEL_WATCH,
+  CHANNEL_WATCH_INTERVAL_MS,
+  sendDueCalls,
+  takeInPending,
+  watchChannels,
+} from './channels/channel-jobs';
+import { channelsRoutes } from './channels/channels.routes';
 import type { Config } from './config';
 import { authGuard } from './core/auth-guard';
 import { type Clock, systemClock } from './core/clock';
@@ -184,6 +196,9 @@ function registerJobs(app: FastifyInstance, ctx: AppContext, isStarted: boolean)
     pruneFinishedDeliveries(ctx),
   );
   jobs.register(FISCAL_JOB, FISCAL_JOB_INTERVAL_MS, () => runFiscalJob(ctx));
+  jobs.register(CHANNEL_INBOX, CHANNEL_INBOX_INTERVAL_MS, () => takeInPending(ctx));
+  jobs.register(CHANNEL_CALLS, CHANNEL_CALLS_INTERVAL_MS, () => sendDueCalls(ctx));
+  jobs.register(CHANNEL_WATCH, CHANNEL_WATCH_INTERVAL_MS, () => watchChannels(ctx));
   jobs.register(PUBLISH_AUDIT_HEAD, PUBLISH_AUDIT_HEAD_INTERVAL_MS, async () => {
     if (!(await publishAuditHead(ctx.db, ctx.clock.now()))) {
       app.log.error('the audit chain is behind the head published outside the database: GET /audit/verify');
@@ -307,6 +322,7 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     walletFeature,
     eventsRoutes,
     webhooksRoutes,
+    channelsRoutes,
     auditRoutes,
   ];
   for (const feature of featurePlugins) await app.register(feature, features);

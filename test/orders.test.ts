@@ -41,6 +41,7 @@ describeEachDatabase('orders', (target) => {
       paid: 0,
       balance: 19.99,
       created_at: '2026-11-22T18:00:00.000Z',
+      channel: 'dine_in',
     });
   });
 

@@ -136,6 +136,8 @@ describeEachDatabase('payments', (target) => {
         ['card', 'Card'],
         ['cash', 'Cash'],
         ['lightning', 'Lightning'],
+        ['rappi', 'Rappi'],
+        ['ubereats', 'Uber Eats'],
       ].map(([code, name]) => [code, name, true]),
     );
     const before = await databaseDigest(db);

@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = [
   'dish.price_overridden',
   'dish.availability_changed',
   'order.cancelled',
+  'order.denied',
   'order.deleted',
   'order.moved',
   'order.reassigned',

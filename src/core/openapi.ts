@@ -46,6 +46,10 @@ export const OPENAPI_TAGS = [
   { name: 'Events', description: 'The live stream of changes (Server-Sent Events)' },
   { name: 'Wallet', description: 'The Lightning wallet, proxied to phoenixd (administrators)' },
   { name: 'Webhooks', description: 'Calls from the Lightning node' },
+  {
+    name: 'Delivery apps',
+    description: 'Uber Eats and Rappi: their orders into the kitchen, their stores, their webhooks',
+  },
 ];
 
 const API_DESCRIPTION = [

@@ -54,28 +54,39 @@ export function sendOrder(
 ): Promise<{ sent: number }> {
   const { course, claim } = options;
   const now = ctx.clock.now();
-  return inIdempotentTransaction(ctx.db, { claim, statusCode: 200, now }, async (trx) => {
-    const order = await orders.lockLiveOrder(trx, orderId);
-    if (!order) throw new NotFoundError();
-    assertDishesCanChange(order.status);
-    // Under the order's lock the dishes pending now are exactly the ones the update sends.
-    const pending = (await findLiveOrderWithDishes(trx, orderId))?.dishes.filter(
-      (dish) => dish.status === 'pending' && (course === undefined || dish.course === course),
+  return inIdempotentTransaction(ctx.db, { claim, statusCode: 200, now }, (trx) =>
+    sendOrderIn(trx, principal, orderId, course, now),
+  );
+}
+
+/** sendOrder inside the caller's transaction (a delivery app's order goes to the kitchen when accepted). */
+export async function sendOrderIn(
+  trx: Db,
+  principal: Principal,
+  orderId: string,
+  course: number | undefined,
+  now: number,
+): Promise<{ sent: number }> {
+  const order = await orders.lockLiveOrder(trx, orderId);
+  if (!order) throw new NotFoundError();
+  assertDishesCanChange(order.status);
+  // Under the order's lock the dishes pending now are exactly the ones the update sends.
+  const pending = (await findLiveOrderWithDishes(trx, orderId))?.dishes.filter(
+    (dish) => dish.status === 'pending' && (course === undefined || dish.course === course),
+  );
+  const sent = await kitchen.sendPendingDishes(trx, orderId, course, now);
+  if (sent > 0) {
+    await recordDishesChanged(trx, await findLiveOrderWithDishes(trx, orderId), now);
+    const dishes = (pending ?? []).map((dish) => ({ orderDishId: dish.id, station: dish.station }));
+    await enqueueKitchenChits(trx, { orderId, dishes, now });
+    await recordSales(
+      trx,
+      dishes.map((dish) => dish.orderDishId),
+      principal.id,
+      now,
     );
-    const sent = await kitchen.sendPendingDishes(trx, orderId, course, now);
-    if (sent > 0) {
-      await recordDishesChanged(trx, await findLiveOrderWithDishes(trx, orderId), now);
-      const dishes = (pending ?? []).map((dish) => ({ orderDishId: dish.id, station: dish.station }));
-      await enqueueKitchenChits(trx, { orderId, dishes, now });
-      await recordSales(
-        trx,
-        dishes.map((dish) => dish.orderDishId),
-        principal.id,
-        now,
-      );
-    }
-    return { sent };
-  });
+  }
+  return { sent };
 }
 
 /**
@@ -148,6 +159,50 @@ export function moveDishStatus(
       });
     }
   });
+}
+
+/**
+ * Stops all the kitchen's work on an order its platform cancelled, inside the caller's transaction
+ * (which holds the order's lock and has already cancelled its bills): every live plate is voided with
+ * the reason. A plate not started gives its stock back; one being made or made is waste, and its
+ * station gets a void chit so nobody finishes it.
+ */
+export async function voidOrderPlatesIn(
+  trx: Db,
+  principal: Principal,
+  orderId: string,
+  reason: string,
+  now: number,
+): Promise<void> {
+  const plates = (await findLiveOrderWithDishes(trx, orderId))?.dishes.filter(
+    (dish) => dish.status !== 'voided',
+  );
+  if (!plates || plates.length === 0) return;
+  for (const plate of plates) {
+    await kitchen.moveDish(trx, {
+      orderId,
+      id: plate.id,
+      from: plate.status,
+      to: 'voided',
+      now,
+      reason,
+      by: { userId: principal.id, approvedBy: null },
+    });
+  }
+  const notStarted = plates.filter((plate) => plate.status === 'sent').map((plate) => plate.id);
+  if (notStarted.length > 0) await returnVoidedStock(trx, notStarted, principal.id, now);
+  const beingMade = plates.filter((plate) => isBeingMade(plate.status));
+  if (beingMade.length > 0) {
+    await enqueueKitchenChits(trx, {
+      orderId,
+      dishes: beingMade.map((plate) => ({ orderDishId: plate.id, station: plate.station })),
+      now,
+      voided: { reason },
+    });
+  }
+  await orders.recalculateTotal(trx, orderId, now);
+  await refreshSalesFacts(trx, orderId);
+  await recordDishesChanged(trx, await findLiveOrderWithDishes(trx, orderId), now);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Principal } from '../core/auth-guard';
 import { fromCents } from '../core/money';
 import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
 import { holdsPermission, MONEY_READ } from '../permissions/permissions.api';
+import { heldCartOf } from './channel-orders';
 import type { OrderDishDetail } from './order-dishes.repo';
 import type { OrderRow } from './orders.repo';
 import type { OrderDishView, OrderView } from './orders.schemas';
@@ -35,6 +36,21 @@ export function toOrderView(row: OrderRow): OrderView {
     paid: fromCents(Number(row.paid_cents)),
     balance: fromCents(orderBalanceCents(row)),
     created_at: toIsoUtc(Number(row.created_at)),
+    channel: row.channel as OrderView['channel'],
+    ...(row.channel !== 'dine_in' && channelFieldsOf(row)),
+  };
+}
+
+/** What a delivery app's order carries beside a dine-in one's (contract-channels.md). */
+function channelFieldsOf(row: OrderRow) {
+  return {
+    channel_order_id: row.channel_order_id,
+    channel_code: row.channel_code,
+    customer_first_name: row.customer_first_name,
+    pickup_at: toIsoUtcOrNull(row.pickup_at === null ? null : Number(row.pickup_at)),
+    channel_state: row.channel_state,
+    accept_by: toIsoUtcOrNull(row.accept_by === null ? null : Number(row.accept_by)),
+    unmapped_items: heldCartOf(row)?.unmapped ?? [],
   };
 }
 

@@ -157,6 +157,16 @@ export const OrderDishUpdateBody = Type.Object(
 );
 export type OrderDishUpdateBody = Static<typeof OrderDishUpdateBody>;
 
+export const ChannelStateSchema = Type.Union([
+  Type.Literal('held'),
+  Type.Literal('awaiting'),
+  Type.Literal('accepted'),
+  Type.Literal('ready'),
+  Type.Literal('picked_up'),
+  Type.Literal('denied'),
+  Type.Literal('cancelled'),
+]);
+
 export const OrderView = Type.Object({
   id: Uuid(),
   user_id: Uuid(),
@@ -183,6 +193,49 @@ export const OrderView = Type.Object({
     }),
   ),
   created_at: Type.String({ format: 'date-time', example: '2026-11-22T18:00:00.000Z' }),
+  channel: Type.Union([Type.Literal('dine_in'), Type.Literal('ubereats'), Type.Literal('rappi')], {
+    description: '`dine_in` for every order taken in the restaurant; else the delivery app it came through',
+  }),
+  channel_order_id: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], { description: "Delivery orders only: the platform's id" }),
+  ),
+  channel_code: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description: 'Delivery orders only: the short code the courier says at the counter',
+      example: 'A7F3C',
+    }),
+  ),
+  customer_first_name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  pickup_at: Type.Optional(
+    Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When the courier comes for it, as the platform says',
+    }),
+  ),
+  channel_state: Type.Optional(
+    Type.Union([ChannelStateSchema, Type.Null()], {
+      description:
+        '`held`: items that map to nothing on our menu (`unmapped_items`), map them or deny; `awaiting`: ' +
+        'accept or deny before `accept_by`; `accepted`: cooking; `ready`: the platform was told; ' +
+        '`picked_up`, `denied`, `cancelled`',
+    }),
+  ),
+  accept_by: Type.Optional(
+    Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: "The platform's deadline to accept or deny",
+    }),
+  ),
+  unmapped_items: Type.Optional(
+    Type.Array(
+      Type.Object({
+        index: Type.Integer({ minimum: 0, description: "The line's place in the platform's cart" }),
+        name: Type.String(),
+        quantity: Type.Integer({ minimum: 1 }),
+        reason: Type.String({
+          description: '`unknown_dish`, `unknown_option`, `unavailable`, or why its options do not fit',
+        }),
+      }),
+    ),
+  ),
 });
 export type OrderView = Static<typeof OrderView>;
 

@@ -2,4 +2,6 @@
 
 export { payableInvoicesCents } from './lightning.repo';
 export { makeInvoice, reserveIn } from './lightning-bills.service';
-export { findPayment } from './payments.repo';
+export { findPayment, findPaymentsOfTicket } from './payments.repo';
+export { recordPaymentIn } from './payments.service';
+export { refundWholeIn } from './refunds.service';

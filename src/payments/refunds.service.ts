@@ -51,6 +51,21 @@ export async function refundPayment(
   });
 }
 
+/**
+ * Gives back a whole payment inside the caller's transaction, with the reason the books show: a
+ * delivery app's cancellation returns its payment in our books as the platform returns the customer's money.
+ */
+export async function refundWholeIn(
+  trx: Db,
+  principal: Principal,
+  paymentId: string,
+  reason: string,
+  now: number,
+): Promise<void> {
+  const refund = await takeRefund(trx, principal, paymentId, { reason }, now);
+  await announce(trx, refund.paymentId, now);
+}
+
 type TakenRefund = {
   id: string;
   paymentId: string;

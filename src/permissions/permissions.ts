@@ -35,6 +35,8 @@ export const PERMISSIONS = {
   'receipts.print': 'Print receipts and kitchen chits',
   'invoices.write': "Invoice a paid bill to a guest's RFC and issue the global invoice",
   'invoices.cancel': 'Cancel e-invoices (CFDI) with the SAT’s motive',
+  'channels.read': 'See the delivery apps: their orders, state and last error',
+  'channels.write': 'Pause the delivery apps, publish the menu to them and change their settings',
   'display.view': 'Be a customer display: pair to a till and show the bill it is taking payment for',
 } as const;
 

@@ -68,6 +68,16 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, RoutePermission>> = {
   getFiscalReport: 'reports.read',
 
   updateFiscalSettings: 'settings.write',
+
+  listChannels: 'channels.read',
+  pauseChannel: 'channels.write',
+  resumeChannel: 'channels.write',
+  updateChannelSettings: 'channels.write',
+  syncChannelMenu: 'channels.write',
+  acceptChannelOrder: 'orders.write',
+  denyChannelOrder: 'orders.write',
+  mapChannelOrderItems: 'orders.write',
+  markChannelOrderReady: 'orders.write',
   getTicketFiscal: MONEY_READ,
   invoiceTicket: 'invoices.write',
   getInvoicePdf: ['invoices.write', 'reports.read'],

@@ -1,4 +1,6 @@
 /** What the other features may use of tickets: the rest of src/tickets/ is its own (docs/architecture.md). */
+
+export { cancelLockedTicket } from './bill-cancellation';
 export { findBillHeader, findBillModifiers, findBillPayments, findBillPlates } from './bill-lines.repo';
 export {
   createGuestLink,
@@ -10,4 +12,4 @@ export {
 export { closeOrderIfDone } from './order-done';
 export { viewOf, viewOfRow } from './ticket-views';
 export { findTicket, refreshRefundedAfterSale, type TicketRow } from './tickets.repo';
-export { lockTicketWithOrder } from './tickets.service';
+export { createTicketIn, lockTicketWithOrder } from './tickets.service';

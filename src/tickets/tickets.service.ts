@@ -46,47 +46,52 @@ export async function createTicket(
     throw new BadRequestError('Bills by seat take a percent discount only');
   }
   const now = ctx.clock.now();
-  return inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
-    const order = await orders.lockLiveOrder(trx, orderId);
-    if (!order) throw new NotFoundError();
-    if (order.status === 'cancelled') throw new BadRequestError('Cannot bill a cancelled order');
-    const found = await findLiveOrderWithDishes(trx, orderId);
-    // A voided dish is off the order's total, so it is not there to bill either.
-    const orderDishes = (found?.dishes ?? []).filter((dish) => dish.status !== 'voided');
-    if (orderDishes.length === 0) throw new BadRequestError('Cannot bill an order without dishes');
-    const unbilledCents = Number(order.total_cents) - Number(order.billed_cents);
-    if (unbilledCents <= 0) throw new BadRequestError(NOTHING_LEFT_TO_BILL);
+  return inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, (trx) =>
+    createTicketIn(trx, principal, orderId, input, now),
+  );
+}
 
-    const billed = await findBilledDishIds(trx, orderId);
-    const bills = input.by_seat
-      ? billsBySeat(orderDishes, billed, unbilledCents)
-      : [whatToBill(input, orderDishes, billed, unbilledCents)];
-    // The caller's role, or a manager's approval for this order (and these plates, when it names
-    // them) that these bills spend; given back if the write fails.
-    const billedDishIds = bills.flatMap((bill) => bill.dishIds);
-    const approver = input.discount
-      ? await authorizeApprovable(
-          trx,
-          principal,
-          'discountBill',
-          { orderId, orderDishIds: billedDishIds },
-          now,
-        )
-      : null;
-    const ids: string[] = [];
-    for (const [index, bill] of bills.entries()) {
-      if (bill.subtotalCents <= 0) throw new BadRequestError(NOTHING_LEFT_TO_BILL);
-      if (bill.subtotalCents > unbilledCents) throw new BadRequestError(EXCEEDS_UNBILLED);
-      // Bills list by creation time, then by a random id: a millisecond apart, bills by seat keep
-      // the seats' order, in which the till numbers them.
-      const at = now + index;
-      ids.push(await insertBill(trx, { principal, orderId, bill, discount: input.discount, approver, at }));
-    }
-    // Even a pending bill moves the facts: its dishes leave the pool an amount-split bill is shared over.
-    await refreshSalesFacts(trx, orderId);
-    const [id] = ids as [string];
-    return input.by_seat ? { id, ids } : { id };
-  });
+/** createTicket inside the caller's transaction, for a flow that bills as one of several steps. */
+export async function createTicketIn(
+  trx: Db,
+  principal: Principal,
+  orderId: string,
+  input: TicketBody,
+  now: number,
+): Promise<{ id: string; ids?: string[] }> {
+  const order = await orders.lockLiveOrder(trx, orderId);
+  if (!order) throw new NotFoundError();
+  if (order.status === 'cancelled') throw new BadRequestError('Cannot bill a cancelled order');
+  const found = await findLiveOrderWithDishes(trx, orderId);
+  // A voided dish is off the order's total, so it is not there to bill either.
+  const orderDishes = (found?.dishes ?? []).filter((dish) => dish.status !== 'voided');
+  if (orderDishes.length === 0) throw new BadRequestError('Cannot bill an order without dishes');
+  const unbilledCents = Number(order.total_cents) - Number(order.billed_cents);
+  if (unbilledCents <= 0) throw new BadRequestError(NOTHING_LEFT_TO_BILL);
+
+  const billed = await findBilledDishIds(trx, orderId);
+  const bills = input.by_seat
+    ? billsBySeat(orderDishes, billed, unbilledCents)
+    : [whatToBill(input, orderDishes, billed, unbilledCents)];
+  // The caller's role, or a manager's approval for this order (and these plates, when it names
+  // them) that these bills spend; given back if the write fails.
+  const billedDishIds = bills.flatMap((bill) => bill.dishIds);
+  const approver = input.discount
+    ? await authorizeApprovable(trx, principal, 'discountBill', { orderId, orderDishIds: billedDishIds }, now)
+    : null;
+  const ids: string[] = [];
+  for (const [index, bill] of bills.entries()) {
+    if (bill.subtotalCents <= 0) throw new BadRequestError(NOTHING_LEFT_TO_BILL);
+    if (bill.subtotalCents > unbilledCents) throw new BadRequestError(EXCEEDS_UNBILLED);
+    // Bills list by creation time, then by a random id: a millisecond apart, bills by seat keep
+    // the seats' order, in which the till numbers them.
+    const at = now + index;
+    ids.push(await insertBill(trx, { principal, orderId, bill, discount: input.discount, approver, at }));
+  }
+  // Even a pending bill moves the facts: its dishes leave the pool an amount-split bill is shared over.
+  await refreshSalesFacts(trx, orderId);
+  const [id] = ids as [string];
+  return input.by_seat ? { id, ids } : { id };
 }
 
 type BillPlan = { subtotalCents: number; dishIds: string[] };

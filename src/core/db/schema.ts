@@ -4,6 +4,12 @@ import type { Generated } from 'kysely';
  * Row shapes as stored. Booleans are 0/1 integers and instants are Unix ms integers so that one
  * set of queries means the same on SQLite and PostgreSQL. Money columns end in `_cents`.
  */
+/**
+ * A channel order's flow: `held` (items we cannot map), `awaiting` (a person accepts or denies),
+ * `accepted` (cooking), `ready` (the platform was told), `picked_up`, `denied`, `cancelled`.
+ */
+export type ChannelState = 'held' | 'awaiting' | 'accepted' | 'ready' | 'picked_up' | 'denied' | 'cancelled';
+
 export type Database = {
   /** Generated secrets and one-time markers such as `initial_setup`. */
   app_settings: { name: string; value: string };
@@ -205,6 +211,22 @@ export type Database = {
     is_deleted: Generated<number>;
     created_at: number;
     updated_at: number;
+    /** `dine_in` for every order taken in the restaurant, else the delivery app it came through. */
+    channel: Generated<string>;
+    /** The platform's id of the order; unique per channel. */
+    channel_order_id: Generated<string | null>;
+    /** The short code the courier says at the counter. */
+    channel_code: Generated<string | null>;
+    customer_first_name: Generated<string | null>;
+    pickup_at: Generated<number | null>;
+    /** Where a channel order is in its flow with the platform; null for dine-in and finished ones. */
+    channel_state: Generated<ChannelState | null>;
+    /** Until when the order can be accepted or denied at the platform. */
+    accept_by: Generated<number | null>;
+    /** JSON: the items of a held order that map to no dish or option of ours. */
+    channel_unmapped: Generated<string | null>;
+    /** The platform's commission on the order, where its API said it; else the channel's setting applies. */
+    channel_commission_cents: Generated<number | null>;
   };
   order_dishes: {
     id: string;
@@ -532,6 +554,61 @@ export type Database = {
     hash: string;
   };
   /** Mexico's e-invoice (CFDI 4.0) through a PAC: one row, id 1, off until enabled. */
+  /** What a platform told us (a webhook, a read), kept until a job has taken it in exactly once. */
+  channel_inbox: {
+    id: string;
+    channel: string;
+    event_id: string;
+    kind: 'order' | 'cancel';
+    channel_order_id: string;
+    /** JSON of the platform's order when the event carried it; null: read it from the platform. */
+    payload: string | null;
+    state: 'pending' | 'done' | 'failed';
+    attempts: Generated<number>;
+    next_attempt_at: number;
+    claimed_until: number | null;
+    last_error: string | null;
+    received_at: number;
+    done_at: number | null;
+  };
+  /** What we must tell a platform, retried until it answers or `give_up_at` passes. */
+  channel_calls: {
+    id: string;
+    channel: string;
+    action: 'accept' | 'deny' | 'ready' | 'cancel' | 'availability' | 'menu' | 'pause' | 'resume';
+    order_id: string | null;
+    payload: string;
+    state: 'pending' | 'done' | 'failed';
+    attempts: Generated<number>;
+    next_attempt_at: number;
+    give_up_at: number;
+    claimed_until: number | null;
+    last_error: string | null;
+    created_at: number;
+    done_at: number | null;
+  };
+  /** Each platform's store: its settings and what we last heard from it. */
+  channel_stores: {
+    channel: string;
+    auto_accept: Generated<number>;
+    /** Hundredths of a percent of each order's sales. */
+    commission_bp: Generated<number>;
+    paused_until: number | null;
+    last_order_at: number | null;
+    last_error: string | null;
+    last_error_at: number | null;
+    last_ok_at: number | null;
+    /** The platform's reads are rationed (Rappi: 45 s apart); no instance reads before this. */
+    next_read_at: Generated<number>;
+    updated_at: number;
+  };
+  /** What each platform was last told of a dish's or an option's availability. */
+  channel_availability: {
+    channel: string;
+    item_id: string;
+    kind: 'dish' | 'option';
+    is_available: number;
+  };
   fiscal_settings: {
     id: number;
     enabled: number;

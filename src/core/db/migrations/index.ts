@@ -46,6 +46,7 @@ import * as ticketsOrderStatus from './0038_tickets_order_status';
 import * as cfdiFolios from './0039_cfdi_folios';
 import * as closePaidOrders from './0040_close_paid_orders';
 import * as approvalTargets from './0041_approval_targets';
+import * as channels from './0042_channels';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -91,6 +92,7 @@ export const migrationProvider: MigrationProvider = {
       '0039_cfdi_folios': cfdiFolios,
       '0040_close_paid_orders': closePaidOrders,
       '0041_approval_targets': approvalTargets,
+      '0042_channels': channels,
     };
   },
 };
