@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
+import { loadConfig } from '../src/config';
 import { manualClock } from '../src/core/clock';
 import { PlatformError, type PlatformMenu } from '../src/core/delivery-platform';
+import { deliveryPlatformsFromConfig } from '../src/delivery-apps/delivery-apps';
 import { RappiClient } from '../src/delivery-apps/rappi.client';
 import { UberEatsClient } from '../src/delivery-apps/ubereats.client';
 import { RappiSimulator } from './rappi-sim/simulator';
@@ -450,5 +452,26 @@ describe('Rappi client', () => {
       client.readOrders(),
       (error) => retryable(error) && (error as PlatformError).status === 500,
     );
+  });
+});
+
+describe('delivery apps from the configuration', () => {
+  it('builds a client for each platform configured, with its store, and none for the others', () => {
+    const none = deliveryPlatformsFromConfig(loadConfig({}).deliveryApps, Date.now);
+    assert.deepEqual(Object.keys(none), []);
+    const config = loadConfig({
+      POS_UBEREATS_CLIENT_ID: 'uber-id',
+      POS_UBEREATS_CLIENT_SECRET: 'uber-secret',
+      POS_UBEREATS_STORE_ID: 'uber-store',
+      POS_RAPPI_CLIENT_ID: 'rappi-id',
+      POS_RAPPI_CLIENT_SECRET: 'rappi-secret',
+      POS_RAPPI_STORE_ID: '900100001',
+    });
+    const platforms = deliveryPlatformsFromConfig(config.deliveryApps, Date.now);
+    assert.ok(platforms.ubereats instanceof UberEatsClient);
+    assert.equal(platforms.ubereats.storeId, 'uber-store');
+    assert.ok(platforms.rappi instanceof RappiClient);
+    assert.equal(platforms.rappi.channel, 'rappi');
+    assert.equal(platforms.rappi.storeId, '900100001');
   });
 });
