@@ -65,7 +65,7 @@ async function startUber(t: TestContext, timeoutMs = 2_000) {
   const clock = manualClock(Date.parse('2026-11-28T18:00:00Z'));
   const simulator = await UberEatsSimulator.start({ now: clock.now });
   t.after(() => simulator.stop());
-  const client = new UberEatsClient({
+  const options = {
     clientId: simulator.clientId,
     clientSecret: simulator.clientSecret,
     storeId: simulator.store.id,
@@ -73,7 +73,8 @@ async function startUber(t: TestContext, timeoutMs = 2_000) {
     authUrl: simulator.url,
     timeoutMs,
     now: clock.now,
-  });
+  };
+  const client = new UberEatsClient(options);
   const tokenRequests = () =>
     simulator.requests().filter((request) => request.path === '/oauth/v2/token').length;
   const placeOrder = async (body: Json = {}): Promise<string> =>
@@ -93,7 +94,7 @@ async function startUber(t: TestContext, timeoutMs = 2_000) {
       })
     ).order_id;
   const orderState = (id: string) => simulator.orders.get(id);
-  return { clock, simulator, client, tokenRequests, placeOrder, orderState };
+  return { clock, simulator, options, client, tokenRequests, placeOrder, orderState };
 }
 
 describe('Uber Eats client', () => {
@@ -113,6 +114,19 @@ describe('Uber Eats client', () => {
     simulator.tokens.revokeAll();
     assert.deepEqual(await client.readOrders(), []);
     assert.equal(tokenRequests(), 2);
+  });
+
+  it('reports credentials Uber refuses as its no, in its words, and mints nothing', async (t) => {
+    const { simulator, options } = await startUber(t);
+    const wrong = new UberEatsClient({ ...options, clientSecret: 'not-the-secret' });
+    await assert.rejects(
+      wrong.readOrders(),
+      (error) =>
+        refused(error) &&
+        (error as PlatformError).status === 401 &&
+        /client ID or secret/.test(String(error)),
+    );
+    assert.equal(simulator.tokens.minted, 0);
   });
 
   it('verifies X-Uber-Signature over the raw body and reads the events', async (t) => {
