@@ -78,7 +78,7 @@ function parseBody(text: string): unknown {
 }
 
 /** The platforms' error bodies: `{message}` (Uber's API, Rappi), OAuth's `{error, error_description}`. */
-export function messageOf(body: unknown): string | undefined {
+function messageOf(body: unknown): string | undefined {
   if (typeof body === 'string') return body.slice(0, 300) || undefined;
   if (typeof body !== 'object' || body === null) return undefined;
   const fields = body as Record<string, unknown>;
