@@ -5,6 +5,7 @@ import { it, type TestContext } from 'node:test';
 import { buildApp } from '../src/app';
 import type { Clock } from '../src/core/clock';
 import { newId } from '../src/core/ids';
+import { MENU_SETTLE_MS } from '../src/channels/channel-menu';
 import { FISCAL_JOB } from '../src/fiscal/fiscal-job';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
@@ -276,6 +277,25 @@ describeEachDatabase('delivery apps', (target) => {
     await call('PUT', `/dishes/${tacos.id}/availability`, { available: true });
     await run(WATCH, CALLS);
     assert.deepEqual(uber.snapshot().store.suspendedItems, []);
+  });
+
+  it('publishes an edited menu again once the edits have stopped for a while', async (t) => {
+    const night = await deliveryNight(t, target);
+    const { call, run, tacos, uber, clock } = night;
+    await run(WATCH, CALLS);
+    assert.equal(uber.snapshot().store.menuUploads, 0, 'a menu never published by hand is left alone');
+    await call('POST', '/channels/ubereats/menu-sync');
+    await run(CALLS);
+    await night.db.updateTable('dishes').set({ price_cents: 9500 }).where('id', '=', tacos.id).execute();
+    await run(WATCH, CALLS);
+    clock.advance(MENU_SETTLE_MS - 1);
+    await run(WATCH, CALLS);
+    assert.equal(uber.snapshot().store.menuUploads, 1, 'still being edited');
+    clock.advance(1);
+    await run(WATCH, CALLS);
+    assert.equal(uber.snapshot().store.menuUploads, 2);
+    await run(WATCH, CALLS);
+    assert.equal(uber.snapshot().store.menuUploads, 2, 'published once');
   });
 
   it('strikes an order Uber cancels: refunded in the books, plates voided, stock back', async (t) => {

@@ -117,6 +117,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_error_at', 'bigint')
     .addColumn('last_ok_at', 'bigint')
     .addColumn('next_read_at', 'bigint', (col) => col.notNull().defaultTo(0))
+    // The menu last published (a hash), and a different one seen since and when: edits are published
+    // once the menu has stopped changing for a while.
+    .addColumn('menu_hash', 'text')
+    .addColumn('menu_seen_hash', 'text')
+    .addColumn('menu_seen_at', 'bigint')
     .addColumn('updated_at', 'bigint', (col) => col.notNull())
     .execute();
 
