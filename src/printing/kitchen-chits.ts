@@ -1,7 +1,6 @@
 import type { Db } from '../core/db/database';
 import { NotFoundError } from '../core/errors';
 import { shortCode } from '../core/ids';
-import type { PaperLocale } from '../settings/settings.api';
 import { loadSettings } from '../settings/settings.api';
 import {
   type Chit,
@@ -65,7 +64,7 @@ export async function enqueueKitchenChits(
       sentAt: formatPaperDateTime(locale, sent.now, timeZone),
       dishes: grouped(mine),
       ...(sent.voided && { voided: sent.voided }),
-      ...(header.channel !== 'dine_in' && { delivery: deliveryOf(header, locale, timeZone) }),
+      ...(header.channel !== 'dine_in' && { delivery: deliveryOf(header, timeZone) }),
     };
     const width = Number(printer.width);
     await enqueuePrintJob(
@@ -85,7 +84,7 @@ export async function enqueueKitchenChits(
 
 type ChitHeader = NonNullable<Awaited<ReturnType<typeof chits.findChitHeader>>>;
 
-function deliveryOf(header: ChitHeader, locale: PaperLocale, timeZone: string): ChitDelivery {
+function deliveryOf(header: ChitHeader, timeZone: string): ChitDelivery {
   return {
     channel: header.channel,
     code: header.channel_code ?? '',
@@ -117,7 +116,7 @@ export async function enqueuePackingSlip(trx: Db, orderId: string, now: number):
   const words = paperWords(locale);
   const lines = [
     ...centered(words.packingSlip, width),
-    ...deliveryLines(deliveryOf(header, locale, timeZone), words, width),
+    ...deliveryLines(deliveryOf(header, timeZone), words, width),
     ...wrap(`${words.order} ${shortCode(orderId)}`, width),
     rule(width),
     ...dishLines(
