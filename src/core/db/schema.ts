@@ -607,6 +607,8 @@ export type Database = {
     menu_seen_at: Generated<number | null>;
     updated_at: number;
   };
+  /** A dish's price on one delivery app, where it differs from the dish's own. */
+  dish_channel_prices: { dish_id: string; channel: string; price_cents: number };
   /** What each platform was last told of a dish's or an option's availability. */
   channel_availability: {
     channel: string;

@@ -125,6 +125,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'bigint', (col) => col.notNull())
     .execute();
 
+  // A dish's price on one platform, where it differs from its own (platforms' prices are often higher).
+  await db.schema
+    .createTable('dish_channel_prices')
+    .addColumn('dish_id', 'text', (col) => col.notNull().references('dishes.id'))
+    .addColumn('channel', 'text', (col) => col.notNull())
+    .addColumn('price_cents', 'bigint', (col) => col.notNull().check(sql`price_cents >= 0`))
+    .addPrimaryKeyConstraint('dish_channel_prices_pk', ['dish_id', 'channel'])
+    .execute();
+
   // What each platform was last told of each dish's and option's availability.
   await db.schema
     .createTable('channel_availability')
@@ -213,6 +222,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('channel_availability').execute();
+  await db.schema.dropTable('dish_channel_prices').execute();
   await db.schema.dropTable('channel_stores').execute();
   await db.schema.dropTable('channel_calls').execute();
   await db.schema.dropTable('channel_inbox').execute();
