@@ -180,11 +180,17 @@ export async function watchChannels(ctx: AppContext): Promise<void> {
   if (!hasPlatforms(ctx)) return;
   const platforms = Object.values(ctx.deliveryApps);
   const now = ctx.clock.now();
+  // Every 2 s on every instance: what is not due is only read, so an idle night writes (and syncs) nothing.
   for (const platform of platforms) {
-    await channels.ensureStore(ctx.db, platform.channel, now);
-    if (await channels.claimRead(ctx.db, platform.channel, now, READ_INTERVAL_MS[platform.channel]))
+    const store = await channels.ensureStore(ctx.db, platform.channel, now);
+    const isReadDue = Number(store.next_read_at) <= now;
+    if (
+      isReadDue &&
+      (await channels.claimRead(ctx.db, platform.channel, now, READ_INTERVAL_MS[platform.channel]))
+    )
       await readPlatform(ctx, platform, now);
-    await endPauseIfOver(ctx, platform.channel, now);
+    if (store.paused_until !== null && Number(store.paused_until) <= now)
+      await endPause(ctx, platform.channel, now);
   }
   for (const order of await findChannelOrdersKitchenDone(ctx.db, BATCH)) {
     await markReady(ctx, order.id).catch((error: unknown) => {
@@ -237,7 +243,7 @@ async function readPlatform(ctx: AppContext, platform: DeliveryPlatform, now: nu
 }
 
 /** Rappi's store pause has no "until": when the minutes are up we turn the store on again ourselves. */
-async function endPauseIfOver(ctx: AppContext, channel: DeliveryChannel, now: number): Promise<void> {
+async function endPause(ctx: AppContext, channel: DeliveryChannel, now: number): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await channels.clearPauseIfOver(trx, channel, now))) return;
     if (channel === 'rappi') {
@@ -281,10 +287,13 @@ async function publishAvailability(
   now: number,
 ): Promise<void> {
   const items = availabilityOf(board);
+  const isChanged = (told: Map<string, boolean>) =>
+    items.filter((item) => (told.get(item.id) ?? true) !== item.isAvailable);
   for (const { channel } of platforms) {
+    if (isChanged(await channels.findPublishedAvailability(ctx.db, channel)).length === 0) continue;
     await ctx.db.transaction().execute(async (trx) => {
       const told = await channels.lockPublishedAvailability(trx, channel);
-      const changed = items.filter((item) => (told.get(item.id) ?? true) !== item.isAvailable);
+      const changed = isChanged(told);
       if (changed.length === 0) return;
       for (const isAvailable of [false, true]) {
         const these = changed.filter((item) => item.isAvailable === isAvailable);

@@ -184,12 +184,18 @@ export async function findCallsOfOrder(db: Db, orderId: string): Promise<CallRow
 
 /** The channel's store row, made with the defaults the first time anyone asks. */
 export async function ensureStore(db: Db, channel: string, now: number): Promise<StoreRow> {
+  const found = await findStore(db, channel);
+  if (found) return found;
   await db
     .insertInto('channel_stores')
     .values({ channel, updated_at: now, paused_until: null, last_order_at: null, last_error: null })
     .onConflict((conflict) => conflict.column('channel').doNothing())
     .execute();
-  return db.selectFrom('channel_stores').selectAll().where('channel', '=', channel).executeTakeFirstOrThrow();
+  return (await findStore(db, channel)) as StoreRow;
+}
+
+function findStore(db: Db, channel: string): Promise<StoreRow | undefined> {
+  return db.selectFrom('channel_stores').selectAll().where('channel', '=', channel).executeTakeFirst();
 }
 
 export async function updateStore(
@@ -234,6 +240,10 @@ export async function lockPublishedAvailability(db: Db, channel: string): Promis
     db,
     db.selectFrom('channel_stores').select('channel').where('channel', '=', channel),
   ).execute();
+  return findPublishedAvailability(db, channel);
+}
+
+export async function findPublishedAvailability(db: Db, channel: string): Promise<Map<string, boolean>> {
   const rows = await db
     .selectFrom('channel_availability')
     .select(['item_id', 'is_available'])
