@@ -298,6 +298,136 @@ describeEachDatabase('delivery apps', (target) => {
     assert.equal(uber.snapshot().store.menuUploads, 2, 'published once');
   });
 
+  it('publishes a dish at its Uber Eats price, and again once a changed channel price holds still', async (t) => {
+    const night = await deliveryNight(t, target);
+    const { call, run, tacos, agua, uber, clock } = night;
+    const edit = (channelPrices: Json) =>
+      call('PUT', `/dishes/${tacos.id}`, {
+        name: 'Tacos al pastor',
+        price: 85,
+        category_id: tacos.categoryId,
+        channel_prices: channelPrices,
+      });
+    assert.equal((await edit({ ubereats: 99, rappi: 95 })).statusCode, 200);
+    const uberPrice = (dishId: string) =>
+      (uber.snapshot().store.menu?.items as Json[]).find((item) => item.external_data === dishId).price_info
+        .price;
+    await call('POST', '/channels/ubereats/menu-sync');
+    await run(CALLS);
+    assert.equal(uberPrice(tacos.id), 9900, 'Uber’s own price, not Rappi’s');
+    assert.equal(uberPrice(agua.id), 3000, 'a dish without one goes at its price');
+    // An eater's cart is priced from the uploaded menu: the order carries what Uber charged.
+    await night.placeUber({ items: [{ external_id: tacos.id }] });
+    await run(INBOX);
+    const [order] = await night.ordersOf('ubereats');
+    assert.equal(Number(order?.total_cents), 9900);
+
+    assert.equal((await edit({ ubereats: 105 })).statusCode, 200);
+    await run(WATCH, CALLS);
+    clock.advance(MENU_SETTLE_MS);
+    await run(WATCH, CALLS);
+    assert.equal(uber.snapshot().store.menuUploads, 2, 'only a channel price changed, and it is published');
+    assert.equal(uberPrice(tacos.id), 10_500);
+    assert.equal((await edit({ rappi: 90 })).statusCode, 200);
+    await run(WATCH, CALLS);
+    clock.advance(MENU_SETTLE_MS);
+    await run(WATCH, CALLS);
+    assert.equal(uber.snapshot().store.menuUploads, 2, 'Rappi’s price leaves Uber’s menu as it was');
+  });
+
+  it('shows an Uber order picked up once Uber says so, asking every 30 s while it is ready', async (t) => {
+    const night = await deliveryNight(t, target);
+    const { call, run, uber, clock, db } = night;
+    const placed = await night.placeUber({ items: [{ external_id: night.tacos.id, price: 8500 }] });
+    await run(INBOX, CALLS);
+    const [order] = await night.ordersOf('ubereats');
+    assert.ok(order);
+    const [dish] = (await call('GET', `/orders/${order.id}/dishes`)).json();
+    for (const status of ['preparing', 'ready'])
+      await call('PUT', `/orders/${order.id}/dishes/${dish.id}/status`, { status });
+    await run(WATCH, CALLS);
+    // Read from the database: the clock runs past the session's lifetime.
+    const stateOf = async () => (await night.ordersOf('ubereats'))[0]?.channel_state;
+    assert.equal(await stateOf(), 'ready');
+    const reads = () =>
+      uber
+        .requests()
+        .filter((request) => request.method === 'GET' && request.path.endsWith(`/order/${placed.order_id}`))
+        .length;
+    const readsBefore = reads();
+
+    await postJson(`${uber.url}/sim/orders/${placed.order_id}/finish`, {});
+    await run(WATCH);
+    assert.equal(reads(), readsBefore, 'not asked before 30 s');
+    uber.setFaults({ fail5xx: 1, only: { fail5xx: `GET /v2/eats/order/` } });
+    clock.advance(30_000);
+    await run(WATCH);
+    assert.equal(reads(), readsBefore + 1);
+    assert.equal(await stateOf(), 'ready', 'Uber failed: asked again at the next check');
+    clock.advance(29_999);
+    await run(WATCH);
+    assert.equal(reads(), readsBefore + 1);
+    clock.advance(1);
+    await run(WATCH);
+    assert.equal(await stateOf(), 'picked_up');
+    const events = await db
+      .selectFrom('events')
+      .select('payload')
+      .where('type', '=', 'order.updated')
+      .execute();
+    assert.ok(
+      events.some((event) => event.payload.includes('"channel_state":"picked_up"')),
+      'the screens hear of it',
+    );
+    clock.advance(30_000);
+    await run(WATCH);
+    assert.equal(reads(), readsBefore + 2, 'a picked-up order is asked no more');
+  });
+
+  it('stops asking about a ready order three hours after it was ready', async (t) => {
+    const night = await deliveryNight(t, target);
+    const { call, run, uber, clock } = night;
+    const placed = await night.placeUber({ items: [{ external_id: night.tacos.id, price: 8500 }] });
+    await run(INBOX, CALLS);
+    const [order] = await night.ordersOf('ubereats');
+    assert.ok(order);
+    assert.equal((await call('POST', `/orders/${order.id}/ready`)).statusCode, 200);
+    await run(CALLS);
+    clock.advance(30_000);
+    await run(WATCH);
+    assert.equal((await night.ordersOf('ubereats'))[0]?.channel_state, 'ready', 'still ACCEPTED');
+    clock.advance(3 * 60 * 60_000);
+    await postJson(`${uber.url}/sim/orders/${placed.order_id}/finish`, {});
+    await run(WATCH);
+    clock.advance(30_000);
+    await run(WATCH);
+    const [stored] = await night.ordersOf('ubereats');
+    assert.deepEqual(
+      [stored?.channel_state, stored?.channel_check_at],
+      ['ready', null],
+      'no longer followed',
+    );
+  });
+
+  it('leaves a ready Rappi order ready: Rappi’s API shows an order only until it is taken', async (t) => {
+    const night = await deliveryNight(t, target);
+    const { rappi, run, call, clock } = night;
+    await postJson(`${rappi.url}/sim/orders`, {
+      items: [{ sku: night.tacos.id, price: 90, quantity: 1 }],
+      client: { first_name: 'Ana' },
+    });
+    await run(WATCH, INBOX, CALLS);
+    const [order] = await night.ordersOf('rappi');
+    assert.ok(order);
+    assert.equal((await call('POST', `/orders/${order.id}/ready`)).statusCode, 200);
+    await run(CALLS);
+    clock.advance(30_000);
+    rappi.advance(30_000);
+    await run(WATCH);
+    const [stored] = await night.ordersOf('rappi');
+    assert.deepEqual([stored?.channel_state, stored?.channel_check_at], ['ready', null]);
+  });
+
   it('strikes an order Uber cancels: refunded in the books, plates voided, stock back', async (t) => {
     const night = await deliveryNight(t, target);
     const { call, run, uber, db } = night;

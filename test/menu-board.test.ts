@@ -45,6 +45,7 @@ describeEachDatabase('dishes, availability and the menu', (target) => {
       modifier_group_ids: [],
       recipe: [],
       out_of_stock: false,
+      channel_prices: {},
     });
     const full = {
       description: 'Caramel custard',
@@ -52,6 +53,7 @@ describeEachDatabase('dishes, availability and the menu', (target) => {
       modifier_group_ids: [group.id],
       recipe: [],
       out_of_stock: false,
+      channel_prices: { ubereats: 48 },
     };
     assert.equal((await call('PUT', `/dishes/${id}`, { ...base, ...full })).statusCode, 200);
     assert.deepEqual((await call('GET', `/dishes/${id}`)).json(), { ...base, ...full });

@@ -20,7 +20,14 @@ const kinds = [
     body: (categoryId: string, name = 'Flan') => ({ name, price: 40.5, category_id: categoryId }),
     stored: { price_cents: 4050 },
     // A spec-only body gets the menu's defaults.
-    defaults: { description: '', available: true, modifier_group_ids: [], recipe: [], out_of_stock: false },
+    defaults: {
+      description: '',
+      available: true,
+      modifier_group_ids: [],
+      recipe: [],
+      out_of_stock: false,
+      channel_prices: {},
+    },
   },
   {
     path: '/ingredients',

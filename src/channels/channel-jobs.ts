@@ -8,9 +8,22 @@ import {
 } from '../core/delivery-platform';
 import { ConflictError } from '../core/errors';
 import { getMenuBoard, type MenuBoard } from '../menu/menu.api';
-import { findChannelOrdersKitchenDone } from '../orders/orders.api';
+import {
+  claimChannelOrdersToCheck,
+  findChannelOrdersKitchenDone,
+  type OrderRow,
+  stopCheckingChannelOrder,
+} from '../orders/orders.api';
 import { republishEditedMenus } from './channel-menu';
-import { cancelByPlatform, isDeliveryChannel, markReady, takeInOrder } from './channel-orders.service';
+import {
+  cancelByPlatform,
+  isDeliveryChannel,
+  markReady,
+  PICKUP_CHECK_INTERVAL_MS,
+  PICKUP_FOLLOW_MS,
+  recordPlatformProgress,
+  takeInOrder,
+} from './channel-orders.service';
 import * as channels from './channels.repo';
 
 /** Takes in what the platforms told us, every second: an order reaches the kitchen within one. */
@@ -198,6 +211,8 @@ export async function watchChannels(ctx: AppContext): Promise<void> {
       if (!(error instanceof ConflictError)) throw error;
     });
   }
+  for (const order of await claimChannelOrdersToCheck(ctx.db, now, now + PICKUP_CHECK_INTERVAL_MS, BATCH))
+    await checkPickup(ctx, order, now);
   const board = await getMenuBoard(ctx);
   await publishAvailability(ctx, platforms, board, now);
   await republishEditedMenus(ctx, platforms, board, now);
@@ -240,6 +255,29 @@ async function readPlatform(ctx: AppContext, platform: DeliveryPlatform, now: nu
   } catch (error) {
     await noteError(ctx, channel, error, ctx.clock.now());
   }
+}
+
+/**
+ * Asks the platform where a ready order is, and shows it picked up or delivered when the platform says
+ * so. A platform that fails is asked again at the next check; its own "no" (Rappi shows an order only
+ * until it is taken) ends the following, as do three hours, the order moving on, or the platform's
+ * configuration going away.
+ */
+async function checkPickup(ctx: AppContext, order: OrderRow, now: number): Promise<void> {
+  const platform = isDeliveryChannel(order.channel) ? ctx.deliveryApps[order.channel] : undefined;
+  const readyAt = Number(order.channel_ready_at);
+  if (!platform || order.channel_state !== 'ready' || now - readyAt >= PICKUP_FOLLOW_MS) {
+    await stopCheckingChannelOrder(ctx.db, order.id);
+    return;
+  }
+  let state: PlatformOrder['state'];
+  try {
+    state = (await platform.getOrder(String(order.channel_order_id))).state;
+  } catch (error) {
+    if (isFinal(error)) await stopCheckingChannelOrder(ctx.db, order.id);
+    return;
+  }
+  if (state === 'picked_up' || state === 'delivered') await recordPlatformProgress(ctx, order.id, state);
 }
 
 /** Rappi's store pause has no "until": when the minutes are up we turn the store on again ourselves. */

@@ -3,7 +3,7 @@ import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import type { DeliveryChannel, DeliveryPlatform, PlatformMenu } from '../core/delivery-platform';
 import { toCents } from '../core/money';
-import type { MenuBoard } from '../menu/menu.api';
+import { findPricesOnChannel, type MenuBoard } from '../menu/menu.api';
 import { loadSettings } from '../settings/settings.api';
 import * as channels from './channels.repo';
 
@@ -67,11 +67,13 @@ export async function republishEditedMenus(
   board: MenuBoard,
   now: number,
 ): Promise<void> {
-  const menu = platformMenuOf(board, (await loadSettings(ctx.db)).baseCurrency);
-  const hash = menuHashOf(menu);
+  const { baseCurrency } = await loadSettings(ctx.db);
   for (const { channel } of platforms) {
     const store = await channels.ensureStore(ctx.db, channel, now);
     if (store.menu_hash === null) continue;
+    // Each platform's menu is its own: the dishes carry that platform's prices.
+    const menu = await platformMenuOf(ctx.db, channel, board, baseCurrency);
+    const hash = menuHashOf(menu);
     if (hash === store.menu_hash) {
       if (store.menu_seen_hash !== null)
         await channels.updateStore(ctx.db, channel, {
@@ -96,8 +98,14 @@ export async function republishEditedMenus(
   }
 }
 
-/** The menu in the port's vocabulary, with each dish's price (a price per channel is not kept yet). */
-export function platformMenuOf(board: MenuBoard, currency: string): PlatformMenu {
+/** The menu in the port's vocabulary for one platform: each dish at its price there, else at its own. */
+export async function platformMenuOf(
+  db: Db,
+  channel: DeliveryChannel,
+  board: MenuBoard,
+  currency: string,
+): Promise<PlatformMenu> {
+  const channelPrices = await findPricesOnChannel(db, channel);
   const groups = new Map<string, PlatformMenu['modifierGroups'][number]>();
   for (const category of board.categories) {
     for (const dish of category.dishes) {
@@ -131,7 +139,7 @@ export function platformMenuOf(board: MenuBoard, currency: string): PlatformMenu
         id: dish.id,
         name: dish.name,
         description: dish.description === '' ? null : dish.description,
-        priceCents: toCents(dish.price),
+        priceCents: channelPrices.get(dish.id) ?? toCents(dish.price),
         photoUrl: null,
         modifierGroupIds: dish.modifier_groups.map((group) => group.id),
         isAvailable: dish.available,

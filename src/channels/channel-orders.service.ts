@@ -36,6 +36,9 @@ const ANSWER_WINDOW_MS: Readonly<Record<DeliveryChannel, number>> = {
 };
 /** How long "ready" and a denial are retried: after that the courier is at the counter anyway. */
 const LATE_CALL_WINDOW_MS = 30 * 60_000;
+/** A ready order's platform is asked whether it was picked up this often, for this long after ready. */
+export const PICKUP_CHECK_INTERVAL_MS = 30_000;
+export const PICKUP_FOLLOW_MS = 3 * 60 * 60_000;
 
 export function isDeliveryChannel(value: string): value is DeliveryChannel {
   return (DELIVERY_CHANNELS as readonly string[]).includes(value);
@@ -225,7 +228,12 @@ export async function markReady(ctx: AppContext, orderId: string): Promise<void>
   await ctx.db.transaction().execute(async (trx) => {
     const order = await lockChannelOrder(trx, orderId);
     if (order.channel_state !== 'accepted') throw WRONG_STATE(order);
-    const ready = await setChannelState(trx, order.id, { channel_state: 'ready' }, now);
+    const ready = await setChannelState(
+      trx,
+      order.id,
+      { channel_state: 'ready', channel_ready_at: now, channel_check_at: now + PICKUP_CHECK_INTERVAL_MS },
+      now,
+    );
     if (isActive(ready.status)) await completeOrder(trx, ready, now);
     await channels.enqueueCall(trx, {
       channel: order.channel,
@@ -235,6 +243,24 @@ export async function markReady(ctx: AppContext, orderId: string): Promise<void>
       now,
       giveUpAt: now + LATE_CALL_WINDOW_MS,
     });
+  });
+}
+
+/**
+ * The platform says the courier took a ready order (or delivered it): shown on the order, with the
+ * event every screen follows, and the platform is asked no more. An order that moved on meanwhile (the
+ * platform cancelled it) keeps its state.
+ */
+export async function recordPlatformProgress(
+  ctx: AppContext,
+  orderId: string,
+  state: 'picked_up' | 'delivered',
+): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    const order = await lockLiveOrder(trx, orderId);
+    if (order?.channel_state !== 'ready') return;
+    await setChannelState(trx, order.id, { channel_state: state, channel_check_at: null }, now);
   });
 }
 

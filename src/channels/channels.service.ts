@@ -146,7 +146,7 @@ export async function syncMenu(ctx: AppContext, channel: string): Promise<void> 
   const platform = platformOf(ctx, channel);
   const now = ctx.clock.now();
   const settings = await loadSettings(ctx.db);
-  const menu = platformMenuOf(await getMenuBoard(ctx), settings.baseCurrency);
+  const menu = await platformMenuOf(ctx.db, platform.channel, await getMenuBoard(ctx), settings.baseCurrency);
   await channels.ensureStore(ctx.db, platform.channel, now);
   await ctx.db.transaction().execute(async (trx) => {
     await channels.lockPublishedAvailability(trx, platform.channel);

@@ -1,4 +1,5 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TOptional, type TSchema, Type } from 'typebox';
+import { DELIVERY_CHANNELS } from '../core/delivery-platform';
 import { Money } from '../core/money';
 import { Uuid } from '../core/schemas';
 import { Recipe } from '../inventory/inventory.api';
@@ -7,6 +8,24 @@ import { ItemName } from './menu.schemas';
 const MAX_GROUPS_PER_DISH = 20;
 
 export const Description = Type.String({ maxLength: 500, example: 'Pork, pineapple, onion and coriander' });
+
+/** One optional field per delivery app: `{ubereats?, rappi?}`. */
+function perChannel<Schema extends TSchema>(schema: Schema) {
+  return Object.fromEntries(DELIVERY_CHANNELS.map((channel) => [channel, Type.Optional(schema)])) as Record<
+    (typeof DELIVERY_CHANNELS)[number],
+    TOptional<Schema>
+  >;
+}
+
+export const ChannelPricesBody = Type.Object(perChannel(Type.Union([Money(), Type.Null()])), {
+  additionalProperties: false,
+  description:
+    "The dish's price on a delivery app, published in that app's menu (platforms' prices are often " +
+    'higher); a channel without one publishes `price`. `null` removes it; a channel left out keeps its ' +
+    'price. Default: none',
+  example: { ubereats: 99, rappi: null },
+});
+export type ChannelPricesBody = Static<typeof ChannelPricesBody>;
 
 /** The new fields are optional: a spec-only body `{name, price, category_id}` gets the defaults. */
 export const DishBody = Type.Object(
@@ -33,6 +52,7 @@ export const DishBody = Type.Object(
           'default []. A PUT without it keeps it',
       ),
     ),
+    channel_prices: Type.Optional(ChannelPricesBody),
   },
   {
     additionalProperties: false,
@@ -53,6 +73,9 @@ export const DishView = Type.Object({
   out_of_stock: Type.Boolean({
     description:
       'An item of its recipe is at or below zero: not orderable until stock returns (`available` is what was set by hand)',
+  }),
+  channel_prices: Type.Object(perChannel(Type.Number({ example: 99 })), {
+    description: 'Its price on each delivery app that has one of its own; the others publish `price`',
   }),
 });
 export type DishView = Static<typeof DishView>;

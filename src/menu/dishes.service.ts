@@ -16,13 +16,19 @@ import {
   toRecipeView,
 } from '../inventory/inventory.api';
 import { findDishGroupLinks, lockLiveGroups, replaceDishGroupLinks } from '../modifiers/modifiers.api';
+import { type ChannelPriceRow, findChannelPrices, writeChannelPrices } from './channel-prices.repo';
 import * as repo from './dishes.repo';
-import type { DishBody, DishView } from './dishes.schemas';
+import type { ChannelPricesBody, DishBody, DishView } from './dishes.schemas';
 import type { MenuItemService } from './menu-items.service';
 
 export const GROUPS_NOT_LIVE = 'modifier_group_ids must name live modifier groups';
 
-function toDishView(row: repo.DishRow, groupIds: string[], recipe: RecipeLineRow[]): DishView {
+function toDishView(
+  row: repo.DishRow,
+  groupIds: string[],
+  recipe: RecipeLineRow[],
+  channelPrices: ChannelPriceRow[],
+): DishView {
   return {
     id: row.id,
     name: row.name,
@@ -33,7 +39,25 @@ function toDishView(row: repo.DishRow, groupIds: string[], recipe: RecipeLineRow
     modifier_group_ids: groupIds,
     recipe: toRecipeView(recipe),
     out_of_stock: Number(row.out_of_stock) === 1,
+    channel_prices: Object.fromEntries(
+      channelPrices.map((price) => [price.channel, fromCents(Number(price.price_cents))]),
+    ),
   };
+}
+
+/** A body's channel prices in cents, null (remove) kept as it is. */
+function channelPricesInCents(prices: ChannelPricesBody | undefined) {
+  return Object.fromEntries(
+    Object.entries(prices ?? {}).map(([channel, price]) => [channel, price === null ? null : toCents(price)]),
+  );
+}
+
+async function channelPricesByDish(db: Db): Promise<Map<string, ChannelPriceRow[]>> {
+  const byDish = new Map<string, ChannelPriceRow[]>();
+  for (const price of await findChannelPrices(db, 'all')) {
+    byDish.set(price.dish_id, [...(byDish.get(price.dish_id) ?? []), price]);
+  }
+  return byDish;
 }
 
 async function recipesByDish(db: Db, dishIds: string[]): Promise<Map<string, RecipeLineRow[]>> {
@@ -93,7 +117,10 @@ export const dishesService: MenuItemService<DishBody, DishView> & {
       ctx.db,
       rows.map((row) => row.id),
     );
-    return rows.map((row) => toDishView(row, groups.get(row.id) ?? [], recipes.get(row.id) ?? []));
+    const prices = await channelPricesByDish(ctx.db);
+    return rows.map((row) =>
+      toDishView(row, groups.get(row.id) ?? [], recipes.get(row.id) ?? [], prices.get(row.id) ?? []),
+    );
   },
 
   get: async (ctx, id) => {
@@ -103,6 +130,7 @@ export const dishesService: MenuItemService<DishBody, DishView> & {
       row,
       (await groupIdsByDish(ctx.db, [id])).get(id) ?? [],
       await findRecipeLines(ctx.db, 'dish_id', [id]),
+      await findChannelPrices(ctx.db, [id]),
     );
   },
 
@@ -126,6 +154,7 @@ export const dishesService: MenuItemService<DishBody, DishView> & {
       });
       await replaceDishGroupLinks(trx, id, groupIds);
       await replaceRecipe(trx, { dishId: id }, recipe);
+      await writeChannelPrices(trx, id, channelPricesInCents(body.channel_prices));
       return id;
     });
   },
@@ -151,6 +180,7 @@ export const dishesService: MenuItemService<DishBody, DishView> & {
       if (!isFound) throw new NotFoundError();
       if (body.modifier_group_ids) await replaceDishGroupLinks(trx, id, body.modifier_group_ids);
       if (recipe) await replaceRecipe(trx, { dishId: id }, recipe);
+      await writeChannelPrices(trx, id, channelPricesInCents(body.channel_prices));
       if (isAvailable !== (Number(current.is_available) === 1)) {
         await recordAvailabilityChange(trx, principal, { id, name: body.name.trim() }, isAvailable, now);
       }

@@ -24,7 +24,9 @@ export const menuRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     extraRules:
       '`description` (default `""`), `available` (default true) and `modifier_group_ids` (default `[]`) are ' +
       `optional; a PUT without one keeps its value. \`modifier_group_ids\` must name live groups: 400 \`${GROUPS_NOT_LIVE}\`. ` +
-      'A change of `available` is announced (`dish.availability_changed`) and audited.',
+      'A change of `available` is announced (`dish.availability_changed`) and audited. `channel_prices` ' +
+      '(`{ubereats?, rappi?}`) sets the price a delivery app publishes, `null` removes one, a channel left ' +
+      'out keeps its own; a menu already published to the app is published again once edits stop.',
     service: dishesService,
   });
 

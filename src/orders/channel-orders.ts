@@ -219,3 +219,40 @@ export function findChannelOrdersKitchenDone(db: Db, limit: number): Promise<ord
     .limit(limit)
     .execute();
 }
+
+/**
+ * Channel orders whose platform is due a question about them (`channel_check_at` has come), each
+ * claimed by moving its next check to `nextCheckAt` first: the conditional update lets one instance
+ * of several ask about an order, and an instance that stops before asking leaves it to the next check.
+ */
+export async function claimChannelOrdersToCheck(
+  db: Db,
+  now: number,
+  nextCheckAt: number,
+  limit: number,
+): Promise<orders.OrderRow[]> {
+  const due = await db
+    .selectFrom('orders')
+    .selectAll()
+    .where('channel_check_at', 'is not', null)
+    .where('channel_check_at', '<=', now)
+    .orderBy('channel_check_at')
+    .limit(limit)
+    .execute();
+  const claimed: orders.OrderRow[] = [];
+  for (const order of due) {
+    const result = await db
+      .updateTable('orders')
+      .set({ channel_check_at: nextCheckAt })
+      .where('id', '=', order.id)
+      .where('channel_check_at', '=', Number(order.channel_check_at))
+      .executeTakeFirst();
+    if (result.numUpdatedRows > 0n) claimed.push(order);
+  }
+  return claimed;
+}
+
+/** The platform is no longer asked about the order: it moved on, or will never say more. */
+export async function stopCheckingChannelOrder(db: Db, orderId: string): Promise<void> {
+  await db.updateTable('orders').set({ channel_check_at: null }).where('id', '=', orderId).execute();
+}

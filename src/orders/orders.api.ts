@@ -1,11 +1,13 @@
 /** What the other features may use of orders: the rest of src/orders/ is its own (docs/architecture.md). */
 export {
   type ChannelOrderInput,
+  claimChannelOrdersToCheck,
   findChannelOrder,
   findChannelOrdersKitchenDone,
   insertChannelOrder,
   remapHeldOrder,
   setChannelState,
+  stopCheckingChannelOrder,
 } from './channel-orders';
 export { type ChannelLine, heldCartOf } from './held-cart';
 export { findBilledDishIds, findLiveTicketsOfOrder, lockLiveOrderOfBill } from './order-bills.repo';

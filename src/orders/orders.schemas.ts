@@ -163,6 +163,7 @@ export const ChannelStateSchema = Type.Union([
   Type.Literal('accepted'),
   Type.Literal('ready'),
   Type.Literal('picked_up'),
+  Type.Literal('delivered'),
   Type.Literal('denied'),
   Type.Literal('cancelled'),
 ]);
@@ -216,7 +217,8 @@ export const OrderView = Type.Object({
       description:
         '`held`: items that map to nothing on our menu (`unmapped_items`), map them or deny; `awaiting`: ' +
         'accept or deny before `accept_by`; `accepted`: cooking; `ready`: the platform was told; ' +
-        '`picked_up`, `denied`, `cancelled`',
+        '`picked_up`, `delivered`: as the platform reports them (asked every 30 s for 3 h after ready); ' +
+        '`denied`, `cancelled`',
     }),
   ),
   accept_by: Type.Optional(

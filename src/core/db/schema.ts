@@ -6,9 +6,18 @@ import type { Generated } from 'kysely';
  */
 /**
  * A channel order's flow: `held` (items we cannot map), `awaiting` (a person accepts or denies),
- * `accepted` (cooking), `ready` (the platform was told), `picked_up`, `denied`, `cancelled`.
+ * `accepted` (cooking), `ready` (the platform was told), `picked_up` and `delivered` (as the platform
+ * reports them), `denied`, `cancelled`.
  */
-export type ChannelState = 'held' | 'awaiting' | 'accepted' | 'ready' | 'picked_up' | 'denied' | 'cancelled';
+export type ChannelState =
+  | 'held'
+  | 'awaiting'
+  | 'accepted'
+  | 'ready'
+  | 'picked_up'
+  | 'delivered'
+  | 'denied'
+  | 'cancelled';
 
 export type Database = {
   /** Generated secrets and one-time markers such as `initial_setup`. */
@@ -227,6 +236,10 @@ export type Database = {
     channel_unmapped: Generated<string | null>;
     /** The platform's commission on the order, where its API said it; else the channel's setting applies. */
     channel_commission_cents: Generated<number | null>;
+    /** When the platform was told the order is ready. */
+    channel_ready_at: Generated<number | null>;
+    /** When the platform is next asked whether a ready order was picked up; null: not followed. */
+    channel_check_at: Generated<number | null>;
   };
   order_dishes: {
     id: string;

@@ -34,6 +34,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ['accept_by', 'bigint'],
     ['channel_unmapped', 'text'],
     ['channel_commission_cents', 'bigint'],
+    // A ready order is followed at the platform until it is picked up: when it became ready (it is
+    // followed for a while, not forever) and when the platform is next asked about it.
+    ['channel_ready_at', 'bigint'],
+    ['channel_check_at', 'bigint'],
   ] as const) {
     await db.schema.alterTable('orders').addColumn(column, type).execute();
   }
@@ -49,6 +53,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('orders')
     .column('channel_state')
     .where(sql<boolean>`channel_state is not null`)
+    .execute();
+  // Ready orders stay `ready` when their following ends, so the orders still followed get their own index.
+  await db.schema
+    .createIndex('orders_channel_check')
+    .on('orders')
+    .column('channel_check_at')
+    .where(sql<boolean>`channel_check_at is not null`)
     .execute();
 
   await db.schema
@@ -226,9 +237,12 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('channel_stores').execute();
   await db.schema.dropTable('channel_calls').execute();
   await db.schema.dropTable('channel_inbox').execute();
+  await db.schema.dropIndex('orders_channel_check').execute();
   await db.schema.dropIndex('orders_channel_moving').execute();
   await db.schema.dropIndex('orders_channel_order').execute();
   for (const column of [
+    'channel_check_at',
+    'channel_ready_at',
     'channel_commission_cents',
     'channel_unmapped',
     'accept_by',
