@@ -345,13 +345,16 @@ type RushVariant = {
   rate?: number;
   /** A fresh watcher for each round of either server, and what to do once that round ended. */
   watcher?: (server: Server) => { watcher: RushWatcher; done: () => void };
+  /** Uber Eats and Rappi orders arriving during our server's rush (bench/lib/delivery-traffic.ts). */
+  delivery?: boolean;
 };
 
 async function rush(
   engine: Engine,
   variant: RushVariant = {
-    title: `rush on ${engine}: ${settings.connections} connections, ${settings.seconds} s`,
+    title: `rush on ${engine}: ${settings.connections} connections, ${settings.seconds} s, delivery orders arriving`,
     processes: 1,
+    delivery: true,
   },
 ): Promise<{ ours: RushRun; baseline: RushRun }[]> {
   const runSettings = {
@@ -359,6 +362,7 @@ async function rush(
     seconds: settings.seconds,
     rate: variant.rate,
     census: variant.census ?? false,
+    delivery: variant.delivery ?? false,
   };
   console.log(`\n## ${variant.title}, ${settings.rounds} rounds of ours and the baseline in turn`);
   // The machine's speed drifts (shared cores); running the two in turn, each first every other round,
@@ -448,6 +452,14 @@ async function rush(
       `  round ${index + 1} ours: ${paid} Lightning bills paid (${withFee} net of a liquidity fee), ` +
         `${settledByWebhook} settled by the webhook, ${settledOnce} of ${paid} settled exactly once`,
     );
+    const { delivery } = run.ours;
+    if (delivery) {
+      const line = (name: string, figures: (typeof delivery)['ubereats']) =>
+        `${name} ${figures.accepted} of ${figures.placed} accepted (p50 ${figures.p50Seconds ?? '–'} s, max ${figures.maxSeconds ?? '–'} s after placing)`;
+      console.log(
+        `  round ${index + 1} ours: delivery orders during the rush: ${line('Uber Eats', delivery.ubereats)}; ${line('Rappi', delivery.rappi)}`,
+      );
+    }
     for (const [name, result] of Object.entries(run)) {
       for (const [failure, count] of Object.entries(result.failures))
         console.log(`  round ${index + 1} ${name} failed ${count}x: ${failure}`);

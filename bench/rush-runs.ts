@@ -5,6 +5,7 @@ import { PhoenixdSimulator } from '../test/phoenixd-sim/simulator';
 import { ApiSession, createWaiters, loginEach, type Menu, seedMenuAndFloor } from './lib/api';
 import { type Hotspot, selfTimeByPackage, topHotspots } from './lib/cpu-profile';
 import { type BenchDatabase, type Engine, freshDatabase } from './lib/databases';
+import { type DeliveryFigures, DeliveryTraffic } from './lib/delivery-traffic';
 import { APP_ADMIN, type RunningServer, startAppServer, startBaselineServer } from './lib/processes';
 import { closeOpenOrders, type RushResult, runRush, type Tablet } from './rush';
 
@@ -20,6 +21,8 @@ export type RushSettings = {
   watcher?: RushWatcher | undefined;
   /** Counts each request kind's statements and bytes during the measured run (statement-census.mjs). */
   census?: boolean;
+  /** Uber Eats and Rappi orders arriving during the rush (ours only: the baseline takes none). */
+  delivery?: boolean;
 };
 
 /** Per kind of request (or `outside any request`, `live streams`): what the census counted. */
@@ -79,6 +82,8 @@ export type RushRun = RushResult & {
   /** With `census`: every server's counts added up, and the CPU profile of the measured run. */
   census?: Census;
   profile?: { byPackage: Hotspot[]; hotspots: Hotspot[] };
+  /** With `delivery`: the orders the platforms sent during the measured run and how they were taken in. */
+  delivery?: DeliveryFigures;
   peakRssMb: number;
   /** Server CPU time per answered request, in µs: steadier than req/s when the machine's speed drifts. */
   cpuMicrosPerRequest: number;
@@ -104,7 +109,9 @@ export async function rushOurServer(
 ): Promise<RushRun> {
   return withDatabase(engine, postgresUrl, async (database) => {
     const simulator = await PhoenixdSimulator.start({ webhookSecret: WEBHOOK_SECRET });
+    const delivery = settings.delivery ? await DeliveryTraffic.start() : undefined;
     const env = {
+      ...delivery?.env(),
       PHOENIXD_URL: simulator.url,
       PHOENIXD_PASSWORD: simulator.password,
       PHOENIXD_WEBHOOK_SECRET: WEBHOOK_SECRET,
@@ -125,6 +132,7 @@ export async function rushOurServer(
       }
       const server = servers[0] as RunningServer;
       simulator.webhookUrl = `${server.baseUrl}/webhook/phoenixd`;
+      delivery?.deliverTo(server.baseUrl);
       const admin = await ApiSession.login(server.baseUrl, APP_ADMIN.name, APP_ADMIN.pin);
       const menu = await seedMenuAndFloor(admin, { dishes: 20, tables: settings.connections });
       const waiters = await createWaiters(admin, settings.connections);
@@ -134,11 +142,12 @@ export async function rushOurServer(
         tableId: menu.tableIds[index] as string,
       }));
       await settings.watcher?.attach(servers, admin.cookie, database);
-      return await measure(servers, settings, tablets, menu, simulator, census);
+      return await measure(servers, settings, tablets, menu, { simulator, census, delivery });
     } finally {
       await settings.watcher?.detach();
       for (const server of servers) await server.stop();
       await simulator.stop();
+      await delivery?.stop();
       census?.remove();
     }
   });
@@ -170,7 +179,7 @@ export async function rushBaseline(
       }
       const tablets = menu.tableIds.map((tableId) => ({ cookie: undefined, tableId }));
       await settings.watcher?.attach(servers, undefined, database);
-      return await measure(servers, settings, tablets, menu, undefined, census);
+      return await measure(servers, settings, tablets, menu, { census });
     } finally {
       await settings.watcher?.detach();
       for (const server of servers) await server.stop();
@@ -184,9 +193,13 @@ async function measure(
   settings: RushSettings,
   tablets: Tablet[],
   menu: Menu,
-  simulator?: PhoenixdSimulator,
-  census?: CensusFiles,
+  outside: {
+    simulator?: PhoenixdSimulator;
+    census?: CensusFiles | undefined;
+    delivery?: DeliveryTraffic | undefined;
+  },
 ): Promise<RushRun> {
+  const { simulator, census, delivery } = outside;
   const lightning: LightningFigures = { paid: 0, withFee: 0, settledByWebhook: 0, settledOnce: 0 };
   const paidPaymentIds: string[] = [];
   let invoices = 0;
@@ -228,7 +241,9 @@ async function measure(
   if (census) await census.collect(servers);
   const cpuBefore = cpuSeconds();
   settings.watcher?.measuring(true);
+  delivery?.begin(menu);
   const result = await rushAll(settings.seconds);
+  delivery?.end();
   settings.watcher?.measuring(false);
   const counted = census ? await census.collect(servers) : undefined;
   const cpuMicrosPerRequest = ((cpuSeconds() - cpuBefore) * 1e6) / result.requests;
@@ -237,8 +252,10 @@ async function measure(
     await simulator.webhooksDelivered();
     lightning.settledOnce = await countSettledOnce((servers[0] as RunningServer).baseUrl, paidPaymentIds);
   }
+  const deliveryFigures = await delivery?.settle();
   return {
     ...result,
+    ...(deliveryFigures && { delivery: deliveryFigures }),
     lightning: { ...lightning },
     peakRssMb,
     cpuMicrosPerRequest,

@@ -16,6 +16,7 @@ const LAYERS = [
       'lightning',
       'rates',
       'pac',
+      'delivery-apps',
       'printing',
       'backups',
       'web',

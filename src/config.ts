@@ -86,12 +86,26 @@ export type Config = Readonly<{
   }>;
   /** Mexico's e-invoice provider (Facturapi's API v2); off while no key is configured. */
   pac: Readonly<{ url: string; key: string | undefined; timeoutMs: number }>;
+  /** The delivery apps' stores (contract-channels.md); a platform is absent until all its credentials are set. */
+  deliveryApps: Readonly<{
+    ubereats: Readonly<DeliveryAppConfig & { authUrl: string }> | undefined;
+    rappi: Readonly<DeliveryAppConfig> | undefined;
+  }>;
   /** How often an idle live stream (`GET /events`) gets a comment line; the contract asks for 15 s at most. */
   eventsHeartbeatMs: number;
   logLevel: string;
   logFormat: LogFormat;
   isProduction: boolean;
 }>;
+
+/** One delivery app's store: its API's credentials, the store's id there, where and how long to wait. */
+export type DeliveryAppConfig = {
+  clientId: string;
+  clientSecret: string;
+  storeId: string;
+  apiUrl: string;
+  timeoutMs: number;
+};
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -116,6 +130,8 @@ const FILE_VARIABLES = [
   'PHOENIXD_WEBHOOK_SECRET',
   'POS_PAC_KEY',
   'POS_RATE_SOURCE_KEY',
+  'POS_UBEREATS_CLIENT_SECRET',
+  'POS_RAPPI_CLIENT_SECRET',
 ] as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -256,6 +272,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('POS_PAC_TIMEOUT_MS must be a positive integer');
   }
 
+  const ubereats = parseDeliveryApp(problems, 'POS_UBEREATS', {
+    clientId: read('POS_UBEREATS_CLIENT_ID'),
+    clientSecret: read('POS_UBEREATS_CLIENT_SECRET'),
+    storeId: read('POS_UBEREATS_STORE_ID'),
+    apiUrl: read('POS_UBEREATS_API_URL') ?? 'https://api.uber.com',
+    timeoutMs: read('POS_UBEREATS_TIMEOUT_MS'),
+  });
+  const uberAuthUrl = checkUrl(
+    problems,
+    'POS_UBEREATS_AUTH_URL',
+    read('POS_UBEREATS_AUTH_URL') ?? 'https://auth.uber.com',
+  );
+  const rappi = parseDeliveryApp(problems, 'POS_RAPPI', {
+    clientId: read('POS_RAPPI_CLIENT_ID'),
+    clientSecret: read('POS_RAPPI_CLIENT_SECRET'),
+    storeId: read('POS_RAPPI_STORE_ID'),
+    // Rappi's domain for Mexico, where its docs place the token login and the orders.
+    apiUrl: read('POS_RAPPI_API_URL') ?? 'https://api.rappi.com.mx',
+    timeoutMs: read('POS_RAPPI_TIMEOUT_MS'),
+  });
+
   const eventsHeartbeatMs = Number(read('POS_EVENTS_HEARTBEAT_MS') ?? 10_000);
   if (!Number.isInteger(eventsHeartbeatMs) || eventsHeartbeatMs < 100 || eventsHeartbeatMs > 15_000) {
     problems.push('POS_EVENTS_HEARTBEAT_MS must be an integer from 100 to 15000');
@@ -317,11 +354,55 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       key: read('POS_PAC_KEY'),
       timeoutMs: pacTimeoutMs,
     }),
+    deliveryApps: Object.freeze({
+      ubereats: ubereats && Object.freeze({ ...ubereats, authUrl: uberAuthUrl }),
+      rappi: rappi && Object.freeze(rappi),
+    }),
     eventsHeartbeatMs,
     logLevel,
     logFormat: logFormat as LogFormat,
     isProduction,
   });
+}
+
+/** An http(s) base URL, returned without its trailing slash. */
+function checkUrl(problems: string[], name: string, url: string): string {
+  if (!/^https?:\/\//.test(url) || !URL.canParse(url))
+    problems.push(`${name} must be an http:// or https:// URL`);
+  return url.replace(/\/+$/, '');
+}
+
+/**
+ * `<PREFIX>_CLIENT_ID`, `_CLIENT_SECRET` and `_STORE_ID` switch a delivery app on together; some without
+ * the others is a mistake the operator hears of at start, not an app that silently stays off.
+ */
+function parseDeliveryApp(
+  problems: string[],
+  prefix: string,
+  raw: {
+    clientId: string | undefined;
+    clientSecret: string | undefined;
+    storeId: string | undefined;
+    apiUrl: string;
+    timeoutMs: string | undefined;
+  },
+): DeliveryAppConfig | undefined {
+  const apiUrl = checkUrl(problems, `${prefix}_API_URL`, raw.apiUrl);
+  const timeoutMs = Number(raw.timeoutMs ?? 10_000);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1)
+    problems.push(`${prefix}_TIMEOUT_MS must be a positive integer`);
+  const { clientId, clientSecret, storeId } = raw;
+  const given = { CLIENT_ID: clientId, CLIENT_SECRET: clientSecret, STORE_ID: storeId };
+  const names = Object.keys(given).map((name) => `${prefix}_${name}`);
+  const missing = Object.entries(given)
+    .filter(([, value]) => value === undefined)
+    .map(([name]) => `${prefix}_${name}`);
+  if (missing.length === names.length) return undefined;
+  if (clientId === undefined || clientSecret === undefined || storeId === undefined) {
+    problems.push(`${names.join(', ')} must be set together (missing ${missing.join(', ')})`);
+    return undefined;
+  }
+  return { clientId, clientSecret, storeId, apiUrl, timeoutMs };
 }
 
 /** A secret is a line; a file without end (`/dev/zero`, a pipe) must not hang the start. */

@@ -7,6 +7,7 @@ import type { DatabaseHandle } from './core/db/database';
 import { PrincipalCache } from './core/principal-cache';
 import { loadSecrets } from './core/secrets';
 import { TokenService } from './core/tokens';
+import { deliveryPlatformsFromConfig } from './delivery-apps/delivery-apps';
 import { EventFeed } from './events/event-feed';
 import { lightningNodeFromConfig } from './lightning/phoenixd.client';
 import { FacturapiClient } from './pac/facturapi.client';
@@ -48,6 +49,6 @@ export async function createContext(
         ? undefined
         : new FacturapiClient(config.pac.url, config.pac.key, config.pac.timeoutMs),
     printers: tcpPrinterTransport(),
-    deliveryApps: {},
+    deliveryApps: deliveryPlatformsFromConfig(config.deliveryApps, () => clock.now()),
   });
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config';
+import { startupSummary } from '../src/core/startup';
 
 describe('configuration', () => {
   it('works with no variables at all', () => {
@@ -201,6 +202,95 @@ describe('configuration', () => {
     });
   });
 
+  describe('delivery apps', () => {
+    const UBER = {
+      POS_UBEREATS_CLIENT_ID: 'uber-id',
+      POS_UBEREATS_CLIENT_SECRET: 'uber-secret',
+      POS_UBEREATS_STORE_ID: 'uber-store',
+    };
+    const RAPPI = {
+      POS_RAPPI_CLIENT_ID: 'rappi-id',
+      POS_RAPPI_CLIENT_SECRET: 'rappi-secret',
+      POS_RAPPI_STORE_ID: '900100001',
+    };
+
+    it('are off until their id, secret and store are set, and the summary says so', () => {
+      const config = loadConfig({});
+      assert.deepEqual(config.deliveryApps, { ubereats: undefined, rappi: undefined });
+      const summary = startupSummary(config, { address: null, hasAdmin: true });
+      assert.ok(
+        summary.includes(
+          '  uber eats: off (set POS_UBEREATS_CLIENT_ID, POS_UBEREATS_CLIENT_SECRET and POS_UBEREATS_STORE_ID)',
+        ),
+      );
+      assert.ok(
+        summary.includes(
+          '  rappi:     off (set POS_RAPPI_CLIENT_ID, POS_RAPPI_CLIENT_SECRET and POS_RAPPI_STORE_ID)',
+        ),
+      );
+    });
+
+    it("are on with their platform's addresses by default; the summary names store and URL, never the secret", () => {
+      const config = loadConfig({ ...UBER, ...RAPPI });
+      assert.deepEqual(config.deliveryApps.ubereats, {
+        clientId: 'uber-id',
+        clientSecret: 'uber-secret',
+        storeId: 'uber-store',
+        apiUrl: 'https://api.uber.com',
+        authUrl: 'https://auth.uber.com',
+        timeoutMs: 10_000,
+      });
+      assert.deepEqual(config.deliveryApps.rappi, {
+        clientId: 'rappi-id',
+        clientSecret: 'rappi-secret',
+        storeId: '900100001',
+        apiUrl: 'https://api.rappi.com.mx',
+        timeoutMs: 10_000,
+      });
+      const summary = startupSummary(config, { address: null, hasAdmin: true }).join('\n');
+      assert.match(summary, /uber eats: on, store uber-store at https:\/\/api\.uber\.com/);
+      assert.match(summary, /rappi: {5}on, store 900100001 at https:\/\/api\.rappi\.com\.mx/);
+      assert.doesNotMatch(summary, /secret/);
+    });
+
+    it('read other addresses and timeouts, without a trailing slash', () => {
+      const config = loadConfig({
+        ...UBER,
+        ...RAPPI,
+        POS_UBEREATS_API_URL: 'http://127.0.0.1:9770/',
+        POS_UBEREATS_AUTH_URL: 'http://127.0.0.1:9770',
+        POS_UBEREATS_TIMEOUT_MS: '3000',
+        POS_RAPPI_API_URL: 'http://127.0.0.1:9741/',
+      });
+      assert.equal(config.deliveryApps.ubereats?.apiUrl, 'http://127.0.0.1:9770');
+      assert.equal(config.deliveryApps.ubereats?.authUrl, 'http://127.0.0.1:9770');
+      assert.equal(config.deliveryApps.ubereats?.timeoutMs, 3000);
+      assert.equal(config.deliveryApps.rappi?.apiUrl, 'http://127.0.0.1:9741');
+    });
+
+    it('refuse a platform partly set, a bad address and a bad timeout', () => {
+      assert.throws(
+        () =>
+          loadConfig({
+            POS_UBEREATS_CLIENT_ID: 'uber-id',
+            POS_RAPPI_CLIENT_SECRET: 'rappi-secret',
+            POS_RAPPI_API_URL: 'ftp://rappi',
+            POS_RAPPI_TIMEOUT_MS: '0',
+          }),
+        (error: unknown) => {
+          assert.ok(error instanceof ConfigError);
+          assert.deepEqual(error.problems, [
+            'POS_UBEREATS_CLIENT_ID, POS_UBEREATS_CLIENT_SECRET, POS_UBEREATS_STORE_ID must be set together (missing POS_UBEREATS_CLIENT_SECRET, POS_UBEREATS_STORE_ID)',
+            'POS_RAPPI_API_URL must be an http:// or https:// URL',
+            'POS_RAPPI_TIMEOUT_MS must be a positive integer',
+            'POS_RAPPI_CLIENT_ID, POS_RAPPI_CLIENT_SECRET, POS_RAPPI_STORE_ID must be set together (missing POS_RAPPI_CLIENT_ID, POS_RAPPI_STORE_ID)',
+          ]);
+          return true;
+        },
+      );
+    });
+  });
+
   describe('secrets from files', () => {
     function secretFile(t: TestContext, content: string): string {
       const folder = mkdtempSync(join(tmpdir(), 'pos-config-'));
@@ -232,6 +322,19 @@ describe('configuration', () => {
         walletPassword: 'wallet pass',
       });
       assert.equal(config.databaseUrl, 'postgres://pos:pw@db/pos');
+    });
+
+    it("reads the delivery apps' client secrets from their _FILE variables", (t) => {
+      const config = loadConfig({
+        POS_UBEREATS_CLIENT_ID: 'uber-id',
+        POS_UBEREATS_CLIENT_SECRET_FILE: secretFile(t, 'uber-secret\n'),
+        POS_UBEREATS_STORE_ID: 'uber-store',
+        POS_RAPPI_CLIENT_ID: 'rappi-id',
+        POS_RAPPI_CLIENT_SECRET_FILE: secretFile(t, 'rappi-secret\n'),
+        POS_RAPPI_STORE_ID: '900100001',
+      });
+      assert.equal(config.deliveryApps.ubereats?.clientSecret, 'uber-secret');
+      assert.equal(config.deliveryApps.rappi?.clientSecret, 'rappi-secret');
     });
 
     it('validates a secret from a file like one from the environment', (t) => {

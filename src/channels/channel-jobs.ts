@@ -7,9 +7,9 @@ import {
   type PlatformOrder,
 } from '../core/delivery-platform';
 import { ConflictError } from '../core/errors';
-import { toCents } from '../core/money';
 import { getMenuBoard, type MenuBoard } from '../menu/menu.api';
 import { findChannelOrdersKitchenDone } from '../orders/orders.api';
+import { republishEditedMenus } from './channel-menu';
 import { cancelByPlatform, isDeliveryChannel, markReady, takeInOrder } from './channel-orders.service';
 import * as channels from './channels.repo';
 
@@ -192,7 +192,9 @@ export async function watchChannels(ctx: AppContext): Promise<void> {
       if (!(error instanceof ConflictError)) throw error;
     });
   }
-  await publishAvailability(ctx, platforms, now);
+  const board = await getMenuBoard(ctx);
+  await publishAvailability(ctx, platforms, board, now);
+  await republishEditedMenus(ctx, platforms, board, now);
 }
 
 /**
@@ -275,9 +277,10 @@ function availabilityOf(board: MenuBoard): Availability[] {
 async function publishAvailability(
   ctx: AppContext,
   platforms: DeliveryPlatform[],
+  board: MenuBoard,
   now: number,
 ): Promise<void> {
-  const items = availabilityOf(await getMenuBoard(ctx));
+  const items = availabilityOf(board);
   for (const { channel } of platforms) {
     await ctx.db.transaction().execute(async (trx) => {
       const told = await channels.lockPublishedAvailability(trx, channel);
@@ -302,50 +305,4 @@ async function publishAvailability(
       await channels.savePublishedAvailability(trx, channel, changed);
     });
   }
-}
-
-/** The menu in the port's vocabulary, with each dish's price (a price per channel is not kept yet). */
-export function platformMenuOf(board: MenuBoard, currency: string): PlatformMenu {
-  const groups = new Map<string, PlatformMenu['modifierGroups'][number]>();
-  for (const category of board.categories) {
-    for (const dish of category.dishes) {
-      for (const group of dish.modifier_groups) {
-        groups.set(group.id, {
-          id: group.id,
-          name: group.name,
-          minChoices: group.min_select,
-          maxChoices: group.max_select,
-          options: group.options.map((option) => ({
-            id: option.id,
-            name: option.name,
-            priceCents: toCents(option.price_delta),
-            isAvailable: option.available,
-          })),
-        });
-      }
-    }
-  }
-  return {
-    currency,
-    categories: board.categories
-      .filter((category) => category.dishes.length > 0)
-      .map((category) => ({
-        id: category.id,
-        name: category.name,
-        dishIds: category.dishes.map((dish) => dish.id),
-      })),
-    dishes: board.categories.flatMap((category) =>
-      category.dishes.map((dish) => ({
-        id: dish.id,
-        name: dish.name,
-        description: dish.description === '' ? null : dish.description,
-        priceCents: toCents(dish.price),
-        photoUrl: null,
-        modifierGroupIds: dish.modifier_groups.map((group) => group.id),
-        isAvailable: dish.available,
-      })),
-    ),
-    modifierGroups: [...groups.values()],
-    hours: [],
-  };
 }

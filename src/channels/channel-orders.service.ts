@@ -22,6 +22,7 @@ import {
 } from '../orders/orders.api';
 import { findPaymentsOfTicket, recordPaymentIn, refundWholeIn } from '../payments/payments.api';
 import { authorize } from '../permissions/permissions.api';
+import { enqueuePackingSlip } from '../printing/printing.api';
 import { cancelLockedTicket, createTicketIn, findTicket } from '../tickets/tickets.api';
 import { channelName, channelPrincipal, channelUser } from './channel-users';
 import * as channels from './channels.repo';
@@ -106,6 +107,7 @@ export async function takeInOrder(
 async function acceptIn(trx: Db, channel: DeliveryChannel, order: OrderRow, now: number): Promise<void> {
   const principal = channelPrincipal(channel);
   await sendOrderIn(trx, principal, order.id, undefined, now);
+  await enqueuePackingSlip(trx, order.id, now);
   const totalCents = Number(order.total_cents);
   if (totalCents > 0) {
     const bill = await createTicketIn(trx, principal, order.id, {}, now);

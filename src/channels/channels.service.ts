@@ -4,7 +4,7 @@ import { NotFoundError, UnauthorizedError } from '../core/errors';
 import { toIsoUtcOrNull } from '../core/time';
 import { getMenuBoard } from '../menu/menu.api';
 import { loadSettings } from '../settings/settings.api';
-import { platformMenuOf } from './channel-jobs';
+import { platformMenuOf, queueMenuUpload } from './channel-menu';
 import { isDeliveryChannel } from './channel-orders.service';
 import * as channels from './channels.repo';
 import type { ChannelSettingsBody, ChannelView } from './channels.schemas';
@@ -150,24 +150,7 @@ export async function syncMenu(ctx: AppContext, channel: string): Promise<void> 
   await channels.ensureStore(ctx.db, platform.channel, now);
   await ctx.db.transaction().execute(async (trx) => {
     await channels.lockPublishedAvailability(trx, platform.channel);
-    await channels.enqueueCall(trx, {
-      channel: platform.channel,
-      action: 'menu',
-      orderId: null,
-      payload: menu,
-      now,
-      giveUpAt: now + 60 * 60_000,
-    });
-    await channels.savePublishedAvailability(trx, platform.channel, [
-      ...menu.dishes.map((dish) => ({ id: dish.id, kind: 'dish' as const, isAvailable: dish.isAvailable })),
-      ...menu.modifierGroups.flatMap((group) =>
-        group.options.map((option) => ({
-          id: option.id,
-          kind: 'option' as const,
-          isAvailable: option.isAvailable,
-        })),
-      ),
-    ]);
+    await queueMenuUpload(trx, platform.channel, menu, now);
   });
 }
 

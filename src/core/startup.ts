@@ -130,6 +130,8 @@ export function startupSummary(config: Config, facts: StartupFacts): string[] {
     lines.push(`  invoicing: ${describeInvoicing(config, facts.restaurant.invoicing)}`);
   }
   lines.push(`  rates:     ${describeRateSource(config)}`);
+  lines.push(`  uber eats: ${describeDeliveryApp(config.deliveryApps.ubereats, 'POS_UBEREATS')}`);
+  lines.push(`  rappi:     ${describeDeliveryApp(config.deliveryApps.rappi, 'POS_RAPPI')}`);
   lines.push(`  lightning: ${describeLightning(config, facts.lightning)}`);
   lines.push(`  keys:      ${describeKeys(config)}`);
   lines.push(`  backups:   ${describeBackups(config, facts.lastBackupAt ?? null)}`);
@@ -163,6 +165,13 @@ function describeLightning(config: Config, fact: LightningFact | undefined): str
     default:
       return node;
   }
+}
+
+/** A delivery app's store and where it is reached; never its secret. */
+function describeDeliveryApp(app: Config['deliveryApps']['rappi'], prefix: string): string {
+  if (app === undefined)
+    return `off (set ${prefix}_CLIENT_ID, ${prefix}_CLIENT_SECRET and ${prefix}_STORE_ID)`;
+  return `on, store ${app.storeId} at ${app.apiUrl}`;
 }
 
 function describeSettings(restaurant: RestaurantFact): string {

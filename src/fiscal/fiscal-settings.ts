@@ -49,7 +49,7 @@ export async function loadFiscalSettings(db: Db): Promise<FiscalSettings> {
       productKey: '90101501',
       unitKey: 'E48',
       globalPeriodicity: 'month',
-      paymentForms: { cash: '01', card: '04', transfer: '03' },
+      paymentForms: { cash: '01', card: '04', transfer: '03', ubereats: '31', rappi: '31' },
       enabledSince: null,
       scannedThrough: null,
     };

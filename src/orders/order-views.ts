@@ -2,7 +2,7 @@ import type { Principal } from '../core/auth-guard';
 import { fromCents } from '../core/money';
 import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
 import { holdsPermission, MONEY_READ } from '../permissions/permissions.api';
-import { heldCartOf } from './channel-orders';
+import { heldCartOf } from './held-cart';
 import type { OrderDishDetail } from './order-dishes.repo';
 import type { OrderRow } from './orders.repo';
 import type { OrderDishView, OrderView } from './orders.schemas';

@@ -1,14 +1,13 @@
 /** What the other features may use of orders: the rest of src/orders/ is its own (docs/architecture.md). */
 export {
-  type ChannelLine,
   type ChannelOrderInput,
   findChannelOrder,
   findChannelOrdersKitchenDone,
-  heldCartOf,
   insertChannelOrder,
   remapHeldOrder,
   setChannelState,
 } from './channel-orders';
+export { type ChannelLine, heldCartOf } from './held-cart';
 export { findBilledDishIds, findLiveTicketsOfOrder, lockLiveOrderOfBill } from './order-bills.repo';
 export { completeOrder } from './order-completion';
 export type { OrderDishDetail } from './order-dishes.repo';

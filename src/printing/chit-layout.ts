@@ -1,6 +1,6 @@
 import { shortCode } from '../core/ids';
 import type { PaperLocale } from '../settings/settings.api';
-import { paperWords, tableLabel } from './paper-language';
+import { channelLabel, type PaperWords, paperWords, tableLabel } from './paper-language';
 import { centered, indented, rule, wrap } from './text-layout';
 
 /** A kitchen chit: what one station must prepare for one order, and for whom. */
@@ -18,6 +18,16 @@ export type Chit = {
   dishes: ChitDish[];
   /** A void: the station stops making these dishes; undefined for dishes sent to be made. */
   voided?: { reason: string | null };
+  /** A delivery app's order: printed instead of the table and the waiter. */
+  delivery?: ChitDelivery;
+};
+
+/** What the counter and the courier go by: the platform, its code, the customer, the pickup time. */
+export type ChitDelivery = {
+  channel: string;
+  code: string;
+  customer: string | null;
+  pickupAt: string | null;
 };
 
 export type ChitDish = {
@@ -36,7 +46,6 @@ export type ChitDish = {
  */
 export function chitLines(chit: Chit, width: number): string[] {
   const words = paperWords(chit.locale);
-  const hasCourses = chit.dishes.some((dish) => dish.course !== 1);
   // The station every category starts in is a code, "kitchen": the cooks read it in their language.
   const station = chit.station ?? 'kitchen';
   const voidLines = chit.voided
@@ -48,23 +57,41 @@ export function chitLines(chit: Chit, width: number): string[] {
   return [
     ...voidLines,
     ...centered(station.toLowerCase() === 'kitchen' ? words.kitchen : station.toUpperCase(), width),
-    ...wrap(chit.tableName === null ? words.noTable : tableLabel(words.table, chit.tableName), width),
-    ...wrap(`${words.waiter} ${chit.waiter}`, width),
+    ...(chit.delivery
+      ? deliveryLines(chit.delivery, words, width)
+      : [
+          ...wrap(chit.tableName === null ? words.noTable : tableLabel(words.table, chit.tableName), width),
+          ...wrap(`${words.waiter} ${chit.waiter}`, width),
+        ]),
     ...wrap(`${words.order} ${shortCode(chit.orderId)}`, width),
     ...wrap(`${words.sent} ${chit.sentAt}`, width),
     rule(width),
-    ...chit.dishes.flatMap((dish, index) => [
-      ...(hasCourses && chit.dishes[index - 1]?.course !== dish.course
-        ? wrap(`-- ${words.course} ${dish.course} --`, width)
-        : []),
-      ...wrap(
-        `${dish.quantity} x ${dish.name}${dish.seat === null ? '' : ` (${words.seat} ${dish.seat})`}`,
-        width,
-      ),
-      ...dish.modifiers.flatMap((modifier) => indented(wrap(`+ ${modifier}`, width - 2))),
-      ...(dish.notes.trim() ? wrap(`>> ${dish.notes.trim()}`, width) : []),
-    ]),
+    ...dishLines(chit.dishes, words, width),
     rule(width),
     ...voidLines,
   ];
+}
+
+export function deliveryLines(delivery: ChitDelivery, words: PaperWords, width: number): string[] {
+  return [
+    ...centered(`*** ${channelLabel(delivery.channel).toUpperCase()} ${delivery.code} ***`, width),
+    ...(delivery.customer ? wrap(`${words.customer} ${delivery.customer}`, width) : []),
+    ...(delivery.pickupAt ? wrap(`${words.pickup} ${delivery.pickupAt}`, width) : []),
+  ];
+}
+
+/** The plates by course, each option on its own line under its dish and notes marked to catch the eye. */
+export function dishLines(dishes: ChitDish[], words: PaperWords, width: number): string[] {
+  const hasCourses = dishes.some((dish) => dish.course !== 1);
+  return dishes.flatMap((dish, index) => [
+    ...(hasCourses && dishes[index - 1]?.course !== dish.course
+      ? wrap(`-- ${words.course} ${dish.course} --`, width)
+      : []),
+    ...wrap(
+      `${dish.quantity} x ${dish.name}${dish.seat === null ? '' : ` (${words.seat} ${dish.seat})`}`,
+      width,
+    ),
+    ...dish.modifiers.flatMap((modifier) => indented(wrap(`+ ${modifier}`, width - 2))),
+    ...(dish.notes.trim() ? wrap(`>> ${dish.notes.trim()}`, width) : []),
+  ]);
 }

@@ -1,12 +1,21 @@
 import type { Db } from '../core/db/database';
 import { NotFoundError } from '../core/errors';
+import { shortCode } from '../core/ids';
 import { loadSettings } from '../settings/settings.api';
-import { type Chit, type ChitDish, chitLines } from './chit-layout';
+import {
+  type Chit,
+  type ChitDelivery,
+  type ChitDish,
+  chitLines,
+  deliveryLines,
+  dishLines,
+} from './chit-layout';
 import * as chits from './chits.repo';
 import { escposOf } from './escpos';
-import { formatPaperDateTime } from './paper-language';
+import { formatPaperDateTime, formatPaperTime, paperWords } from './paper-language';
 import { enqueuePrintJob } from './print-queue';
-import { lockKitchenPrinters } from './printers.repo';
+import { lockKitchenPrinters, lockReceiptPrinter } from './printers.repo';
+import { centered, rule, wrap } from './text-layout';
 
 /** A dish just sent to the kitchen, and the station (its category's) that prepares it. */
 export type SentDish = { orderDishId: string; station: string };
@@ -55,6 +64,7 @@ export async function enqueueKitchenChits(
       sentAt: formatPaperDateTime(locale, sent.now, timeZone),
       dishes: grouped(mine),
       ...(sent.voided && { voided: sent.voided }),
+      ...(header.channel !== 'dine_in' && { delivery: deliveryOf(header, timeZone) }),
     };
     const width = Number(printer.width);
     await enqueuePrintJob(
@@ -70,6 +80,67 @@ export async function enqueueKitchenChits(
     queued += 1;
   }
   return queued;
+}
+
+type ChitHeader = NonNullable<Awaited<ReturnType<typeof chits.findChitHeader>>>;
+
+function deliveryOf(header: ChitHeader, timeZone: string): ChitDelivery {
+  return {
+    channel: header.channel,
+    code: header.channel_code ?? '',
+    customer: header.customer_first_name,
+    pickupAt: header.pickup_at === null ? null : formatPaperTime(Number(header.pickup_at), timeZone),
+  };
+}
+
+/**
+ * The packing slip of a delivery app's order, on the receipt printer, in the transaction that accepts
+ * it: the code the courier says, the customer's first name, every plate with its options and notes,
+ * and no prices (the bag is sealed with it). None when no receipt printer is set up.
+ */
+export async function enqueuePackingSlip(trx: Db, orderId: string, now: number): Promise<boolean> {
+  const printer = await lockReceiptPrinter(trx);
+  if (!printer) return false;
+  const header = await chits.findChitHeader(trx, orderId);
+  if (!header) throw new NotFoundError();
+  const { timeZone, locale } = await loadSettings(trx);
+  const plates = await chits.findLivePlates(trx, orderId);
+  const modifiers = new Map<string, string[]>();
+  for (const choice of await chits.findChitModifiers(
+    trx,
+    plates.map((plate) => plate.id),
+  )) {
+    modifiers.set(choice.order_dish_id, [...(modifiers.get(choice.order_dish_id) ?? []), choice.name]);
+  }
+  const width = Number(printer.width);
+  const words = paperWords(locale);
+  const lines = [
+    ...centered(words.packingSlip, width),
+    ...deliveryLines(deliveryOf(header, timeZone), words, width),
+    ...wrap(`${words.order} ${shortCode(orderId)}`, width),
+    rule(width),
+    ...dishLines(
+      grouped(
+        plates.map((plate) => ({
+          name: plate.name,
+          notes: plate.notes,
+          seat: null,
+          course: 1,
+          modifiers: modifiers.get(plate.id) ?? [],
+        })),
+      ),
+      words,
+      width,
+    ),
+    rule(width),
+    ...wrap(words.packingCheck, width),
+  ];
+  await enqueuePrintJob(
+    trx,
+    { printerId: printer.id, kind: 'receipt', bytes: escposOf(lines, width), orderId },
+    now,
+  );
+  return true;
 }
 
 /** A plate the kitchen has and has not handed out: voiding it must reach the station on paper. */

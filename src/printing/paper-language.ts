@@ -37,6 +37,10 @@ const WORDS = {
     cash: 'Efectivo',
     card: 'Tarjeta',
     lightning: 'Lightning',
+    customer: 'Cliente:',
+    pickup: 'Recoge:',
+    packingSlip: 'LISTA DE EMPAQUE',
+    packingCheck: 'Revisa cada platillo antes de cerrar la bolsa',
   },
   'en-US': {
     taxId: 'Tax ID',
@@ -73,6 +77,10 @@ const WORDS = {
     cash: 'Cash',
     card: 'Card',
     lightning: 'Lightning',
+    customer: 'Customer:',
+    pickup: 'Pickup:',
+    packingSlip: 'PACKING SLIP',
+    packingCheck: 'Check every dish before sealing the bag',
   },
 } as const satisfies Record<PaperLocale, Record<string, string>>;
 
@@ -110,6 +118,18 @@ export function formatCount(locale: PaperLocale, value: number): string {
 export function formatPercent(locale: PaperLocale, percent: number): string {
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(percent);
   return locale === 'es-MX' ? `${number} %` : `${number}%`;
+}
+
+/** The delivery apps by the names their couriers and customers know (the same in every language). */
+const CHANNEL_NAMES: Readonly<Record<string, string>> = { ubereats: 'Uber Eats', rappi: 'Rappi' };
+
+export function channelLabel(channel: string): string {
+  return CHANNEL_NAMES[channel] ?? channel;
+}
+
+/** An instant's time of day on the restaurant's wall clock: `20:15`. */
+export function formatPaperTime(unixMs: number, timeZone: string): string {
+  return DateTime.fromMillis(unixMs, { zone: timeZone }).toFormat('HH:mm');
 }
 
 /** An instant as the restaurant's wall clock showed it: `22/11/2026 12:00` in Mexico, `2026-11-22 12:00` otherwise. */

@@ -1,6 +1,6 @@
 /** What the other features may use of printing: the rest of src/printing/ is its own (docs/architecture.md). */
 export { escposOf } from './escpos';
-export { enqueueKitchenChits, isBeingMade } from './kitchen-chits';
+export { enqueueKitchenChits, enqueuePackingSlip, isBeingMade } from './kitchen-chits';
 export type { PaperWords } from './paper-language';
 export {
   formatCount,

@@ -148,6 +148,40 @@ export async function dayBillTotals(db: Db, range: { from: number; to: number })
   };
 }
 
+/**
+ * The day's sales by channel, as dayBillTotals counts them (bills paid that day, net of discounts and
+ * refunds), with each delivery order's commission: the platform's own figure where its API gave one,
+ * else the channel's `commission_bp` of the order's net. A platform's cancellation refunds and cancels
+ * the bill, so its order leaves these figures as it leaves the sales.
+ */
+export async function dayChannelTotals(db: Db, range: { from: number; to: number }) {
+  const { rows } = await sql<Record<string, unknown>>`select o.channel as channel, o.id as order_id,
+      o.channel_commission_cents as own_commission, coalesce(s.commission_bp, 0) as commission_bp,
+      sum(f.gross - f.discounts - f.refunds) as net
+    from sales_facts f
+    join orders o on o.id = f.order_id
+    left join channel_stores s on s.channel = o.channel
+    where f.kind = 'bill' and f.paid_at >= ${range.from} and f.paid_at < ${range.to}
+    group by o.channel, o.id, o.channel_commission_cents, s.commission_bp`.execute(db);
+  const totals = new Map<string, { orders: number; salesCents: number; commissionCents: number }>();
+  for (const row of rows) {
+    const channel = String(row.channel);
+    const net = Number(row.net ?? 0);
+    const commission =
+      channel === 'dine_in'
+        ? 0
+        : row.own_commission === null
+          ? Math.round((net * Number(row.commission_bp)) / 10_000)
+          : Number(row.own_commission);
+    const total = totals.get(channel) ?? { orders: 0, salesCents: 0, commissionCents: 0 };
+    total.orders += 1;
+    total.salesCents += net;
+    total.commissionCents += commission;
+    totals.set(channel, total);
+  }
+  return totals;
+}
+
 export type DayPaymentRow = {
   shift_id: string | null;
   method: string;

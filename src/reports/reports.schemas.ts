@@ -186,6 +186,24 @@ export const DayReport = Type.Object({
       'Per shift, oldest first, then the line outside any shift (shift_id null) when money moved outside ' +
       'one: the lines add up to payments_total and refunds_recorded',
   }),
+  by_channel: Type.Array(
+    Type.Object({
+      channel: Type.String({ description: '`dine_in`, `ubereats` or `rappi`', example: 'ubereats' }),
+      orders: Type.Integer({ description: 'Orders of the bills paid that day' }),
+      sales: Type.Number({ description: 'Net sales (gross − discounts − refunds) of those bills' }),
+      commission: Type.Number({
+        description:
+          "What the platform keeps: its own figure per order where its API gives one, else the channel's " +
+          '`commission_percent` of the sales; 0 for dine in',
+      }),
+      net: Type.Number({ description: 'sales − commission' }),
+    }),
+    {
+      description:
+        'The sales split by where the orders came from, dine in first: the lines add up to net_sales. ' +
+        "A delivery app's money never enters a drawer, so the shifts' Z reports do not show it",
+    },
+  ),
   voids: AdjustmentSection('Plates voided that day, at their price'),
   comps: AdjustmentSection(
     'Bills made that day and discounted 100 % (not cancelled), at the amount given away',

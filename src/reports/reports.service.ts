@@ -120,13 +120,14 @@ export async function dayReport(ctx: AppContext, principal: Principal, date: str
   if (!isCalendarDate(date)) throw new BadRequestError('date must be a calendar day (YYYY-MM-DD)');
   const settings = await loadSettings(ctx.db);
   const range = localDaysToRange(date, date, settings.timeZone);
-  const [sales, payments, refunds, voids, comps, otherDiscounts] = await Promise.all([
+  const [sales, payments, refunds, voids, comps, otherDiscounts, channels] = await Promise.all([
     repo.dayBillTotals(ctx.db, range),
     repo.dayPayments(ctx.db, range),
     repo.dayRefunds(ctx.db, range),
     adjustments.dayVoids(ctx.db, range),
     adjustments.dayDiscounts(ctx.db, range, 'comps'),
     adjustments.dayDiscounts(ctx.db, range, 'others'),
+    repo.dayChannelTotals(ctx.db, range),
   ]);
   const shiftIds = [...new Set([...payments, ...refunds].map((row) => row.shift_id))];
   const shifts = await repo.dayShifts(
@@ -204,6 +205,15 @@ export async function dayReport(ctx: AppContext, principal: Principal, date: str
     refunds_recorded: fromCents(refunds.reduce((sum, row) => sum + Number(row.amount_cents), 0)),
     ...lightningFigures(payments.filter((row) => row.method === 'lightning')),
     shifts: lines,
+    by_channel: [...channels.entries()]
+      .sort(([a], [b]) => (a === 'dine_in' ? -1 : b === 'dine_in' ? 1 : a.localeCompare(b)))
+      .map(([channel, total]) => ({
+        channel,
+        orders: total.orders,
+        sales: fromCents(total.salesCents),
+        commission: fromCents(total.commissionCents),
+        net: fromCents(total.salesCents - total.commissionCents),
+      })),
     voids: adjustmentSection(voids),
     comps: adjustmentSection(comps),
     other_discounts: adjustmentSection(otherDiscounts),

@@ -112,6 +112,8 @@ describe('start-up summary', () => {
         "  settings:  no tax, days in UTC, MXN, paper es-MX (the manager's settings screen changes them)",
         '  invoicing: off (the manager switches it on; it needs POS_PAC_KEY)',
         '  rates:     none (set POS_RATE_SOURCE: Lightning amounts need a BTC price)',
+        '  uber eats: off (set POS_UBEREATS_CLIENT_ID, POS_UBEREATS_CLIENT_SECRET and POS_UBEREATS_STORE_ID)',
+        '  rappi:     off (set POS_RAPPI_CLIENT_ID, POS_RAPPI_CLIENT_SECRET and POS_RAPPI_STORE_ID)',
         '  lightning: not configured (set PHOENIXD_PASSWORD; wallet routes answer 503 until then)',
         '  keys:      PIN key kept in the database, session key kept in the database',
         '  backups:   none scheduled (set POS_BACKUP_DIR and POS_BACKUP_EVERY)',

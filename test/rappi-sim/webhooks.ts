@@ -205,6 +205,8 @@ export class WebhookHub {
   }
 
   private sleep(ms: number): Promise<void> {
+    // A delivery whose answer arrives after stop() must not start a wait that stop() can no longer end.
+    if (this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waits.delete(timer);

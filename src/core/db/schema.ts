@@ -600,8 +600,15 @@ export type Database = {
     last_ok_at: number | null;
     /** The platform's reads are rationed (Rappi: 45 s apart); no instance reads before this. */
     next_read_at: Generated<number>;
+    /** A hash of the menu last published; null until a person first publishes it. */
+    menu_hash: Generated<string | null>;
+    /** A menu unlike the published one, and when it was first seen: published once it holds still. */
+    menu_seen_hash: Generated<string | null>;
+    menu_seen_at: Generated<number | null>;
     updated_at: number;
   };
+  /** A dish's price on one delivery app, where it differs from the dish's own. */
+  dish_channel_prices: { dish_id: string; channel: string; price_cents: number };
   /** What each platform was last told of a dish's or an option's availability. */
   channel_availability: {
     channel: string;

@@ -117,7 +117,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_error_at', 'bigint')
     .addColumn('last_ok_at', 'bigint')
     .addColumn('next_read_at', 'bigint', (col) => col.notNull().defaultTo(0))
+    // The menu last published (a hash), and a different one seen since and when: edits are published
+    // once the menu has stopped changing for a while.
+    .addColumn('menu_hash', 'text')
+    .addColumn('menu_seen_hash', 'text')
+    .addColumn('menu_seen_at', 'bigint')
     .addColumn('updated_at', 'bigint', (col) => col.notNull())
+    .execute();
+
+  // A dish's price on one platform, where it differs from its own (platforms' prices are often higher).
+  await db.schema
+    .createTable('dish_channel_prices')
+    .addColumn('dish_id', 'text', (col) => col.notNull().references('dishes.id'))
+    .addColumn('channel', 'text', (col) => col.notNull())
+    .addColumn('price_cents', 'bigint', (col) => col.notNull().check(sql`price_cents >= 0`))
+    .addPrimaryKeyConstraint('dish_channel_prices_pk', ['dish_id', 'channel'])
     .execute();
 
   // What each platform was last told of each dish's and option's availability.
@@ -208,6 +222,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('channel_availability').execute();
+  await db.schema.dropTable('dish_channel_prices').execute();
   await db.schema.dropTable('channel_stores').execute();
   await db.schema.dropTable('channel_calls').execute();
   await db.schema.dropTable('channel_inbox').execute();
