@@ -94,10 +94,10 @@ export function ChannelStates() {
                 <button
                   type="button"
                   disabled={busy === channel.channel}
-                  aria-label={format(isPaused ? t.resumeFor : t.pauseFor, { platform: name })}
                   onClick={() => void change(channel.channel, isPaused ? 'resume' : 'pause')}
                 >
                   {isPaused ? t.resume : t.pause}
+                  <span class="visually-hidden"> {name}</span>
                 </button>
               )}
             </li>

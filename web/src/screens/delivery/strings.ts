@@ -10,8 +10,6 @@ export const strings: Strings<
   | 'failing'
   | 'pause'
   | 'resume'
-  | 'pauseFor'
-  | 'resumeFor'
   | 'orders'
   | 'empty'
   | 'held'
@@ -59,8 +57,6 @@ export const strings: Strings<
     failing: 'Error: {message}',
     pause: 'Pause 20 min',
     resume: 'Resume',
-    pauseFor: 'Pause {platform} for 20 minutes',
-    resumeFor: 'Resume {platform}',
     orders: "Today's delivery orders",
     empty: 'No delivery orders today yet. They appear here as they arrive.',
     held: 'Items to match',
@@ -108,8 +104,6 @@ export const strings: Strings<
     failing: 'Error: {message}',
     pause: 'Pausar 20 min',
     resume: 'Reanudar',
-    pauseFor: 'Pausar {platform} 20 minutos',
-    resumeFor: 'Reanudar {platform}',
     orders: 'Pedidos a domicilio de hoy',
     empty: 'Aún no hay pedidos a domicilio hoy. Aparecen aquí al llegar.',
     held: 'Platillos por identificar',
