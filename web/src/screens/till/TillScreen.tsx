@@ -106,7 +106,11 @@ function OpenOrders() {
                 onClick={() => route(`/app/till/${order.id}`)}
               >
                 <span class="till-order-name">{label}</span>
-                <span class="muted">{format(t.waiter, { name: order.waiter })}</span>
+                <span class="muted">
+                  {isPlatform(order.channel)
+                    ? (order.customer_first_name ?? '')
+                    : format(t.waiter, { name: order.waiter })}
+                </span>
                 <span class="muted">{format(t.orderCode, { code: shortCode(order.id) })}</span>
                 <span class="till-order-amounts">
                   <span>
