@@ -47,6 +47,8 @@ const setUpBody = { name: 'Owner', pin: '4321', wallet_password: 'a long wallet 
 describe('database that cannot write [sqlite file]', () => {
   it('logs the real error when SQLite ends the transaction itself', async (t) => {
     const { app, db, logs } = await setUp(t, sqliteFile);
+    const users = () => db.selectFrom('users').selectAll().execute();
+    const before = await users();
     await sql`create trigger users_refused before insert on users
       begin select raise(rollback, 'the storage gave up'); end`.execute(db);
     const response = await app.inject({ method: 'POST', url: '/initial-setup', payload: setUpBody });
@@ -54,7 +56,7 @@ describe('database that cannot write [sqlite file]', () => {
     assert.deepEqual(response.json(), { message: 'Internal server error' });
     assert.match(logs.text(), /the storage gave up/);
     assert.doesNotMatch(logs.text(), /cannot rollback/);
-    assert.equal((await db.selectFrom('users').selectAll().execute()).length, 0);
+    assert.deepEqual(await users(), before);
   });
 
   it('answers a write to a full database with 507 Storage is full, logs why, and /health reports it', async (t) => {
