@@ -105,7 +105,10 @@ export async function buildWeb() {
     write: false,
   });
   const assets = app.outputFiles.map((file) => relative(webOutdir, file.path));
-  const entry = Object.entries(app.metafile.outputs).find(([, output]) => output.entryPoint);
+  // The app's own entry: each lazily imported screen is an entry point of the metafile too.
+  const entry = Object.entries(app.metafile.outputs).find(
+    ([, output]) => output.entryPoint === 'web/src/main.tsx',
+  );
   const script = relative(webOutdir, join(root, entry[0]));
   const stylesheet = entry[1].cssBundle && relative(webOutdir, join(root, entry[1].cssBundle));
   const html = readFileSync(join(root, 'web', 'index.html'), 'utf8')

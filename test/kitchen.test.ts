@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { it } from 'node:test';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
+import { insertDeliveryOrder } from './helpers/channel-factories';
 import { billableOrder, createBill, storedEvents } from './helpers/checkout-factories';
+import { insertDish } from './helpers/factories';
 import { ordersSnapshot, storedOrder, storedOrderDishes } from './helpers/orders-factories';
 
 describeEachDatabase('kitchen flow', (target) => {
@@ -64,6 +66,49 @@ describeEachDatabase('kitchen flow', (target) => {
     assert.notEqual(view.ready_at, null);
     const events = (await storedEvents(db)).filter((event) => event.type === 'dish.status_changed');
     assert.deepEqual(events.at(-1)?.payload.data, view);
+  });
+
+  it("shows a delivery order's platform, code and customer, its plates by when the courier comes", async (t) => {
+    const { app, db, clock } = await buildTestApp(t, target);
+    const { call, admin, orderId } = await billableOrder(app, db, [1000]);
+    assert.equal((await call('POST', `/orders/${orderId}/send`)).statusCode, 200);
+    const tacos = await insertDish(db, { name: 'Tacos al pastor' });
+    const sentAt = clock.now();
+    clock.advance(10_000);
+    // Taken in later but due sooner: the Rappi courier comes ten minutes before Uber's.
+    const uber = await insertDeliveryOrder(db, clock.now(), {
+      channel: 'ubereats',
+      code: 'A7F3C',
+      customer: 'Lucía',
+      pickupAt: sentAt + 30 * 60_000,
+      lines: [{ dishId: tacos.id, name: 'Tacos al pastor', quantity: 2 }],
+    });
+    clock.advance(10_000);
+    const rappi = await insertDeliveryOrder(db, clock.now(), {
+      channel: 'rappi',
+      code: '991122',
+      customer: 'Jorge',
+      pickupAt: sentAt + 20 * 60_000,
+      lines: [{ dishId: tacos.id, name: 'Tacos al pastor' }],
+    });
+    for (const id of [uber, rappi]) {
+      const accepted = await admin('POST', `/orders/${id}/accept`);
+      assert.equal(accepted.statusCode, 200, accepted.body);
+    }
+
+    const queue = (await call('GET', '/kitchen/queue')).json() as Record<string, unknown>[];
+    assert.deepEqual(
+      queue.map((item) => [item.order_id, item.channel, item.channel_code, item.customer_first_name]),
+      [
+        [orderId, 'dine_in', null, null],
+        [rappi, 'rappi', '991122', 'Jorge'],
+        [uber, 'ubereats', 'A7F3C', 'Lucía'],
+        [uber, 'ubereats', 'A7F3C', 'Lucía'],
+      ],
+    );
+    assert.equal(queue[0]?.pickup_at, null);
+    assert.equal(queue[1]?.pickup_at, new Date(sentAt + 20 * 60_000).toISOString());
+    assert.equal(queue[1]?.table_name, null);
   });
 
   it('refuses a move out of order with the 400 and changes nothing', async (t) => {

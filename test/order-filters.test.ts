@@ -100,6 +100,44 @@ describeEachDatabase('order lists and sales', (target) => {
     assert.equal(combined.headers['x-total-count'], '1');
   });
 
+  it('filters by channel: one delivery app, every delivery app, or the dining room', async (t) => {
+    const { app, db } = await buildTestApp(t, target, { env: { POS_TIMEZONE: 'America/Mexico_City' } });
+    const { call } = await diningRoom(app, db);
+    const noon = Date.UTC(2026, 10, 22, 18);
+    const dineIn = await insertOrder(db, { createdAt: noon });
+    const uber = await insertOrder(db, { createdAt: noon + HOUR });
+    const rappi = await insertOrder(db, { createdAt: noon + 2 * HOUR });
+    const yesterdayRappi = await insertOrder(db, { createdAt: noon - 24 * HOUR });
+    for (const [order, channel, code] of [
+      [uber, 'ubereats', 'A7F3C'],
+      [rappi, 'rappi', '991122'],
+      [yesterdayRappi, 'rappi', '881100'],
+    ] as const) {
+      await db
+        .updateTable('orders')
+        .set({
+          channel,
+          channel_order_id: `${channel}-${code}`,
+          channel_code: code,
+          channel_state: 'accepted',
+        })
+        .where('id', '=', order.id)
+        .execute();
+    }
+
+    assert.deepEqual(ids(await call('GET', '/orders?channel=ubereats')), [uber.id]);
+    assert.deepEqual(ids(await call('GET', '/orders?channel=rappi')), [rappi.id, yesterdayRappi.id]);
+    assert.deepEqual(ids(await call('GET', '/orders?channel=dine_in')), [dineIn.id]);
+    const delivery = await call('GET', '/orders?channel=delivery&date=2026-11-22');
+    assert.deepEqual(ids(delivery), [rappi.id, uber.id]);
+    assert.equal(delivery.headers['x-total-count'], '2');
+    const [shown] = delivery.json() as { channel: string; channel_code: string }[];
+    assert.equal(shown?.channel, 'rappi');
+    assert.equal(shown?.channel_code, '991122');
+    const unknown = await call('GET', '/orders?channel=didi');
+    assert.equal(unknown.statusCode, 400);
+  });
+
   it('answers the filter routes with pages, 204 when nothing matches', async (t) => {
     const { app, db } = await buildTestApp(t, target);
     const { call } = await diningRoom(app, db);

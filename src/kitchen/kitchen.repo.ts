@@ -73,9 +73,17 @@ export type QueueRow = {
   waiter: string;
   seat: number | null;
   course: number;
+  channel: string;
+  channel_code: string | null;
+  customer_first_name: string | null;
+  pickup_at: number | null;
 };
 
-/** Dishes a kitchen screen shows: sent, preparing or ready, of live orders, oldest first. */
+/**
+ * Dishes a kitchen screen shows: sent, preparing or ready, of live orders, oldest first. A delivery
+ * order's plates go by when its courier comes (`pickup_at`) rather than when they were sent, so the
+ * one due first is made first.
+ */
 export async function listQueue(db: Db, station: string | undefined, limit: number): Promise<QueueRow[]> {
   let query = db
     .selectFrom('order_dishes')
@@ -96,11 +104,16 @@ export async function listQueue(db: Db, station: string | undefined, limit: numb
       'orders.waiter',
       'order_dishes.seat',
       'order_dishes.course',
+      'orders.channel',
+      'orders.channel_code',
+      'orders.customer_first_name',
+      'orders.pickup_at',
     ])
     .where('order_dishes.status', 'in', ['sent', 'preparing', 'ready'])
     .where('orders.is_deleted', '=', sql.lit(0));
   if (station !== undefined) query = query.where('categories.station', '=', station);
   const rows = await query
+    .orderBy(sql`coalesce(orders.pickup_at, order_dishes.sent_at)`)
     .orderBy('order_dishes.sent_at')
     .orderBy('order_dishes.ordinal')
     .orderBy('order_dishes.id')
@@ -111,5 +124,6 @@ export async function listQueue(db: Db, station: string | undefined, limit: numb
     sent_at: Number(row.sent_at),
     seat: row.seat === null ? null : Number(row.seat),
     course: Number(row.course),
+    pickup_at: row.pickup_at === null ? null : Number(row.pickup_at),
   }));
 }

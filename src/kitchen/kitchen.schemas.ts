@@ -65,5 +65,18 @@ export const KitchenQueueItem = Type.Object({
   modifiers: Type.Array(ModifierSnapshot, { description: 'The options chosen for the plate' }),
   seat: Type.Union([Type.Integer(), Type.Null()]),
   course: Type.Integer(),
+  channel: Type.Union([Type.Literal('dine_in'), Type.Literal('ubereats'), Type.Literal('rappi')], {
+    description: '`dine_in`, or the delivery app the order came through',
+  }),
+  channel_code: Type.Union([Type.String(), Type.Null()], {
+    description: 'A delivery order: the short code the courier says; null in the dining room',
+    example: 'A7F3C',
+  }),
+  customer_first_name: Type.Union([Type.String(), Type.Null()], {
+    description: "A delivery order: its customer's first name",
+  }),
+  pickup_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: "A delivery order: when the courier comes for it (the queue's order for its plates)",
+  }),
 });
 export type KitchenQueueItem = Static<typeof KitchenQueueItem>;

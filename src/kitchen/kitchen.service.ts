@@ -252,6 +252,10 @@ export async function kitchenQueue(
     })),
     seat: row.seat,
     course: row.course,
+    channel: row.channel as KitchenQueueItem['channel'],
+    channel_code: row.channel_code,
+    customer_first_name: row.customer_first_name,
+    pickup_at: row.pickup_at === null ? null : new Date(row.pickup_at).toISOString(),
   }));
 }
 

@@ -32,6 +32,7 @@ export async function listOrders(ctx: AppContext, query: OrdersQuery): Promise<O
     userId: query.user_id,
     tableId: query.table_id,
     status: query.status,
+    ...(query.channel === 'delivery' ? { isDelivery: true } : { channel: query.channel }),
     from: bounds.length > 0 ? Math.max(...bounds) : undefined,
     before: ends.length > 0 ? Math.min(...ends) : undefined,
   };

@@ -74,6 +74,8 @@ function filteredOrders(db: Db, filter: OrderFilter) {
   if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
   if (filter.tableId !== undefined) query = query.where('table_id', '=', filter.tableId);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.channel !== undefined) query = query.where('channel', '=', filter.channel);
+  if (filter.isDelivery !== undefined) query = query.where('channel', '<>', sql.lit('dine_in'));
   if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
   if (filter.before !== undefined) query = query.where('created_at', '<', filter.before);
   return query;

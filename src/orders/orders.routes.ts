@@ -45,7 +45,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{
         summary: 'List orders',
         description:
           'Newest first, `limit` (default 100, max 1000) and `offset`; the X-Total-Count header carries ' +
-          'the count of all matches. `from`/`to` are inclusive Unix ms; `date` is a day in the time zone of GET /settings.',
+          'the count of all matches. `from`/`to` are inclusive Unix ms; `date` is a day in the time zone of GET /settings. `channel=delivery`: the orders of every delivery app.',
         querystring: OrdersQuery,
         response: { 200: OrderPageReply, 204: NoContent, ...errors(400, 401) },
       },

@@ -285,6 +285,15 @@ export const OrdersQuery = Type.Object(
     user_id: Type.Optional(Uuid()),
     table_id: Type.Optional(Uuid()),
     status: Type.Optional(OrderStatusSchema),
+    channel: Type.Optional(
+      Type.Union(
+        [Type.Literal('dine_in'), Type.Literal('ubereats'), Type.Literal('rappi'), Type.Literal('delivery')],
+        {
+          description: 'The channel the orders came through; `delivery`: any delivery app',
+          example: 'delivery',
+        },
+      ),
+    ),
     from: Type.Optional(UnixMsQuery('Created at or after (Unix ms)')),
     to: Type.Optional(UnixMsQuery('Created at or before (Unix ms)')),
     date: Type.Optional(
@@ -321,6 +330,10 @@ export type OrderFilter = {
   userId?: string | undefined;
   tableId?: string | undefined;
   status?: OrderStatus | undefined;
+  /** Came through this channel (`dine_in`, `ubereats`, `rappi`). */
+  channel?: string | undefined;
+  /** Came through any delivery app; present or not (a prepared query's shape), never false. */
+  isDelivery?: true | undefined;
   /** Created at or after, Unix ms. */
   from?: number | undefined;
   /** Created strictly before, Unix ms. */

@@ -14,6 +14,7 @@ const KitchenScreen = lazy(() => import('./screens/kitchen/KitchenScreen'));
 const TillScreen = lazy(() => import('./screens/till/TillScreen'));
 const ManagerScreen = lazy(() => import('./screens/manager/ManagerScreen'));
 const DisplayScreen = lazy(() => import('./screens/display/DisplayScreen'));
+const DeliveryScreen = lazy(() => import('./screens/delivery/DeliveryScreen'));
 
 export function App() {
   return (
@@ -49,6 +50,7 @@ function Session() {
           <Route path="/app/manager" component={ManagerScreen} />
           <Route path="/app/manager/:section" component={ManagerScreen} />
           <Route path="/app/display" component={DisplayScreen} />
+          <Route path="/app/delivery" component={DeliveryScreen} />
           <Route default component={Home} />
         </Router>
       </ErrorBoundary>

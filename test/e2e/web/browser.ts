@@ -95,10 +95,14 @@ function freePort(): Promise<number> {
   });
 }
 
-/** A server without the wallet, for screens that do not need it. */
-export async function startPlainWebServer(t: TestContext, target: DatabaseTarget) {
+/** A server without the wallet, for screens that do not need it; `env` configures it further. */
+export async function startPlainWebServer(
+  t: TestContext,
+  target: DatabaseTarget,
+  options: { env?: Record<string, string> } = {},
+) {
   await buildWebApp();
-  const built = await buildTestApp(afterTheBrowsers(t), target, { startJobs: true });
+  const built = await buildTestApp(afterTheBrowsers(t), target, { startJobs: true, env: options.env ?? {} });
   const baseUrl = await built.app.listen({ port: 0, host: '127.0.0.1' });
   return { ...built, baseUrl };
 }

@@ -70,6 +70,16 @@ const SPANISH: Record<string, string> = {
   'Create, edit and delete webhooks': 'Crear, editar y eliminar webhooks',
   'Create, edit and delete printers': 'Crear, editar y eliminar impresoras',
   'Print receipts and kitchen chits': 'Imprimir tickets y comandas de cocina',
+  'See the delivery apps: their orders, state and last error':
+    'Ver las plataformas de entrega: sus pedidos, su estado y su último error',
+  'Pause the delivery apps, publish the menu to them and change their settings':
+    'Pausar las plataformas de entrega, publicarles el menú y cambiar sus ajustes',
+  // Delivery orders (contract-channels.md)
+  'Map or deny the items the menu lacks first':
+    'Primero asigna o rechaza los platillos que no están en el menú.',
+  'Too late: the platform has cancelled it': 'Demasiado tarde: la plataforma ya lo canceló.',
+  'Only a delivery order is accepted or denied': 'Solo se aceptan o rechazan pedidos a domicilio.',
+  'Only a held order is mapped': 'Solo se asignan platillos a un pedido retenido.',
   'Be a customer display: pair to a till and show the bill it is taking payment for':
     'Ser pantalla del cliente: vincularse a una caja y mostrar la cuenta que está cobrando',
   // Seeded payment methods
@@ -256,6 +266,10 @@ const SPANISH: Record<string, string> = {
 
 /** Texts that carry a value (a date, a code): the pattern, and its Spanish with the values put back. */
 const SPANISH_PATTERNS: readonly [RegExp, string | ((match: string, ...groups: string[]) => string)][] = [
+  [
+    /^The order is (held|awaiting|accepted|ready|picked_up|denied|cancelled|not waiting)$/,
+    (_match, state: string) => `El pedido ya está ${CHANNEL_STATES[state] ?? state}.`,
+  ],
   [/^This bill is in the global invoice of (.+)$/, 'Esta cuenta está en la factura global del $1.'],
   [/^CFDI use (\w+) is not allowed for tax regime (\d+)$/, 'El uso $1 no se permite para el régimen $2.'],
   [/^CFDI use (\w+) is not in the SAT catalogue$/, 'El uso $1 no está en el catálogo del SAT.'],
@@ -287,6 +301,18 @@ const SPANISH_PATTERNS: readonly [RegExp, string | ((match: string, ...groups: s
       `El PAC rechazó la nota de crédito: ${translateServerText(reason, 'es').replace(/\.$/, '')}.`,
   ],
 ];
+
+/** A delivery order's `channel_state` in a refusal ("The order is accepted"). */
+const CHANNEL_STATES: Record<string, string> = {
+  held: 'retenido',
+  awaiting: 'esperando respuesta',
+  accepted: 'aceptado',
+  ready: 'listo',
+  picked_up: 'recogido',
+  denied: 'rechazado',
+  cancelled: 'cancelado',
+  'not waiting': 'atendido',
+};
 
 /** The server's words are English already, but for the two usual stations (and a role) named by code. */
 const ENGLISH: Record<string, string> = { kitchen: 'Kitchen', bar: 'Bar' };

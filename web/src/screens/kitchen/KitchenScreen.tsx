@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, keyHeader, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { DeliveryOrdersLink, useDeliveryLink } from '../../components/delivery/DeliveryOrdersLink';
+import { isPlatform, PLATFORM_NAMES } from '../../components/delivery/delivery-orders';
 import { PrinterAlert } from '../../components/PrinterAlert';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, formatTable, useStrings } from '../../core/i18n';
@@ -49,6 +51,7 @@ export default function KitchenScreen() {
   const [bumped, setBumped] = useState(() => loadBumped(station));
   const menu = useStationMenu(station);
   const may86 = useCan('menu.availability');
+  const deliveryLink = useDeliveryLink();
 
   useEffect(() => setBumped(loadBumped(station)), [station]);
 
@@ -67,13 +70,18 @@ export default function KitchenScreen() {
     reload();
   }, [reload]);
   const onEvent = (event: LiveEvent) => {
+    deliveryLink.apply(event);
     if (event.type === 'dish.availability_changed') return menu.reload();
     const moved = event.type === 'dish.status_changed' ? (event.data as VoidedDish | undefined) : undefined;
     const voided = moved?.status === 'voided' ? moved : undefined;
     // Only a plate this station had in hand: one voided before it was sent was never started.
     const shown = voided && dishes?.find((dish) => dish.id === voided.id);
     if (voided && shown) {
-      const where = shown.table_name === null ? t.counter : formatTable(t.table, { name: shown.table_name });
+      const where = isPlatform(shown.channel)
+        ? `${PLATFORM_NAMES[shown.channel]} ${shown.channel_code ?? ''}`
+        : shown.table_name === null
+          ? t.counter
+          : formatTable(t.table, { name: shown.table_name });
       const notice = { id: voided.id, dish: voided.dish_name, where, reason: voided.void_reason };
       setVoids((list) => [...list.filter((other) => other.id !== voided.id), notice]);
     }
@@ -82,6 +90,7 @@ export default function KitchenScreen() {
   useLiveEvents(['kitchen', 'orders'], onEvent, () => {
     reload();
     menu.reload();
+    deliveryLink.reload();
   });
 
   /** 86 a dish, or offer it again; the event brings the menu back to every screen. */
@@ -163,6 +172,7 @@ export default function KitchenScreen() {
             </button>
           ))}
         </nav>
+        <DeliveryOrdersLink link={deliveryLink} />
       </div>
       <Alert message={error} />
       <PrinterAlert printerRole="kitchen" />

@@ -1,4 +1,6 @@
-import { format, formatTable, useStrings } from '../../core/i18n';
+import { isPlatform, PLATFORM_NAMES } from '../../components/delivery/delivery-orders';
+import { PlatformBadge } from '../../components/delivery/PlatformBadge';
+import { format, formatTable, useLocale, useStrings } from '../../core/i18n';
 import { shortCode } from '../../core/short-code';
 import { type OrderCard as Card, clock, type PlateLine, type Shown } from './kitchen-queue';
 import { strings } from './strings';
@@ -24,17 +26,46 @@ export function OrderCard({
   on86: (line: PlateLine) => (() => void) | undefined;
 }) {
   const t = useStrings(strings);
-  const where = card.table_name === null ? t.counter : formatTable(t.table, { name: card.table_name });
-  const order = format(t.order, { code: shortCode(card.order_id) });
+  const locale = useLocale();
+  const platform = isPlatform(card.channel) ? card.channel : undefined;
+  // A delivery order goes by the code the courier says and the customer's name, not a table.
+  const where = platform
+    ? [PLATFORM_NAMES[platform], card.channel_code, card.customer_first_name].filter(Boolean).join(' · ')
+    : card.table_name === null
+      ? t.counter
+      : formatTable(t.table, { name: card.table_name });
+  const order = platform
+    ? format(t.order, { code: card.channel_code ?? shortCode(card.order_id) })
+    : format(t.order, { code: shortCode(card.order_id) });
+  const pickup =
+    card.pickup_at &&
+    format(t.pickup, {
+      time: new Date(card.pickup_at).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' }),
+    });
   return (
-    <li class="kitchen-order" data-order-id={card.order_id} data-course={card.course}>
+    <li
+      class={`kitchen-order${platform ? ` kitchen-delivery` : ''}`}
+      data-order-id={card.order_id}
+      data-course={card.course}
+      data-channel={card.channel}
+    >
       <h2 class="kitchen-order-head">
-        <span>{where}</span>
-        <span class="kitchen-order-code">{order}</span>
+        {platform ? (
+          <span class="kitchen-delivery-head">
+            <PlatformBadge channel={platform} />{' '}
+            <span class="kitchen-delivery-code">{card.channel_code}</span>{' '}
+            {card.customer_first_name && (
+              <span class="kitchen-delivery-customer">{card.customer_first_name}</span>
+            )}
+          </span>
+        ) : (
+          <span>{where}</span>
+        )}
+        {!platform && <span class="kitchen-order-code">{order}</span>}
       </h2>
       <p class="kitchen-order-waiter">
         <span class="badge neutral kitchen-course">{format(t.course, { n: card.course })}</span>{' '}
-        {format(t.waiter, { name: card.waiter })}
+        {platform ? (pickup ?? t.delivery) : format(t.waiter, { name: card.waiter })}
       </p>
       <ul class="kitchen-lines" aria-label={`${where}, ${order}, ${format(t.course, { n: card.course })}`}>
         {card.lines.map((line) => (

@@ -103,19 +103,26 @@ export type PlateLine = {
   status: Shown['status'];
   plates: Shown[];
 };
-/** One course of one order: its table, waiter and lines, in the order the plates were sent. */
+/**
+ * One course of one order: its table and waiter (a delivery order: its platform, code, customer and
+ * pickup time) and lines, in the order the plates were sent.
+ */
 export type OrderCard = {
   key: string;
   order_id: string;
   course: number;
   table_name: string | null;
   waiter: string;
+  channel: Shown['channel'];
+  channel_code: string | null;
+  customer_first_name: string | null;
+  pickup_at: string | null;
   lines: PlateLine[];
 };
 
 /**
- * The queue as a card per order and course, in the server's order (oldest first, an order's courses
- * together), leaving out the plates bumped off this screen.
+ * The queue as a card per order and course, in the server's order (oldest first, a delivery order by
+ * its pickup time, an order's courses together), leaving out the plates bumped off this screen.
  */
 export function groupByOrder(dishes: Shown[], bumped: ReadonlySet<string>): OrderCard[] {
   const cards = new Map<string, OrderCard>();
@@ -130,6 +137,10 @@ export function groupByOrder(dishes: Shown[], bumped: ReadonlySet<string>): Orde
         course: dish.course,
         table_name: dish.table_name,
         waiter: dish.waiter,
+        channel: dish.channel,
+        channel_code: dish.channel_code,
+        customer_first_name: dish.customer_first_name,
+        pickup_at: dish.pickup_at,
         lines: [],
       };
       cards.set(cardKey, card);

@@ -30,6 +30,8 @@ export const strings: Strings<
   | 'eightySixFor'
   | 'soldOut'
   | 'backOn'
+  | 'pickup'
+  | 'delivery'
 > = {
   en: {
     title: 'Kitchen: {station}',
@@ -61,6 +63,8 @@ export const strings: Strings<
     eightySixFor: '86 {dish}',
     soldOut: "86'd: sold out",
     backOn: 'Back on',
+    pickup: 'Pickup {time}',
+    delivery: 'Delivery',
   },
   es: {
     voided: 'Anulado: {dish}, {where}. No lo prepares.',
@@ -92,5 +96,7 @@ export const strings: Strings<
     eightySixFor: 'Agotar {dish}',
     soldOut: 'Agotados',
     backOn: 'Volver a ofrecer',
+    pickup: 'Recoge a las {time}',
+    delivery: 'A domicilio',
   },
 };

@@ -2,6 +2,7 @@ import { useRoute } from 'preact-iso';
 import { useStore } from '../../api/store';
 import { type Strings, useStrings } from '../../core/i18n';
 import { currentUser, mayManage } from '../../core/session';
+import { DeliveryAppsSection } from './DeliveryAppsSection';
 import { FiscalSection } from './FiscalSection';
 import { FloorSection } from './FloorSection';
 import { InventorySection } from './InventorySection';
@@ -28,6 +29,7 @@ const SECTIONS = {
   shifts: ShiftsSection,
   tablets: TabletsSection,
   printers: PrintersSection,
+  delivery: DeliveryAppsSection,
 };
 type Section = keyof typeof SECTIONS;
 
@@ -47,6 +49,7 @@ const strings: Strings<Section | 'sections' | 'notAllowed' | 'unknown' | 'manage
     shifts: 'Shifts and Z report',
     tablets: 'Tablets',
     printers: 'Printers and payment methods',
+    delivery: 'Delivery apps',
     notAllowed: 'Only a manager or an administrator can open this screen.',
     unknown: 'There is no such section.',
     adminOnly: 'Only an administrator manages staff and roles.',
@@ -66,6 +69,7 @@ const strings: Strings<Section | 'sections' | 'notAllowed' | 'unknown' | 'manage
     shifts: 'Turnos y corte de caja',
     tablets: 'Tabletas',
     printers: 'Impresoras y formas de pago',
+    delivery: 'Plataformas de entrega',
     notAllowed: 'Solo un gerente o un administrador puede abrir esta pantalla.',
     unknown: 'No existe esa sección.',
     adminOnly: 'Solo un administrador gestiona el personal y los roles.',
@@ -79,7 +83,7 @@ function isSection(name: string): name is Section {
   return Object.hasOwn(SECTIONS, name);
 }
 
-/** The manager's screens: menu, modifier groups, ingredients and products, inventory, floor, staff and roles, settings, the day's sales, the shifts, onboarding tablets, printers and payment methods. */
+/** The manager's screens: menu, modifier groups, ingredients and products, inventory, floor, staff and roles, settings, the day's sales, the shifts, onboarding tablets, printers and payment methods, the delivery apps. */
 export default function ManagerScreen() {
   const t = useStrings(strings);
   const user = useStore(currentUser);

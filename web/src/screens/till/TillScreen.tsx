@@ -2,6 +2,8 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { DeliveryOrdersLink, useDeliveryLink } from '../../components/delivery/DeliveryOrdersLink';
+import { isPlatform, PLATFORM_NAMES } from '../../components/delivery/delivery-orders';
 import { PrinterAlert } from '../../components/PrinterAlert';
 import { toCents } from '../../core/cents';
 import { useLiveEvents } from '../../core/events';
@@ -61,11 +63,25 @@ function OpenOrders() {
     void load();
   }, [load]);
   const reload = useDebounced(load);
-  useLiveEvents(['orders', 'tickets', 'payments', 'tables'], reload, reload);
+  const deliveryLink = useDeliveryLink();
+  useLiveEvents(
+    ['orders', 'tickets', 'payments', 'tables'],
+    (event) => {
+      deliveryLink.apply(event);
+      reload();
+    },
+    () => {
+      deliveryLink.reload();
+      reload();
+    },
+  );
 
   return (
     <section class="till">
-      <h1>{t.openOrders}</h1>
+      <div class="till-head">
+        <h1>{t.openOrders}</h1>
+        <DeliveryOrdersLink link={deliveryLink} />
+      </div>
       <Alert message={error} />
       <ShiftReport />
       <DisplayPairing />
@@ -75,6 +91,12 @@ function OpenOrders() {
           const balance = billMoneyCents(order.balance);
           const isPaid = balance <= 0 && toCents(order.total) > 0;
           const name = order.table_id ? tableNames.get(order.table_id) : undefined;
+          // A delivery order goes by its platform and the code the courier says.
+          const label = isPlatform(order.channel)
+            ? `${PLATFORM_NAMES[order.channel]} ${order.channel_code ?? ''}`
+            : name
+              ? formatTable(t.table, { name })
+              : t.counter;
           return (
             <li key={order.id}>
               <button
@@ -83,8 +105,12 @@ function OpenOrders() {
                 data-order-id={order.id}
                 onClick={() => route(`/app/till/${order.id}`)}
               >
-                <span class="till-order-name">{name ? formatTable(t.table, { name }) : t.counter}</span>
-                <span class="muted">{format(t.waiter, { name: order.waiter })}</span>
+                <span class="till-order-name">{label}</span>
+                <span class="muted">
+                  {isPlatform(order.channel)
+                    ? (order.customer_first_name ?? '')
+                    : format(t.waiter, { name: order.waiter })}
+                </span>
                 <span class="muted">{format(t.orderCode, { code: shortCode(order.id) })}</span>
                 <span class="till-order-amounts">
                   <span>
