@@ -310,8 +310,8 @@ describeEachDatabase('delivery apps', (target) => {
       });
     assert.equal((await edit({ ubereats: 99, rappi: 95 })).statusCode, 200);
     const uberPrice = (dishId: string) =>
-      (uber.snapshot().store.menu?.items as Json[]).find((item) => item.external_data === dishId).price_info
-        .price;
+      ((uber.snapshot().store.menu as Json).items as Json[]).find((item) => item.external_data === dishId)
+        .price_info.price;
     await call('POST', '/channels/ubereats/menu-sync');
     await run(CALLS);
     assert.equal(uberPrice(tacos.id), 9900, 'Uber’s own price, not Rappi’s');

@@ -14,6 +14,7 @@ export const STATE_BADGES: Record<ChannelState, string> = {
   accepted: 'new',
   ready: 'ok',
   picked_up: 'neutral',
+  delivered: 'neutral',
   denied: 'neutral',
   cancelled: 'neutral',
 };

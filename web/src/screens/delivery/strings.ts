@@ -17,6 +17,7 @@ export const strings: Strings<
   | 'accepted'
   | 'ready'
   | 'picked_up'
+  | 'delivered'
   | 'denied'
   | 'cancelled'
   | 'pickupAt'
@@ -64,6 +65,7 @@ export const strings: Strings<
     accepted: 'Accepted',
     ready: 'Ready for pickup',
     picked_up: 'Picked up',
+    delivered: 'Delivered',
     denied: 'Denied',
     cancelled: 'Cancelled',
     pickupAt: 'Pickup {time}',
@@ -111,6 +113,7 @@ export const strings: Strings<
     accepted: 'Aceptado',
     ready: 'Listo para recoger',
     picked_up: 'Recogido',
+    delivered: 'Entregado',
     denied: 'Rechazado',
     cancelled: 'Cancelado',
     pickupAt: 'Recoge a las {time}',
