@@ -21,3 +21,9 @@ export function readBody(request: IncomingMessage): Promise<string> {
     request.on('error', reject);
   });
 }
+
+/** Stops a server at once: keep-alive connections are dropped rather than waited out. */
+export async function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}

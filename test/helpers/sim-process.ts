@@ -31,3 +31,17 @@ export function trackedSleep(timers: Set<NodeJS.Timeout>, ms: number): Promise<v
     timers.add(timer);
   });
 }
+
+/** A whole-number setting from the environment, `fallback` when unset or blank. */
+export function readWhole(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
+  const raw = env[name]?.trim();
+  const value = raw ? Number(raw) : fallback;
+  if (!Number.isInteger(value) || value < 0 || value > max)
+    throw new Error(`${name} must be a whole number from 0 to ${max}`);
+  return value;
+}

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { listenOn } from './loopback-server';
+import { closeServer, listenOn } from './loopback-server';
 
 export type ReceivedDelivery = { headers: IncomingHttpHeaders; body: string };
 export type ReceiverAnswer = { status: number; headers?: Record<string, string> };
@@ -54,7 +54,6 @@ export class WebhookReceiver {
     const server = this.server;
     if (!server) return;
     this.server = undefined;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await closeServer(server);
   }
 }

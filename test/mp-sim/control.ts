@@ -1,6 +1,6 @@
+import type { DeliveryFaults } from '../helpers/webhook-delivery';
 import { badRequest, isObject, notFound } from './errors';
 import type { ApiFaults } from './faults';
-import type { NotificationFaults } from './notifications';
 import type { Card, PointOrder } from './point';
 import type { MercadoPagoSimulator } from './simulator';
 
@@ -81,7 +81,7 @@ export async function handleControl(
       simulator.setFaults(body as Partial<ApiFaults>);
       return { ok: true };
     case '/sim/notifications':
-      simulator.setNotificationFaults(body as Partial<NotificationFaults>);
+      simulator.setNotificationFaults(body as Partial<DeliveryFaults>);
       return { ok: true };
     case '/sim/notifications/flush':
       simulator.notifier.flush();

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { runSimulator } from '../helpers/sim-process';
+import { readWhole, runSimulator } from '../helpers/sim-process';
 import { DEFAULTS, MercadoPagoSimulator } from './simulator';
 
 const HELP = `npm run mp-sim [-- --help]
@@ -21,19 +21,6 @@ Environment:
   SIM_NOTIFY_ATTEMPTS       tries per notification (1 = no retry)        default ${DEFAULTS.notificationAttempts}
   SIM_NOTIFY_RETRY_MS       first retry delay, doubled each time         default ${DEFAULTS.notificationRetryMs}
 `;
-
-function readWhole(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  max = Number.MAX_SAFE_INTEGER,
-): number {
-  const raw = env[name]?.trim();
-  const value = raw ? Number(raw) : fallback;
-  if (!Number.isInteger(value) || value < 0 || value > max)
-    throw new Error(`${name} must be a whole number from 0 to ${max}`);
-  return value;
-}
 
 async function readSecret(env: NodeJS.ProcessEnv, name: string, fallback: string): Promise<string> {
   const file = env[`${name}_FILE`]?.trim();

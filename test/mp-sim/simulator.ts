@@ -1,11 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { baseUrlOf, listenOn, readBody } from '../helpers/loopback-server';
+import { baseUrlOf, closeServer, listenOn, readBody } from '../helpers/loopback-server';
 import { trackedSleep } from '../helpers/sim-process';
+import { type DeliveryFaults, NO_DELIVERY_FAULTS } from '../helpers/webhook-delivery';
 import { handleControl } from './control';
 import { badRequest, MpError, parseJsonBody } from './errors';
 import { type ApiFaults, mergeFaults, NO_FAULTS, takeFault } from './faults';
-import { NO_NOTIFICATION_FAULTS, type NotificationFaults, Notifier } from './notifications';
+import { Notifier } from './notifications';
 import { type OrderEvent, PointAccount, type Terminal, toCentavos } from './point';
 
 export type MercadoPagoSimulatorOptions = {
@@ -170,9 +171,9 @@ export class MercadoPagoSimulator {
     }
   }
 
-  setNotificationFaults(update: Partial<NotificationFaults>): void {
+  setNotificationFaults(update: Partial<DeliveryFaults>): void {
     const next = { ...this.notifier.faults };
-    for (const name of Object.keys(NO_NOTIFICATION_FAULTS) as (keyof NotificationFaults)[]) {
+    for (const name of Object.keys(NO_DELIVERY_FAULTS) as (keyof DeliveryFaults)[]) {
       const value = update[name];
       if (value === undefined) continue;
       if (!Number.isInteger(value) || value < 0)
@@ -214,13 +215,7 @@ export class MercadoPagoSimulator {
         })),
       })),
       payments: [...this.point.payments.values()].map((payment) => this.point.paymentJson(payment)),
-      notifications: {
-        url: this.notifier.url ?? null,
-        deliveries: this.notifier.deliveries,
-        dropped: this.notifier.dropped.map((notification) => notification.id),
-        held: this.notifier.heldCount,
-        faults: this.notifier.faults,
-      },
+      notifications: this.notifier.snapshot((notification) => notification.id),
       faults: this.faults,
       requests: this.recorded,
     });
@@ -234,8 +229,7 @@ export class MercadoPagoSimulator {
     clearInterval(this.sweeper);
     for (const timer of this.timers) clearTimeout(timer);
     await this.notifier.stop();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await closeServer(this.server);
   }
 
   /** Runs `work` after `ms` unless the simulator stops or resets first. */

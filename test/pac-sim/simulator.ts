@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { baseUrlOf, listenOn } from '../helpers/loopback-server';
+import { baseUrlOf, closeServer, listenOn } from '../helpers/loopback-server';
 import { trackedSleep } from '../helpers/sim-process';
 import { resolveCancellation } from './cancellation';
 import { handleControl } from './control';
@@ -58,8 +58,7 @@ export class PacSimulator {
 
   async stop(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer);
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await closeServer(this.server);
   }
 
   /** The API's base URL (…/v2); the controls live beside it, under /sim. */

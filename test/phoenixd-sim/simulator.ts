@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { baseUrlOf, listenOn } from '../helpers/loopback-server';
+import { baseUrlOf, closeServer, listenOn } from '../helpers/loopback-server';
 import { handleControl } from './control';
 import { HttpAnswer, isAuthorized, Params, parseForm, readBody, sendJson, sendText, TEXTS } from './http';
 import { type Answer, ROUTES } from './routes';
@@ -146,8 +146,7 @@ export class PhoenixdSimulator {
   async stop(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer);
     await this.webhooksDelivered();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await closeServer(this.server);
   }
 
   private async deliverWebhook(url: string, body: string): Promise<WebhookDelivery> {

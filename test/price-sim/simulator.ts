@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { baseUrlOf, listenOn, readBody } from '../helpers/loopback-server';
+import { baseUrlOf, closeServer, listenOn, readBody } from '../helpers/loopback-server';
 
 /** ok: the providers' JSON; error: 500; garbage: a 200 that is not JSON. */
 export type PriceSimMode = 'ok' | 'error' | 'garbage';
@@ -69,8 +69,7 @@ export class PriceSimulator {
   }
 
   async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await closeServer(this.server);
   }
 
   private async onRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {

@@ -1,4 +1,4 @@
-import { runSimulator } from '../helpers/sim-process';
+import { readWhole, runSimulator } from '../helpers/sim-process';
 import { DEFAULTS, RappiSimulator } from './simulator';
 
 const HELP = `npm run rappi-sim [-- --help]
@@ -20,20 +20,6 @@ Environment:
   SIM_WEBHOOK_RETRY_MS     first retry delay, doubled each time        default ${DEFAULTS.webhookRetryDelayMs}
 `;
 
-function readNumber(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  max = Number.MAX_SAFE_INTEGER,
-): number {
-  const raw = env[name]?.trim();
-  const value = raw ? Number(raw) : fallback;
-  if (!Number.isInteger(value) || value < 0 || value > max) {
-    throw new Error(`${name} must be a whole number from 0 to ${max}`);
-  }
-  return value;
-}
-
 async function readSecret(env: NodeJS.ProcessEnv): Promise<string> {
   const file = env.SIM_CLIENT_SECRET_FILE?.trim();
   if (file) {
@@ -49,16 +35,16 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<RappiSimula
     return undefined;
   }
   const simulator = await RappiSimulator.start({
-    port: readNumber(env, 'SIM_PORT', 9741, 65535),
+    port: readWhole(env, 'SIM_PORT', 9741, 65535),
     host: env.SIM_HOST?.trim() || '127.0.0.1',
     clientId: env.SIM_CLIENT_ID || DEFAULTS.clientId,
     clientSecret: await readSecret(env),
     storeId: env.SIM_STORE_ID || DEFAULTS.storeId,
     storeIntegrationId: env.SIM_STORE_INTEGRATION_ID || DEFAULTS.storeIntegrationId,
-    readIntervalMs: readNumber(env, 'SIM_READ_INTERVAL_S', DEFAULTS.readIntervalMs / 1000) * 1000,
-    takeDeadlineMs: readNumber(env, 'SIM_TAKE_DEADLINE_S', DEFAULTS.takeDeadlineMs / 1000) * 1000,
-    webhookAttempts: Math.max(1, readNumber(env, 'SIM_WEBHOOK_ATTEMPTS', DEFAULTS.webhookAttempts)),
-    webhookRetryDelayMs: readNumber(env, 'SIM_WEBHOOK_RETRY_MS', DEFAULTS.webhookRetryDelayMs),
+    readIntervalMs: readWhole(env, 'SIM_READ_INTERVAL_S', DEFAULTS.readIntervalMs / 1000) * 1000,
+    takeDeadlineMs: readWhole(env, 'SIM_TAKE_DEADLINE_S', DEFAULTS.takeDeadlineMs / 1000) * 1000,
+    webhookAttempts: Math.max(1, readWhole(env, 'SIM_WEBHOOK_ATTEMPTS', DEFAULTS.webhookAttempts)),
+    webhookRetryDelayMs: readWhole(env, 'SIM_WEBHOOK_RETRY_MS', DEFAULTS.webhookRetryDelayMs),
   });
   const { clientId, stores } = simulator.platform.options;
   console.log(`Rappi simulator on ${simulator.url} (store ${stores[0]?.id})`);

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { baseUrlOf, listenOn, readBody } from '../helpers/loopback-server';
+import { baseUrlOf, closeServer, listenOn, readBody } from '../helpers/loopback-server';
 import { trackedSleep } from '../helpers/sim-process';
 import { handleControl } from './control';
 import { type ApiFaults, NO_API_FAULTS, takeFault } from './faults';
@@ -111,8 +111,7 @@ export class RappiSimulator {
     for (const timer of this.timers) clearTimeout(timer);
     this.hub.stop();
     await this.hub.settled();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await closeServer(this.server);
   }
 
   private async onRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {

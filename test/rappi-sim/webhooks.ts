@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { DeliveryRuns, isSuccess, postJson } from '../helpers/webhook-delivery';
 import { NO_WEBHOOK_FAULTS, type WebhookFaults } from './faults';
 import { RappiError } from './model';
 
@@ -42,15 +43,18 @@ export class WebhookHub {
   readonly deliveries: Delivery[] = [];
   faults: WebhookFaults = { ...NO_WEBHOOK_FAULTS };
   private held: (() => Promise<boolean>)[] = [];
-  private readonly pending = new Set<Promise<unknown>>();
-  /** Retries waiting for their turn: stopping ends the wait at once, and the retry is given up. */
-  private readonly waits = new Map<NodeJS.Timeout, () => void>();
-  private stopped = false;
+  private readonly runs: DeliveryRuns;
 
   constructor(
     private readonly options: DeliveryOptions,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.runs = new DeliveryRuns({
+      attempts: options.attempts,
+      retryDelayMs: options.retryDelayMs,
+      acknowledged: isSuccess,
+    });
+  }
 
   register(event: string, url: string, stores: string[]): Webhook {
     if (!WEBHOOK_EVENTS.includes(event)) throw new RappiError(400, `Invalid event ${event}`);
@@ -132,7 +136,7 @@ export class WebhookHub {
       );
       const released = this.held;
       this.held = [];
-      for (const late of released) this.track(late());
+      for (const late of released) this.runs.track(late());
       return results.some(Boolean);
     };
     if (this.faults.outOfOrder > 0) {
@@ -145,36 +149,28 @@ export class WebhookHub {
         });
       });
     }
-    return this.track(deliver());
+    return this.runs.track(deliver());
   }
 
   /** Waits for every delivery under way (held ones excepted), e.g. before a test reads what arrived. */
-  async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  settled(): Promise<void> {
+    return this.runs.settled();
   }
 
   stop(): void {
-    this.stopped = true;
-    for (const [timer, wake] of this.waits) {
-      clearTimeout(timer);
-      wake();
-    }
-    this.waits.clear();
+    this.runs.stop();
     this.held = [];
   }
 
-  private track<T>(promise: Promise<T>): Promise<T> {
-    this.pending.add(promise);
-    void promise.finally(() => this.pending.delete(promise));
-    return promise;
-  }
-
-  private async deliverWithRetries(webhook: Webhook, storeId: string, body: string): Promise<boolean> {
-    for (let attempt = 1; attempt <= this.options.attempts; attempt += 1) {
-      if (attempt > 1) await this.sleep(this.options.retryDelayMs * 2 ** (attempt - 2));
-      if (this.stopped) return false;
+  private deliverWithRetries(webhook: Webhook, storeId: string, body: string): Promise<boolean> {
+    return this.runs.retry(async (attempt) => {
       const signature = signRappi(webhook.secret, Math.floor(this.now() / 1000), body);
-      const status = await this.post(webhook.url, body, signature);
+      const status = await postJson(
+        webhook.url,
+        { 'rappi-signature': signature },
+        body,
+        this.options.timeoutMs,
+      );
       this.deliveries.push({
         event: webhook.event,
         url: webhook.url,
@@ -184,35 +180,7 @@ export class WebhookHub {
         body,
         signature,
       });
-      if (status >= 200 && status < 300) return true;
-    }
-    return false;
-  }
-
-  private async post(url: string, body: string, signature: string): Promise<number> {
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'rappi-signature': signature },
-        body,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-      await response.arrayBuffer();
-      return response.status;
-    } catch {
-      return 0;
-    }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    // A delivery whose answer arrives after stop() must not start a wait that stop() can no longer end.
-    if (this.stopped) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waits.delete(timer);
-        resolve();
-      }, ms);
-      this.waits.set(timer, resolve);
+      return status;
     });
   }
 }

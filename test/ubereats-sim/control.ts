@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { DeliveryFaults } from '../helpers/webhook-delivery';
 import type { ApiFaults } from './faults';
 import { invalid, isObject, notFound } from './http';
 import type { FulfillmentType, NewOrder, OrderItem, OrderOption } from './orders';
 import type { UberEatsSimulator } from './simulator';
 import type { StoreState } from './store';
-import type { WebhookFaults } from './webhooks';
 
 /**
  * The simulator's own controls, for tests in other processes and for trying the POS by hand
@@ -100,8 +100,8 @@ function wholeField(body: Record<string, unknown>, name: string, fallback: numbe
   return value;
 }
 
-function readWebhookFaults(body: Record<string, unknown>): Partial<WebhookFaults> {
-  const faults: Partial<WebhookFaults> = {};
+function readWebhookFaults(body: Record<string, unknown>): Partial<DeliveryFaults> {
+  const faults: Partial<DeliveryFaults> = {};
   for (const name of ['twice', 'never', 'outOfOrder'] as const)
     if (body[name] !== undefined) faults[name] = wholeField(body, name, 0);
   return faults;

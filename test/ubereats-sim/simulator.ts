@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { baseUrlOf, listenOn } from '../helpers/loopback-server';
+import { baseUrlOf, closeServer, listenOn } from '../helpers/loopback-server';
 import { trackedSleep } from '../helpers/sim-process';
+import type { DeliveryFaults } from '../helpers/webhook-delivery';
 import { handleControl } from './control';
 import { type ApiFaults, faultApplies, mergeFaults, NO_FAULTS } from './faults';
 import { isObject, parseJsonObject, readBody, sendEmpty, sendJson, UberError } from './http';
@@ -9,7 +10,7 @@ import { type NewOrder, OrderBook, type OrderEvent, type SimOrder } from './orde
 import { ROUTES } from './routes';
 import { StoreState } from './store';
 import { TokenAuthority } from './tokens';
-import { type WebhookFaults, WebhookSender } from './webhooks';
+import { WebhookSender } from './webhooks';
 
 export type UberEatsSimulatorOptions = {
   clientId?: string;
@@ -115,7 +116,7 @@ export class UberEatsSimulator {
     }
   }
 
-  setWebhookFaults(faults: Partial<WebhookFaults>): void {
+  setWebhookFaults(faults: Partial<DeliveryFaults>): void {
     this.webhooks.faults = { ...this.webhooks.faults, ...faults };
   }
 
@@ -155,13 +156,7 @@ export class UberEatsSimulator {
         prices: Object.fromEntries(this.store.prices),
       },
       orders: [...this.orders.orders.values()],
-      webhooks: {
-        url: this.webhooks.url ?? null,
-        deliveries: this.webhooks.deliveries,
-        dropped: this.webhooks.dropped.map((event) => event.event_id),
-        held: this.webhooks.heldCount,
-        faults: this.webhooks.faults,
-      },
+      webhooks: this.webhooks.snapshot((event) => event.event_id),
       tokensMintedLastHour: this.tokens.minted,
       faults: this.faults,
       requests: this.recorded,
@@ -177,8 +172,7 @@ export class UberEatsSimulator {
     clearInterval(this.deadlineTimer);
     for (const timer of this.timers) clearTimeout(timer);
     await this.webhooks.stop();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await closeServer(this.server);
   }
 
   private announce({ type, order }: OrderEvent): void {
