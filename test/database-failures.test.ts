@@ -205,12 +205,14 @@ describe('database that cannot write [postgres]', { skip: !postgres }, () => {
       begin raise exception 'could not extend file: No space left on device' using errcode = 'disk_full'; end $$`.execute(
       db,
     );
+    const users = () => db.selectFrom('users').selectAll().execute();
+    const before = await users();
     await sql`create trigger users_disk_full before insert on users
       for each row execute function refuse_for_full_disk()`.execute(db);
     const response = await app.inject({ method: 'POST', url: '/initial-setup', payload: setUpBody });
     assert.equal(response.statusCode, 507);
     assert.deepEqual(response.json(), { message: 'Storage is full' });
     assert.match(logs.text(), /No space left on device/);
-    assert.equal((await db.selectFrom('users').selectAll().execute()).length, 0);
+    assert.deepEqual(await users(), before);
   });
 });
