@@ -24,6 +24,7 @@ import { findPaymentsOfTicket, recordPaymentIn, refundWholeIn } from '../payment
 import { authorize } from '../permissions/permissions.api';
 import { enqueuePackingSlip } from '../printing/printing.api';
 import { cancelLockedTicket, createTicketIn, findTicket } from '../tickets/tickets.api';
+import { ensureSystemUser } from '../users/users.api';
 import { channelName, channelPrincipal, channelUser } from './channel-users';
 import * as channels from './channels.repo';
 
@@ -68,6 +69,7 @@ export async function takeInOrder(
 ): Promise<void> {
   const now = ctx.clock.now();
   const store = await channels.ensureStore(ctx.db, channel, now);
+  await ensureSystemUser(ctx.db, channelUser(channel), now);
   try {
     await ctx.db.transaction().execute(async (trx) => {
       if (order.state !== 'cancelled' && order.state !== 'denied') {

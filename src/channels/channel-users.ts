@@ -2,9 +2,8 @@ import type { Principal } from '../core/auth-guard';
 import type { DeliveryChannel } from '../core/delivery-platform';
 
 /**
- * Each platform is the user of its orders (migration 0042): a user row that is never live, so it signs
- * nobody in and no staff list shows it, while the orders, their plates' stock moves and the reports
- * by waiter name it.
+ * Each platform is the user of its orders: a system user (users' ensureSystemUser), made when its
+ * first order comes in, that the orders, their plates' stock moves and the reports by waiter name.
  */
 const CHANNEL_USERS: Readonly<Record<DeliveryChannel, { id: string; name: string }>> = {
   ubereats: { id: '6f0c8a5e-2b1d-4e7a-9c3f-0a1b2c3d4e51', name: 'Uber Eats' },

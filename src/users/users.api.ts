@@ -2,5 +2,11 @@
 export { findLiveSession, insertSession, revokeSession, rotateRefreshToken } from './sessions.repo';
 export { userNameKey } from './user-name';
 export type { UserRow } from './users.repo';
-export { countUsers, findLiveUserById, findLiveUserByNameKey, listLiveUsers } from './users.repo';
+export {
+  countUsers,
+  ensureSystemUser,
+  findLiveUserById,
+  findLiveUserByNameKey,
+  listLiveUsers,
+} from './users.repo';
 export { insertNewUser, toUserView } from './users.service';

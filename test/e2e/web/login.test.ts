@@ -69,6 +69,9 @@ describe('web app: first start and login', { skip: skipWithoutChromium }, () => 
     await logInThroughScreen(page, manager.name, manager.pin);
     await page.goto('/app/manager');
     await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+    // A manager reads the screen before leaving: logging out while its first reads are under way
+    // answers them 401, which the console reports as errors.
+    await page.waitForLoadState('networkidle');
 
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('button', { name: cook.name, exact: true }).click();

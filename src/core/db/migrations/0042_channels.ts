@@ -12,13 +12,7 @@ import { grantSeededRoles } from './grant-seeded-roles';
  * - `channel_calls` is the queue of what we must tell a platform (accept, deny, ready, availability,
  *   pause), retried by a job until the platform answers or the call's deadline passes.
  * - `channel_stores` holds each platform's store: its settings, its state and when it may be read.
- * - Each platform is the user of its orders: a user row that is never live, so it signs nobody in and
- *   no staff list shows it, while the orders' foreign key and the reports by waiter name it.
  */
-const CHANNEL_USERS = {
-  ubereats: { id: '6f0c8a5e-2b1d-4e7a-9c3f-0a1b2c3d4e51', name: 'Uber Eats' },
-  rappi: { id: '6f0c8a5e-2b1d-4e7a-9c3f-0a1b2c3d4e52', name: 'Rappi' },
-} as const;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -181,35 +175,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         .values({ id: newId(), code, name, is_active: 1, created_at: now, updated_at: now })
         .execute();
     }
-  }
-
-  const users = db as unknown as Kysely<{
-    users: {
-      id: string;
-      name: string;
-      name_key: string;
-      pin_hash: string;
-      role: string;
-      is_deleted: number;
-      created_at: number;
-      updated_at: number;
-    };
-  }>;
-  for (const { id, name } of Object.values(CHANNEL_USERS)) {
-    await users
-      .insertInto('users')
-      .values({
-        id,
-        name,
-        name_key: `channel:${id}`,
-        // No PIN hashes to this: the row is never live, and a login would not find it anyway.
-        pin_hash: '!',
-        role: 'staff',
-        is_deleted: 1,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
   }
 
   // The platforms collect the money and pay the restaurant: SAT's 31, "intermediario de pagos".
