@@ -228,14 +228,17 @@ export const OrderView = Type.Object({
   ),
   unmapped_items: Type.Optional(
     Type.Array(
-      Type.Object({
-        index: Type.Integer({ minimum: 0, description: "The line's place in the platform's cart" }),
-        name: Type.String(),
-        quantity: Type.Integer({ minimum: 1 }),
-        reason: Type.String({
-          description: '`unknown_dish`, `unknown_option`, `unavailable`, or why its options do not fit',
-        }),
-      }),
+      Type.Object(
+        {
+          index: Type.Integer({ minimum: 0, description: "The line's place in the platform's cart" }),
+          name: Type.String(),
+          quantity: Type.Integer({ minimum: 1 }),
+          reason: Type.String({
+            description: '`unknown_dish`, `unknown_option`, `unavailable`, or why its options do not fit',
+          }),
+        },
+        { additionalProperties: false },
+      ),
     ),
   ),
 });

@@ -3,6 +3,7 @@ import { channelUser } from '../../src/channels/channel-users';
 import type { Db } from '../../src/core/db/database';
 import type { DeliveryChannel } from '../../src/core/delivery-platform';
 import { type ChannelLine, insertChannelOrder } from '../../src/orders/orders.api';
+import { ensureSystemUser } from '../../src/users/users.api';
 
 /**
  * A delivery app's order as the channels feature takes it in (the inbox job's own function, without
@@ -29,6 +30,7 @@ export async function insertDeliveryOrder(
     unitPriceCents: line.priceCents ?? 9900,
     notes: line.notes ?? '',
   }));
+  await ensureSystemUser(db, channelUser(order.channel), now);
   const row = await db.transaction().execute((trx) =>
     insertChannelOrder(
       trx,
