@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { CENTS_KEYWORD } from '../core/money';
 import { Uuid } from '../core/schemas';
 
 export const ChannelParams = Type.Object({
@@ -35,7 +36,14 @@ export const ChannelSettingsBody = Type.Object(
   {
     auto_accept: Type.Optional(Type.Boolean()),
     commission_percent: Type.Optional(
-      Type.Number({ minimum: 0, maximum: 100, multipleOf: 0.01, example: 25 }),
+      Type.Number({
+        minimum: 0,
+        maximum: 100,
+        multipleOf: 0.01,
+        [CENTS_KEYWORD]: true,
+        example: 25,
+        description: 'Percent of the sales, to two decimals',
+      }),
     ),
   },
   { additionalProperties: false, minProperties: 1 },
