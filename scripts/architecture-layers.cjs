@@ -17,6 +17,7 @@ const LAYERS = [
       'rates',
       'pac',
       'delivery-apps',
+      'card-terminals',
       'printing',
       'backups',
       'web',

@@ -60,6 +60,8 @@ import { floorMovesRoutes } from './orders/floor-moves.routes';
 import { orderDishesRoutes } from './orders/order-dishes.routes';
 import { orderFiltersRoutes } from './orders/order-filters.routes';
 import { ordersRoutes } from './orders/orders.routes';
+import { cardTerminalRoutes } from './payments/card-terminal.routes';
+import { watchTerminalCharges } from './payments/card-terminal-settlement.service';
 import {
   catchUpLightningPayments,
   settleByHash,
@@ -142,6 +144,9 @@ const LIGHTNING_SWEEP_INTERVAL_MS = 5000;
 /** Reads the node's paid payments for bills whose webhook was lost, however late they were paid. */
 export const LIGHTNING_CATCH_UP = 'lightning-catch-up';
 const LIGHTNING_CATCH_UP_INTERVAL_MS = 30_000;
+/** Reads card-terminal charges back: those a notification marked, and each one still moving every few seconds. */
+export const CARD_TERMINAL_WATCH = 'card-terminal-watch';
+const CARD_TERMINAL_WATCH_INTERVAL_MS = 1000;
 /** Publishes the audit chain's head outside the database, so a rollback past it shows. */
 export const PUBLISH_AUDIT_HEAD = 'publish-audit-head';
 const PUBLISH_AUDIT_HEAD_INTERVAL_MS = 60_000;
@@ -185,6 +190,7 @@ function registerJobs(app: FastifyInstance, ctx: AppContext, isStarted: boolean)
   const jobs = new Jobs(app.log);
   jobs.register(LIGHTNING_SWEEP, LIGHTNING_SWEEP_INTERVAL_MS, () => sweepLightningPayments(ctx));
   jobs.register(LIGHTNING_CATCH_UP, LIGHTNING_CATCH_UP_INTERVAL_MS, () => catchUpLightningPayments(ctx));
+  jobs.register(CARD_TERMINAL_WATCH, CARD_TERMINAL_WATCH_INTERVAL_MS, () => watchTerminalCharges(ctx));
   jobs.register(PRINT_JOBS, PRINT_JOBS_INTERVAL_MS, () => sendDuePrintJobs(ctx));
   jobs.register(PRUNE_PRINT_JOBS, PRUNE_PRINT_JOBS_INTERVAL_MS, () => pruneFinishedPrintJobs(ctx));
   registerEventJobs(jobs, ctx);
@@ -310,6 +316,7 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
     orderFiltersRoutes,
     ticketsRoutes,
     paymentsRoutes,
+    cardTerminalRoutes,
     guestLinksRoutes,
     guestRoutes,
     displaysRoutes,

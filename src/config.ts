@@ -91,6 +91,13 @@ export type Config = Readonly<{
     ubereats: Readonly<DeliveryAppConfig & { authUrl: string }> | undefined;
     rappi: Readonly<DeliveryAppConfig> | undefined;
   }>;
+  /**
+   * Mercado Pago Point, the card terminal at the till (contract-channels.md); off while no access token
+   * is configured. Without the webhook secret notifications are refused and charges are read back.
+   */
+  cardTerminal:
+    | Readonly<{ accessToken: string; webhookSecret: string | undefined; apiUrl: string; timeoutMs: number }>
+    | undefined;
   /** How often an idle live stream (`GET /events`) gets a comment line; the contract asks for 15 s at most. */
   eventsHeartbeatMs: number;
   logLevel: string;
@@ -132,6 +139,8 @@ const FILE_VARIABLES = [
   'POS_RATE_SOURCE_KEY',
   'POS_UBEREATS_CLIENT_SECRET',
   'POS_RAPPI_CLIENT_SECRET',
+  'POS_MP_ACCESS_TOKEN',
+  'POS_MP_WEBHOOK_SECRET',
 ] as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -293,6 +302,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     timeoutMs: read('POS_RAPPI_TIMEOUT_MS'),
   });
 
+  const mpApiUrl = checkUrl(
+    problems,
+    'POS_MP_API_URL',
+    read('POS_MP_API_URL') ?? 'https://api.mercadopago.com',
+  );
+  const mpTimeoutMs = Number(read('POS_MP_TIMEOUT_MS') ?? 10_000);
+  if (!Number.isInteger(mpTimeoutMs) || mpTimeoutMs < 1)
+    problems.push('POS_MP_TIMEOUT_MS must be a positive integer');
+  const mpAccessToken = read('POS_MP_ACCESS_TOKEN');
+  const mpWebhookSecret = read('POS_MP_WEBHOOK_SECRET');
+  if (mpAccessToken === undefined && mpWebhookSecret !== undefined) {
+    problems.push('POS_MP_WEBHOOK_SECRET is set without POS_MP_ACCESS_TOKEN');
+  }
+
   const eventsHeartbeatMs = Number(read('POS_EVENTS_HEARTBEAT_MS') ?? 10_000);
   if (!Number.isInteger(eventsHeartbeatMs) || eventsHeartbeatMs < 100 || eventsHeartbeatMs > 15_000) {
     problems.push('POS_EVENTS_HEARTBEAT_MS must be an integer from 100 to 15000');
@@ -358,6 +381,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ubereats: ubereats && Object.freeze({ ...ubereats, authUrl: uberAuthUrl }),
       rappi: rappi && Object.freeze(rappi),
     }),
+    cardTerminal:
+      mpAccessToken === undefined
+        ? undefined
+        : Object.freeze({
+            accessToken: mpAccessToken,
+            webhookSecret: mpWebhookSecret,
+            apiUrl: mpApiUrl,
+            timeoutMs: mpTimeoutMs,
+          }),
     eventsHeartbeatMs,
     logLevel,
     logFormat: logFormat as LogFormat,

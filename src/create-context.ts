@@ -1,5 +1,6 @@
 import { AuditAnchorFile, bindAuditAnchor } from './audit/audit-anchor';
 import { prepareAuditChain } from './audit/audit-chain';
+import { cardTerminalFromConfig } from './card-terminals/card-terminals';
 import type { Config } from './config';
 import type { Clock } from './core/clock';
 import type { AppContext } from './core/context';
@@ -50,5 +51,6 @@ export async function createContext(
         : new FacturapiClient(config.pac.url, config.pac.key, config.pac.timeoutMs),
     printers: tcpPrinterTransport(),
     deliveryApps: deliveryPlatformsFromConfig(config.deliveryApps, () => clock.now()),
+    cardTerminal: cardTerminalFromConfig(config.cardTerminal),
   });
 }

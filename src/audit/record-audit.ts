@@ -32,6 +32,7 @@ export const AUDIT_ACTIONS = [
   'order.merged',
   'dish.moved',
   'payment.refunded',
+  'payment.refund_requested',
   'payment.canceled',
   'payment.refund_undone',
   'wallet.payment_sent',

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config, CurrencyCode } from '../config';
+import type { CardTerminal } from './card-terminal';
 import type { Clock } from './clock';
 import type { Db, DialectName } from './db/database';
 import type { DeliveryPlatforms } from './delivery-platform';
@@ -35,6 +36,8 @@ export type AppContext = Readonly<{
   printers: PrinterTransport;
   /** Uber Eats and Rappi (delivery-apps/), each present only when configured. */
   deliveryApps: DeliveryPlatforms;
+  /** Mercado Pago Point (card-terminals/); undefined when no POS_MP_ACCESS_TOKEN is configured. */
+  cardTerminal: CardTerminal | undefined;
 }>;
 
 /** Where a network printer listens: raw ESC/POS on TCP, port 9100 on most of them. */

@@ -100,6 +100,8 @@ export class PlatformError extends Error {
     message: string,
     readonly status: number | null,
     readonly isRetryable: boolean,
+    /** The platform's own code for a refusal, where its error body has one. */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'PlatformError';

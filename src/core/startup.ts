@@ -132,6 +132,7 @@ export function startupSummary(config: Config, facts: StartupFacts): string[] {
   lines.push(`  rates:     ${describeRateSource(config)}`);
   lines.push(`  uber eats: ${describeDeliveryApp(config.deliveryApps.ubereats, 'POS_UBEREATS')}`);
   lines.push(`  rappi:     ${describeDeliveryApp(config.deliveryApps.rappi, 'POS_RAPPI')}`);
+  lines.push(`  terminal:  ${describeCardTerminal(config)}`);
   lines.push(`  lightning: ${describeLightning(config, facts.lightning)}`);
   lines.push(`  keys:      ${describeKeys(config)}`);
   lines.push(`  backups:   ${describeBackups(config, facts.lastBackupAt ?? null)}`);
@@ -172,6 +173,18 @@ function describeDeliveryApp(app: Config['deliveryApps']['rappi'], prefix: strin
   if (app === undefined)
     return `off (set ${prefix}_CLIENT_ID, ${prefix}_CLIENT_SECRET and ${prefix}_STORE_ID)`;
   return `on, store ${app.storeId} at ${app.apiUrl}`;
+}
+
+/** Mercado Pago Point and how its charges settle; never the token or the secret. */
+function describeCardTerminal(config: Config): string {
+  const terminal = config.cardTerminal;
+  if (terminal === undefined)
+    return 'off (set POS_MP_ACCESS_TOKEN for Mercado Pago Point; the manual card method stays)';
+  const notifications =
+    terminal.webhookSecret === undefined
+      ? 'no POS_MP_WEBHOOK_SECRET: charges settle by reading them back'
+      : 'notifications at /terminals/mercadopago/webhook';
+  return `Mercado Pago Point at ${terminal.apiUrl}, ${notifications}`;
 }
 
 function describeSettings(restaurant: RestaurantFact): string {

@@ -4,8 +4,9 @@ import {
   type PlatformMenu,
   type PlatformOrder,
 } from '../core/delivery-platform';
-import { AuthorizedHttp, type PlatformAnswer, PlatformHttp } from './platform-http';
-import { list, object, text } from './platform-json';
+import { type PlatformAnswer, PlatformHttp } from '../core/platform-http';
+import { list, object, text } from '../core/platform-json';
+import { AuthorizedHttp } from './platform-http';
 import { clampCookingMinutes, readRappiOrder } from './rappi.order';
 import { TokenCache } from './token-cache';
 

@@ -1,5 +1,5 @@
 import type { PlatformItem, PlatformOrder } from '../core/delivery-platform';
-import { instant, type Json, list, number, object, text } from './platform-json';
+import { instant, type Json, list, number, object, text } from '../core/platform-json';
 
 /** Rappi's amounts are pesos with decimals; the POS counts centavos. */
 export function pesosToCents(value: unknown): number {

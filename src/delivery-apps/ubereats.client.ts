@@ -6,8 +6,9 @@ import {
   type PlatformMenu,
   type PlatformOrder,
 } from '../core/delivery-platform';
-import { AuthorizedHttp, type PlatformAnswer, PlatformHttp } from './platform-http';
-import { list, object, text } from './platform-json';
+import { type PlatformAnswer, PlatformHttp } from '../core/platform-http';
+import { list, object, text } from '../core/platform-json';
+import { AuthorizedHttp } from './platform-http';
 import { TokenCache } from './token-cache';
 import { suspensionInfo, uberIds, uberMenu } from './ubereats.menu';
 import { readUberOrder } from './ubereats.order';

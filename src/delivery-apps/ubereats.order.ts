@@ -4,7 +4,7 @@ import type {
   PlatformOrder,
   PlatformOrderState,
 } from '../core/delivery-platform';
-import { instant, type Json, list, number, object, text } from './platform-json';
+import { instant, type Json, list, number, object, text } from '../core/platform-json';
 
 /** Uber's `current_state` words (Get Order Details) in the port's vocabulary. */
 const STATES: Record<string, PlatformOrderState> = {

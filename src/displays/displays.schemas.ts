@@ -26,7 +26,11 @@ export const DisplayCurrentBody = Type.Object(
     }),
     payment_id: Type.Optional(
       Type.Union([
-        Uuid({ description: 'A Lightning payment of that bill, whose QR the display shows' }),
+        Uuid({
+          description:
+            'A Lightning payment of that bill, whose QR the display shows, or a card-terminal charge ' +
+            '(the display asks the guest to pay on the terminal)',
+        }),
         Type.Null(),
       ]),
     ),
@@ -59,5 +63,17 @@ export const DisplayView = Type.Object({
     }),
     Type.Null(),
   ]),
+  terminal: Type.Optional(
+    Type.Union([
+      Type.Object({
+        payment_id: Uuid(),
+        status: Type.String({ description: 'pending, action_required, settled, failed, canceled' }),
+        amount: Type.Number(),
+        tip: Type.Number(),
+        failure_reason: Type.Union([Type.String(), Type.Null()]),
+      }),
+      Type.Null(),
+    ]),
+  ),
 });
 export type DisplayView = Static<typeof DisplayView>;

@@ -6,7 +6,7 @@ import { BadRequestError, NotFoundError } from '../core/errors';
 import { type FailureRule, limitFailures } from '../core/failure-limiter';
 import { fromCents } from '../core/money';
 import { toIsoUtc, toIsoUtcOrNull } from '../core/time';
-import { findPayment } from '../payments/payments.api';
+import { findPayment, type PaymentRow, toPaymentView } from '../payments/payments.api';
 import { authorize } from '../permissions/permissions.api';
 import { findTicket, viewOf } from '../tickets/tickets.api';
 import * as displays from './displays.repo';
@@ -95,8 +95,8 @@ export async function setDisplayCurrent(
   if (ticketId !== null && !(await findTicket(ctx.db, ticketId))) throw new NotFoundError();
   if (paymentId !== null) {
     const payment = await findPayment(ctx.db, paymentId);
-    if (payment?.ticket_id !== ticketId || payment.payment_hash === null) {
-      throw new BadRequestError('Not a Lightning payment of this bill');
+    if (payment?.ticket_id !== ticketId || (payment.payment_hash === null && payment.terminal_id === null)) {
+      throw new BadRequestError('Not a Lightning or card-terminal payment of this bill');
     }
   }
   await displays.setCurrent(ctx.db, {
@@ -105,6 +105,18 @@ export async function setDisplayCurrent(
     payment_id: paymentId,
     updated_at: ctx.clock.now(),
   });
+}
+
+/** What the display says of a card-terminal charge: "Pague en la terminal", the amount, how it went. */
+function terminalOf(payment: PaymentRow): NonNullable<DisplayView['terminal']> {
+  const view = toPaymentView(payment);
+  return {
+    payment_id: view.id,
+    status: view.status,
+    amount: view.amount,
+    tip: view.tip,
+    failure_reason: view.terminal?.failure_reason ?? null,
+  };
 }
 
 /** The bill, and its Lightning payment, that the till this display is paired to shows; nothing else. */
@@ -131,5 +143,6 @@ export async function getDisplayCurrent(ctx: AppContext, principal: Principal): 
             expires_at: toIsoUtcOrNull(payment.expires_at),
           }
         : null,
+    terminal: payment && payment.terminal_id !== null ? terminalOf(payment) : null,
   };
 }

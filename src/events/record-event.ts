@@ -9,6 +9,9 @@ export type EventType =
   | 'payment.pending'
   | 'payment.settled'
   | 'payment.expired'
+  | 'payment.updated'
+  | 'payment.failed'
+  | 'payment.canceled'
   | 'payment.refunded'
   | 'fiscal.receipt_created'
   | 'fiscal.invoiced'
@@ -39,6 +42,10 @@ const TOPICS: Record<EventType, string> = {
   'payment.pending': 'payments',
   'payment.settled': 'payments',
   'payment.expired': 'payments',
+  // A card-terminal charge: what the terminal does meanwhile, a declined card, a cancel.
+  'payment.updated': 'payments',
+  'payment.failed': 'payments',
+  'payment.canceled': 'payments',
   'payment.refunded': 'payments',
   'fiscal.receipt_created': 'payments',
   'fiscal.invoiced': 'payments',

@@ -178,6 +178,12 @@ export async function receiptBeforePaper(ctx: AppContext, ticketId: string): Pro
   await makeReceipt(ctx, pac, settings, doc).catch(() => undefined);
 }
 
+/**
+ * The card terminal knows whether the card was credit or debit, and SAT's catalogue tells them apart:
+ * 04 tarjeta de crédito, 28 tarjeta de débito. Where the type is unknown the method's setting decides.
+ */
+const CARD_TYPE_FORMS: Readonly<Record<string, string>> = { credit: '04', debit: '28' };
+
 /** A setting stands in the way (a payment method without its SAT form): the manager must act. */
 class ReceiptBlocked extends Error {}
 
@@ -195,7 +201,7 @@ export async function buildReceipt(
     (a, b) => Number(b.cents) - Number(a.cents) || a.method.localeCompare(b.method),
   )[0];
   const method = largest?.method ?? 'cash';
-  const paymentForm = settings.paymentForms[method];
+  const paymentForm = CARD_TYPE_FORMS[largest?.card_type ?? ''] ?? settings.paymentForms[method];
   if (paymentForm === undefined) {
     throw new ReceiptBlocked(
       `The payment method ${method} has no SAT payment form: choose one in the fiscal settings (payment_forms)`,

@@ -157,11 +157,12 @@ export function findBillPaymentShares(db: Db, ticketId: string) {
     .selectFrom('payments')
     .select([
       'method',
+      'card_type',
       (eb) => eb.fn.sum<number>(eb(eb.ref('amount_cents'), '-', eb.ref('refunded_cents'))).as('cents'),
     ])
     .where('ticket_id', '=', ticketId)
     .where('status', 'in', ['settled', 'partially_refunded', 'refunded'])
-    .groupBy('method')
+    .groupBy(['method', 'card_type'])
     .execute();
 }
 

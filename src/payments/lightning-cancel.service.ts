@@ -5,6 +5,8 @@ import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';
 import { recordEvent } from '../events/events.api';
 import { authorize } from '../permissions/permissions.api';
 import { lockTicketWithOrder } from '../tickets/tickets.api';
+import { CARD_TERMINAL } from './card-terminal.repo';
+import { cancelTerminalCharge } from './card-terminal.service';
 import * as lightning from './lightning.repo';
 import { reconcile } from './lightning-settlement.service';
 import { toPaymentView } from './payment-views';
@@ -28,7 +30,10 @@ export async function cancelLightningPayment(
   authorize(principal, 'payments.take');
   const found = await payments.findPayment(ctx.db, paymentId);
   if (!found) throw new NotFoundError();
-  if (found.method !== 'lightning') throw new BadRequestError('Only a Lightning invoice can be canceled');
+  if (found.method === CARD_TERMINAL) return cancelTerminalCharge(ctx, principal, found);
+  if (found.method !== 'lightning') {
+    throw new BadRequestError('Only a Lightning invoice or a card-terminal charge can be canceled');
+  }
   if (found.status !== 'pending' || found.payment_hash === null) throw new ConflictError(NOT_PENDING);
   await reconcile(ctx, found);
   const now = ctx.clock.now();

@@ -1,15 +1,12 @@
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
-import { TICKET_STATUS } from '../core/db/ticket-status';
 import type { Arrived, NodeIncomingPayment } from '../core/lightning-node';
 import { recordEvent } from '../events/events.api';
-import { refreshSalesFacts } from '../orders/orders.api';
-import { loadSettings } from '../settings/settings.api';
-import { closeOrderIfDone, lockTicketWithOrder, viewOfRow as ticketViewOfRow } from '../tickets/tickets.api';
 import { callNode } from '../wallet/wallet.api';
 import * as lightning from './lightning.repo';
 import { toPaymentView } from './payment-views';
 import * as payments from './payments.repo';
+import { type Settlement, settlePendingIn } from './settle-pending';
 
 /**
  * Sweeps ask the node about payments that expired this recently: the webhook of a payment made just
@@ -22,17 +19,12 @@ const SWEEP_BATCH = 100;
 /** A reservation is filled within one node call; one this old was left by a stopped instance. */
 const ABANDONED_RESERVATION_MS = 5 * 60 * 1000;
 
-export type Settlement = 'settled' | 'already settled' | 'unknown';
-
 /**
- * Settles the Lightning payment with this hash, once: the conditional update on its status lets
- * only one of a webhook, a lookup, a sweep and the catch-up through, and the bill's order lock is
- * held for the money it moves. Callers come here only when the node says the invoice is paid, and
- * phoenixd refuses less than an invoice asks before it accepts a payment, so a paid invoice was
- * paid in full: it counts for its amount and tip whatever `receivedSat` says, which is net of the
- * liquidity fee the node took (less than asked, even negative). What arrived and the fee are kept
- * for the accounts. A payment settling late (the bill paid by other means, cancelled, or the
- * invoice expired) still counts, and the bill shows a negative balance.
+ * Settles the Lightning payment with this hash, once (settlePendingIn). Callers come here only when
+ * the node says the invoice is paid, and phoenixd refuses less than an invoice asks before it accepts
+ * a payment, so a paid invoice was paid in full: it counts for its amount and tip whatever
+ * `receivedSat` says, which is net of the liquidity fee the node took (less than asked, even
+ * negative). What arrived and the fee are kept for the accounts.
  */
 export async function settleByHash(
   ctx: AppContext,
@@ -42,29 +34,11 @@ export async function settleByHash(
   const found = await lightning.findPaymentByHash(ctx.db, paymentHash);
   if (found?.method !== 'lightning') return 'unknown';
   const now = ctx.clock.now();
-  return ctx.db.transaction().execute(async (trx) => {
-    const ticket = await lockTicketWithOrder(trx, found.ticket_id);
-    if (!(await lightning.markSettled(trx, found.id, arrived, now))) return 'already settled';
-    const settled = await payments.addSettledToTicket(
-      trx,
-      ticket,
-      { amountCents: Number(found.amount_cents), tipCents: Number(found.tip_cents) },
-      now,
+  return ctx.db
+    .transaction()
+    .execute((trx) =>
+      settlePendingIn(trx, found, now, (db) => lightning.markSettled(db, found.id, arrived, now)),
     );
-    const isPaid = Number(settled.ticket.status) === TICKET_STATUS.paid;
-    // The sales facts are the Paid bills' (a late payment adds its tip to one already Paid).
-    if (isPaid) await refreshSalesFacts(trx, ticket.order_id);
-    await recordEvent(trx, { type: 'payment.settled', data: await paymentView(trx, found.id), at: now });
-    if (Number(ticket.status) === TICKET_STATUS.pending && isPaid) {
-      await recordEvent(trx, {
-        type: 'ticket.paid',
-        data: await ticketViewOfRow(trx, settled.ticket),
-        at: now,
-      });
-      await closeOrderIfDone(trx, settled.order, now, await loadSettings(trx));
-    }
-    return 'settled';
-  });
 }
 
 /** A pending payment past its expiry that the node says is unpaid becomes `expired`. */

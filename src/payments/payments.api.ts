@@ -2,6 +2,8 @@
 
 export { payableInvoicesCents } from './lightning.repo';
 export { makeInvoice, reserveIn } from './lightning-bills.service';
+export { toPaymentView } from './payment-views';
+export type { PaymentRow } from './payments.repo';
 export { findPayment, findPaymentsOfTicket } from './payments.repo';
 export { recordPaymentIn } from './payments.service';
 export { refundWholeIn } from './refunds.service';

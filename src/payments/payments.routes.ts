@@ -142,14 +142,19 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       schema: {
         operationId: 'cancelLightningPayment',
         tags,
-        summary: 'Withdraw a pending Lightning invoice',
+        summary: 'Withdraw a pending Lightning invoice or card-terminal charge',
         description:
           "`payments.take`. A pending Lightning invoice of the bill (a guest's left open on a phone, or the " +
           "till's own) stops counting: the node is asked first (an invoice already paid settles instead: " +
           '409), then the payment becomes `expired` (event `payment.expired`, audit `payment.canceled`) and ' +
           'no longer holds part of the balance. phoenixd cannot withdraw an invoice: one paid anyway is ' +
           'still recorded and the bill shows it overpaid. Not a Lightning payment: 400; no longer ' +
-          'pending: 409 `This Lightning invoice is no longer pending`; node unavailable: 503, nothing changed.',
+          'pending: 409 `This Lightning invoice is no longer pending`; node unavailable: 503, nothing changed. ' +
+          'A pending card-terminal charge (POST /tickets/{id}/card-terminal): one the terminal has not shown ' +
+          'yet is canceled at Mercado Pago at once (`canceled`); one the terminal shows is canceled where ' +
+          'Mercado Pago allows it (`x-allow-cancelable-status: at_terminal`): `terminal.cancel_requested` is ' +
+          'true and the charge becomes `canceled` when the terminal confirms. Where it refuses: 409 `Cancele en ' +
+          'la terminal: …`. Still being sent: 409; no longer pending: 409 `This charge is no longer pending`.',
         params: IdParams,
         response: { 200: PaymentView, ...errors(400, 401, 403, 404, 409, 503) },
       },
@@ -177,7 +182,10 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
           "`Idempotency-Key` carries the wallet's rules (a retry never pays twice; a node that gave no " +
           'answer: 504 `Payment outcome unknown: check outgoing payments`, and every retry with that key ' +
           'answers the same without calling the node). A refund the node cannot afford because the ' +
-          "payment's sats went to its fee credit says so in its 400.",
+          "payment's sats went to its fee credit says so in its 400. Card-terminal payments are refunded by " +
+          "Mercado Pago to the card, whole or part, once per `Idempotency-Key` (the refund's own key is " +
+          'the provider\'s): the refund answers `status: "pending"` and leaves the bill\'s `paid` when Mercado ' +
+          'Pago processes it (or `failed`, with no money moved); one refund of a payment at a time (409).',
         headers: IdempotencyHeaders,
         params: IdParams,
         body: RefundBody,

@@ -36,7 +36,35 @@ export const PaymentStatusSchema = Type.Union([
   Type.Literal('expired'),
   Type.Literal('refunded'),
   Type.Literal('partially_refunded'),
+  Type.Literal('action_required'),
+  Type.Literal('failed'),
+  Type.Literal('canceled'),
 ]);
+
+export const TerminalDetails = Type.Object({
+  terminal_id: Type.String(),
+  state: Type.String({
+    description:
+      "The provider's order status: `created` (sent), `at_terminal` (the terminal shows it), `action_required` " +
+      '(check the terminal), `processed`, `failed`, `canceled`, `expired`',
+  }),
+  provider_order_id: Type.Union([Type.String(), Type.Null()], {
+    description: "Mercado Pago's order; null while the charge is still being sent",
+  }),
+  expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  cancel_requested: Type.Boolean({ description: 'The till asked to cancel; the terminal confirms it' }),
+  failure_reason: Type.Union([Type.String(), Type.Null()], { description: 'In Spanish, for the cashier' }),
+  card_brand: Type.Union([Type.String(), Type.Null()], {
+    description: '`visa`, `master`, `amex`, `debvisa`…',
+  }),
+  card_type: Type.Union([Type.Literal('credit'), Type.Literal('debit'), Type.Null()]),
+  last_four: Type.Union([Type.String(), Type.Null()]),
+  authorization_code: Type.Union([Type.String(), Type.Null()]),
+  provider_payment_id: Type.Union([Type.String(), Type.Null()], { description: 'The Payments API id' }),
+  fee: Type.Union([Type.Number(), Type.Null()], {
+    description: "The provider's fees, where it reports them",
+  }),
+});
 
 export const LightningDetails = Type.Object({
   amount_sat: Type.Integer(),
@@ -69,6 +97,7 @@ export const PaymentView = Type.Object({
     description: '`guest`: paid from the guest page of the bill (POST /guest/{token}/lightning)',
   }),
   lightning: Type.Optional(LightningDetails),
+  terminal: Type.Optional(TerminalDetails),
 });
 export type PaymentView = Static<typeof PaymentView>;
 
@@ -126,7 +155,64 @@ export const RefundCreatedReply = Type.Object({
   id: Uuid(),
   message: Type.String(),
   payment_status: PaymentStatusSchema,
+  status: Type.Union([Type.Literal('pending'), Type.Literal('processed'), Type.Literal('failed')], {
+    description:
+      '`processed` for refunds made at the till; a card-terminal refund is `pending` until Mercado Pago ' +
+      "processes it, and only then leaves the bill's paid amount",
+  }),
 });
+
+export const CardTerminalBody = Type.Object(
+  {
+    amount: Type.Optional(
+      PositiveMoney({
+        description:
+          'Counts against the balance; default the balance less the charges pending on terminals for this bill',
+      }),
+    ),
+    tip: Type.Optional(
+      Money({ description: 'On top of the amount, charged with it; kept apart. Default 0' }),
+    ),
+    terminal_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        pattern: '^[A-Za-z0-9_-]+$',
+        description: "The terminal to charge on; default the restaurant's default terminal",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CardTerminalBody = Static<typeof CardTerminalBody>;
+
+export const CardTerminalCharge = Type.Object({
+  payment_id: Uuid(),
+  status: Type.Literal('pending'),
+  terminal_id: Type.String(),
+  expires_at: Type.String({ format: 'date-time' }),
+});
+export type CardTerminalCharge = Static<typeof CardTerminalCharge>;
+
+export const TerminalView = Type.Object({
+  id: Type.String({ description: "Mercado Pago's terminal id (`<model>__<serial>`)" }),
+  operating_mode: Type.String({ description: '`PDV` (charges from the POS) or `STANDALONE`' }),
+  store_id: Type.Union([Type.String(), Type.Null()]),
+  pos_id: Type.Union([Type.String(), Type.Null()]),
+  is_default: Type.Boolean(),
+});
+export type TerminalView = Static<typeof TerminalView>;
+
+export const TerminalSettingsBody = Type.Object(
+  {
+    default_terminal_id: Type.Union([
+      Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' }),
+      Type.Null(),
+    ]),
+  },
+  { additionalProperties: false },
+);
+export type TerminalSettingsBody = Static<typeof TerminalSettingsBody>;
 
 export const LightningBillBody = Type.Object(
   {

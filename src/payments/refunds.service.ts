@@ -2,8 +2,10 @@ import { recordAudit } from '../audit/audit.api';
 import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
-import { BadRequestError, NotFoundError } from '../core/errors';
+import { PlatformError } from '../core/delivery-platform';
+import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';
 import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
+import * as keys from '../core/idempotency.repo';
 import { newId } from '../core/ids';
 import { fromCents, toCents } from '../core/money';
 import { runPaymentOnce } from '../core/payment-once';
@@ -13,14 +15,22 @@ import { authorize } from '../permissions/permissions.api';
 import { drawerForCashRefund, shiftForRecording } from '../shifts/shifts.api';
 import { lockTicketWithOrder } from '../tickets/tickets.api';
 import { callNode } from '../wallet/wallet.api';
+import * as charges from './card-terminal.repo';
+import { CARD_TERMINAL } from './card-terminal.repo';
+import { asHttpError, terminalOf } from './card-terminal.service';
+import { CHECK_AFTER_MS, sendRefund } from './card-terminal-settlement.service';
 import { centsToSats } from './lightning-bills.service';
 import { toPaymentView } from './payment-views';
 import * as payments from './payments.repo';
-import type { RefundBody } from './payments.schemas';
+import type { PaymentView, RefundBody } from './payments.schemas';
 
 const REFUNDABLE = new Set(['settled', 'partially_refunded']);
 
-type RefundAnswer = { id: string; payment_status: 'refunded' | 'partially_refunded' };
+type RefundAnswer = {
+  id: string;
+  payment_status: PaymentView['status'];
+  status: 'pending' | 'processed' | 'failed';
+};
 
 /**
  * Records money given back on a payment: at most what is left of the payment's amount (tips are the
@@ -39,6 +49,7 @@ export async function refundPayment(
   const found = await payments.findPayment(ctx.db, paymentId);
   if (!found) throw new NotFoundError();
   if (found.method === 'lightning') return refundLightning(ctx, principal, paymentId, input, claim);
+  if (found.method === CARD_TERMINAL) return refundThroughTerminal(ctx, principal, found, input, claim);
   if (input.invoice !== undefined) throw new BadRequestError('Only Lightning refunds take an invoice');
   if (input.shift_id !== undefined && found.method !== 'cash') {
     throw new BadRequestError('Only cash refunds come out of a drawer');
@@ -47,7 +58,7 @@ export async function refundPayment(
   return inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
     const refund = await takeRefund(trx, principal, paymentId, input, now);
     await announce(trx, refund.paymentId, now);
-    return { id: refund.id, payment_status: refund.status };
+    return { id: refund.id, payment_status: refund.status, status: 'processed' };
   });
 }
 
@@ -182,7 +193,7 @@ async function refundLightning(
       });
       await announce(trx, paymentId, now);
     });
-    return { id: taken.id, payment_status: taken.status };
+    return { id: taken.id, payment_status: taken.status, status: 'processed' };
   });
 }
 
@@ -226,4 +237,102 @@ async function giveBack(ctx: AppContext, principal: Principal, taken: TakenRefun
       after: { refund_id: taken.id, amount: fromCents(taken.cents) },
     });
   });
+}
+
+/**
+ * A card-terminal payment is refunded by Mercado Pago. The refund is reserved `pending` (what is left
+ * to refund counts it, so two refunds cannot together give back more than was paid) in one
+ * transaction with the `Idempotency-Key`'s answer, then asked of the provider under its own key: a
+ * retry, or the watch job after an answer that never came, refunds once. The money leaves the bill
+ * when the provider says the refund is processed. A refusal removes the reservation and frees the key.
+ */
+async function refundThroughTerminal(
+  ctx: AppContext,
+  principal: Principal,
+  found: payments.PaymentRow,
+  input: RefundBody,
+  claim: IdempotencyClaim | undefined,
+): Promise<RefundAnswer> {
+  if (input.invoice !== undefined || input.shift_id !== undefined) {
+    throw new BadRequestError('A card-terminal refund goes back to the card: no invoice, no drawer');
+  }
+  terminalOf(ctx);
+  const now = ctx.clock.now();
+  let reserved: charges.RefundRow | undefined;
+  const answer = await inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
+    reserved = await reserveTerminalRefund(trx, principal, found.id, input, now);
+    return { id: reserved.id, payment_status: toPaymentView(found).status, status: 'pending' as const };
+  });
+  if (reserved === undefined) return answer;
+  const refund = reserved;
+  try {
+    const atProvider = await sendRefund(ctx, refund);
+    const after = await payments.findPayment(ctx.db, found.id);
+    const status =
+      atProvider?.status === 'processed'
+        ? 'processed'
+        : atProvider?.status === 'failed'
+          ? 'failed'
+          : 'pending';
+    return { ...answer, payment_status: after ? toPaymentView(after).status : answer.payment_status, status };
+  } catch (error) {
+    if (!(error instanceof PlatformError) || error.isRetryable) return answer;
+    await ctx.db.transaction().execute(async (trx) => {
+      await charges.deleteRefund(trx, refund.id);
+      if (claim) await keys.releaseKey(trx, claim);
+    });
+    throw asHttpError(error);
+  }
+}
+
+async function reserveTerminalRefund(
+  trx: Db,
+  principal: Principal,
+  paymentId: string,
+  input: RefundBody,
+  now: number,
+): Promise<charges.RefundRow> {
+  const found = await payments.findPayment(trx, paymentId);
+  if (!found) throw new NotFoundError();
+  await lockTicketWithOrder(trx, found.ticket_id);
+  const payment = await payments.findPayment(trx, paymentId);
+  if (!payment) throw new NotFoundError();
+  if (!REFUNDABLE.has(payment.status)) {
+    throw new BadRequestError(`A ${toPaymentView(payment).status} payment cannot be refunded`);
+  }
+  if ((await charges.pendingRefundsOf(trx, paymentId)).length > 0) {
+    throw new ConflictError('A refund of this payment is still being processed by Mercado Pago: wait for it');
+  }
+  const leftCents = Number(payment.amount_cents) - Number(payment.refunded_cents);
+  const cents = input.amount === undefined ? leftCents : toCents(input.amount);
+  if (cents > leftCents) throw new BadRequestError('Amount exceeds what is left of the payment');
+  const id = newId();
+  await payments.insertRefund(trx, {
+    id,
+    payment_id: paymentId,
+    amount_cents: cents,
+    reason: input.reason,
+    created_by: principal.id,
+    created_at: now,
+    amount_sat: null,
+    invoice: null,
+    payment_hash: null,
+    node_payment_id: null,
+    fees_sat: null,
+    shift_id: await shiftForRecording(trx, principal.id, false),
+    status: 'pending',
+    provider_key: id,
+  });
+  await charges.setNextCheck(trx, paymentId, now + CHECK_AFTER_MS);
+  await recordAudit(trx, {
+    at: now,
+    actor: principal,
+    action: 'payment.refund_requested',
+    target: { type: 'payment', id: paymentId },
+    before: toPaymentView(payment),
+    after: { refund_id: id, amount: fromCents(cents), reason: input.reason },
+  });
+  const refund = await charges.findRefund(trx, id);
+  if (!refund) throw new Error(`refund ${id} vanished inside its own transaction`);
+  return refund;
 }

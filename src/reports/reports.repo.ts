@@ -227,6 +227,7 @@ export function dayRefunds(
     ])
     .where('created_at', '>=', range.from)
     .where('created_at', '<', range.to)
+    .where('status', '=', 'processed')
     .groupBy('shift_id')
     .execute();
 }

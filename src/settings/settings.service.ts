@@ -34,6 +34,8 @@ export type Settings = Readonly<{
   tipSuggestions: readonly number[];
   /** A guest's tip is at most this percent of what they pay. */
   maxTipPercent: number;
+  /** The card terminal a till charges on when it names none. */
+  defaultTerminalId: string | null;
 }>;
 
 export const CURRENCY_CHANGE_REFUSED = 'The base currency cannot change while a bill is pending';
@@ -66,6 +68,7 @@ function toSettings(row: repo.SettingsRow): Settings {
     locale: row.locale as PaperLocale,
     tipSuggestions: JSON.parse(row.tip_suggestions) as number[],
     maxTipPercent: Number(row.max_tip_percent),
+    defaultTerminalId: row.default_terminal_id,
   };
 }
 

@@ -187,6 +187,25 @@ export function paymentsByMethod(db: Db, shiftId: string): Promise<MethodTotalRo
     .execute();
 }
 
+/** The shift's card-terminal payments by card brand, with the provider's fees. */
+export function cardPaymentsByBrand(db: Db, shiftId: string) {
+  return db
+    .selectFrom('payments')
+    .select((eb) => [
+      eb.fn.coalesce('card_brand', eb.val('')).as('brand'),
+      eb.fn.countAll<number>().as('payments'),
+      eb.fn.sum<number>('amount_cents').as('amount_cents'),
+      eb.fn.sum<number>('tip_cents').as('tips_cents'),
+      eb.fn.coalesce(eb.fn.sum<number>('provider_fee_cents'), eb.lit(0)).as('fee_cents'),
+    ])
+    .where('shift_id', '=', shiftId)
+    .where('method', '=', 'card_terminal')
+    .where('status', 'in', COUNTED_PAYMENT_STATUSES)
+    .groupBy((eb) => eb.fn.coalesce('card_brand', eb.val('')))
+    .orderBy('brand')
+    .execute();
+}
+
 /** Tips of the shift's payments, by the waiter of each bill's order. */
 export function tipsByWaiter(
   db: Db,
@@ -215,6 +234,8 @@ export async function refundsOfShift(db: Db, shiftId: string): Promise<number> {
     .selectFrom('refunds')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_cents'), eb.lit(0)).as('cents'))
     .where('shift_id', '=', shiftId)
+    // A card-terminal refund counts once the provider has given the money back.
+    .where('status', '=', 'processed')
     .executeTakeFirstOrThrow();
   return Number(row.cents);
 }

@@ -131,6 +131,19 @@ export const ShiftReport = Type.Object({
     description:
       'The same fees in the base currency, each at its payment’s rate: the cost of taking Lightning',
   }),
+  card_terminal_by_brand: Type.Array(
+    Type.Object({
+      brand: Type.String({
+        description: "The card's brand as Mercado Pago names it (`visa`, `master`…); '' unknown",
+      }),
+      payments: Type.Integer(),
+      amount: Type.Number(),
+      tips: Type.Number(),
+      fees: Type.Number({ description: "Mercado Pago's fees on them, where it reported them" }),
+    }),
+    { description: "The shift's card-terminal payments by card brand" },
+  ),
+  card_terminal_fees: Type.Number({ description: "Mercado Pago's fees on the shift's terminal payments" }),
   forced_pay_outs: Type.Array(CashMovementView, {
     description: 'Pay-outs beyond the expected cash that a manager forced, oldest first',
   }),

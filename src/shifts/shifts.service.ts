@@ -200,10 +200,11 @@ export async function shiftReport(
 ): Promise<ShiftReport> {
   const shift = await shiftOfCaller(ctx.db, principal, shiftId);
   const isBlind = await hidesExpectedCash(ctx.db, principal);
-  const [view, bills, methods, tips, refundsCents, settings, auditHead] = await Promise.all([
+  const [view, bills, methods, brands, tips, refundsCents, settings, auditHead] = await Promise.all([
     viewOf(ctx.db, shift, isBlind),
     repo.billsClosedIn(ctx.db, shiftId),
     repo.paymentsByMethod(ctx.db, shiftId),
+    repo.cardPaymentsByBrand(ctx.db, shiftId),
     repo.tipsByWaiter(ctx.db, shiftId),
     repo.refundsOfShift(ctx.db, shiftId),
     loadSettings(ctx.db),
@@ -234,6 +235,14 @@ export async function shiftReport(
       tips: fromCents(Number(row.tips_cents)),
     })),
     ...lightningFigures(methods.filter((row) => row.method === 'lightning')),
+    card_terminal_by_brand: brands.map((row) => ({
+      brand: row.brand,
+      payments: Number(row.payments),
+      amount: fromCents(Number(row.amount_cents)),
+      tips: fromCents(Number(row.tips_cents)),
+      fees: fromCents(Number(row.fee_cents)),
+    })),
+    card_terminal_fees: fromCents(sum(brands.map((row) => row.fee_cents))),
     forced_pay_outs: view.cash_movements.filter((movement) => movement.forced),
     expected_cash: view.expected_cash,
     counted_cash: view.counted_cash,

@@ -342,6 +342,27 @@ export type Database = {
     swept_until: Generated<number | null>;
     /** 'staff' (the till, a waiter) or 'guest' (the guest page). */
     source: Generated<'staff' | 'guest'>;
+    /** Card-terminal charges (method `card_terminal`): the terminal and what the provider says of it. */
+    terminal_id: Generated<string | null>;
+    /** The provider's order status; how an `expired` charge ended (`failed`, `canceled`, `expired`). */
+    terminal_state: Generated<string | null>;
+    /** The provider's `X-Idempotency-Key` for making the charge. */
+    provider_key: Generated<string | null>;
+    provider_order_id: Generated<string | null>;
+    provider_transaction_id: Generated<string | null>;
+    /** The Payments API's id of the card payment. */
+    provider_payment_id: Generated<string | null>;
+    card_brand: Generated<string | null>;
+    card_type: Generated<'credit' | 'debit' | null>;
+    card_last_four: Generated<string | null>;
+    authorization_code: Generated<string | null>;
+    provider_fee_cents: Generated<number | null>;
+    /** Why a charge ended unpaid, in Spanish for the cashier. */
+    failure_reason: Generated<string | null>;
+    /** When the till asked to cancel a charge the terminal was showing (the terminal confirms it). */
+    cancel_requested_at: Generated<number | null>;
+    /** When the watch job next reads the charge back from the provider; null when it is final. */
+    next_check_at: Generated<number | null>;
   };
   /** Links to a bill's guest page; the token itself is never stored, only its SHA-256. */
   display_pairing_codes: { code: string; cashier_id: string; expires_at: number };
@@ -375,6 +396,12 @@ export type Database = {
     fees_sat: number | null;
     /** The open shift of the user who recorded it, if any. */
     shift_id: Generated<string | null>;
+    /** `pending` while the card provider processes it; the money leaves the bill when `processed`. */
+    status: Generated<'pending' | 'processed' | 'failed'>;
+    provider_refund_id: Generated<string | null>;
+    /** The provider's `X-Idempotency-Key` for the refund. */
+    provider_key: Generated<string | null>;
+    failure_reason: Generated<string | null>;
   };
   /** One row per share of a Paid bill, in cents (reports/sales-facts.ts). */
   sales_facts: {
@@ -454,6 +481,8 @@ export type Database = {
     locale: Generated<string>;
     /** JSON array of tip percentages the guest page offers. */
     tip_suggestions: Generated<string>;
+    /** The card terminal a till charges on when it names none (Mercado Pago Point). */
+    default_terminal_id: Generated<string | null>;
     max_tip_percent: Generated<number>;
     updated_at: number;
   };

@@ -111,7 +111,8 @@ const SPANISH: Record<string, string> = {
     'Un reembolso en efectivo sale de una caja: abre tu turno o indica el turno de la caja que lo paga.',
   'No shift has that id': 'No hay ningún turno con ese id.',
   'This Lightning invoice is no longer pending': 'Esta solicitud de pago Lightning ya no está pendiente.',
-  'Only a Lightning invoice can be canceled': 'Solo se puede cancelar una solicitud de pago Lightning.',
+  'Only a Lightning invoice or a card-terminal charge can be canceled':
+    'Solo se puede cancelar una solicitud de pago Lightning o un cobro en la terminal.',
   'Only cash refunds come out of a drawer': 'Solo los reembolsos en efectivo salen de una caja.',
   'Cannot close an order with a balance due': 'No se puede cerrar una orden con saldo pendiente.',
   'Cannot bill a cancelled order': 'No se puede hacer la cuenta de una orden cancelada.',
