@@ -87,17 +87,15 @@ export class MercadoPagoClient implements CardTerminal {
     return readOrder(await this.ok({ method: 'GET', path: `/v1/orders/${encodeURIComponent(orderId)}` }));
   }
 
-  async cancel(
-    orderId: string,
-    options: { idempotencyKey: string; atTerminal: boolean },
-  ): Promise<TerminalCancel> {
+  async cancel(orderId: string, options: { idempotencyKey: string }): Promise<TerminalCancel> {
     const answer = await this.http.send(
       this.authorized({
         method: 'POST',
         path: `/v1/orders/${encodeURIComponent(orderId)}/cancel`,
         headers: {
           'x-idempotency-key': options.idempotencyKey,
-          ...(options.atTerminal && { 'x-allow-cancelable-status': 'at_terminal' }),
+          // What the terminal shows may have changed since we last read it; the header only widens.
+          'x-allow-cancelable-status': 'at_terminal',
         },
       }),
     );
@@ -189,6 +187,15 @@ function readRefund(refund: Json): TerminalRefund {
   };
 }
 
+/**
+ * The most telling reason: the order's detail often only repeats its status (`failed`, `canceled`)
+ * where its payment's says why (`insufficient_amount`, `canceled_by_terminal`).
+ */
+function detailOf(status: string, orderDetail: string, paymentDetail: string): string {
+  if (orderDetail !== '' && orderDetail !== status) return orderDetail;
+  return paymentDetail || orderDetail;
+}
+
 function readOrder(value: unknown): TerminalOrder {
   const order = object(value);
   const transactions = object(order.transactions);
@@ -200,7 +207,7 @@ function readOrder(value: unknown): TerminalOrder {
     externalReference: text(order.external_reference),
     terminalId: text(object(object(order.config).point).terminal_id),
     status: STATUSES.has(status) ? (status as TerminalOrderStatus) : 'unknown',
-    statusDetail: text(order.status_detail) || text(payment.status_detail),
+    statusDetail: detailOf(status, text(order.status_detail), text(payment.status_detail)),
     amountCents: centsOf(order.total_amount),
     transactionId: text(payment.id) || null,
     paymentReference: text(payment.reference_id) || null,

@@ -82,10 +82,11 @@ export interface CardTerminal {
   createCharge(charge: NewTerminalCharge): Promise<TerminalOrder>;
   getOrder(orderId: string): Promise<TerminalOrder>;
   /**
-   * Cancels an order not yet at the terminal; with `atTerminal` also one the terminal shows (where the
-   * provider allows it). Refused (`PlatformError`, not retryable) when it can no longer be canceled.
+   * Cancels an order not yet at the terminal (`canceled`), or one the terminal shows where the provider
+   * allows it (`requested`: the terminal confirms). Refused (`PlatformError`, not retryable) when it can
+   * no longer be canceled from here.
    */
-  cancel(orderId: string, options: { idempotencyKey: string; atTerminal: boolean }): Promise<TerminalCancel>;
+  cancel(orderId: string, options: { idempotencyKey: string }): Promise<TerminalCancel>;
   /** Refunds the whole charge, or `amountCents` of it; the refund is `processing` until the provider settles it. */
   refund(
     order: { id: string; transactionId: string },

@@ -1,12 +1,13 @@
 import type { AuditActor } from '../audit/audit.api';
 import { recordAudit } from '../audit/audit.api';
-import type { TerminalOrder, TerminalRefund } from '../core/card-terminal';
+import type { NewTerminalCharge, TerminalOrder, TerminalRefund } from '../core/card-terminal';
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { PlatformError } from '../core/delivery-platform';
 import { fromCents } from '../core/money';
 import { recordEvent } from '../events/events.api';
 import { refreshSalesFacts } from '../orders/orders.api';
+import { loadSettings } from '../settings/settings.api';
 import { lockTicketWithOrder } from '../tickets/tickets.api';
 import * as charges from './card-terminal.repo';
 import { toPaymentView } from './payment-views';
@@ -275,25 +276,40 @@ export async function watchTerminalCharges(ctx: AppContext): Promise<void> {
     throw new AggregateError(failures, 'Card terminal: some charges could not be read back');
 }
 
-/** The charge's creation got no answer: the same key makes it, or answers the order it made. */
-async function sendChargeAgain(ctx: AppContext, row: payments.PaymentRow, now: number): Promise<void> {
+/**
+ * What the provider is asked to charge for a payment: the same body each time it is sent, since the
+ * provider's idempotency key answers only the body it first came with.
+ */
+async function chargeOf(db: Db, row: payments.PaymentRow): Promise<NewTerminalCharge> {
+  const { businessName } = await loadSettings(db);
+  const table = await charges.tableNameOfTicket(db, row.ticket_id);
+  return {
+    terminalId: String(row.terminal_id),
+    amountCents: Number(row.amount_cents) + Number(row.tip_cents),
+    externalReference: row.id,
+    idempotencyKey: String(row.provider_key),
+    expiresInSeconds: Math.round((Number(row.expires_at) - Number(row.created_at)) / 1000),
+    description: table === undefined ? businessName : `${businessName}, mesa ${table}`,
+  };
+}
+
+/**
+ * Sends the charge to the provider and follows what it answers. A refusal is the provider's no (the
+ * caller decides what it means); an answer that never came leaves the charge to the watch job.
+ */
+export async function sendCharge(ctx: AppContext, row: payments.PaymentRow): Promise<void> {
   const terminal = ctx.cardTerminal;
   if (!terminal) return;
+  const order = await terminal.createCharge(await chargeOf(ctx.db, row));
+  await charges.fillProviderOrder(ctx.db, row.id, { orderId: order.id, transactionId: order.transactionId });
+  await applyProviderOrder(ctx, { ...row, provider_order_id: order.id }, order);
+}
+
+/** The charge's creation got no answer: the same key makes it, or answers the order it made. */
+async function sendChargeAgain(ctx: AppContext, row: payments.PaymentRow, now: number): Promise<void> {
   const expiresAt = Number(row.expires_at);
   try {
-    const order = await terminal.createCharge({
-      terminalId: String(row.terminal_id),
-      amountCents: Number(row.amount_cents) + Number(row.tip_cents),
-      externalReference: row.id,
-      idempotencyKey: String(row.provider_key),
-      expiresInSeconds: Math.max(30, Math.round((expiresAt - now) / 1000)),
-      description: ctx.config.businessName,
-    });
-    await charges.fillProviderOrder(ctx.db, row.id, {
-      orderId: order.id,
-      transactionId: order.transactionId,
-    });
-    await applyProviderOrder(ctx, { ...row, provider_order_id: order.id }, order);
+    await sendCharge(ctx, row);
   } catch (error) {
     const isRefused = error instanceof PlatformError && !error.isRetryable;
     if (isRefused || now > expiresAt + GIVE_UP_AFTER_EXPIRY_MS) {

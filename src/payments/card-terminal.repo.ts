@@ -218,3 +218,15 @@ export async function markRefundEnded(
 export async function deleteRefund(db: Db, id: string): Promise<void> {
   await db.deleteFrom('refunds').where('id', '=', id).where('status', '=', 'pending').execute();
 }
+
+/** The table of the charge's bill, which the terminal's screen names. */
+export async function tableNameOfTicket(db: Db, ticketId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('tickets')
+    .innerJoin('orders', 'orders.id', 'tickets.order_id')
+    .innerJoin('dining_tables', 'dining_tables.id', 'orders.table_id')
+    .select('dining_tables.name')
+    .where('tickets.id', '=', ticketId)
+    .executeTakeFirst();
+  return row?.name;
+}

@@ -26,8 +26,12 @@ import { shiftForRecording } from '../shifts/shifts.api';
 import { lockTicketWithOrder } from '../tickets/tickets.api';
 import * as charges from './card-terminal.repo';
 import { CARD_TERMINAL } from './card-terminal.repo';
-import { applyProviderOrder, CHECK_AFTER_MS, noteNotification } from './card-terminal-settlement.service';
-import * as lightning from './lightning.repo';
+import {
+  applyProviderOrder,
+  CHECK_AFTER_MS,
+  noteNotification,
+  sendCharge,
+} from './card-terminal-settlement.service';
 import { toPaymentView } from './payment-views';
 import * as payments from './payments.repo';
 import type { CardTerminalBody, CardTerminalCharge, PaymentView, TerminalView } from './payments.schemas';
@@ -107,8 +111,6 @@ export async function setDefaultTerminal(
   return { default_terminal_id: terminalId };
 }
 
-type Reserved = { row: payments.PaymentRow; description: string };
-
 /**
  * Charges part of a bill on a terminal. The charge is reserved first, in one transaction with the
  * `Idempotency-Key`'s answer, so a retry answers the same charge and the terminal's partial unique
@@ -124,35 +126,23 @@ export async function chargeOnTerminal(
   claim: IdempotencyClaim | undefined,
 ): Promise<CardTerminalCharge> {
   authorize(principal, 'payments.take');
-  const terminal = terminalOf(ctx);
+  terminalOf(ctx);
   const now = ctx.clock.now();
-  let reserved: Reserved | undefined;
+  let reserved: payments.PaymentRow | undefined;
   let answer: CardTerminalCharge;
   try {
     answer = await inIdempotentTransaction(ctx.db, { claim, statusCode: 201, now }, async (trx) => {
       reserved = await reserveIn(trx, principal, ticketId, input, claim, now);
-      return chargeAnswer(reserved.row);
+      return chargeAnswer(reserved);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ConflictError(TERMINAL_BUSY);
     throw error;
   }
   if (reserved === undefined) return answer;
-  const { row, description } = reserved;
+  const row = reserved;
   try {
-    const order = await terminal.createCharge({
-      terminalId: String(row.terminal_id),
-      amountCents: Number(row.amount_cents) + Number(row.tip_cents),
-      externalReference: row.id,
-      idempotencyKey: String(row.provider_key),
-      expiresInSeconds: CHARGE_EXPIRY_SECONDS,
-      description,
-    });
-    await charges.fillProviderOrder(ctx.db, row.id, {
-      orderId: order.id,
-      transactionId: order.transactionId,
-    });
-    await applyProviderOrder(ctx, { ...row, provider_order_id: order.id }, order);
+    await sendCharge(ctx, row);
   } catch (error) {
     if (!(error instanceof PlatformError) || error.isRetryable) return answer;
     await ctx.db.transaction().execute(async (trx) => {
@@ -173,7 +163,7 @@ async function reserveIn(
   input: CardTerminalBody,
   claim: IdempotencyClaim | undefined,
   now: number,
-): Promise<Reserved> {
+): Promise<payments.PaymentRow> {
   const settings = await loadSettings(trx);
   const terminalId = input.terminal_id ?? settings.defaultTerminalId;
   if (terminalId === null) throw new BadRequestError(NO_TERMINAL);
@@ -222,9 +212,7 @@ async function reserveIn(
     next_check_at: now + CHECK_AFTER_MS,
   });
   await recordEvent(trx, { type: 'payment.pending', data: toPaymentView(row), at: now });
-  const table = await lightning.tableNameOfOrder(trx, ticket.order_id);
-  const description = table === undefined ? settings.businessName : `${settings.businessName}, mesa ${table}`;
-  return { row, description };
+  return row;
 }
 
 /**
@@ -265,10 +253,7 @@ export async function cancelTerminalCharge(
   const now = ctx.clock.now();
   let outcome: 'canceled' | 'requested';
   try {
-    outcome = await terminal.cancel(orderId, {
-      idempotencyKey: `${found.id}-cancel`,
-      atTerminal: found.terminal_state !== 'created',
-    });
+    outcome = await terminal.cancel(orderId, { idempotencyKey: `${found.id}-cancel` });
   } catch (error) {
     if (error instanceof PlatformError && error.status === 409) {
       await readBack(ctx, found);

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import { forShare, forUpdate } from '../core/db/locks';
 import { prepared } from '../core/db/prepared';
@@ -187,12 +187,15 @@ export function paymentsByMethod(db: Db, shiftId: string): Promise<MethodTotalRo
     .execute();
 }
 
+/** A card whose brand the provider did not say is grouped as ''; a literal, so both databases group the same. */
+const BRAND = sql<string>`coalesce(card_brand, '')`;
+
 /** The shift's card-terminal payments by card brand, with the provider's fees. */
 export function cardPaymentsByBrand(db: Db, shiftId: string) {
   return db
     .selectFrom('payments')
     .select((eb) => [
-      eb.fn.coalesce('card_brand', eb.val('')).as('brand'),
+      BRAND.as('brand'),
       eb.fn.countAll<number>().as('payments'),
       eb.fn.sum<number>('amount_cents').as('amount_cents'),
       eb.fn.sum<number>('tip_cents').as('tips_cents'),
@@ -201,7 +204,7 @@ export function cardPaymentsByBrand(db: Db, shiftId: string) {
     .where('shift_id', '=', shiftId)
     .where('method', '=', 'card_terminal')
     .where('status', 'in', COUNTED_PAYMENT_STATUSES)
-    .groupBy((eb) => eb.fn.coalesce('card_brand', eb.val('')))
+    .groupBy(BRAND)
     .orderBy('brand')
     .execute();
 }
