@@ -138,6 +138,7 @@ describeEachDatabase('payments', (target) => {
         ['lightning', 'Lightning'],
         ['rappi', 'Rappi'],
         ['ubereats', 'Uber Eats'],
+        ['card_terminal', 'Mercado Pago Point'],
       ].map(([code, name]) => [code, name, true]),
     );
     const before = await databaseDigest(db);

@@ -25,6 +25,11 @@ export const OPENAPI_TAGS = [
   { name: 'Kitchen', description: 'Dishes through the kitchen: send, status moves, voids, station queues' },
   { name: 'Tickets', description: 'Bills of an order: whole or split by dishes or amount' },
   { name: 'Payments', description: 'Payments on bills and the payment methods' },
+  {
+    name: 'Card terminal',
+    description:
+      "Mercado Pago Point beside the till: the account's terminals, charging a bill on one, and the provider's notifications",
+  },
   { name: 'Guests', description: "The guest's phone: links to a bill's guest page, and the page's own API" },
   {
     name: 'Customer display',

@@ -64,16 +64,16 @@ export const DisplayView = Type.Object({
     Type.Null(),
   ]),
   terminal: Type.Optional(
-    Type.Union([
-      Type.Object({
+    Type.Object(
+      {
         payment_id: Uuid(),
         status: Type.String({ description: 'pending, action_required, settled, failed, canceled' }),
         amount: Type.Number(),
         tip: Type.Number(),
         failure_reason: Type.Union([Type.String(), Type.Null()]),
-      }),
-      Type.Null(),
-    ]),
+      },
+      { description: 'Present while the till shows a card-terminal charge: "Pague en la terminal"' },
+    ),
   ),
 });
 export type DisplayView = Static<typeof DisplayView>;

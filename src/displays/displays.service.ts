@@ -143,6 +143,6 @@ export async function getDisplayCurrent(ctx: AppContext, principal: Principal): 
             expires_at: toIsoUtcOrNull(payment.expires_at),
           }
         : null,
-    terminal: payment && payment.terminal_id !== null ? terminalOf(payment) : null,
+    ...(payment && payment.terminal_id !== null && { terminal: terminalOf(payment) }),
   };
 }

@@ -29,7 +29,7 @@ export const cardTerminalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         tags,
         summary: 'Charge a bill on the card terminal',
         description:
-          '`payments.take`. Mercado Pago Point shows `amount + tip` on the terminal (`terminal_id`, default ' +
+          'Mercado Pago Point shows `amount + tip` on the terminal (`terminal_id`, default ' +
           "the restaurant's default terminal) and the guest taps or inserts the card there; the card is never " +
           'keyed into the POS. 201 `{payment_id, status: "pending", terminal_id, expires_at}`: the payment is ' +
           '`pending` (`terminal.state` `created`, then `at_terminal`, or `action_required`: "Revise la ' +
@@ -69,7 +69,7 @@ export const cardTerminalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         tags,
         summary: "The account's card terminals",
         description:
-          "`payments.take`. Mercado Pago's terminal list with each one's operating mode: only a terminal in " +
+          "Mercado Pago's terminal list with each one's operating mode: only a terminal in " +
           '`PDV` mode takes charges from the POS (switch it in the Mercado Pago app; it applies after the ' +
           'terminal restarts). `is_default`: the one a till charges on when it names none. 503: no access ' +
           'token configured, or Mercado Pago not answering.',

@@ -47,6 +47,11 @@ export async function recordPayment(
   if (input.method === LIGHTNING) {
     throw new BadRequestError(`Lightning payments are requested with POST /tickets/${ticketId}/lightning`);
   }
+  if (input.method === 'card_terminal') {
+    throw new BadRequestError(
+      `Card-terminal payments are charged with POST /tickets/${ticketId}/card-terminal`,
+    );
+  }
   if (CHANNEL_METHODS.has(input.method)) {
     throw new BadRequestError(`Payments by ${input.method} are recorded when its delivery order is accepted`);
   }

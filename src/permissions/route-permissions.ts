@@ -43,6 +43,11 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, RoutePermission>> = {
   createGuestLink: 'payments.take',
   revokeGuestLinks: 'payments.take',
 
+  // The card terminal charges at the till; which terminal is the default is a setting.
+  chargeOnCardTerminal: 'payments.take',
+  listTerminals: 'payments.take',
+  setDefaultTerminal: 'settings.write',
+
   // The till shows a code and what it is showing; the customer display pairs and reads.
   createDisplayPairingCode: 'payments.take',
   setDisplayCurrent: 'payments.take',

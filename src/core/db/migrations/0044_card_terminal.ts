@@ -94,7 +94,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .values({
         id: newId(),
         code: 'card_terminal',
-        name: 'Terminal Mercado Pago',
+        name: 'Mercado Pago Point',
         is_active: 1,
         created_at: now,
         updated_at: now,
