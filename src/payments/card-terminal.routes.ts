@@ -87,7 +87,7 @@ export const cardTerminalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         tags,
         summary: 'Choose the default card terminal',
         description:
-          "`settings.write`. The terminal must be one of the account's, in `PDV` mode (400 otherwise); null " +
+          "The terminal must be one of the account's, in `PDV` mode (400 otherwise); null " +
           'clears the default, and then each till must name its terminal. Audited as `settings.updated`.',
         body: TerminalSettingsBody,
         response: {
