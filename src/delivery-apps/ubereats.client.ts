@@ -7,7 +7,7 @@ import {
   type PlatformOrder,
 } from '../core/delivery-platform';
 import { AuthorizedHttp, type PlatformAnswer, PlatformHttp } from './platform-http';
-import { list, object, text } from './platform-json';
+import { header, list, object, text } from './platform-json';
 import { TokenCache } from './token-cache';
 import { suspensionInfo, uberIds, uberMenu } from './ubereats.menu';
 import { readUberOrder } from './ubereats.order';
@@ -31,11 +31,6 @@ const SCOPES = 'eats.order eats.store eats.store.status.write';
 const CANCEL_REASON = 'OTHER';
 
 const SIGNATURE = /^[0-9a-f]{64}$/;
-
-function header(headers: Readonly<Record<string, string | string[] | undefined>>, name: string) {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /** The Uber Eats Marketplace APIs for one store (developer.uber.com/docs/eats; test/ubereats-sim/README.md). */
 export class UberEatsClient implements DeliveryPlatform {
