@@ -455,7 +455,7 @@ describeEachDatabase('delivery apps', (target) => {
     const { rappi, run, db, clock } = night;
     await run(WATCH);
     const url = `${night.publicUrl}/channels/rappi/webhook`;
-    const storeId = night.env.POS_RAPPI_STORE_ID;
+    const storeId = String(night.env.POS_RAPPI_STORE_ID);
     assert.deepEqual(
       rappi.hub.webhooks.map((webhook) => [webhook.event, webhook.url, [...webhook.stores], webhook.enabled]),
       [
@@ -475,6 +475,55 @@ describeEachDatabase('delivery apps', (target) => {
     rappi.advance(46_000);
     await run(WATCH);
     assert.equal(calls(), registering, 'registered once: the next reads ask nothing of the webhooks');
+
+    // The server moves: the next read moves each webhook, and the store still has one per event.
+    const moved = await buildApp(
+      { ...night.config, publicUrl: 'http://127.0.0.1:1/pos' },
+      { database: night.database, clock, startJobs: false },
+    );
+    t.after(() => moved.close());
+    clock.advance(46_000);
+    rappi.advance(46_000);
+    await moved.jobs.run(WATCH);
+    const movedUrl = 'http://127.0.0.1:1/pos/channels/rappi/webhook';
+    assert.deepEqual(
+      rappi.hub.webhooks
+        .filter((webhook) => webhook.stores.has(storeId))
+        .map((webhook) => [webhook.event, webhook.url]),
+      [
+        ['NEW_ORDER', movedUrl],
+        ['ORDER_EVENT_CANCEL', movedUrl],
+      ],
+    );
+    const rows = await db.selectFrom('channel_webhooks').select(['event', 'url']).orderBy('event').execute();
+    assert.deepEqual(rows, [
+      { event: 'NEW_ORDER', url: movedUrl },
+      { event: 'ORDER_EVENT_CANCEL', url: movedUrl },
+    ]);
+  });
+
+  it('registers Rappi’s webhooks again at the next read when Rappi failed to', async (t) => {
+    const night = await deliveryNight(t, target, { withPublicUrl: true });
+    const { rappi, run, db, clock } = night;
+    await postJson(`${rappi.url}/sim/faults`, { fail5xx: 1, only: { fail5xx: 'webhook' } });
+    await run(WATCH);
+    assert.equal((await db.selectFrom('channel_webhooks').selectAll().execute()).length, 0);
+    const [store] = await db
+      .selectFrom('channel_stores')
+      .selectAll()
+      .where('channel', '=', 'rappi')
+      .execute();
+    assert.match(String(store?.last_error), /Rappi answered 500 .*webhook/);
+    await run(WATCH);
+    assert.equal(rappi.hub.webhooks.length, 0, 'not before the next read');
+    clock.advance(46_000);
+    rappi.advance(46_000);
+    await run(WATCH);
+    assert.deepEqual(
+      rappi.hub.webhooks.map((webhook) => webhook.event),
+      ['NEW_ORDER', 'ORDER_EVENT_CANCEL'],
+    );
+    assert.equal((await db.selectFrom('channel_webhooks').selectAll().execute()).length, 2);
   });
 
   it('takes a Rappi order in once by its webhook, sent twice and also read', async (t) => {

@@ -3,7 +3,7 @@ import type { DeliveryPlatform } from '../core/delivery-platform';
 import * as channels from './channels.repo';
 
 /** Where a platform's webhooks reach this server, when it has a public address. */
-export function webhookUrlOf(ctx: AppContext, platform: DeliveryPlatform): string | undefined {
+function webhookUrlOf(ctx: AppContext, platform: DeliveryPlatform): string | undefined {
   const { publicUrl } = ctx.config;
   return publicUrl === undefined ? undefined : `${publicUrl}/channels/${platform.channel}/webhook`;
 }

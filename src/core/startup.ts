@@ -131,7 +131,7 @@ export function startupSummary(config: Config, facts: StartupFacts): string[] {
   }
   lines.push(`  rates:     ${describeRateSource(config)}`);
   lines.push(`  uber eats: ${describeDeliveryApp(config.deliveryApps.ubereats, 'POS_UBEREATS')}`);
-  lines.push(`  rappi:     ${describeDeliveryApp(config.deliveryApps.rappi, 'POS_RAPPI')}`);
+  lines.push(`  rappi:     ${describeRappi(config)}`);
   lines.push(`  lightning: ${describeLightning(config, facts.lightning)}`);
   lines.push(`  keys:      ${describeKeys(config)}`);
   lines.push(`  backups:   ${describeBackups(config, facts.lastBackupAt ?? null)}`);
@@ -172,6 +172,15 @@ function describeDeliveryApp(app: Config['deliveryApps']['rappi'], prefix: strin
   if (app === undefined)
     return `off (set ${prefix}_CLIENT_ID, ${prefix}_CLIENT_SECRET and ${prefix}_STORE_ID)`;
   return `on, store ${app.storeId} at ${app.apiUrl}`;
+}
+
+/** Rappi's orders are always read; its webhooks come in addition only where the server has a public URL. */
+function describeRappi(config: Config): string {
+  const described = describeDeliveryApp(config.deliveryApps.rappi, 'POS_RAPPI');
+  if (config.deliveryApps.rappi === undefined) return described;
+  return config.publicUrl === undefined
+    ? `${described}, orders read (set POS_PUBLIC_URL for its webhooks)`
+    : `${described}, webhooks at ${config.publicUrl}/channels/rappi/webhook`;
 }
 
 function describeSettings(restaurant: RestaurantFact): string {
