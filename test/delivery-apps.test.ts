@@ -469,6 +469,12 @@ describe('Rappi client', () => {
       ['http://pos.example/channels/rappi/webhook', []],
       ['http://pos2.example/channels/rappi/webhook', [client.storeId]],
     ]);
+    simulator.hub.changeStatus('NEW_ORDER', false, undefined);
+    assert.deepEqual(
+      await client.webhooks.register('NEW_ORDER', 'http://pos2.example/channels/rappi/webhook'),
+      moved,
+    );
+    assert.ok(simulator.hub.listens('NEW_ORDER', client.storeId), 'a disabled webhook is enabled again');
     const cancel = await client.webhooks.register('ORDER_EVENT_CANCEL', 'http://pos2.example/x');
     const registered = [moved, cancel];
     const body = JSON.stringify({ event: 'cancel_by_user', order_id: '77', store_id: client.storeId });

@@ -62,7 +62,8 @@ export class RappiWebhooks implements PlatformWebhooks {
         path: `${path}/change-status`,
         json: { enabled: true, stores: [this.storeId] },
       });
-    // A webhook whose secret Rappi does not show again gets a new one (each event's webhooks share it).
+    // A webhook whose secret Rappi does not show again gets a new one: reset-secret renews every webhook of
+    // the event and answers each, ours (by its URL) among them.
     const secret = text(webhook.secret) || (await this.resetSecret(path, url));
     if (secret === '') throw new PlatformError(`Rappi gave no secret for the ${event} webhook`, null, true);
     return { event, secret };
