@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { it, type TestContext } from 'node:test';
 import { buildApp } from '../src/app';
 import { MENU_SETTLE_MS } from '../src/channels/channel-menu';
@@ -11,11 +11,13 @@ import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
 import type { DatabaseTarget } from './helpers/database';
 import { databaseDigest } from './helpers/db-digest';
+import { deliveryAppsEnv } from './helpers/delivery-sims';
 import { insertDish } from './helpers/factories';
 import { RESTAURANT_FISCAL, startPacSimulator } from './helpers/fiscal-factories';
 import { insertIngredient } from './helpers/menu-factories';
 import { callerFor } from './helpers/orders-factories';
 import { RappiSimulator } from './rappi-sim/simulator';
+import { signRappi } from './rappi-sim/webhooks';
 import { UberEatsSimulator } from './ubereats-sim/simulator';
 
 // biome-ignore lint/suspicious/noExplicitAny: test assertions read arbitrary fields.
@@ -39,11 +41,25 @@ async function getJson(url: string): Promise<Json> {
   return (await fetch(url)).json();
 }
 
+/** A port free now, so the server's public URL (POS_PUBLIC_URL) can name it before the server listens. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 /**
  * A restaurant with both delivery apps configured against their simulators, listening for Uber's
- * webhooks on a real port; the simulators share the app's clock where they can take one.
+ * webhooks on a real port; the simulators share the app's clock where they can take one. With
+ * `withPublicUrl`, that port is also POS_PUBLIC_URL, where Rappi's webhooks are registered.
  */
-async function deliveryNight(t: TestContext, target: DatabaseTarget, options: { withPac?: boolean } = {}) {
+async function deliveryNight(
+  t: TestContext,
+  target: DatabaseTarget,
+  options: { withPac?: boolean; withPublicUrl?: boolean } = {},
+) {
   let appClock: Clock | undefined;
   const pac = options.withPac ? await startPacSimulator(t, () => appClock?.now() ?? Date.now()) : undefined;
   const uber = await UberEatsSimulator.start({
@@ -55,22 +71,15 @@ async function deliveryNight(t: TestContext, target: DatabaseTarget, options: { 
     await uber.stop();
     await rappi.stop();
   });
-  const env = {
-    POS_UBEREATS_CLIENT_ID: uber.clientId,
-    POS_UBEREATS_CLIENT_SECRET: uber.clientSecret,
-    POS_UBEREATS_STORE_ID: uber.store.id,
-    POS_UBEREATS_API_URL: uber.url,
-    POS_UBEREATS_AUTH_URL: uber.url,
-    POS_RAPPI_CLIENT_ID: 'sim-rappi-client',
-    POS_RAPPI_CLIENT_SECRET: 'sim-rappi-secret',
-    POS_RAPPI_STORE_ID: '900100001',
-    POS_RAPPI_API_URL: rappi.url,
-  };
-  const built = await buildTestApp(t, target, { env: { ...env, ...pac?.env } });
+  const env = deliveryAppsEnv({ uber, rappi });
+  const port = await freePort();
+  const publicUrl = `http://127.0.0.1:${port}`;
+  const built = await buildTestApp(t, target, {
+    env: { ...env, ...pac?.env, ...(options.withPublicUrl && { POS_PUBLIC_URL: publicUrl }) },
+  });
   const { app, db, clock } = built;
   appClock = clock;
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as AddressInfo;
+  await app.listen({ port, host: '127.0.0.1' });
   uber.webhooks.url = `http://127.0.0.1:${port}/channels/ubereats/webhook`;
   const { cookies } = await loggedInUser(app, db, 'admin');
   const call = callerFor(app, cookies);
@@ -94,6 +103,7 @@ async function deliveryNight(t: TestContext, target: DatabaseTarget, options: { 
     rappi,
     pac: pac?.sim,
     env,
+    publicUrl,
     call,
     tacos,
     agua,
@@ -426,6 +436,188 @@ describeEachDatabase('delivery apps', (target) => {
     await run(WATCH);
     const [stored] = await night.ordersOf('rappi');
     assert.deepEqual([stored?.channel_state, stored?.channel_check_at], ['ready', null]);
+  });
+
+  it('registers Rappi’s webhooks once where POS_PUBLIC_URL is set, and never without it', async (t) => {
+    const without = await deliveryNight(t, target);
+    await without.run(WATCH);
+    assert.deepEqual(without.rappi.hub.webhooks, []);
+    assert.equal(
+      await without.db
+        .selectFrom('channel_webhooks')
+        .selectAll()
+        .execute()
+        .then((rows) => rows.length),
+      0,
+    );
+
+    const night = await deliveryNight(t, target, { withPublicUrl: true });
+    const { rappi, run, db, clock } = night;
+    await run(WATCH);
+    const url = `${night.publicUrl}/channels/rappi/webhook`;
+    const storeId = String(night.env.POS_RAPPI_STORE_ID);
+    assert.deepEqual(
+      rappi.hub.webhooks.map((webhook) => [webhook.event, webhook.url, [...webhook.stores], webhook.enabled]),
+      [
+        ['NEW_ORDER', url, [storeId], true],
+        ['ORDER_EVENT_CANCEL', url, [storeId], true],
+      ],
+    );
+    const kept = await db.selectFrom('channel_webhooks').selectAll().orderBy('event').execute();
+    assert.deepEqual(
+      kept.map((row) => [row.channel, row.event, row.url, row.secret]),
+      rappi.hub.webhooks.map((webhook) => ['rappi', webhook.event, url, webhook.secret]),
+      "each event's own secret is kept",
+    );
+    const calls = () => rappi.received.filter((route) => route.includes('/webhook')).length;
+    const registering = calls();
+    clock.advance(46_000);
+    rappi.advance(46_000);
+    await run(WATCH);
+    assert.equal(calls(), registering, 'registered once: the next reads ask nothing of the webhooks');
+
+    // The server moves: the next read moves each webhook, and the store still has one per event.
+    const moved = await buildApp(
+      { ...night.config, publicUrl: 'http://127.0.0.1:1/pos' },
+      { database: night.database, clock, startJobs: false },
+    );
+    t.after(() => moved.close());
+    clock.advance(46_000);
+    rappi.advance(46_000);
+    await moved.jobs.run(WATCH);
+    const movedUrl = 'http://127.0.0.1:1/pos/channels/rappi/webhook';
+    assert.deepEqual(
+      rappi.hub.webhooks
+        .filter((webhook) => webhook.stores.has(storeId))
+        .map((webhook) => [webhook.event, webhook.url]),
+      [
+        ['NEW_ORDER', movedUrl],
+        ['ORDER_EVENT_CANCEL', movedUrl],
+      ],
+    );
+    const rows = await db.selectFrom('channel_webhooks').select(['event', 'url']).orderBy('event').execute();
+    assert.deepEqual(rows, [
+      { event: 'NEW_ORDER', url: movedUrl },
+      { event: 'ORDER_EVENT_CANCEL', url: movedUrl },
+    ]);
+  });
+
+  it('registers Rappi’s webhooks again at the next read when Rappi failed to', async (t) => {
+    const night = await deliveryNight(t, target, { withPublicUrl: true });
+    const { rappi, run, db, clock } = night;
+    await postJson(`${rappi.url}/sim/faults`, { fail5xx: 1, only: { fail5xx: 'webhook' } });
+    await run(WATCH);
+    assert.equal((await db.selectFrom('channel_webhooks').selectAll().execute()).length, 0);
+    const [store] = await db
+      .selectFrom('channel_stores')
+      .selectAll()
+      .where('channel', '=', 'rappi')
+      .execute();
+    assert.match(String(store?.last_error), /Rappi answered 500 .*webhook/);
+    await run(WATCH);
+    assert.equal(rappi.hub.webhooks.length, 0, 'not before the next read');
+    clock.advance(46_000);
+    rappi.advance(46_000);
+    await run(WATCH);
+    assert.deepEqual(
+      rappi.hub.webhooks.map((webhook) => webhook.event),
+      ['NEW_ORDER', 'ORDER_EVENT_CANCEL'],
+    );
+    assert.equal((await db.selectFrom('channel_webhooks').selectAll().execute()).length, 2);
+  });
+
+  it('takes a Rappi order in once by its webhook, sent twice and also read', async (t) => {
+    const night = await deliveryNight(t, target, { withPublicUrl: true });
+    const { rappi, run, db, clock } = night;
+    await run(WATCH);
+    await postJson(`${rappi.url}/sim/webhook-faults`, { twice: 1 });
+    const placed = await postJson(`${rappi.url}/sim/orders`, {
+      items: [{ sku: night.tacos.id, price: 90, quantity: 2 }],
+      client: { first_name: 'Ana' },
+    });
+    const rappiId = String(placed.order_id);
+    const deliveries = (await getJson(`${rappi.url}/sim/deliveries`)) as Json[];
+    assert.deepEqual(
+      deliveries.map((delivery) => [delivery.event, delivery.status]),
+      [
+        ['NEW_ORDER', 200],
+        ['NEW_ORDER', 200],
+      ],
+    );
+    const inbox = await db.selectFrom('channel_inbox').selectAll().execute();
+    assert.deepEqual(
+      inbox.map((row) => [row.kind, row.channel_order_id, row.payload !== null]),
+      [['order', rappiId, true]],
+      'stored once, with the order it carried',
+    );
+    // The next read sees the order too (Rappi's recently sent orders): still one order.
+    clock.advance(46_000);
+    rappi.advance(46_000);
+    await run(WATCH);
+    assert.equal((await db.selectFrom('channel_inbox').selectAll().execute()).length, 2);
+    await run(INBOX, CALLS);
+    const [order, ...others] = await night.ordersOf('rappi');
+    assert.ok(order);
+    assert.equal(others.length, 0, 'one platform order is one POS order');
+    assert.deepEqual(
+      [order.channel_code, order.customer_first_name, order.channel_state, Number(order.total_cents)],
+      [rappiId, 'Ana', 'accepted', 18_000],
+    );
+    assert.equal((await getJson(`${rappi.url}/sim/orders/${rappiId}`)).status, 'TAKEN');
+  });
+
+  it('cancels a Rappi order when Rappi’s ORDER_EVENT_CANCEL arrives', async (t) => {
+    const night = await deliveryNight(t, target, { withPublicUrl: true });
+    const { rappi, run, db, call } = night;
+    await run(WATCH);
+    const placed = await postJson(`${rappi.url}/sim/orders`, {
+      items: [{ sku: night.tacos.id, price: 90, quantity: 1 }],
+      client: { first_name: 'Ana' },
+    });
+    await rappi.hub.settled();
+    await run(INBOX, CALLS);
+    const [order] = await night.ordersOf('rappi');
+    assert.ok(order);
+    await postJson(`${rappi.url}/sim/orders/${placed.order_id}/cancel`, {});
+    const deliveries = (await getJson(`${rappi.url}/sim/deliveries`)) as Json[];
+    assert.deepEqual(
+      deliveries.map((delivery) => [delivery.event, delivery.status]),
+      [
+        ['NEW_ORDER', 200],
+        ['ORDER_EVENT_CANCEL', 200],
+      ],
+    );
+    await run(INBOX);
+    const cancelled = (await call('GET', `/orders/${order.id}`)).json();
+    assert.deepEqual([cancelled.status, cancelled.channel_state], ['cancelled', 'cancelled']);
+    const payments = await db.selectFrom('payments').select(['method', 'status']).execute();
+    assert.deepEqual(payments, [{ method: 'rappi', status: 'refunded' }], 'refunded in the books');
+  });
+
+  it('refuses a Rappi webhook signed with a wrong secret, or none, and changes nothing', async (t) => {
+    const night = await deliveryNight(t, target, { withPublicUrl: true });
+    await night.run(WATCH);
+    const body = JSON.stringify({
+      event: 'cancel_by_user',
+      order_id: '1',
+      store_id: night.env.POS_RAPPI_STORE_ID,
+    });
+    const before = await databaseDigest(night.db);
+    const now = Math.floor(Date.now() / 1000);
+    for (const headers of [
+      { 'rappi-signature': signRappi('not-the-secret', now, body) },
+      { 'rappi-signature': 't=1,sign=zz' },
+      {},
+    ]) {
+      const response = await night.app.inject({
+        method: 'POST',
+        url: '/channels/rappi/webhook',
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: body,
+      });
+      assert.equal(response.statusCode, 401);
+    }
+    assert.equal(await databaseDigest(night.db), before);
   });
 
   it('strikes an order Uber cancels: refunded in the books, plates voided, stock back', async (t) => {

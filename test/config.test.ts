@@ -249,8 +249,16 @@ describe('configuration', () => {
       });
       const summary = startupSummary(config, { address: null, hasAdmin: true }).join('\n');
       assert.match(summary, /uber eats: on, store uber-store at https:\/\/api\.uber\.com/);
-      assert.match(summary, /rappi: {5}on, store 900100001 at https:\/\/api\.rappi\.com\.mx/);
+      assert.match(
+        summary,
+        /rappi: {5}on, store 900100001 at https:\/\/api\.rappi\.com\.mx, orders read \(set POS_PUBLIC_URL for its webhooks\)/,
+      );
       assert.doesNotMatch(summary, /secret/);
+      const withPublicUrl = loadConfig({ ...RAPPI, POS_PUBLIC_URL: 'https://mesa.example.mx' });
+      assert.match(
+        startupSummary(withPublicUrl, { address: null, hasAdmin: true }).join('\n'),
+        /rappi: {5}on, store 900100001 at \S+, webhooks at https:\/\/mesa\.example\.mx\/channels\/rappi\/webhook/,
+      );
     });
 
     it('read other addresses and timeouts, without a trailing slash', () => {

@@ -7,6 +7,7 @@ import { deliveryPlatformsFromConfig } from '../src/delivery-apps/delivery-apps'
 import { RappiClient } from '../src/delivery-apps/rappi.client';
 import { UberEatsClient } from '../src/delivery-apps/ubereats.client';
 import { RappiSimulator } from './rappi-sim/simulator';
+import { signRappi } from './rappi-sim/webhooks';
 import { UberEatsSimulator } from './ubereats-sim/simulator';
 import { TOKEN_LIFETIME_SECONDS } from './ubereats-sim/tokens';
 import { signatureOf } from './ubereats-sim/webhooks';
@@ -457,10 +458,42 @@ describe('Rappi client', () => {
     assert.equal(store()?.enabled, true);
   });
 
-  it('says the menu is Rappi’s portal’s, takes no webhooks, and reads a 5xx as retryable', async (t) => {
+  it('registers each webhook once, moves it to a new URL, and reads only what its secret signed', async (t) => {
+    const { simulator, client } = await startRappi(t);
+    const first = await client.webhooks.register('NEW_ORDER', 'http://pos.example/channels/rappi/webhook');
+    const again = await client.webhooks.register('NEW_ORDER', 'http://pos.example/channels/rappi/webhook');
+    assert.deepEqual(again, first, 'found, not registered twice');
+    const moved = await client.webhooks.register('NEW_ORDER', 'http://pos2.example/channels/rappi/webhook');
+    const stores = simulator.hub.forEvent('NEW_ORDER').map((webhook) => [webhook.url, [...webhook.stores]]);
+    assert.deepEqual(stores, [
+      ['http://pos.example/channels/rappi/webhook', []],
+      ['http://pos2.example/channels/rappi/webhook', [client.storeId]],
+    ]);
+    simulator.hub.changeStatus('NEW_ORDER', false, undefined);
+    assert.deepEqual(
+      await client.webhooks.register('NEW_ORDER', 'http://pos2.example/channels/rappi/webhook'),
+      moved,
+    );
+    assert.ok(simulator.hub.listens('NEW_ORDER', client.storeId), 'a disabled webhook is enabled again');
+    const cancel = await client.webhooks.register('ORDER_EVENT_CANCEL', 'http://pos2.example/x');
+    const registered = [moved, cancel];
+    const body = JSON.stringify({ event: 'cancel_by_user', order_id: '77', store_id: client.storeId });
+    const headers = (secret: string) => ({
+      'rappi-signature': signRappi(secret, 1_700_000_000, body),
+    });
+    assert.deepEqual(client.verifyWebhook(body, headers(cancel.secret), registered), [
+      { kind: 'cancel', eventId: 'ORDER_EVENT_CANCEL:77', orderId: '77' },
+    ]);
+    assert.notEqual(moved.secret, first.secret, 'the moved webhook is a new one with its own secret');
+    assert.equal(client.verifyWebhook(body, headers(first.secret), registered), null);
+    assert.equal(client.verifyWebhook(`${body} `, headers(cancel.secret), registered), null);
+    assert.equal(client.verifyWebhook(body, {}, registered), null);
+    assert.equal(client.verifyWebhook(body, headers(cancel.secret), []), null);
+  });
+
+  it('says the menu is Rappi’s portal’s and reads a 5xx as retryable', async (t) => {
     const { simulator, client } = await startRappi(t);
     await assert.rejects(client.publishMenu(MENU), (error) => refused(error) && /portal/.test(String(error)));
-    assert.equal(client.verifyWebhook(), null);
     simulator.faults = { ...simulator.faults, fail5xx: 1 };
     await assert.rejects(
       client.readOrders(),

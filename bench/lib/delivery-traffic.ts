@@ -1,3 +1,4 @@
+import { deliveryAppsEnv } from '../../test/helpers/delivery-sims';
 import { RappiSimulator } from '../../test/rappi-sim/simulator';
 import { UberEatsSimulator } from '../../test/ubereats-sim/simulator';
 import type { Menu } from './api';
@@ -36,17 +37,7 @@ export class DeliveryTraffic {
 
   /** The server's settings for both platforms. */
   env(): Record<string, string> {
-    return {
-      POS_UBEREATS_CLIENT_ID: this.uber.clientId,
-      POS_UBEREATS_CLIENT_SECRET: this.uber.clientSecret,
-      POS_UBEREATS_STORE_ID: this.uber.store.id,
-      POS_UBEREATS_API_URL: this.uber.url,
-      POS_UBEREATS_AUTH_URL: this.uber.url,
-      POS_RAPPI_CLIENT_ID: 'sim-rappi-client',
-      POS_RAPPI_CLIENT_SECRET: 'sim-rappi-secret',
-      POS_RAPPI_STORE_ID: '900100001',
-      POS_RAPPI_API_URL: this.rappi.url,
-    };
+    return deliveryAppsEnv({ uber: this.uber, rappi: this.rappi });
   }
 
   /** Where Uber's webhooks go once the server listens. */

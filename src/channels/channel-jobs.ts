@@ -24,6 +24,7 @@ import {
   recordPlatformProgress,
   takeInOrder,
 } from './channel-orders.service';
+import { registerWebhooks } from './channel-webhooks';
 import * as channels from './channels.repo';
 
 /** Takes in what the platforms told us, every second: an order reaches the kitchen within one. */
@@ -200,8 +201,13 @@ export async function watchChannels(ctx: AppContext): Promise<void> {
     if (
       isReadDue &&
       (await channels.claimRead(ctx.db, platform.channel, now, READ_INTERVAL_MS[platform.channel]))
-    )
+    ) {
       await readPlatform(ctx, platform, now);
+      // With the read's claim: one instance registers, and a failed registration waits for the next read.
+      await registerWebhooks(ctx, platform).catch((error: unknown) =>
+        noteError(ctx, platform.channel, error, ctx.clock.now()),
+      );
+    }
     if (store.paused_until !== null && Number(store.paused_until) <= now)
       await endPause(ctx, platform.channel, now);
   }

@@ -266,3 +266,25 @@ export async function savePublishedAvailability(
       .execute();
   }
 }
+
+export type WebhookRow = Selectable<Database['channel_webhooks']>;
+
+/** The webhooks registered through the platform's API, one per event. */
+export function findWebhooks(db: Db, channel: string): Promise<WebhookRow[]> {
+  return db.selectFrom('channel_webhooks').selectAll().where('channel', '=', channel).execute();
+}
+
+/** Keeps one event's webhook: a registration at another URL, or with a new secret, replaces the old one. */
+export async function saveWebhook(db: Db, webhook: WebhookRow): Promise<void> {
+  await db
+    .insertInto('channel_webhooks')
+    .values(webhook)
+    .onConflict((conflict) =>
+      conflict.columns(['channel', 'event']).doUpdateSet({
+        url: webhook.url,
+        secret: webhook.secret,
+        registered_at: webhook.registered_at,
+      }),
+    )
+    .execute();
+}

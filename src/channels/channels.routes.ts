@@ -213,9 +213,12 @@ const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app
         summary: "A delivery app's webhook",
         description:
           'Uber Eats: `X-Uber-Signature`, the hex HMAC-SHA256 of the raw body keyed with the client secret. ' +
-          'Missing or wrong: 401 and nothing is stored. Each event (`orders.notification`, `orders.cancel`) ' +
-          'is stored once by its `event_id` and answered 200 at once; a job takes it in within a second. ' +
-          '404: the platform is not configured.',
+          'Rappi: `Rappi-Signature: t=<timestamp>,sign=<hex HMAC-SHA256 of "<timestamp>.<raw body>">` keyed ' +
+          "with the secret of the event's webhook, which the POS registers through Rappi's API where " +
+          'POS_PUBLIC_URL is set (`NEW_ORDER`, `ORDER_EVENT_CANCEL`). Missing or wrong: 401 and nothing is ' +
+          'stored. Each event (Uber: `orders.notification`, `orders.cancel`) is stored once (a delivery sent ' +
+          'twice, or an order also read, adds nothing) and answered 200 at once; a job takes it in within a ' +
+          'second. 404: the platform is not configured.',
         params: ChannelParams,
         response: { 200: MessageReply, ...errors(401, 404) },
       },

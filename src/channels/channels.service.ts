@@ -27,7 +27,8 @@ export async function receiveWebhook(
   headers: Readonly<Record<string, string | string[] | undefined>>,
 ): Promise<void> {
   const platform = platformOf(ctx, channel);
-  const events = platform.verifyWebhook(rawBody, headers);
+  const registered = platform.webhooks ? await channels.findWebhooks(ctx.db, platform.channel) : [];
+  const events = platform.verifyWebhook(rawBody, headers, registered);
   if (events === null) throw new UnauthorizedError('Invalid signature');
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {

@@ -66,6 +66,23 @@ export type PlatformEvent =
   | { kind: 'cancel'; eventId: string; orderId: string }
   | { kind: 'other'; eventId: string };
 
+/** A webhook the store registered through the platform's API: its event and the secret it is signed with. */
+export type RegisteredWebhook = { event: string; secret: string };
+
+/**
+ * Webhooks a store registers through the platform's own API (Rappi's), each event with its own secret.
+ * Absent where the platform's dashboard sets them up (Uber's).
+ */
+export interface PlatformWebhooks {
+  /** The events the POS takes in by webhook. */
+  readonly events: readonly string[];
+  /**
+   * Points the store's webhook for `event` at `url`, without a second registration when one exists
+   * (moved there, or found already there), and returns its secret. Safe to repeat.
+   */
+  register(event: string, url: string): Promise<RegisteredWebhook>;
+}
+
 /** The menu as the POS publishes it; the client turns it into the platform's format. */
 export type PlatformMenu = {
   currency: string;
@@ -117,13 +134,18 @@ export class PlatformError extends Error {
 export interface DeliveryPlatform {
   readonly channel: DeliveryChannel;
   readonly storeId: string;
+  /** Present where the store registers its webhooks through the platform's API. */
+  readonly webhooks?: PlatformWebhooks;
   /**
    * Checks the signature over the exact bytes received and reads the events; null when the
-   * signature is missing or wrong (or the platform sends no webhooks this client knows).
+   * signature is missing or wrong (or the platform sends no webhooks this client knows). `registered`
+   * holds the secrets of the webhooks registered through `webhooks` (Uber's are signed with the
+   * client's own secret instead).
    */
   verifyWebhook(
     rawBody: string,
     headers: Readonly<Record<string, string | string[] | undefined>>,
+    registered: readonly RegisteredWebhook[],
   ): PlatformEvent[] | null;
   /** The order as the platform holds it now. */
   getOrder(orderId: string): Promise<PlatformOrder>;

@@ -131,7 +131,7 @@ export function startupSummary(config: Config, facts: StartupFacts): string[] {
   }
   lines.push(`  rates:     ${describeRateSource(config)}`);
   lines.push(`  uber eats: ${describeDeliveryApp(config.deliveryApps.ubereats, 'POS_UBEREATS')}`);
-  lines.push(`  rappi:     ${describeDeliveryApp(config.deliveryApps.rappi, 'POS_RAPPI')}`);
+  lines.push(`  rappi:     ${describeRappi(config)}`);
   lines.push(`  terminal:  ${describeCardTerminal(config)}`);
   lines.push(`  lightning: ${describeLightning(config, facts.lightning)}`);
   lines.push(`  keys:      ${describeKeys(config)}`);
@@ -185,6 +185,15 @@ function describeCardTerminal(config: Config): string {
       ? 'no POS_MP_WEBHOOK_SECRET: charges settle by reading them back'
       : 'notifications at /terminals/mercadopago/webhook';
   return `Mercado Pago Point at ${terminal.apiUrl}, ${notifications}`;
+}
+
+/** Rappi's orders are always read; its webhooks come in addition only where the server has a public URL. */
+function describeRappi(config: Config): string {
+  const described = describeDeliveryApp(config.deliveryApps.rappi, 'POS_RAPPI');
+  if (config.deliveryApps.rappi === undefined) return described;
+  return config.publicUrl === undefined
+    ? `${described}, orders read (set POS_PUBLIC_URL for its webhooks)`
+    : `${described}, webhooks at ${config.publicUrl}/channels/rappi/webhook`;
 }
 
 function describeSettings(restaurant: RestaurantFact): string {

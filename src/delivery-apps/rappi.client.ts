@@ -1,13 +1,16 @@
 import {
   type DeliveryPlatform,
   PlatformError,
+  type PlatformEvent,
   type PlatformMenu,
   type PlatformOrder,
+  type RegisteredWebhook,
 } from '../core/delivery-platform';
 import { type PlatformAnswer, PlatformHttp } from '../core/platform-http';
 import { list, object, text } from '../core/platform-json';
 import { AuthorizedHttp } from './platform-http';
 import { clampCookingMinutes, readRappiOrder } from './rappi.order';
+import { RappiWebhooks, verifyRappiWebhook } from './rappi.webhooks';
 import { TokenCache } from './token-cache';
 
 export type RappiOptions = {
@@ -35,6 +38,7 @@ const REMEMBERED_ORDERS = 500;
 export class RappiClient implements DeliveryPlatform {
   readonly channel = 'rappi';
   readonly storeId: string;
+  readonly webhooks: RappiWebhooks;
   private readonly api: AuthorizedHttp;
   private readonly cookingBounds = new Map<string, PlatformOrder['cookingMinutes']>();
 
@@ -51,11 +55,19 @@ export class RappiClient implements DeliveryPlatform {
       return { token: text(body.access_token), expiresInSeconds: Number(body.expires_in) || 0 };
     }, options.now);
     this.api = new AuthorizedHttp(http, tokens, (token) => ({ 'x-authorization': `Bearer ${token}` }));
+    this.webhooks = new RappiWebhooks(this.api, this.storeId);
   }
 
-  /** Rappi's webhooks are not taken in yet: its orders are read. */
-  verifyWebhook(): null {
-    return null;
+  /** A delivery of a webhook registered through `webhooks`, signed with that webhook's own secret. */
+  verifyWebhook(
+    rawBody: string,
+    headers: Readonly<Record<string, string | string[] | undefined>>,
+    registered: readonly RegisteredWebhook[],
+  ): PlatformEvent[] | null {
+    const events = verifyRappiWebhook(rawBody, headers, registered);
+    // The order's cooking bounds are kept for its take, as a read keeps them.
+    for (const event of events ?? []) if (event.kind === 'order' && event.order) this.remember(event.order);
+    return events;
   }
 
   /**

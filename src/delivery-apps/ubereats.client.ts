@@ -7,7 +7,7 @@ import {
   type PlatformOrder,
 } from '../core/delivery-platform';
 import { type PlatformAnswer, PlatformHttp } from '../core/platform-http';
-import { list, object, text } from '../core/platform-json';
+import { header, list, object, text } from '../core/platform-json';
 import { AuthorizedHttp } from './platform-http';
 import { TokenCache } from './token-cache';
 import { suspensionInfo, uberIds, uberMenu } from './ubereats.menu';
@@ -32,11 +32,6 @@ const SCOPES = 'eats.order eats.store eats.store.status.write';
 const CANCEL_REASON = 'OTHER';
 
 const SIGNATURE = /^[0-9a-f]{64}$/;
-
-function header(headers: Readonly<Record<string, string | string[] | undefined>>, name: string) {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /** The Uber Eats Marketplace APIs for one store (developer.uber.com/docs/eats; test/ubereats-sim/README.md). */
 export class UberEatsClient implements DeliveryPlatform {

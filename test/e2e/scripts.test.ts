@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { openDatabase } from '../../src/core/db/database';
 import { exitCodeOf, startServerProcess } from '../helpers/server-process';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -146,5 +148,52 @@ describe('npm start after a build', () => {
       for (const suffix of ['.br', '.gz'])
         assert.ok(existsSync(join(web, 'assets', file + suffix)), file + suffix);
     }
+  });
+});
+
+describe('npm run demo:night', () => {
+  it('seeds the demo restaurant and takes a delivery order from Uber Eats and one from Rappi', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'pos-demo-night-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const databaseUrl = `sqlite:${join(dir, 'pos.db')}`;
+    const child = spawn('npm', ['run', 'demo:night'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => (output += chunk));
+    t.after(() => child.kill('SIGKILL'));
+    const simState = async (name: string) => {
+      const url = new RegExp(`${name} simulator on (http://[^ ,]+)`).exec(output)?.[1];
+      return url === undefined ? { orders: [] } : (await fetch(`${url}/sim/state`)).json();
+    };
+    // Both first orders are accepted at their platforms: Uber's by webhook, Rappi's at the first read.
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      assert.ok(child.exitCode === null, `npm run demo:night exited:\n${output}`);
+      assert.ok(Date.now() < deadline, `no delivery order was accepted:\n${output}`);
+      const uber = (await simState('Uber Eats')).orders as { state: string }[];
+      const rappi = (await simState('Rappi')).orders as { status: string }[];
+      if (uber.some((order) => order.state === 'ACCEPTED') && rappi.some((order) => order.status === 'TAKEN'))
+        break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    assert.match(output, /Demo restaurant created/);
+    child.kill('SIGTERM');
+    assert.equal(await exitCodeOf(child), 0, output);
+
+    const database = openDatabase(databaseUrl);
+    t.after(() => database.close());
+    const orders = await database.db
+      .selectFrom('orders')
+      .select(['channel', 'channel_state'])
+      .where('channel', '!=', 'dine_in')
+      .orderBy('channel')
+      .execute();
+    assert.deepEqual(orders, [
+      { channel: 'rappi', channel_state: 'accepted' },
+      { channel: 'ubereats', channel_state: 'accepted' },
+    ]);
   });
 });

@@ -649,6 +649,14 @@ export type Database = {
     menu_seen_at: Generated<number | null>;
     updated_at: number;
   };
+  /** A webhook registered through a platform's API (Rappi's), one per event, with its own secret. */
+  channel_webhooks: {
+    channel: string;
+    event: string;
+    url: string;
+    secret: string;
+    registered_at: number;
+  };
   /** A dish's price on one delivery app, where it differs from the dish's own. */
   dish_channel_prices: { dish_id: string; channel: string; price_cents: number };
   /** What each platform was last told of a dish's or an option's availability. */

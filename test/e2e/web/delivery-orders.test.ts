@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { loggedInUser } from '../../helpers/auth';
 import { databaseTargets } from '../../helpers/database';
+import { deliveryAppsEnv } from '../../helpers/delivery-sims';
 import { insertTable, insertUser } from '../../helpers/factories';
 import { callerFor } from '../../helpers/orders-factories';
 import { RappiSimulator } from '../../rappi-sim/simulator';
@@ -69,17 +70,7 @@ describe('web app: delivery orders (es-MX)', { skip: skipWithoutChromium }, () =
     const uber = await UberEatsSimulator.start({ webhookRetryBaseMs: 20 });
     const rappi = await RappiSimulator.start();
     const { app, db, baseUrl, clock } = await startPlainWebServer(t, target, {
-      env: {
-        POS_UBEREATS_CLIENT_ID: uber.clientId,
-        POS_UBEREATS_CLIENT_SECRET: uber.clientSecret,
-        POS_UBEREATS_STORE_ID: uber.store.id,
-        POS_UBEREATS_API_URL: uber.url,
-        POS_UBEREATS_AUTH_URL: uber.url,
-        POS_RAPPI_CLIENT_ID: 'sim-rappi-client',
-        POS_RAPPI_CLIENT_SECRET: 'sim-rappi-secret',
-        POS_RAPPI_STORE_ID: '900100001',
-        POS_RAPPI_API_URL: rappi.url,
-      },
+      env: deliveryAppsEnv({ uber, rappi }),
     });
     t.after(async () => {
       await uber.stop();

@@ -47,6 +47,7 @@ import * as cfdiFolios from './0039_cfdi_folios';
 import * as closePaidOrders from './0040_close_paid_orders';
 import * as approvalTargets from './0041_approval_targets';
 import * as channels from './0042_channels';
+import * as rappiWebhooks from './0043_rappi_webhooks';
 import * as cardTerminal from './0044_card_terminal';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
@@ -94,6 +95,7 @@ export const migrationProvider: MigrationProvider = {
       '0040_close_paid_orders': closePaidOrders,
       '0041_approval_targets': approvalTargets,
       '0042_channels': channels,
+      '0043_rappi_webhooks': rappiWebhooks,
       '0044_card_terminal': cardTerminal,
     };
   },
