@@ -63,6 +63,10 @@ describe('app web: la terminal de tarjetas Mercado Pago', { skip: skipWithoutChr
       dishes: [{ dish_id: pastor }, { dish_id: agua }],
     });
     const cashier = await insertUser(db, { role: 'cashier', name: 'Carla' });
+    const opened = await callerFor(app, await login(app, cashier.name, cashier.pin))('POST', '/shifts', {
+      opening_cash: 500,
+    });
+    assert.equal(opened.statusCode, 201, opened.body);
     const screen = await insertUser(db, { role: 'display', name: 'Mostrador' });
 
     const browser = await launchBrowser(t);
@@ -123,12 +127,50 @@ describe('app web: la terminal de tarjetas Mercado Pago', { skip: skipWithoutChr
     await saveScreenshot(till.page, 'terminal-till-paid');
     await saveScreenshot(display.page, 'terminal-display-paid');
 
-    // One payment of the bill: the terminal's, 20.75 with its tip; the declined charge is kept as failed.
     const bill = await call('GET', `/orders/${orderId}/tickets`);
     assert.equal(bill.statusCode, 200, bill.body);
     const [ticket] = bill.json() as { balance: number; status: number }[];
     assert.equal(ticket?.balance, 0);
+
+    // The cashier's Z report so far: the terminal's payment under its brand, with Mercado Pago's fee.
+    await till.page.goto('/app/till');
+    const byBrand = till.page.getByRole('table', { name: 'Terminal de tarjetas por marca' });
+    await byBrand.getByRole('row', { name: /Mastercard 1 \$20\.75 \$2\.08 \$0\.\d\d/ }).waitFor();
+    await till.page.getByText(/^Comisiones de Mercado Pago: \$0\.\d\d$/).waitFor();
+    await saveScreenshot(till.page, 'terminal-till-z-report');
+
+    // The manager sees each terminal's mode and makes the second till's terminal the default.
+    const office = await openDevice(browser, baseUrl, 'tablet', 'es-MX');
+    await logInThroughScreen(office.page, manager.name, manager.pin);
+    await office.page.goto('/app/manager/terminal');
+    await office.page.getByRole('heading', { name: 'Terminal de tarjetas' }).waitFor();
+    await office.page
+      .getByText('Independiente: cámbiala a modo integrado en la app de Mercado Pago')
+      .waitFor();
+    assert.equal(await office.page.getByRole('cell', { name: 'Integrada' }).count(), 2);
+    await office.page.getByLabel('PAX A910 · SMARTPOS0000000002').check();
+    await office.page.getByText('Terminal predeterminada guardada').waitFor();
+    await assertAccessible(office.page, 'gerencia: terminal de tarjetas');
+    await saveScreenshot(office.page, 'terminal-manager');
+    const terminals = await call('GET', '/terminals');
+    assert.deepEqual(
+      (terminals.json() as { id: string; is_default: boolean }[])
+        .filter((one) => one.is_default)
+        .map((one) => one.id),
+      ['PAX_A910__SMARTPOS0000000002'],
+    );
+
+    // A refund of the terminal's payment goes back to the card through Mercado Pago, which answers later.
+    await office.page.goto(`/app/till/${orderId}`);
+    await office.page.getByRole('button', { name: 'Pagos y ticket de Cuenta 1' }).click();
+    await office.page.getByRole('button', { name: /^Reembolsar el pago con Terminal de \$20\.75$/ }).click();
+    await office.page.getByLabel('Motivo del reembolso').fill('Cobro duplicado');
+    await office.page.getByRole('button', { name: 'Reembolsar', exact: true }).click();
+    await office.page.getByText('Devolución enviada a Mercado Pago: en proceso.').waitFor();
+    await saveScreenshot(office.page, 'terminal-refund-sent');
+
     assert.deepEqual(till.consoleErrors, []);
     assert.deepEqual(display.consoleErrors, []);
+    assert.deepEqual(office.consoleErrors, []);
   });
 });
