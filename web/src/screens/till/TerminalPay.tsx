@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { cardBrandName, terminalName } from '../../core/card-terminal';
-import { fromCents } from '../../core/cents';
+import { fromCents, toCents } from '../../core/cents';
 import type { LiveEvent } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
@@ -184,7 +184,9 @@ export function TerminalPay({
     return (
       <div class="terminal-pay stack">
         <p class="terminal-amount">
-          <strong class="num">{money((amountCents ?? 0) + (tipCents ?? 0))}</strong>
+          <strong class="num">
+            {money(payment ? toCents(payment.amount + payment.tip) : (amountCents ?? 0) + (tipCents ?? 0))}
+          </strong>
           <span class="muted"> · {terminalName(details?.terminal_id ?? terminalId ?? '')}</span>
         </p>
         <p
