@@ -106,6 +106,14 @@ describe('app web: la terminal de tarjetas Mercado Pago', { skip: skipWithoutChr
     await assertAccessible(display.page, 'pantalla del cliente: pague en la terminal');
     await saveScreenshot(display.page, 'terminal-display-pay');
 
+    // A wrong amount is withdrawn from the till while the terminal shows it; the next attempt is a new charge.
+    await till.page.getByRole('button', { name: 'Cancelar cobro' }).click();
+    await till.page.getByRole('button', { name: 'Reintentar' }).waitFor();
+    await saveScreenshot(till.page, 'terminal-till-canceled');
+    await till.page.getByRole('button', { name: 'Reintentar' }).click();
+    await till.page.getByText('Acerque, inserte o deslice la tarjeta en la terminal').waitFor();
+    await display.page.getByText('Pague en la terminal').waitFor();
+
     // The bank declines the card: the till says why and offers another attempt.
     await sim(`/sim/terminals/${CAJA_1}/decline`);
     const reason = till.page.locator('.terminal-pay [role="alert"]');
@@ -120,8 +128,16 @@ describe('app web: la terminal de tarjetas Mercado Pago', { skip: skipWithoutChr
     await till.page.getByRole('button', { name: 'Reintentar' }).click();
     await till.page.getByText('Acerque, inserte o deslice la tarjeta en la terminal').waitFor();
     await display.page.getByText('Pague en la terminal').waitFor();
+    // The terminal asks for something (a PIN, another tap): both screens say to check it.
+    await sim(`/sim/terminals/${CAJA_1}/action-required`);
+    await till.page.getByText('Revise la terminal').waitFor();
+    await display.page.getByText('Revise la terminal').waitFor();
+    await saveScreenshot(display.page, 'terminal-display-check');
     await sim(`/sim/terminals/${CAJA_1}/tap`, { brand: 'master', type: 'debit', last_four: '4321' });
-    await till.page.getByText(/Pagado con Mastercard •••• 4321, autorización \S+/).waitFor();
+    await till.page
+      .getByText(/Pagado con Mastercard •••• 4321, autorización \S+/)
+      .first()
+      .waitFor();
     await till.page.getByText('Cuenta 1 está pagada.').waitFor();
     await display.page.getByText('Pago aprobado. ¡Gracias!').waitFor();
     await saveScreenshot(till.page, 'terminal-till-paid');

@@ -157,9 +157,16 @@ export function TerminalPay({
   if (isEnded) {
     return (
       <div class="terminal-pay stack">
-        <p class="error" role="alert">
-          {details?.failure_reason ?? (payment.status === 'canceled' ? t.canceled : t.failed)}
-        </p>
+        {payment.status === 'canceled' ? (
+          // Withdrawn on purpose, here or at the terminal: news, not a failure.
+          <p class="notice" role="status">
+            {details?.failure_reason ?? t.canceled}
+          </p>
+        ) : (
+          <p class="error" role="alert">
+            {details?.failure_reason ?? t.failed}
+          </p>
+        )}
         <Alert message={error} />
         <div class="row">
           <button type="button" class="primary" disabled={busy || !isReady} onClick={() => void charge()}>
