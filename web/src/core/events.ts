@@ -26,6 +26,9 @@ const EVENT_TYPES = [
   'payment.pending',
   'payment.settled',
   'payment.expired',
+  'payment.updated',
+  'payment.failed',
+  'payment.canceled',
   'payment.refunded',
   'printer.status_changed',
 ];

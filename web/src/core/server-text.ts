@@ -114,6 +114,26 @@ const SPANISH: Record<string, string> = {
   'Only a Lightning invoice or a card-terminal charge can be canceled':
     'Solo se puede cancelar una solicitud de pago Lightning o un cobro en la terminal.',
   'Only cash refunds come out of a drawer': 'Solo los reembolsos en efectivo salen de una caja.',
+  // The card terminal (Mercado Pago Point)
+  'The card terminal is not configured (POS_MP_ACCESS_TOKEN)':
+    'La terminal de tarjetas no está configurada (POS_MP_ACCESS_TOKEN).',
+  'No terminal named: send terminal_id, or choose the default terminal (PUT /settings/terminals)':
+    'No se eligió una terminal: elige una en la caja, o que el gerente elija la terminal predeterminada en Gerencia › Terminal de tarjetas.',
+  'The terminal is busy with another charge: wait for it, or cancel it':
+    'La terminal está ocupada con otro cobro: espera a que termine o cancélalo.',
+  'The card_terminal payment method is inactive':
+    'La forma de pago Terminal Mercado Pago está desactivada: actívala en Gerencia.',
+  'Amount exceeds the balance left by the charges pending on terminals':
+    'El monto excede el saldo que dejan los cobros pendientes en las terminales.',
+  'This charge is no longer pending': 'Este cobro ya no está pendiente.',
+  'The charge is still being sent to the terminal: try again in a moment':
+    'El cobro aún se está enviando a la terminal: intenta de nuevo en un momento.',
+  'A refund of this payment is still being processed by Mercado Pago: wait for it':
+    'Mercado Pago aún está procesando un reembolso de este pago: espera a que termine.',
+  'A card-terminal refund goes back to the card: no invoice, no drawer':
+    'Un reembolso de la terminal vuelve a la tarjeta: no lleva solicitud de pago ni sale de una caja.',
+  'Not a Lightning or card-terminal payment of this bill':
+    'No es un pago Lightning ni un cobro en la terminal de esta cuenta.',
   'Cannot close an order with a balance due': 'No se puede cerrar una orden con saldo pendiente.',
   'Cannot bill a cancelled order': 'No se puede hacer la cuenta de una orden cancelada.',
   'Cannot bill an order without dishes': 'No se puede hacer la cuenta de una orden sin platillos.',
@@ -293,6 +313,25 @@ const SPANISH_PATTERNS: readonly [RegExp, string | ((match: string, ...groups: s
   ],
   [/^The PAC refused it: (.+)$/, 'El PAC la rechazó: $1'],
   [
+    /^The terminal is busy with another charge: wait for it, or cancel it \((.+)\)$/,
+    'La terminal está ocupada con otro cobro: espera a que termine o cancélalo ($1).',
+  ],
+  [
+    /^Mercado Pago has no terminal (\S+) in this account$/,
+    'Mercado Pago no tiene la terminal $1 en esta cuenta.',
+  ],
+  [
+    /^Terminal (\S+) is in (\S+) mode: switch it to PDV \(integrated\) mode first$/,
+    'La terminal $1 está en modo $2: primero cámbiala a modo integrado (PDV) en la app de Mercado Pago.',
+  ],
+  [
+    /^A (\w+) payment cannot be refunded$/,
+    (_match, status: string) => `No se puede reembolsar un pago ${PAYMENT_STATES[status] ?? status}.`,
+  ],
+  [/^Mercado Pago answered (\d+) to (.+): (.+)$/, 'Mercado Pago respondió $1 a $2: $3'],
+  [/^Mercado Pago timed out \((.+)\)$/, 'Mercado Pago no respondió a tiempo ($1). Intenta de nuevo.'],
+  [/^Mercado Pago gave no answer \((.+)\)$/, 'Mercado Pago no respondió ($1). Intenta de nuevo.'],
+  [
     /^A guest's Lightning invoice is pending on this bill: payment (\S+) for ([\d.]+); ([\d.]+) is left to ask for$/,
     'Un comensal tiene una solicitud de pago Lightning pendiente en esta cuenta (pago $1, por $2); quedan $3 por cobrar. Espera a que la pague o cancélala.',
   ],
@@ -302,6 +341,16 @@ const SPANISH_PATTERNS: readonly [RegExp, string | ((match: string, ...groups: s
       `El PAC rechazó la nota de crédito: ${translateServerText(reason, 'es').replace(/\.$/, '')}.`,
   ],
 ];
+
+/** A payment's `status` in a refusal ("A failed payment cannot be refunded"). */
+const PAYMENT_STATES: Record<string, string> = {
+  pending: 'pendiente',
+  action_required: 'que espera en la terminal',
+  expired: 'vencido',
+  failed: 'fallido',
+  canceled: 'cancelado',
+  refunded: 'reembolsado',
+};
 
 /** A delivery order's `channel_state` in a refusal ("The order is accepted"). */
 const CHANNEL_STATES: Record<string, string> = {

@@ -18,7 +18,7 @@ const THANKS_MS = 8000;
 
 /**
  * The screen facing the guest at the counter: the restaurant's name while the till shows nothing,
- * the paired till's bill and its Lightning QR, then thanks for a few seconds.
+ * the paired till's bill with its Lightning QR or the card terminal's charge, then thanks for a few seconds.
  */
 export default function DisplayScreen() {
   const t = useStrings(strings);
@@ -124,7 +124,7 @@ function useThanks(bill: Current['bill']): boolean {
 function Showing({ current, businessName }: { current: Current; businessName: string }) {
   const t = useStrings(strings);
   const money = useMoney();
-  const { bill, lightning } = current;
+  const { bill, lightning, terminal } = current;
   const isThanking = useThanks(bill);
   const invoice = lightning?.status === 'pending' ? lightning.invoice : undefined;
   const qr = useMemo(() => (invoice ? lightningQrDataUrl(invoice) : undefined), [invoice]);
@@ -132,7 +132,7 @@ function Showing({ current, businessName }: { current: Current; businessName: st
   if (isThanking) {
     return (
       <div class="display-thanks stack" role="status">
-        <p class="display-big">{t.thanks}</p>
+        <p class="display-big">{terminal?.status === 'settled' ? t.terminalApproved : t.thanks}</p>
       </div>
     );
   }
@@ -168,7 +168,34 @@ function Showing({ current, businessName }: { current: Current; businessName: st
           </figcaption>
         </figure>
       )}
+      {terminal && <TerminalCharge terminal={terminal} />}
       {till}
     </div>
+  );
+}
+
+/** The charge on the card terminal beside the till: where to pay, how much, and how it went. */
+function TerminalCharge({ terminal }: { terminal: NonNullable<Current['terminal']> }) {
+  const t = useStrings(strings);
+  const money = useMoney();
+  if (terminal.status === 'settled') {
+    return (
+      <p class="display-terminal display-big" role="status">
+        {t.terminalApproved}
+      </p>
+    );
+  }
+  if (terminal.status === 'pending' || terminal.status === 'action_required') {
+    return (
+      <div class="display-terminal stack" role="status">
+        <p class="display-big">{terminal.status === 'action_required' ? t.checkTerminal : t.payOnTerminal}</p>
+        <p class="display-big num">{money(toCents(terminal.amount + terminal.tip))}</p>
+      </div>
+    );
+  }
+  return (
+    <p class="display-terminal error" role="alert">
+      {terminal.failure_reason ?? t.terminalFailed}
+    </p>
   );
 }

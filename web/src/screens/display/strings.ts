@@ -15,6 +15,10 @@ export const strings: Strings<
   | 'lightningAmount'
   | 'qrLabel'
   | 'thanks'
+  | 'payOnTerminal'
+  | 'checkTerminal'
+  | 'terminalApproved'
+  | 'terminalFailed'
   | 'unreachable'
   | 'logOut'
 > = {
@@ -33,6 +37,10 @@ export const strings: Strings<
     lightningAmount: '{amount} ({sats} sat)',
     qrLabel: 'Lightning invoice QR code',
     thanks: 'Thank you!',
+    payOnTerminal: 'Please pay on the terminal',
+    checkTerminal: 'Please check the terminal',
+    terminalApproved: 'Payment approved. Thank you!',
+    terminalFailed: 'The payment did not go through',
     unreachable: 'The server cannot be reached. Trying again…',
     logOut: 'Log out',
   },
@@ -51,6 +59,10 @@ export const strings: Strings<
     lightningAmount: '{amount} ({sats} sat)',
     qrLabel: 'Código QR de la factura Lightning',
     thanks: '¡Gracias!',
+    payOnTerminal: 'Pague en la terminal',
+    checkTerminal: 'Revise la terminal',
+    terminalApproved: 'Pago aprobado. ¡Gracias!',
+    terminalFailed: 'El pago no se realizó',
     unreachable: 'No se puede contactar con el servidor. Reintentando…',
     logOut: 'Salir',
   },

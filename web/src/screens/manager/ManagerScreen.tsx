@@ -2,6 +2,7 @@ import { useRoute } from 'preact-iso';
 import { useStore } from '../../api/store';
 import { type Strings, useStrings } from '../../core/i18n';
 import { currentUser, mayManage } from '../../core/session';
+import { CardTerminalSection } from './CardTerminalSection';
 import { DeliveryAppsSection } from './DeliveryAppsSection';
 import { FiscalSection } from './FiscalSection';
 import { FloorSection } from './FloorSection';
@@ -30,6 +31,7 @@ const SECTIONS = {
   tablets: TabletsSection,
   printers: PrintersSection,
   delivery: DeliveryAppsSection,
+  terminal: CardTerminalSection,
 };
 type Section = keyof typeof SECTIONS;
 
@@ -50,6 +52,7 @@ const strings: Strings<Section | 'sections' | 'notAllowed' | 'unknown' | 'manage
     tablets: 'Tablets',
     printers: 'Printers and payment methods',
     delivery: 'Delivery apps',
+    terminal: 'Card terminal',
     notAllowed: 'Only a manager or an administrator can open this screen.',
     unknown: 'There is no such section.',
     adminOnly: 'Only an administrator manages staff and roles.',
@@ -70,6 +73,7 @@ const strings: Strings<Section | 'sections' | 'notAllowed' | 'unknown' | 'manage
     tablets: 'Tabletas',
     printers: 'Impresoras y formas de pago',
     delivery: 'Plataformas de entrega',
+    terminal: 'Terminal de tarjetas',
     notAllowed: 'Solo un gerente o un administrador puede abrir esta pantalla.',
     unknown: 'No existe esa sección.',
     adminOnly: 'Solo un administrador gestiona el personal y los roles.',
@@ -83,7 +87,7 @@ function isSection(name: string): name is Section {
   return Object.hasOwn(SECTIONS, name);
 }
 
-/** The manager's screens: menu, modifier groups, ingredients and products, inventory, floor, staff and roles, settings, the day's sales, the shifts, onboarding tablets, printers and payment methods, the delivery apps. */
+/** The manager's screens: menu, modifier groups, ingredients and products, inventory, floor, staff and roles, settings, the day's sales, the shifts, onboarding tablets, printers and payment methods, the delivery apps, the card terminal. */
 export default function ManagerScreen() {
   const t = useStrings(strings);
   const user = useStore(currentUser);

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { CardTerminalByBrand } from '../../components/CardTerminalByBrand';
 import { TextField } from '../../components/FormKit';
 import { fromCents, parseCents, toCents } from '../../core/cents';
 import { format, language, type Strings, useLocale, useStrings } from '../../core/i18n';
@@ -472,6 +473,7 @@ function ZReportView({ report, title }: { report: Report; title: string }) {
           </table>
         </TableScroll>
       )}
+      <CardTerminalByBrand rows={report.card_terminal_by_brand} totalFees={report.card_terminal_fees} />
       {report.tips_by_waiter.length > 0 && (
         <TableScroll label={t.tipsByWaiter}>
           <table class="list">

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { cardBrandName } from '../../core/card-terminal';
 import { toCents } from '../../core/cents';
 import { format, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
@@ -9,6 +10,8 @@ import { useCan } from '../../core/session';
 import { checkoutStrings } from './checkout-strings';
 import { RefundForm } from './RefundForm';
 import { strings } from './strings';
+import { CARD_TERMINAL } from './terminal-model';
+import { terminalStrings } from './terminal-strings';
 import type { Payment, Ticket } from './till-model';
 
 /** Payments with something left to give back; Lightning refunds need the customer's invoice. */
@@ -22,6 +25,7 @@ const REFUNDABLE = new Set(['settled', 'partially_refunded']);
 export function BillPayments({ ticket, name }: { ticket: Ticket; name: string }) {
   const t = useStrings(checkoutStrings);
   const common = useStrings(strings);
+  const terminal = useStrings(terminalStrings);
   const money = useMoney();
   const canRefund = useCan('payments.refund');
   const canTake = useCan('payments.take');
@@ -59,7 +63,9 @@ export function BillPayments({ ticket, name }: { ticket: Ticket; name: string })
         ? common.card
         : code === 'lightning'
           ? common.lightning
-          : code;
+          : code === CARD_TERMINAL
+            ? terminal.method
+            : code;
 
   return (
     <section class="card stack bill-payments" aria-labelledby="bill-payments-title">
@@ -102,6 +108,12 @@ export function BillPayments({ ticket, name }: { ticket: Ticket; name: string })
                   {payment.method === 'lightning' && payment.source === 'guest'
                     ? t.guestLightning
                     : methodName(payment.method)}
+                  {payment.terminal?.last_four && (
+                    <span class="muted">
+                      {' '}
+                      {cardBrandName(payment.terminal.card_brand)} •••• {payment.terminal.last_four}
+                    </span>
+                  )}
                 </td>
                 <td class="num" data-label={t.amount}>
                   {money(toCents(payment.amount))}
@@ -154,9 +166,9 @@ export function BillPayments({ ticket, name }: { ticket: Ticket; name: string })
             method: methodName(refunding.method),
             amount: money(toCents(refunding.amount)),
           })}
-          onDone={(isRefunded) => {
+          onDone={(isRefunded, refundNotice) => {
             setRefunding(undefined);
-            if (isRefunded) setNotice(t.refundDone);
+            if (isRefunded) setNotice(refundNotice ?? t.refundDone);
           }}
         />
       )}

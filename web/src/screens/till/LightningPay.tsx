@@ -7,7 +7,7 @@ import { format, useStrings } from '../../core/i18n';
 import { useMoney, useSats } from '../../core/money';
 import { lightningQrDataUrl } from '../../core/qr';
 import { messageOf } from '../../core/server-text';
-import { showLightning } from './customer-display';
+import { showPayment } from './customer-display';
 import { strings } from './strings';
 import { TICKET_PAID, type Ticket } from './till-model';
 
@@ -95,8 +95,8 @@ export function LightningPay({
 
   // The customer display shows this invoice's QR while it may be paid.
   useEffect(() => {
-    showLightning(ticket.id, paymentId ?? null);
-    return () => showLightning(ticket.id, null);
+    showPayment(ticket.id, paymentId ?? null);
+    return () => showPayment(ticket.id, null);
   }, [ticket.id, paymentId]);
 
   useEffect(() => {

@@ -12,11 +12,17 @@ import { LightningPay } from './LightningPay';
 import { type AmountInput, centsOfInput, PaymentAmount } from './PaymentAmount';
 import { recordPayment } from './pay-requests';
 import { strings } from './strings';
+import { TerminalPay } from './TerminalPay';
+import { CARD_TERMINAL, useTerminals } from './terminal-model';
+import { terminalStrings } from './terminal-strings';
 import { TICKET_PAID, type Ticket } from './till-model';
 
 type Method = Ok<'/payment-methods', 'get'>[number];
 
-/** Paying one bill, all of it or a part, with a tip: cash with change, card (or another recorded method), or Lightning. */
+/**
+ * Paying one bill, all of it or a part, with a tip: cash with change, card (or another recorded method),
+ * a charge on the card terminal, or Lightning.
+ */
 export function PayPanel({
   ticket,
   name,
@@ -30,9 +36,21 @@ export function PayPanel({
 }) {
   const t = useStrings(strings);
   const checkout = useStrings(checkoutStrings);
+  const terminal = useStrings(terminalStrings);
   const money = useMoney();
+  const terminals = useTerminals();
+  // A charge sent to the terminal keeps its amount: the amount fields come back with another method.
+  const [isTerminalCharging, setTerminalCharging] = useState(false);
   const [methods, setMethods] = useState<Method[]>();
   const [method, setMethod] = useState<string>();
+  // The bill as it was when the terminal charge was paid: once it is read again (a new object), the
+  // panel offers what is left, or says the bill is paid.
+  const [settledOn, setSettledOn] = useState<Ticket>();
+  if (settledOn && settledOn !== ticket) {
+    setSettledOn(undefined);
+    setTerminalCharging(false);
+    setMethod(undefined);
+  }
   const [error, setError] = useState<string>();
   // The amount and tip a Lightning invoice was asked for: the invoice stays as asked until it settles.
   const [lightningAsk, setLightningAsk] = useState<{ amountCents: number; tipCents: number }>();
@@ -52,14 +70,18 @@ export function PayPanel({
       .catch((failure) => setError(messageOf(failure, t.unreachable)));
   }, [t.unreachable]);
 
+  // The terminal's method is offered only while the terminal is configured and one is integrated.
+  const offered = methods?.filter((item) => item.code !== CARD_TERMINAL || (terminals?.length ?? 0) > 0);
   const labelOf = (item: Method) =>
-    item.code === 'cash'
-      ? t.cash
-      : item.code === 'card'
-        ? t.card
-        : item.code === 'lightning'
-          ? t.lightning
-          : item.name;
+    item.code === CARD_TERMINAL
+      ? terminal.method
+      : item.code === 'cash'
+        ? t.cash
+        : item.code === 'card'
+          ? t.card
+          : item.code === 'lightning'
+            ? t.lightning
+            : item.name;
   const isPaid = ticket.status === TICKET_PAID;
   const { amountCents, tipCents } = centsOfInput(input, balanceCents);
   const isReady = amountCents !== undefined && tipCents !== undefined;
@@ -84,14 +106,14 @@ export function PayPanel({
         </p>
       )}
       <Alert message={error} />
-      {!isPaid && method !== 'lightning' && (
+      {!isPaid && method !== 'lightning' && !isTerminalCharging && (
         <PaymentAmount balanceCents={balanceCents} input={input} onChange={setInput} />
       )}
-      {!isPaid && (
+      {!isPaid && !isTerminalCharging && (
         <fieldset class="pay-methods">
           <legend>{t.method}</legend>
           <div class="row">
-            {methods?.map((item) => (
+            {offered?.map((item) => (
               <button
                 key={item.code}
                 type="button"
@@ -119,21 +141,41 @@ export function PayPanel({
           onError={setError}
         />
       )}
-      {!isPaid && isReady && method !== undefined && method !== 'cash' && method !== 'lightning' && (
-        <RecordedForm
+      {!isPaid &&
+        isReady &&
+        method !== undefined &&
+        method !== 'cash' &&
+        method !== 'lightning' &&
+        method !== CARD_TERMINAL && (
+          <RecordedForm
+            ticketId={ticket.id}
+            method={method}
+            amountCents={amountCents}
+            tipCents={tipCents}
+            label={format(t.charge, {
+              amount: money(amountCents + tipCents),
+              method: (() => {
+                const chosen = methods?.find((item) => item.code === method);
+                return chosen ? labelOf(chosen) : method;
+              })(),
+            })}
+            onPaid={() => paid()}
+            onError={setError}
+          />
+        )}
+      {method === CARD_TERMINAL && terminals && (
+        <TerminalPay
           ticketId={ticket.id}
-          method={method}
           amountCents={amountCents}
           tipCents={tipCents}
-          label={format(t.charge, {
-            amount: money(amountCents + tipCents),
-            method: (() => {
-              const chosen = methods?.find((item) => item.code === method);
-              return chosen ? labelOf(chosen) : method;
-            })(),
-          })}
-          onPaid={() => paid()}
-          onError={setError}
+          terminals={terminals}
+          lastEvent={lastEvent}
+          onStarted={setTerminalCharging}
+          onSettled={(notice) => {
+            setSettledOn(ticket);
+            paid(notice);
+          }}
+          onOtherMethod={() => setMethod(undefined)}
         />
       )}
       {method === 'lightning' && lightningAsk && (

@@ -43,7 +43,8 @@ function useOtherDrawers(isCash: boolean): Drawer[] | undefined {
 /**
  * How much to give back (empty: all that is left of the payment) and why; the audit log keeps the
  * reason. A Lightning payment is given back through the node: the customer's wallet makes a payment
- * request for the amount and the node pays it.
+ * request for the amount and the node pays it. A card-terminal payment is refunded by Mercado Pago to
+ * the card, which takes a while: the refund is pending until it says.
  */
 export function RefundForm({
   payment,
@@ -52,7 +53,8 @@ export function RefundForm({
 }: {
   payment: Payment;
   title: string;
-  onDone: (isRefunded: boolean) => void;
+  /** `notice`: what the cashier is told of a refund made (sent to Mercado Pago, or recorded). */
+  onDone: (isRefunded: boolean, notice?: string) => void;
 }) {
   const t = useStrings(checkoutStrings);
   const common = useStrings(strings);
@@ -74,7 +76,7 @@ export function RefundForm({
     setBusy(true);
     setError(undefined);
     try {
-      await createOnce((key) =>
+      const refund = await createOnce((key) =>
         api.POST('/payments/{id}/refund', {
           params: { header: { 'idempotency-key': key }, path: { id: payment.id } },
           body: {
@@ -85,7 +87,8 @@ export function RefundForm({
           },
         }),
       );
-      onDone(true);
+      // A terminal payment goes back through Mercado Pago, which answers later: the bill changes then.
+      onDone(true, refund.status === 'pending' ? t.refundSentToProvider : t.refundDone);
     } catch (failure) {
       setError(messageOf(failure, common.unreachable));
     } finally {

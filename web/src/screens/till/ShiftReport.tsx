@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, type Ok, ok } from '../../api/client';
 import { useStore } from '../../api/store';
 import { Alert } from '../../components/Alert';
+import { CardTerminalByBrand } from '../../components/CardTerminalByBrand';
 import { toCents } from '../../core/cents';
 import { useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
@@ -108,6 +109,9 @@ function OpenShiftReport() {
             </div>
           ))}
         </dl>
+      )}
+      {report && (
+        <CardTerminalByBrand rows={report.card_terminal_by_brand} totalFees={report.card_terminal_fees} />
       )}
       {report && (
         <CashMovementForm

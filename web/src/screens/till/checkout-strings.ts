@@ -31,6 +31,9 @@ type Key =
   | 'paymentStatus_expired'
   | 'paymentStatus_refunded'
   | 'paymentStatus_partially_refunded'
+  | 'paymentStatus_action_required'
+  | 'paymentStatus_failed'
+  | 'paymentStatus_canceled'
   | 'refund'
   | 'refundOf'
   | 'refundAmount'
@@ -38,6 +41,7 @@ type Key =
   | 'refundReason'
   | 'refundAction'
   | 'refundDone'
+  | 'refundSentToProvider'
   | 'guestLightning'
   | 'withdraw'
   | 'withdrawOf'
@@ -97,6 +101,9 @@ export const checkoutStrings: Strings<Key> = {
     paymentStatus_expired: 'Expired',
     paymentStatus_refunded: 'Refunded',
     paymentStatus_partially_refunded: 'Partly refunded',
+    paymentStatus_action_required: 'Check the terminal',
+    paymentStatus_failed: 'Failed',
+    paymentStatus_canceled: 'Canceled',
     refund: 'Refund',
     refundOf: 'Refund the {method} payment of {amount}',
     refundAmount: 'Amount to refund',
@@ -104,6 +111,7 @@ export const checkoutStrings: Strings<Key> = {
     refundReason: 'Reason for the refund',
     refundAction: 'Refund',
     refundDone: 'Refund recorded.',
+    refundSentToProvider: 'Refund sent to Mercado Pago: in process.',
     guestLightning: 'Lightning (guest)',
     withdraw: 'Cancel',
     withdrawOf: 'Cancel the Lightning payment request of {amount}',
@@ -162,6 +170,9 @@ export const checkoutStrings: Strings<Key> = {
     paymentStatus_expired: 'Vencido',
     paymentStatus_refunded: 'Reembolsado',
     paymentStatus_partially_refunded: 'Reembolsado en parte',
+    paymentStatus_action_required: 'Revisar la terminal',
+    paymentStatus_failed: 'Fallido',
+    paymentStatus_canceled: 'Cancelado',
     refund: 'Reembolsar',
     refundOf: 'Reembolsar el pago con {method} de {amount}',
     refundAmount: 'Monto a reembolsar',
@@ -169,6 +180,7 @@ export const checkoutStrings: Strings<Key> = {
     refundReason: 'Motivo del reembolso',
     refundAction: 'Reembolsar',
     refundDone: 'Reembolso registrado.',
+    refundSentToProvider: 'Devolución enviada a Mercado Pago: en proceso.',
     guestLightning: 'Lightning (comensal)',
     withdraw: 'Cancelar',
     withdrawOf: 'Cancelar la solicitud de pago Lightning de {amount}',

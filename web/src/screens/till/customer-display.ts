@@ -15,13 +15,16 @@ function send(next: typeof shown): void {
   queue = queue.then(() => api.PUT('/displays/till', { body }).catch(() => undefined));
 }
 
-/** The bill being paid, or none; any Lightning QR of the bill before goes with it. */
+/** The bill being paid, or none; any payment of the bill before goes with it. */
 export function showBill(ticketId: string | null): void {
   send({ ticketId, paymentId: ticketId === shown.ticketId ? shown.paymentId : null });
 }
 
-/** The Lightning payment of the bill shown, whose QR the display shows; null takes it off. */
-export function showLightning(ticketId: string, paymentId: string | null): void {
+/**
+ * The payment of the bill shown that the guest pays at the counter: a Lightning invoice (its QR) or a
+ * charge on the card terminal ("Pague en la terminal"); null takes it off.
+ */
+export function showPayment(ticketId: string, paymentId: string | null): void {
   // A payment panel closing after another bill was opened must not take that bill off the display.
   if (paymentId === null && shown.ticketId !== ticketId) return;
   send({ ticketId, paymentId });
