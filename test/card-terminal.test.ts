@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { it, type TestContext } from 'node:test';
 import { CARD_TERMINAL_WATCH } from '../src/app';
+import { FISCAL_JOB } from '../src/fiscal/fiscal-job';
 import { CHECK_AFTER_MS } from '../src/payments/card-terminal-settlement.service';
 import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { loggedInUser } from './helpers/auth';
 import { billableOrder, createBill, storedEvents } from './helpers/checkout-factories';
 import type { DatabaseTarget } from './helpers/database';
 import { databaseDigest } from './helpers/db-digest';
+import { RESTAURANT_FISCAL, startPacSimulator } from './helpers/fiscal-factories';
 import { callerFor } from './helpers/orders-factories';
 import { signNotification } from './mp-sim/notifications';
 import { type MercadoPagoSimulator, MercadoPagoSimulator as Simulator } from './mp-sim/simulator';
@@ -35,7 +37,9 @@ async function control(sim: MercadoPagoSimulator, path: string, body: unknown = 
  * its notifications; the terminal shows an order only when the test says so, and the jobs run when
  * the test runs them.
  */
-async function terminalNight(t: TestContext, target: DatabaseTarget) {
+async function terminalNight(t: TestContext, target: DatabaseTarget, options: { withPac?: boolean } = {}) {
+  let appClock: { now(): number } | undefined;
+  const pac = options.withPac ? await startPacSimulator(t, () => appClock?.now() ?? Date.now()) : undefined;
   const sim = await Simulator.start({
     atTerminalAfterMs: null,
     refundSettleAfterMs: null,
@@ -47,9 +51,11 @@ async function terminalNight(t: TestContext, target: DatabaseTarget) {
       POS_MP_ACCESS_TOKEN: sim.accessToken,
       POS_MP_WEBHOOK_SECRET: sim.webhookSecret,
       POS_MP_API_URL: sim.url,
+      ...pac?.env,
     },
   });
   const { app, db, clock } = built;
+  appClock = clock;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   await control(sim, '/sim/notification-url', {
@@ -71,6 +77,7 @@ async function terminalNight(t: TestContext, target: DatabaseTarget) {
   await admin('PUT', '/settings/terminals', { default_terminal_id: CAJA_1 });
   return {
     ...built,
+    pac: pac?.sim,
     sim,
     call,
     admin,
@@ -334,6 +341,31 @@ describeEachDatabase('the card terminal', (target) => {
       report.payments_by_method.map((row: Json) => [row.method, row.amount]),
       [['card_terminal', 350]],
     );
+  });
+
+  it("stamps the receipt at the PAC with the card's type: 28 debit, 04 credit", async (t) => {
+    const night = await terminalNight(t, target, { withPac: true });
+    const { admin, sim, charge, watch, app } = night;
+    assert.equal(
+      (await admin('PUT', '/settings', { tax_rate: 16, prices_include_tax: true })).statusCode,
+      200,
+    );
+    assert.equal((await admin('PUT', '/settings/fiscal', RESTAURANT_FISCAL)).statusCode, 200);
+    await charge({ amount: 350 });
+    await control(sim, `/sim/terminals/${CAJA_1}/tap`, { brand: 'debvisa', type: 'debit' });
+    await watch();
+    await app.jobs.run(FISCAL_JOB);
+    const [receipt, ...others] = night.pac?.receipts() ?? [];
+    assert.equal(others.length, 0);
+    assert.equal(receipt?.payment_form, '28', 'tarjeta de débito');
+
+    const credit = await billableOrder(app, night.db, [10000]);
+    const creditBill = await createBill(credit.call, credit.orderId);
+    await credit.call('POST', `/tickets/${creditBill}/card-terminal`, {});
+    await control(sim, `/sim/terminals/${CAJA_1}/tap`, { brand: 'visa', type: 'credit' });
+    await watch();
+    await app.jobs.run(FISCAL_JOB);
+    assert.equal(night.pac?.receipts().at(-1)?.payment_form, '04', 'tarjeta de crédito');
   });
 
   it('lists the terminals with their mode and keeps the default', async (t) => {
