@@ -86,6 +86,25 @@ type TakenRefund = {
   status: 'refunded' | 'partially_refunded';
 };
 
+/**
+ * The payment to refund under its order's lock, and how much: at most what is left of its amount. A
+ * card-terminal refund still pending at the provider holds its part: only one is under way at a time.
+ */
+async function lockRefundable(trx: Db, paymentId: string, input: RefundBody) {
+  const found = await payments.findPayment(trx, paymentId);
+  if (!found) throw new NotFoundError();
+  const ticket = await lockTicketWithOrder(trx, found.ticket_id);
+  const payment = await payments.findPayment(trx, paymentId);
+  if (!payment) throw new NotFoundError();
+  if (!REFUNDABLE.has(payment.status)) {
+    throw new BadRequestError(`A ${toPaymentView(payment).status} payment cannot be refunded`);
+  }
+  const leftCents = Number(payment.amount_cents) - Number(payment.refunded_cents);
+  const cents = input.amount === undefined ? leftCents : toCents(input.amount);
+  if (cents > leftCents) throw new BadRequestError('Amount exceeds what is left of the payment');
+  return { ticket, payment, cents, leftCents };
+}
+
 /** Checks and records a refund under the order's lock; the bill's and the order's `paid` fall. */
 async function takeRefund(
   trx: Db,
@@ -95,17 +114,7 @@ async function takeRefund(
   now: number,
   lightning?: { invoice: string },
 ): Promise<TakenRefund & { amountSat: number | null }> {
-  const found = await payments.findPayment(trx, paymentId);
-  if (!found) throw new NotFoundError();
-  const ticket = await lockTicketWithOrder(trx, found.ticket_id);
-  const payment = await payments.findPayment(trx, paymentId);
-  if (!payment) throw new NotFoundError();
-  if (!REFUNDABLE.has(payment.status)) {
-    throw new BadRequestError(`A ${payment.status} payment cannot be refunded`);
-  }
-  const leftCents = Number(payment.amount_cents) - Number(payment.refunded_cents);
-  const cents = input.amount === undefined ? leftCents : toCents(input.amount);
-  if (cents > leftCents) throw new BadRequestError('Amount exceeds what is left of the payment');
+  const { ticket, payment, cents, leftCents } = await lockRefundable(trx, paymentId, input);
   const amountSat = lightning ? centsToSats(cents, Number(payment.rate)) : null;
   const shiftId =
     payment.method === 'cash'
@@ -292,20 +301,10 @@ async function reserveTerminalRefund(
   input: RefundBody,
   now: number,
 ): Promise<charges.RefundRow> {
-  const found = await payments.findPayment(trx, paymentId);
-  if (!found) throw new NotFoundError();
-  await lockTicketWithOrder(trx, found.ticket_id);
-  const payment = await payments.findPayment(trx, paymentId);
-  if (!payment) throw new NotFoundError();
-  if (!REFUNDABLE.has(payment.status)) {
-    throw new BadRequestError(`A ${toPaymentView(payment).status} payment cannot be refunded`);
-  }
+  const { payment, cents } = await lockRefundable(trx, paymentId, input);
   if ((await charges.pendingRefundsOf(trx, paymentId)).length > 0) {
     throw new ConflictError('A refund of this payment is still being processed by Mercado Pago: wait for it');
   }
-  const leftCents = Number(payment.amount_cents) - Number(payment.refunded_cents);
-  const cents = input.amount === undefined ? leftCents : toCents(input.amount);
-  if (cents > leftCents) throw new BadRequestError('Amount exceeds what is left of the payment');
   const id = newId();
   await payments.insertRefund(trx, {
     id,
