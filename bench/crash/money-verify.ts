@@ -4,17 +4,27 @@ import type { Findings } from './verify';
 
 const MONEY_IN = new Set(['settled', 'refunded', 'partially_refunded']);
 
+/** Also what the card provider made: a charge made or settled twice is money taken twice. */
+export type MoneyFindings = Findings & { settledTwice: string[] };
+
 /**
  * Straight from the tables, after the last restart: every acknowledged payment, refund, send, move,
- * merge and close is there exactly as acknowledged; every invoice the payer paid at the node is
- * settled once; and the sums that must agree do (bill paid = its payments' money in − refunds, order
- * paid = its bills', each item's stock = its movements, each sent plate's sale movements).
+ * merge and close is there exactly as acknowledged; every invoice the payer paid at the node and every
+ * card tapped at a terminal is settled once (one payment row, one provider order: `terminalOrders`
+ * counts the provider's orders by external reference); and the sums that must agree do (bill paid =
+ * its payments' money in − processed refunds, order paid = its bills', each item's stock = its
+ * movements, each sent plate's sale movements).
  */
-export async function verifyMoneyInDatabase(databaseUrl: string, ledger: MoneyLedger): Promise<Findings> {
+export async function verifyMoneyInDatabase(
+  databaseUrl: string,
+  ledger: MoneyLedger,
+  provider: { terminalOrders?: ReadonlyMap<string, number> } = {},
+): Promise<MoneyFindings> {
   const { db, close } = openDatabase(databaseUrl);
-  const findings: Findings = { lost: [], halfWritten: [] };
+  const findings: MoneyFindings = { lost: [], halfWritten: [], settledTwice: [] };
   const lost = (finding: string) => findings.lost.push(finding);
   const halfWritten = (finding: string) => findings.halfWritten.push(finding);
+  const settledTwice = (finding: string) => findings.settledTwice.push(finding);
   try {
     const payments = await db.selectFrom('payments').selectAll().execute();
     const paymentById = new Map(payments.map((payment) => [payment.id, payment]));
@@ -40,6 +50,28 @@ export async function verifyMoneyInDatabase(databaseUrl: string, ledger: MoneyLe
         lost(`invoice ${hash.slice(0, 12)} settled on another payment`);
     }
 
+    for (const [id, tapped] of ledger.tappedCharges) {
+      const row = paymentById.get(id);
+      if (!row) continue; // reported above, with the other acknowledged payments
+      if (row.method !== 'card_terminal' || row.terminal_id !== tapped.terminalId)
+        lost(
+          `terminal charge ${id}: stored as ${row.method} on ${row.terminal_id}, tapped on ${tapped.terminalId}`,
+        );
+      else if (!MONEY_IN.has(row.status))
+        lost(`terminal charge ${id} tapped at the terminal, still ${row.status}`);
+      const rows = payments.filter(
+        (payment) =>
+          payment.provider_order_id !== null && payment.provider_order_id === row.provider_order_id,
+      );
+      if (rows.length !== 1)
+        settledTwice(
+          `terminal charge ${id}: ${rows.length} payment rows for its order ${row.provider_order_id}`,
+        );
+      const orders = provider.terminalOrders && (provider.terminalOrders.get(id) ?? 0);
+      if (orders !== undefined && orders !== 1)
+        settledTwice(`terminal charge ${id}: ${orders} orders at the provider for it`);
+    }
+
     const refunds = await db.selectFrom('refunds').selectAll().execute();
     const refundById = new Map(refunds.map((refund) => [refund.id, refund]));
     for (const [id, acked] of ledger.refunds) {
@@ -51,8 +83,9 @@ export async function verifyMoneyInDatabase(databaseUrl: string, ledger: MoneyLe
       )
         lost(`refund ${id} of ${acked.amountCents} not in the database as acknowledged`);
     }
+    // A provider's refund is pending until it processes it (or fails): only then does money leave the bill.
     const refundedOf = new Map<string, number>();
-    for (const refund of refunds)
+    for (const refund of refunds.filter((candidate) => candidate.status === 'processed'))
       refundedOf.set(
         refund.payment_id,
         (refundedOf.get(refund.payment_id) ?? 0) + Number(refund.amount_cents),

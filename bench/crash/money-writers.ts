@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { readCard } from '../../test/mp-sim/control';
+import type { MercadoPagoSimulator } from '../../test/mp-sim/simulator';
 import type { PhoenixdSimulator } from '../../test/phoenixd-sim/simulator';
 import type { ApiSession } from '../lib/api';
 import type { MoneyLedger, WriteKind } from './money-ledger';
@@ -10,7 +13,19 @@ export type MoneySetup = {
   productId: string;
   /** Invoices a writer asked for and left for the payer to pay while the server is down. */
   unpaidInvoices: { invoice: string; paymentId: string; ticketId: string; amountCents: number }[];
+  /** Each cashier writer's own card terminal (writer n has the n-th). */
+  terminals: string[];
+  /**
+   * The bill and amount each terminal was last asked to charge: what a guest still at the terminal
+   * pays, also when the charge's answer never came (its order then names only the payment).
+   */
+  terminalCharges: Map<string, AskedCharge>;
 };
+
+export type AskedCharge = { ticketId: string; amountCents: number };
+
+/** The Lightning node the guests' wallets pay, and the card terminals they tap. */
+export type Simulators = { phoenixd: PhoenixdSimulator; mercadoPago: MercadoPagoSimulator };
 
 /** Thrown when the server gave no answer: the writer stops, as a tablet does when the server is gone. */
 class NoAnswer extends Error {}
@@ -20,19 +35,27 @@ type CompleteOrder = { order: { total: number }; dishes: { id: string }[] };
 /**
  * One cashier's service loop, as fast as answers come: new tables, an order at one, sometimes a second
  * order merged into it, the plates sent (stock moves), the party moved, one bill, paid in cash, or by
- * card and Lightning (paid by an outside payer through the phoenixd simulator), part of the cash
- * refunded, the order closed; now and then a stock count. Stops when told or when the server is gone.
+ * card (recorded, or half the time charged on the writer's own terminal at the Mercado Pago simulator)
+ * and Lightning (paid by an outside payer through the phoenixd simulator), part of the cash refunded,
+ * the order closed; now and then a stock count. Stops when told or when the server is gone.
  */
 export async function serveUntilStopped(
   session: ApiSession,
   writer: number,
   setup: MoneySetup,
   ledger: MoneyLedger,
-  simulator: PhoenixdSimulator,
+  simulators: Simulators,
   isStopped: () => boolean,
 ): Promise<void> {
-  const write = async <T>(kind: WriteKind, status: number, method: string, path: string, body?: unknown) => {
-    const reply = await session.request(method, path, body).catch(() => {
+  const write = async <T>(
+    kind: WriteKind,
+    status: number,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ) => {
+    const reply = await session.request(method, path, body, headers).catch(() => {
       ledger.lost(kind);
       throw new NoAnswer();
     });
@@ -52,6 +75,53 @@ export async function serveUntilStopped(
     return reply.status === 200 ? (reply.body as T) : undefined;
   };
   const plates = (count: number) => Array.from({ length: count }, () => ({ dish_id: setup.plateDishId }));
+  const terminalId = setup.terminals[writer - 1];
+  /**
+   * Set once this run's terminal holds a charge the writer cannot see through (left for its guest, or
+   * not settled in time): the server allows one pending charge per terminal, so the rest go by card.
+   */
+  let isTerminalBusy = false;
+
+  /**
+   * The card part charged on the writer's terminal, with a new Idempotency-Key per charge: after the
+   * 201 the guest taps (one in ten first declined, then charged again), or now and then leaves it to
+   * tap while the server is down. True once the charge settled; undefined when refused.
+   */
+  const chargeOnTerminal = async (terminal: string, asked: AskedCharge): Promise<boolean | undefined> => {
+    for (let attempt = 1; ; attempt++) {
+      setup.terminalCharges.set(terminal, asked);
+      const charge = await write<{ payment_id: string }>(
+        'terminal charge',
+        201,
+        'POST',
+        `/tickets/${asked.ticketId}/card-terminal`,
+        { amount: asked.amountCents / 100, terminal_id: terminal },
+        { 'idempotency-key': randomUUID() },
+      );
+      if (!charge) return undefined;
+      if (Math.random() < 0.2) {
+        isTerminalBusy = true;
+        return false;
+      }
+      const order = simulators.mercadoPago.point.openOrderOn(terminal);
+      if (!order) {
+        ledger.refused.push(`terminal charge ${charge.payment_id}: answered 201, nothing on ${terminal}`);
+        return undefined;
+      }
+      if (attempt === 1 && Math.random() < 0.1) {
+        simulators.mercadoPago.point.decline(order, 'insufficient_funds');
+        ledger.declinedCharges++;
+        // The next charge on this terminal waits until the server has read the decline back.
+        if (await reachesStatus(read, charge.payment_id, (status) => status === 'failed')) continue;
+        isTerminalBusy = true;
+        return false;
+      }
+      tapAtTerminal(simulators.mercadoPago, ledger, terminal, asked);
+      const isSettled = await reachesStatus(read, charge.payment_id, (status) => status === 'settled');
+      if (!isSettled) isTerminalBusy = true;
+      return isSettled;
+    }
+  };
 
   try {
     for (let cycle = 1; !isStopped(); cycle++) {
@@ -132,18 +202,25 @@ export async function serveUntilStopped(
         }
       } else {
         const cardCents = Math.floor(totalCents / 2);
-        const card = await write<{ id: string }>(
-          'card payment',
-          201,
-          'POST',
-          `/tickets/${bill.id}/payments`,
-          {
-            method: 'card',
-            amount: cardCents / 100,
-          },
-        );
-        if (!card) return;
-        ledger.payments.set(card.id, { ticketId: bill.id, amountCents: cardCents, method: 'card' });
+        let isCardPaid = true;
+        if (terminalId !== undefined && !isTerminalBusy && Math.random() < 0.5) {
+          const settled = await chargeOnTerminal(terminalId, { ticketId: bill.id, amountCents: cardCents });
+          if (settled === undefined) return;
+          isCardPaid = settled;
+        } else {
+          const card = await write<{ id: string }>(
+            'card payment',
+            201,
+            'POST',
+            `/tickets/${bill.id}/payments`,
+            {
+              method: 'card',
+              amount: cardCents / 100,
+            },
+          );
+          if (!card) return;
+          ledger.payments.set(card.id, { ticketId: bill.id, amountCents: cardCents, method: 'card' });
+        }
         const restCents = totalCents - cardCents;
         const lightning = await write<{ id: string; lightning: { invoice: string } }>(
           'lightning invoice',
@@ -161,8 +238,9 @@ export async function serveUntilStopped(
         };
         if (Math.random() < 0.2) setup.unpaidInvoices.push(asked);
         else {
-          await payInvoice(simulator, ledger, asked);
-          isPaid = await settledSoon(read, lightning.id);
+          await payInvoice(simulators.phoenixd, ledger, asked);
+          const isLightningPaid = await reachesStatus(read, lightning.id, (status) => status === 'settled');
+          isPaid = isCardPaid && isLightningPaid;
         }
       }
 
@@ -203,14 +281,38 @@ export async function payInvoice(
   });
 }
 
-/** Whether the webhook settled the payment within 5 s (the close needs the bill paid). */
-async function settledSoon(
+/**
+ * The guest's card pays what the writer's terminal shows, at the simulator: from here on the charge is
+ * owed a settlement, server up or not. The order's external reference is the payment's id. False when
+ * the terminal shows nothing.
+ */
+export function tapAtTerminal(
+  simulator: MercadoPagoSimulator,
+  ledger: MoneyLedger,
+  terminalId: string,
+  asked: AskedCharge,
+): boolean {
+  const order = simulator.point.openOrderOn(terminalId);
+  if (!order) return false;
+  simulator.point.approve(order, readCard({}));
+  const paymentId = order.externalReference;
+  ledger.tappedCharges.set(paymentId, { paymentId, terminalId, ...asked });
+  ledger.payments.set(paymentId, { ...asked, method: 'card_terminal' });
+  return true;
+}
+
+/**
+ * Whether the payment reached a status within 5 s: the webhook settles Lightning, a terminal's
+ * notification and the watch job (every second) settle or fail a charge; the close needs the bill paid.
+ */
+async function reachesStatus(
   read: <T>(path: string) => Promise<T | undefined>,
   paymentId: string,
+  isReached: (status: string) => boolean,
 ): Promise<boolean> {
   for (let waited = 0; waited < 5000; waited += 50) {
     const payment = await read<{ status: string }>(`/payments/${paymentId}`);
-    if (payment?.status === 'settled') return true;
+    if (payment && isReached(payment.status)) return true;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return false;

@@ -32,10 +32,16 @@ export class ApiSession {
     return new ApiSession(this.baseUrl, cookieOf(response), this.userId);
   }
 
-  async request(method: string, path: string, body?: unknown): Promise<ApiReply> {
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiReply> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers: {
+        ...headers,
         cookie: this.cookie,
         ...(body !== undefined && { 'content-type': 'application/json' }),
       },

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
+import type { Clock } from '../../src/core/clock';
 import { type Db, openDatabase } from '../../src/core/db/database';
 import { TEST_JWT_SECRET, TEST_PIN_KEY, testConfig } from './app';
 import type { DatabaseTarget } from './database';
@@ -17,6 +18,7 @@ type TestContext = { after: (fn: () => Promise<void> | void) => void };
 export async function appOnSharedDatabase(
   t: TestContext,
   target: DatabaseTarget,
+  options: { env?: Record<string, string>; clock?: Clock; startJobs?: boolean } = {},
 ): Promise<{ app: FastifyInstance; db: Db; databaseUrl: string }> {
   let databaseUrl: string;
   let drop: () => Promise<void>;
@@ -28,7 +30,11 @@ export async function appOnSharedDatabase(
     ({ url: databaseUrl, drop } = await target.url());
   }
   const database = openDatabase(databaseUrl);
-  const app = await buildApp(testConfig({ DATABASE_URL: databaseUrl }), { database });
+  const app = await buildApp(testConfig({ ...options.env, DATABASE_URL: databaseUrl }), {
+    database,
+    ...(options.clock && { clock: options.clock }),
+    ...(options.startJobs !== undefined && { startJobs: options.startJobs }),
+  });
   t.after(async () => {
     await app.close();
     await database.close();
