@@ -182,7 +182,7 @@ describeEachDatabase('the card terminal', (target) => {
 
   it('keeps one pending charge per terminal and refuses what the bill or the provider cannot take', async (t) => {
     const night = await terminalNight(t, target);
-    const { charge, call, orderId, db } = night;
+    const { charge, call, db } = night;
     assert.equal((await charge({ amount: 351 })).statusCode, 400, 'above the balance');
     const tooSmall = await charge({ amount: 1 });
     assert.equal(tooSmall.statusCode, 400);
