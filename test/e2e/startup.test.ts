@@ -114,6 +114,7 @@ describe('start-up summary', () => {
         '  rates:     none (set POS_RATE_SOURCE: Lightning amounts need a BTC price)',
         '  uber eats: off (set POS_UBEREATS_CLIENT_ID, POS_UBEREATS_CLIENT_SECRET and POS_UBEREATS_STORE_ID)',
         '  rappi:     off (set POS_RAPPI_CLIENT_ID, POS_RAPPI_CLIENT_SECRET and POS_RAPPI_STORE_ID)',
+        '  terminal:  off (set POS_MP_ACCESS_TOKEN for Mercado Pago Point; the manual card method stays)',
         '  lightning: not configured (set PHOENIXD_PASSWORD; wallet routes answer 503 until then)',
         '  keys:      PIN key kept in the database, session key kept in the database',
         '  backups:   none scheduled (set POS_BACKUP_DIR and POS_BACKUP_EVERY)',
@@ -202,6 +203,23 @@ describe('start-up summary', () => {
       invoicingLine({ POS_PAC_KEY: 'sk_test_x' }, 'off'),
       '  invoicing: off: the PAC key is set; the manager switches it on (Manager › E-invoicing)',
     );
+  });
+
+  it('says whether the card terminal is on and how its charges settle, never its token or secret', () => {
+    const terminalLine = (env: Record<string, string>) =>
+      startupSummary(loadConfig({ LOG_LEVEL: 'silent', ...env }), { address: null, hasAdmin: true }).find(
+        (line) => line.startsWith('  terminal:'),
+      );
+    const token = 'APP_USR-0123456789';
+    assert.equal(
+      terminalLine({ POS_MP_ACCESS_TOKEN: token, POS_MP_WEBHOOK_SECRET: 's3cret' }),
+      '  terminal:  Mercado Pago Point at https://api.mercadopago.com, notifications at /terminals/mercadopago/webhook',
+    );
+    assert.equal(
+      terminalLine({ POS_MP_ACCESS_TOKEN: token }),
+      '  terminal:  Mercado Pago Point at https://api.mercadopago.com, no POS_MP_WEBHOOK_SECRET: charges settle by reading them back',
+    );
+    assert.throws(() => loadConfig({ POS_MP_WEBHOOK_SECRET: 's3cret' }), /without POS_MP_ACCESS_TOKEN/);
   });
 
   it('lists the allowed host names and the trusted proxies', async (t) => {
