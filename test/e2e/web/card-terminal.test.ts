@@ -130,7 +130,7 @@ describe('app web: la terminal de tarjetas Mercado Pago', { skip: skipWithoutChr
     await display.page.getByText('Pague en la terminal').waitFor();
     // The terminal asks for something (a PIN, another tap): both screens say to check it.
     await sim(`/sim/terminals/${CAJA_1}/action-required`);
-    await till.page.getByText('Revise la terminal').waitFor();
+    await till.page.getByText('Revisa la terminal').waitFor();
     await display.page.getByText('Revise la terminal').waitFor();
     await saveScreenshot(display.page, 'terminal-display-check');
     await sim(`/sim/terminals/${CAJA_1}/tap`, { brand: 'master', type: 'debit', last_four: '4321' });

@@ -118,7 +118,7 @@ const SPANISH: Record<string, string> = {
   'The card terminal is not configured (POS_MP_ACCESS_TOKEN)':
     'La terminal de tarjetas no está configurada (POS_MP_ACCESS_TOKEN).',
   'No terminal named: send terminal_id, or choose the default terminal (PUT /settings/terminals)':
-    'No se eligió una terminal: elige una en la caja, o que el gerente elija la terminal predeterminada en Gerencia › Terminal de tarjetas.',
+    'No hay terminal elegida: elige una en la caja, o fija la predeterminada en Gerencia › Terminal de tarjetas.',
   'The terminal is busy with another charge: wait for it, or cancel it':
     'La terminal está ocupada con otro cobro: espera a que termine o cancélalo.',
   'The card_terminal payment method is inactive':

@@ -38,7 +38,7 @@ export const terminalStrings: Strings<Key> = {
     charge: 'Cobrar con terminal: {amount}',
     created: 'Enviando a la terminal…',
     atTerminal: 'Acerque, inserte o deslice la tarjeta en la terminal',
-    actionRequired: 'Revise la terminal',
+    actionRequired: 'Revisa la terminal',
     cancelRequested: 'Cancelando: la terminal lo confirma…',
     cancel: 'Cancelar cobro',
     paidWith: 'Pagado con {brand} •••• {last4}, autorización {code}',
