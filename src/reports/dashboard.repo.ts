@@ -102,6 +102,8 @@ export async function kitchenDurations(db: Db, range: Range): Promise<number[]> 
     .selectFrom('order_dishes')
     .innerJoin('orders', 'orders.id', 'order_dishes.order_id')
     .select(['order_dishes.sent_at', 'order_dishes.ready_at'])
+    // Only these statuses can have been made ready: with them the range reads order_dishes_status_sent.
+    .where('order_dishes.status', 'in', ['ready', 'served', 'voided'])
     .where('order_dishes.sent_at', '>=', range.from)
     .where('order_dishes.sent_at', '<', range.to)
     .where('order_dishes.ready_at', 'is not', null)
