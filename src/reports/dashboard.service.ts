@@ -3,13 +3,15 @@ import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { BadRequestError } from '../core/errors';
 import { fromCents } from '../core/money';
-import { isCalendarDate, localDaysToRange, toIsoUtc } from '../core/time';
+import { isCalendarDate, localDaysToRange, toIsoUtc, zoneOffsets } from '../core/time';
 import { authorize } from '../permissions/permissions.api';
 import { loadSettings } from '../settings/settings.api';
 import * as repo from './dashboard.repo';
 import type { Dashboard } from './dashboard.schemas';
 
 const MINUTE_MS = 60_000;
+
+type Range = { from: number; to: number };
 const USUAL_WEEKS = 4;
 const RANKED = 5;
 
@@ -35,10 +37,14 @@ export async function dashboard(
       .toISODate() as string;
     return localDaysToRange(earlier, earlier, timeZone);
   });
-  const [bills, usualBills, tenders, dishes, outages, overrides, kitchen, voids, discounts, now] =
+  const [bills, usualHours, tenders, dishes, outages, overrides, kitchen, voids, discounts, now] =
     await Promise.all([
       repo.paidBills(ctx.db, range),
-      Promise.all(usualDays.map((usualDay) => repo.paidBills(ctx.db, usualDay))),
+      repo.hourlyTotals(
+        ctx.db,
+        usualDays,
+        zoneOffsets((usualDays.at(-1) as Range).from, (usualDays[0] as Range).to, timeZone),
+      ),
       repo.tenders(ctx.db, range),
       repo.dishSales(ctx.db, range),
       repo.auditEntries(ctx.db, range, 'dish.availability_changed'),
@@ -50,7 +56,12 @@ export async function dashboard(
     ]);
   const hourOf = (at: number) => DateTime.fromMillis(at, { zone: timeZone }).hour;
   const today = hourly(bills, hourOf);
-  const usual = usualBills.map((rows) => hourly(rows, hourOf));
+  const usual = Array.from({ length: 24 }, () => ({ salesCents: 0, covers: 0 }));
+  for (const row of usualHours) {
+    const hour = usual[row.hour % 24] as Hour;
+    hour.salesCents += row.salesCents;
+    hour.covers += row.covers;
+  }
   const salesCents = sum(bills.map((bill) => bill.net));
   const covers = sum(today.map((hour) => hour.covers));
   const priceCuts = overriddenBelowMenu(overrides);
@@ -63,8 +74,8 @@ export async function dashboard(
       sales: fromCents(hour.salesCents),
       covers: hour.covers,
       usual: {
-        sales: fromCents(Math.round(sum(usual.map((week) => week[index]?.salesCents ?? 0)) / USUAL_WEEKS)),
-        covers: Math.round((sum(usual.map((week) => week[index]?.covers ?? 0)) / USUAL_WEEKS) * 100) / 100,
+        sales: fromCents(Math.round((usual[index] as Hour).salesCents / USUAL_WEEKS)),
+        covers: Math.round(((usual[index] as Hour).covers / USUAL_WEEKS) * 100) / 100,
       },
     })),
     sales: fromCents(salesCents),
