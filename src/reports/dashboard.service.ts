@@ -10,8 +10,6 @@ import * as repo from './dashboard.repo';
 import type { Dashboard } from './dashboard.schemas';
 
 const MINUTE_MS = 60_000;
-
-type Range = { from: number; to: number };
 const USUAL_WEEKS = 4;
 const RANKED = 5;
 
@@ -40,10 +38,10 @@ export async function dashboard(
   const [bills, usualHours, tenders, dishes, outages, overrides, kitchen, voids, discounts, now] =
     await Promise.all([
       repo.paidBills(ctx.db, range),
-      repo.hourlyTotals(
-        ctx.db,
-        usualDays,
-        zoneOffsets((usualDays.at(-1) as Range).from, (usualDays[0] as Range).to, timeZone),
+      Promise.all(
+        usualDays.map((usualDay) =>
+          repo.hourlyTotals(ctx.db, usualDay, zoneOffsets(usualDay.from, usualDay.to, timeZone)),
+        ),
       ),
       repo.tenders(ctx.db, range),
       repo.dishSales(ctx.db, range),
@@ -57,7 +55,7 @@ export async function dashboard(
   const hourOf = (at: number) => DateTime.fromMillis(at, { zone: timeZone }).hour;
   const today = hourly(bills, hourOf);
   const usual = Array.from({ length: 24 }, () => ({ salesCents: 0, covers: 0 }));
-  for (const row of usualHours) {
+  for (const row of usualHours.flat()) {
     const hour = usual[row.hour % 24] as Hour;
     hour.salesCents += row.salesCents;
     hour.covers += row.covers;
