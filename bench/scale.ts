@@ -57,6 +57,7 @@ export async function runScale(
       `/reports/sales?${week}&group_by=dish`,
       `/reports/inventory?${week}`,
       `/reports/inventory?from=${day}&to=${daysAfter(day, 27)}`,
+      `/reports/dashboard?date=${day}`,
     ];
     const steps: ScaleStep[] = [];
     let seeded = 0;

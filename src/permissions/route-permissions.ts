@@ -70,6 +70,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, RoutePermission>> = {
   // The day's takings are a report too: not for the kitchen (issue 27).
   getTotalSales: 'reports.read',
   getDayReport: 'reports.read',
+  getDashboard: 'reports.read',
   getFiscalReport: 'reports.read',
 
   updateFiscalSettings: 'settings.write',

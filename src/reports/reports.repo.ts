@@ -23,7 +23,7 @@ const DAY_MS = 86_400_000;
  * The restaurant's wall-clock time of `paid_at`, in Unix ms as if local time were UTC: the instant
  * plus the zone's offset of its piece. Works the same on both engines (SQLite has no zones).
  */
-function localMs(pieces: OffsetPiece[]): RawBuilder<number> {
+export function localMs(pieces: OffsetPiece[]): RawBuilder<number> {
   const last = pieces.at(-1) as OffsetPiece;
   const branches = pieces
     .slice(0, -1)

@@ -3,6 +3,8 @@ import { Type } from 'typebox';
 import { principalOf } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { errors } from '../core/schemas';
+import { Dashboard, DashboardQuery } from './dashboard.schemas';
+import { dashboard } from './dashboard.service';
 import { inventoryCsv, inventoryReport } from './inventory-report.service';
 import {
   DayParams,
@@ -112,6 +114,25 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       },
     },
     (request) => service.dayReport(ctx, principalOf(request), request.params.date),
+  );
+
+  app.get(
+    '/reports/dashboard',
+    {
+      schema: {
+        operationId: 'getDashboard',
+        tags,
+        summary: 'Dashboard: one local day at a glance, against the same weekday of the last four weeks',
+        description:
+          'For a local day (today by default): net sales and covers per hour with the usual of the same ' +
+          'weekday over the last four weeks, the totals and averages, sales by tender, channel and waiter, ' +
+          'the top and bottom dishes, the dishes 86’d, table turn and kitchen times (median and p90), voids, ' +
+          'comps, and what is open now. Sales count the Paid bills by their paid_at, as /reports/day does.',
+        querystring: DashboardQuery,
+        response: { 200: Dashboard, ...errors(400, 401, 403) },
+      },
+    },
+    (request) => dashboard(ctx, principalOf(request), request.query.date),
   );
 };
 

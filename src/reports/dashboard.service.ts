@@ -1,0 +1,238 @@
+import { DateTime } from 'luxon';
+import type { Principal } from '../core/auth-guard';
+import type { AppContext } from '../core/context';
+import { BadRequestError } from '../core/errors';
+import { fromCents } from '../core/money';
+import { isCalendarDate, localDaysToRange, toIsoUtc, zoneOffsets } from '../core/time';
+import { authorize } from '../permissions/permissions.api';
+import { loadSettings } from '../settings/settings.api';
+import * as repo from './dashboard.repo';
+import type { Dashboard } from './dashboard.schemas';
+
+const MINUTE_MS = 60_000;
+const USUAL_WEEKS = 4;
+const RANKED = 5;
+
+/**
+ * The manager's picture of one local day (today by default): sales and covers per hour against the
+ * same weekday of the last four weeks, the day's totals and splits, its best and worst dishes, what
+ * ran out, how fast tables turned and the kitchen cooked, and what is open right now.
+ */
+export async function dashboard(
+  ctx: AppContext,
+  principal: Principal,
+  date: string | undefined,
+): Promise<Dashboard> {
+  authorize(principal, 'reports.read');
+  const { timeZone } = await loadSettings(ctx.db);
+  const day = date ?? DateTime.fromMillis(ctx.clock.now(), { zone: timeZone }).toISODate();
+  if (day === null || !isCalendarDate(day))
+    throw new BadRequestError('date must be a calendar day (YYYY-MM-DD)');
+  const range = localDaysToRange(day, day, timeZone);
+  const usualDays = Array.from({ length: USUAL_WEEKS }, (_, week) => {
+    const earlier = DateTime.fromISO(day, { zone: timeZone })
+      .minus({ weeks: week + 1 })
+      .toISODate() as string;
+    return localDaysToRange(earlier, earlier, timeZone);
+  });
+  const [bills, usualHours, tenders, dishes, outages, overrides, kitchen, voids, discounts, now] =
+    await Promise.all([
+      repo.paidBills(ctx.db, range),
+      Promise.all(
+        usualDays.map((usualDay) =>
+          repo.hourlyTotals(ctx.db, usualDay, zoneOffsets(usualDay.from, usualDay.to, timeZone)),
+        ),
+      ),
+      repo.tenders(ctx.db, range),
+      repo.dishSales(ctx.db, range),
+      repo.auditEntries(ctx.db, range, 'dish.availability_changed'),
+      repo.auditEntries(ctx.db, range, 'dish.price_overridden'),
+      repo.kitchenDurations(ctx.db, range),
+      repo.voidTotals(ctx.db, range),
+      repo.discountTotals(ctx.db, range),
+      repo.openNow(ctx.db),
+    ]);
+  const hourOf = (at: number) => DateTime.fromMillis(at, { zone: timeZone }).hour;
+  const today = hourly(bills, hourOf);
+  const usual = Array.from({ length: 24 }, () => ({ salesCents: 0, covers: 0 }));
+  for (const row of usualHours.flat()) {
+    const hour = usual[row.hour % 24] as Hour;
+    hour.salesCents += row.salesCents;
+    hour.covers += row.covers;
+  }
+  const salesCents = sum(bills.map((bill) => bill.net));
+  const covers = sum(today.map((hour) => hour.covers));
+  const priceCuts = overriddenBelowMenu(overrides);
+  return {
+    date: day,
+    from: toIsoUtc(range.from),
+    to: toIsoUtc(range.to),
+    hours: today.map((hour, index) => ({
+      hour: index,
+      sales: fromCents(hour.salesCents),
+      covers: hour.covers,
+      usual: {
+        sales: fromCents(Math.round((usual[index] as Hour).salesCents / USUAL_WEEKS)),
+        covers: Math.round(((usual[index] as Hour).covers / USUAL_WEEKS) * 100) / 100,
+      },
+    })),
+    sales: fromCents(salesCents),
+    bills: bills.length,
+    covers,
+    average_bill: bills.length === 0 ? null : fromCents(Math.round(salesCents / bills.length)),
+    average_per_cover: covers === 0 ? null : fromCents(Math.round(salesCents / covers)),
+    tips: fromCents(sum(bills.map((bill) => bill.tips))),
+    by_tender: tenders
+      .sort((a, b) => b.sales - a.sales || a.method.localeCompare(b.method))
+      .map((row) => ({ method: row.method, sales: fromCents(row.sales), tips: fromCents(row.tips) })),
+    by_channel: byChannel(bills),
+    by_waiter: byWaiter(bills),
+    dishes: rankedDishes(dishes),
+    out_of_stock: await outOfStock(ctx, outages),
+    table_turn: spread(
+      bills
+        .filter((bill) => bill.is_last && bill.channel === 'dine_in')
+        .map((bill) => bill.paid_at - bill.order_created_at),
+    ),
+    kitchen: spread(kitchen),
+    voids: { count: voids.count, amount: fromCents(voids.cents) },
+    comps: {
+      count: discounts.count + priceCuts.count,
+      amount: fromCents(discounts.cents + priceCuts.cents),
+    },
+    now: {
+      open_tables: now.tables,
+      open_bills: now.bills,
+      open_bills_balance: fromCents(now.balanceCents),
+    },
+  };
+}
+
+type Hour = { salesCents: number; covers: number };
+
+/**
+ * Sales per local hour by paid_at, and covers at the hour of the order's last bill. A day that
+ * repeats an hour (the clocks go back) adds both into it; one that skips an hour shows it empty.
+ */
+function hourly(bills: repo.PaidBillRow[], hourOf: (at: number) => number): Hour[] {
+  const hours = Array.from({ length: 24 }, () => ({ salesCents: 0, covers: 0 }));
+  for (const bill of bills) {
+    const hour = hours[hourOf(bill.paid_at)] as Hour;
+    hour.salesCents += bill.net;
+    if (bill.is_last) hour.covers += bill.guests ?? 0;
+  }
+  return hours;
+}
+
+function byChannel(bills: repo.PaidBillRow[]): Dashboard['by_channel'] {
+  const channels = new Map<string, { orders: Set<string>; cents: number }>();
+  for (const bill of bills) {
+    const channel = channels.get(bill.channel) ?? { orders: new Set(), cents: 0 };
+    channel.orders.add(bill.order_id);
+    channel.cents += bill.net;
+    channels.set(bill.channel, channel);
+  }
+  return [...channels.entries()]
+    .sort(([a], [b]) => (a === 'dine_in' ? -1 : b === 'dine_in' ? 1 : a.localeCompare(b)))
+    .map(([channel, total]) => ({ channel, orders: total.orders.size, sales: fromCents(total.cents) }));
+}
+
+function byWaiter(bills: repo.PaidBillRow[]): Dashboard['by_waiter'] {
+  const waiters = new Map<string, { name: string; bills: number; cents: number; tips: number }>();
+  for (const bill of bills) {
+    const waiter = waiters.get(bill.user_id) ?? { name: bill.waiter, bills: 0, cents: 0, tips: 0 };
+    waiter.bills += 1;
+    waiter.cents += bill.net;
+    waiter.tips += bill.tips;
+    waiters.set(bill.user_id, waiter);
+  }
+  return [...waiters.entries()]
+    .sort(([, a], [, b]) => b.cents - a.cents || a.name.localeCompare(b.name))
+    .map(([userId, waiter]) => ({
+      user_id: userId,
+      name: waiter.name,
+      bills: waiter.bills,
+      sales: fromCents(waiter.cents),
+      tips: fromCents(waiter.tips),
+    }));
+}
+
+type DishTotal = Awaited<ReturnType<typeof repo.dishSales>>[number];
+
+/** The five most and least sold dishes by plates and by amount; ties by name, so the lists are stable. */
+function rankedDishes(dishes: DishTotal[]): Dashboard['dishes'] {
+  const view = (dish: DishTotal) => ({
+    dish_id: dish.dish_id,
+    name: dish.name,
+    quantity: dish.quantity,
+    amount: fromCents(dish.amount),
+  });
+  const ranked = (by: (dish: DishTotal) => number, direction: 1 | -1) =>
+    [...dishes]
+      .sort(
+        (a, b) =>
+          direction * (by(a) - by(b)) || a.name.localeCompare(b.name) || a.dish_id.localeCompare(b.dish_id),
+      )
+      .slice(0, RANKED)
+      .map(view);
+  return {
+    top_by_quantity: ranked((dish) => dish.quantity, -1),
+    bottom_by_quantity: ranked((dish) => dish.quantity, 1),
+    top_by_amount: ranked((dish) => dish.amount, -1),
+    bottom_by_amount: ranked((dish) => dish.amount, 1),
+  };
+}
+
+type AuditRow = Awaited<ReturnType<typeof repo.auditEntries>>[number];
+
+/** Each dish someone made unavailable that day, at the last time they did, and whether it still is. */
+async function outOfStock(ctx: AppContext, entries: AuditRow[]): Promise<Dashboard['out_of_stock']> {
+  const lastOut = new Map<string, number>();
+  for (const entry of entries) {
+    const after = JSON.parse(entry.after ?? '{}') as { available?: boolean };
+    if (after.available === false && entry.target_id !== null) lastOut.set(entry.target_id, Number(entry.at));
+  }
+  const dishes = await repo.dishesByIds(ctx.db, [...lastOut.keys()]);
+  return dishes
+    .map((dish) => ({
+      dish_id: dish.id,
+      name: dish.name,
+      at: toIsoUtc(lastOut.get(dish.id) as number),
+      is_still_out: Number(dish.is_available) === 0,
+    }))
+    .sort((a, b) => a.at.localeCompare(b.at) || a.name.localeCompare(b.name));
+}
+
+/**
+ * The plates charged below their menu price that day (audited `dish.price_overridden`), at the
+ * difference; a later override of the same plate replaces the earlier one.
+ */
+function overriddenBelowMenu(entries: AuditRow[]): { count: number; cents: number } {
+  const cuts = new Map<string, number>();
+  for (const entry of entries) {
+    const after = JSON.parse(entry.after ?? '{}') as {
+      dishes?: { id: string; menu_price: number | null; price_at_order: number | null }[];
+    };
+    for (const dish of after.dishes ?? []) {
+      if (dish.menu_price === null || dish.price_at_order === null) continue;
+      const cut = Math.round(dish.menu_price * 100) - Math.round(dish.price_at_order * 100);
+      if (cut > 0) cuts.set(dish.id, cut);
+      else cuts.delete(dish.id);
+    }
+  }
+  return { count: cuts.size, cents: sum([...cuts.values()]) };
+}
+
+/** Median and 90th percentile in minutes (nearest rank), null when there is nothing to measure. */
+function spread(durationsMs: number[]): { count: number; median: number | null; p90: number | null } {
+  const sorted = [...durationsMs].sort((a, b) => a - b);
+  const rank = (share: number) => {
+    const value = sorted[Math.max(0, Math.ceil(share * sorted.length) - 1)];
+    return value === undefined ? null : Math.round((value / MINUTE_MS) * 10) / 10;
+  };
+  return { count: sorted.length, median: rank(0.5), p90: rank(0.9) };
+}
+
+function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}
