@@ -5,7 +5,7 @@ import { buildTestApp, describeEachDatabase } from './helpers/app';
 import { loggedInUser, login } from './helpers/auth';
 import { insertDeliveryOrder } from './helpers/channel-factories';
 import { createBill } from './helpers/checkout-factories';
-import { insertDish, insertTable, insertUser } from './helpers/factories';
+import { insertCategory, insertDish, insertTable, insertUser } from './helpers/factories';
 import { type Caller, callerFor } from './helpers/orders-factories';
 
 const MINUTE = 60_000;
@@ -125,10 +125,14 @@ describeEachDatabase('dashboard', (target) => {
     assert.equal(response.statusCode, 200, response.body);
     const uber = channelUser('ubereats');
     const quietHour = { sales: 0, covers: 0, usual: { sales: 0, covers: 0 } };
-    const hours = Array.from({ length: 24 }, (_, hour) => ({ hour, ...quietHour }));
+    const hours = Array.from({ length: 24 }, (_, hour) => ({
+      hour,
+      starts_at: new Date(local(22, hour)).toISOString(),
+      ...quietHour,
+    }));
     // 13:00: 135.00 paid, nobody left yet; usual (100 + 150) / 4 and (2 + 4) / 4. 14:00: 100 + 25 + 50, 3 + 2 covers.
-    hours[13] = { hour: 13, sales: 135, covers: 0, usual: { sales: 62.5, covers: 1.5 } };
-    hours[14] = { hour: 14, sales: 175, covers: 5, usual: { sales: 0, covers: 0 } };
+    Object.assign(hours[13] as object, { sales: 135, covers: 0, usual: { sales: 62.5, covers: 1.5 } });
+    Object.assign(hours[14] as object, { sales: 175, covers: 5, usual: { sales: 0, covers: 0 } });
     const dish = (id: string, name: string, quantity: number, amount: number) => ({
       dish_id: id,
       name,
@@ -182,6 +186,110 @@ describeEachDatabase('dashboard', (target) => {
       comps: { count: 2, amount: 20 },
       now: { open_tables: 1, open_bills: 1, open_bills_balance: 50 },
     });
+  });
+
+  it('lists a dish whose stock ran out on a send, when it went, and whether it is still out', async (t) => {
+    const { app, db, clock } = await buildTestApp(t, target, {
+      env: { POS_TIMEZONE: 'America/Mexico_City' },
+    });
+    const boss = await insertUser(db, { role: 'admin' });
+    let manager = callerFor(app, await login(app, boss.name, boss.pin));
+    // Access tokens live minutes: each step moves the clock and signs in again.
+    const at = async (instant: number) => {
+      clock.set(instant);
+      manager = callerFor(app, await login(app, boss.name, boss.pin));
+    };
+    const pantry = await insertCategory(db, { type: 'ingredient', name: 'Pantry' });
+    const mains = await insertCategory(db, { type: 'dish', name: 'Mains' });
+    const created = async (path: string, body: object) =>
+      (await ok(manager, 'POST', path, body)).id as string;
+    const masa = await created('/ingredients', {
+      name: 'Masa',
+      category_id: pantry.id,
+      quantity: 2,
+      unit: 'kg',
+    });
+    const salsa = await created('/ingredients', {
+      name: 'Salsa',
+      category_id: pantry.id,
+      quantity: 1,
+      unit: 'kg',
+    });
+    const recipe = (ingredientId: string) => [{ ingredient_id: ingredientId, quantity: 1 }];
+    const tamal = await created('/dishes', {
+      name: 'Tamal',
+      price: 30,
+      category_id: mains.id,
+      recipe: recipe(masa),
+    });
+    const chilaquiles = await created('/dishes', {
+      name: 'Chilaquiles',
+      price: 80,
+      category_id: mains.id,
+      recipe: recipe(salsa),
+    });
+    const send = async (dishId: string) => {
+      const placed = await ok(manager, 'POST', '/orders/with-dishes', {
+        order: { table_id: null },
+        dishes: [{ dish_id: dishId }],
+      });
+      await ok(manager, 'POST', `/orders/${placed.id}/send`);
+    };
+    // 20:00 the last salsa goes, 20:30 the masa; at 21:00 salsa comes in again.
+    await at(local(22, 20));
+    await send(chilaquiles);
+    await at(local(22, 20, 30));
+    await send(tamal);
+    await send(tamal);
+    await at(local(22, 21));
+    await ok(manager, 'POST', '/inventory/movements', {
+      item_type: 'ingredient',
+      item_id: salsa,
+      delta: 3,
+      reason: 'receiving',
+    });
+    const response = await manager('GET', '/reports/dashboard?date=2026-11-22');
+    assert.equal(response.statusCode, 200, response.body);
+    assert.deepEqual(response.json().out_of_stock, [
+      { dish_id: chilaquiles, name: 'Chilaquiles', at: '2026-11-23T02:00:00.000Z', is_still_out: false },
+      { dish_id: tamal, name: 'Tamal', at: '2026-11-23T02:30:00.000Z', is_still_out: true },
+    ]);
+  });
+
+  it('shows the hour the clocks repeat twice, each with its own sales', async (t) => {
+    // Tijuana keeps daylight saving time: on 1 November 2026 its 01:00–01:59 comes twice (UTC−7, then UTC−8).
+    const { app, db, clock } = await buildTestApp(t, target, { env: { POS_TIMEZONE: 'America/Tijuana' } });
+    const boss = await insertUser(db, { role: 'admin' });
+    const tacos = await insertDish(db, { name: 'Tacos', priceCents: 10_000 });
+    const sell = async (at: number, amount: number) => {
+      clock.set(at);
+      const admin = callerFor(app, await login(app, boss.name, boss.pin));
+      const placed = await ok(admin, 'POST', '/orders/with-dishes', {
+        order: { table_id: null },
+        dishes: [{ dish_id: tacos.id, price_at_order: amount }],
+      });
+      await ok(admin, 'POST', `/tickets/${await createBill(admin, placed.id)}/payments`, {
+        method: 'cash',
+        amount,
+      });
+    };
+    await sell(Date.UTC(2026, 10, 1, 8, 30), 100);
+    await sell(Date.UTC(2026, 10, 1, 9, 30), 40);
+    const manager = callerFor(app, await login(app, boss.name, boss.pin));
+    const response = await manager('GET', '/reports/dashboard?date=2026-11-01');
+    assert.equal(response.statusCode, 200, response.body);
+    const hours = response.json().hours as { hour: number; starts_at: string; sales: number }[];
+    assert.equal(hours.length, 25);
+    assert.deepEqual(
+      hours.slice(0, 4).map((hour) => [hour.hour, hour.starts_at, hour.sales]),
+      [
+        [0, '2026-11-01T07:00:00.000Z', 0],
+        [1, '2026-11-01T08:00:00.000Z', 100],
+        [1, '2026-11-01T09:00:00.000Z', 40],
+        [2, '2026-11-01T10:00:00.000Z', 0],
+      ],
+    );
+    assert.deepEqual(hours.at(-1)?.hour, 23);
   });
 
   it('answers today by default, refuses a bad date (400) and a caller without reports.read (403)', async (t) => {

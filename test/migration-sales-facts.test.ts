@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { Insertable, Kysely, Migrator } from 'kysely';
+import { type Insertable, type Kysely, type Migrator, sql } from 'kysely';
 import { runBackfills } from '../src/core/db/backfills';
 import { type Db, openDatabase } from '../src/core/db/database';
 import { backfills } from '../src/core/db/migrations';
 import * as amountSplitsMigration from '../src/core/db/migrations/0022_sales_facts_amount_splits';
+import * as ordersOnFactsMigration from '../src/core/db/migrations/0045_sales_facts_orders';
 import type { Database, PaymentStatus } from '../src/core/db/schema';
 import { refreshSalesFacts } from '../src/orders/sales-facts';
 import { describeEachDatabase } from './helpers/app';
@@ -229,7 +230,7 @@ async function backfill(db: Db, size: number, stopAfter = Number.POSITIVE_INFINI
   return { isComplete, batches };
 }
 
-describeEachDatabase('migrations 0016 and 0022 sales facts', (target) => {
+describeEachDatabase('migrations 0016, 0022 and 0045 sales facts', (target) => {
   it('backfills a database at 0015 by batches of orders, resumes after a stop, and writes what refreshSalesFacts does today', async (t) => {
     const { url, drop } = await target.url();
     const database = openDatabase(url);
@@ -284,7 +285,35 @@ describeEachDatabase('migrations 0016 and 0022 sales facts', (target) => {
     assert.equal((first?.batches.length ?? 0) + (second?.batches.length ?? 0) >= 5, true);
     assert.deepEqual(await allFacts(db), batched);
 
+    // 0045 and its backfill, with the order's guests and channel that later migrations add (those
+    // between add checks this fixture predates): today's statement writes the same facts.
+    await sql`alter table orders add column guests integer`.execute(db);
+    await sql`alter table orders add column channel text not null default 'dine_in'`.execute(db);
+    const [withGuests, , splitByDishes, delivered] = orderIds as [string, string, string, string];
+    await db
+      .updateTable('orders')
+      .set({ guests: 4 })
+      .where('id', 'in', [withGuests, splitByDishes])
+      .execute();
+    await db.updateTable('orders').set({ channel: 'ubereats' }).where('id', '=', delivered).execute();
+    await ordersOnFactsMigration.up(migrating);
+    assert.deepEqual(await backfill(db, 2), { isComplete: true, batches: [2, 4, 4] });
+    const upgraded = await allFacts(db);
+    assert.deepEqual(
+      upgraded
+        .filter((fact) => fact.kind === 'bill')
+        .map((fact) => [fact.order_id, fact.guests, fact.channel, Number(fact.seated_at), fact.is_last_bill]),
+      [
+        [withGuests, 4, 'dine_in', AT, 1],
+        // Its two bills were paid at the same instant: the later by id is the last.
+        [splitByDishes, 4, 'dine_in', AT, 0],
+        [splitByDishes, 4, 'dine_in', AT, 1],
+        [orderIds[1], null, 'dine_in', AT, 1],
+        [delivered, null, 'ubereats', AT, 1],
+      ],
+      "every bill with its order's guests, channel and creation, and whether it is the order's last",
+    );
     for (const orderId of orderIds) await db.transaction().execute((trx) => refreshSalesFacts(trx, orderId));
-    assert.deepEqual(await allFacts(db), batched);
+    assert.deepEqual(await allFacts(db), upgraded);
   });
 });

@@ -1,3 +1,4 @@
+import { type AuditActor, recordAudit } from '../audit/audit.api';
 import type { Db } from '../core/db/database';
 import type { StockItemType } from '../core/db/schema';
 import { recordEvent } from '../events/events.api';
@@ -11,6 +12,9 @@ import {
   type NewMovement,
   stockItemKey,
 } from './stock.repo';
+
+/** The actor of the 86s the stock makes by itself: a send or a count ran an item out, nobody pressed 86. */
+const STOCK_ACTOR: AuditActor = { id: null, name: 'stock' };
 
 type ItemChange = {
   itemType: StockItemType;
@@ -141,6 +145,17 @@ async function announceAvailability(trx: Db, changes: ItemChange[], now: number)
         ? { dish_id: owner.dishId, available, reason: 'out_of_stock' }
         : { option_id: owner.optionId, group_id: owner.groupId, available, reason: 'out_of_stock' };
     await recordEvent(trx, { type: 'dish.availability_changed', data, at: now });
+    // Audited as the hand 86 is, so that the day's stock-outs outlive the event stream's day.
+    if (owner.dishId !== null) {
+      await recordAudit(trx, {
+        at: now,
+        actor: STOCK_ACTOR,
+        action: 'dish.availability_changed',
+        target: { type: 'dish', id: owner.dishId },
+        before: { available: !available },
+        after: { available, reason: 'out_of_stock', items: owner.out },
+      });
+    }
   }
 }
 

@@ -22,6 +22,7 @@ import { orderBalanceCents, toOrderDishView, toOrderView } from './order-views';
 import * as orders from './orders.repo';
 import type { CompleteOrderView, DishEntry, OrderBody, OrderView } from './orders.schemas';
 import { authorizeOverrides, overrideAudit } from './price-overrides';
+import { refreshSalesFacts } from './sales-facts';
 
 /**
  * Creates an order, with its dishes when given, in one transaction. An active order on a table
@@ -116,6 +117,9 @@ export async function updateOrder(
       if (nextTableId && isMovingTable && !isActive(status)) await assertLiveTable(trx, nextTableId);
       const updated = await orders.updateOrder(trx, id, { ...next, updated_at: now });
       await recordOrderEvent(trx, 'order.updated', updated, now);
+      // The facts of its Paid bills carry the order's waiter and guests.
+      const isFactChanged = next.user_id !== current.user_id || next.guests !== current.guests;
+      if (isFactChanged && Number(current.billed_cents) > 0) await refreshSalesFacts(trx, id);
       const holdsOldTable = isActive(current.status) && current.table_id !== null;
       const willHoldNewTable = isActive(status) && nextTableId !== null;
       if (holdsOldTable && (!willHoldNewTable || isMovingTable)) {

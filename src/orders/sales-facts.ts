@@ -13,6 +13,8 @@ export const COUNTED = sql`('settled', 'partially_refunded', 'refunded')`;
  * over the bill, so every grouping has the same totals to the cent. Refunds and tips are each
  * payment's own in `method` rows; in `dish` rows they are shared like the rest. `order_rows` is how
  * many rows of its kind the order has: an order with one is counted without a distinct (reports.repo).
+ * Every row also carries its order's guests, channel and creation, and whether its bill is the order's
+ * last Paid bill (`is_last_bill`, by paid_at then id), so the dashboard never looks orders up.
  *
  * The shares of a bill depend on its order's dishes, payments and refunds, which change after the
  * bill is paid, so every write that changes one of them recomputes the facts of the whole order in
@@ -56,16 +58,20 @@ export async function backfillSalesFacts(db: Db): Promise<void> {
  * window sums are cast back from numeric), so `/` floors on both engines. The bills' dishes are read
  * bill by bill: SQLite takes a CROSS JOIN's left side as the outer loop, and with an inner join it
  * read every live bill dish of all time instead (27 ms a payment at 5,700 orders, growing); PostgreSQL
- * plans a CROSS JOIN with its conditions in WHERE as the inner join it is.
+ * plans a CROSS JOIN with its conditions in WHERE as the inner join it is. `status + 0` keeps SQLite
+ * off tickets_status_paid_at, whose order by paid_at it took to spare the last-bill window a sort,
+ * reading every Paid bill of all time.
  */
 function insertSalesFactsSql(filter: RawBuilder<unknown>): RawBuilder<unknown> {
   const orderRows = sql`count(*) over (partition by order_id)`;
+  const orderColumns = sql`guests, channel, seated_at, is_last_bill`;
   return sql`with paid as (
       select t.id, t.order_id, o.user_id, t.subtotal_cents as s, t.discount_cents as d, t.tips_cents as tips, t.paid_at,
         cast(coalesce((select sum(p.refunded_cents) from payments p where p.ticket_id = t.id and p.status in ${COUNTED}), 0) as bigint) as r,
-        (select count(*) from ticket_dishes td where td.ticket_id = t.id and td.is_live = 1) as linked
+        (select count(*) from ticket_dishes td where td.ticket_id = t.id and td.is_live = 1) as linked,
+        o.guests, o.channel, o.created_at as seated_at
       from tickets t join orders o on o.id = t.order_id
-      where t.status = 2 and ${filter}),
+      where t.status + 0 = 2 and ${filter}),
     pool as (
       select od.id as line, od.order_id, od.dish_id, od.price_at_order_cents as part,
         case when od.status = 'voided' then 0 else 1 end as plate
@@ -79,7 +85,9 @@ function insertSalesFactsSql(filter: RawBuilder<unknown>): RawBuilder<unknown> {
           when linked > 0 then linked
           when row_number() over (partition by order_id, linked > 0 order by paid_at, id) = 1
             then (select count(*) from pool where pool.order_id = paid.order_id and pool.plate = 1)
-          else 0 end as n
+          else 0 end as n,
+        case when row_number() over (partition by order_id order by paid_at desc, id desc) = 1
+          then 1 else 0 end as is_last_bill
       from paid),
     method_shares as (
       select b.*, p.id as line, p.method, p.amount_cents as part, p.refunded_cents as own_refunds, p.tip_cents as own_tips,
@@ -100,15 +108,16 @@ function insertSalesFactsSql(filter: RawBuilder<unknown>): RawBuilder<unknown> {
         cast(sum(basis.part) over (partition by basis.bill) as bigint) as total
       from basis join bills b on b.id = basis.bill)
     insert into sales_facts
-      (kind, paid_at, ticket_id, line, order_id, order_rows, user_id, key, items, gross, discounts, refunds, tips)
-    select 'bill', paid_at, id, id, order_id, ${orderRows}, user_id, null, n, s, d, r, tips from bills
+      (kind, paid_at, ticket_id, line, order_id, order_rows, user_id, key, items, gross, discounts, refunds, tips,
+        guests, channel, seated_at, is_last_bill)
+    select 'bill', paid_at, id, id, order_id, ${orderRows}, user_id, null, n, s, d, r, tips, ${orderColumns} from bills
     union all
     select 'method', paid_at, id, line, order_id, ${orderRows}, user_id, method, ${share('n')}, ${share('s')},
-      ${share('d')}, own_refunds, own_tips
+      ${share('d')}, own_refunds, own_tips, ${orderColumns}
     from method_shares
     union all
     select 'dish', paid_at, id, line, order_id, ${orderRows}, user_id, dish_id, item, ${share('s')}, ${share('d')},
-      ${share('r')}, ${share('tips')}
+      ${share('r')}, ${share('tips')}, ${orderColumns}
     from dish_shares
     order by 1, 2, 3, 4`;
 }

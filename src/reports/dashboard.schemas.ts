@@ -45,6 +45,7 @@ export const Dashboard = Type.Object({
   hours: Type.Array(
     Type.Object({
       hour: Type.Integer({ minimum: 0, maximum: 23, description: 'Local hour: 0 is 00:00–00:59' }),
+      starts_at: Type.String({ format: 'date-time', description: 'When the hour starts (UTC)' }),
       sales: Money('Net sales (gross − discounts − refunds) of the bills paid in that hour'),
       covers: Type.Integer({
         description: 'Guests of the orders whose last bill was paid in that hour, once per order',
@@ -57,7 +58,11 @@ export const Dashboard = Type.Object({
         { description: 'The same weekday of the last four weeks; a week with nothing counts as 0' },
       ),
     }),
-    { description: 'The 24 local hours of the day, 0 to 23' },
+    {
+      description:
+        'The hours of the local day in order: 24, or 23 and 25 on the days the clocks change (a skipped ' +
+        'hour is absent; a repeated one is there twice, each with its own starts_at)',
+    },
   ),
   sales: Money(
     'Net sales (gross − discounts − refunds) of the bills paid that day: /reports/day’s net_sales',
@@ -112,14 +117,17 @@ export const Dashboard = Type.Object({
       name: Type.String(),
       at: Type.String({
         format: 'date-time',
-        description: 'The last time that day someone made it unavailable',
+        description: 'The last time that day it went off the menu',
       }),
-      is_still_out: Type.Boolean({ description: 'Whether it is still unavailable now' }),
+      is_still_out: Type.Boolean({
+        description: 'Whether it is still off the menu now (by hand, or an item of its recipe is out)',
+      }),
     }),
     {
       description:
-        "Dishes someone made unavailable (86'd) that day by PUT /dishes/{id}/availability (the audited " +
-        'change), in the order they went out',
+        "Dishes that went off the menu that day, in the order they went: 86'd by hand (PUT " +
+        '/dishes/{id}/availability) or by their stock running out (an item of the recipe at or below zero), ' +
+        'both audited as `dish.availability_changed`',
     },
   ),
   table_turn: Spread(

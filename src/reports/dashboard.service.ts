@@ -3,13 +3,14 @@ import type { Principal } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
 import { BadRequestError } from '../core/errors';
 import { fromCents } from '../core/money';
-import { isCalendarDate, localDaysToRange, toIsoUtc, zoneOffsets } from '../core/time';
+import { isCalendarDate, localDaysToRange, toIsoUtc } from '../core/time';
 import { authorize } from '../permissions/permissions.api';
 import { loadSettings } from '../settings/settings.api';
 import * as repo from './dashboard.repo';
 import type { Dashboard } from './dashboard.schemas';
 
 const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
 const USUAL_WEEKS = 4;
 const RANKED = 5;
 
@@ -35,65 +36,89 @@ export async function dashboard(
       .toISODate() as string;
     return localDaysToRange(earlier, earlier, timeZone);
   });
-  const [bills, usualHours, tenders, dishes, outages, overrides, kitchen, voids, discounts, now] =
-    await Promise.all([
-      repo.paidBills(ctx.db, range),
-      Promise.all(
-        usualDays.map((usualDay) =>
-          repo.hourlyTotals(ctx.db, usualDay, zoneOffsets(usualDay.from, usualDay.to, timeZone)),
-        ),
-      ),
-      repo.tenders(ctx.db, range),
-      repo.dishSales(ctx.db, range),
-      repo.auditEntries(ctx.db, range, 'dish.availability_changed'),
-      repo.auditEntries(ctx.db, range, 'dish.price_overridden'),
-      repo.kitchenDurations(ctx.db, range),
-      repo.voidTotals(ctx.db, range),
-      repo.discountTotals(ctx.db, range),
-      repo.openNow(ctx.db),
-    ]);
-  const hourOf = (at: number) => DateTime.fromMillis(at, { zone: timeZone }).hour;
-  const today = hourly(bills, hourOf);
+  const [
+    dayHours,
+    usualHours,
+    waiters,
+    channels,
+    turns,
+    tenders,
+    dishes,
+    outages,
+    overrides,
+    kitchen,
+    voids,
+    discounts,
+    now,
+  ] = await Promise.all([
+    repo.hourlyTotals(ctx.db, range),
+    Promise.all(usualDays.map((usualDay) => repo.hourlyTotals(ctx.db, usualDay))),
+    repo.waiterTotals(ctx.db, range),
+    repo.channelTotals(ctx.db, range),
+    repo.tableTurns(ctx.db, range),
+    repo.tenders(ctx.db, range),
+    repo.dishSales(ctx.db, range),
+    repo.auditEntries(ctx.db, range, 'dish.availability_changed'),
+    repo.auditEntries(ctx.db, range, 'dish.price_overridden'),
+    repo.kitchenDurations(ctx.db, range),
+    repo.voidTotals(ctx.db, range),
+    repo.discountTotals(ctx.db, range),
+    repo.openNow(ctx.db),
+  ]);
+  const slots = hourSlots(range, timeZone);
+  const today = slots.map(() => ({ salesCents: 0, covers: 0 }));
+  for (const row of dayHours) today[row.slot] = row;
   const usual = Array.from({ length: 24 }, () => ({ salesCents: 0, covers: 0 }));
-  for (const row of usualHours.flat()) {
-    const hour = usual[row.hour % 24] as Hour;
-    hour.salesCents += row.salesCents;
-    hour.covers += row.covers;
-  }
-  const salesCents = sum(bills.map((bill) => bill.net));
-  const covers = sum(today.map((hour) => hour.covers));
+  usualDays.forEach((usualDay, index) => {
+    const usualSlots = hourSlots(usualDay, timeZone);
+    for (const row of usualHours[index] ?? []) {
+      const hour = usual[(usualSlots[row.slot] as Slot).hour] as Hour;
+      hour.salesCents += row.salesCents;
+      hour.covers += row.covers;
+    }
+  });
+  const salesCents = sum(dayHours.map((hour) => hour.salesCents));
+  const covers = sum(dayHours.map((hour) => hour.covers));
+  const bills = sum(waiters.map((waiter) => waiter.bills));
   const priceCuts = overriddenBelowMenu(overrides);
   return {
     date: day,
     from: toIsoUtc(range.from),
     to: toIsoUtc(range.to),
-    hours: today.map((hour, index) => ({
-      hour: index,
-      sales: fromCents(hour.salesCents),
-      covers: hour.covers,
+    hours: slots.map(({ start, hour }, index) => ({
+      hour,
+      starts_at: toIsoUtc(start),
+      sales: fromCents((today[index] as Hour).salesCents),
+      covers: (today[index] as Hour).covers,
       usual: {
-        sales: fromCents(Math.round((usual[index] as Hour).salesCents / USUAL_WEEKS)),
-        covers: Math.round(((usual[index] as Hour).covers / USUAL_WEEKS) * 100) / 100,
+        sales: fromCents(Math.round((usual[hour] as Hour).salesCents / USUAL_WEEKS)),
+        covers: Math.round(((usual[hour] as Hour).covers / USUAL_WEEKS) * 100) / 100,
       },
     })),
     sales: fromCents(salesCents),
-    bills: bills.length,
+    bills,
     covers,
-    average_bill: bills.length === 0 ? null : fromCents(Math.round(salesCents / bills.length)),
+    average_bill: bills === 0 ? null : fromCents(Math.round(salesCents / bills)),
     average_per_cover: covers === 0 ? null : fromCents(Math.round(salesCents / covers)),
-    tips: fromCents(sum(bills.map((bill) => bill.tips))),
+    tips: fromCents(sum(waiters.map((waiter) => waiter.tipsCents))),
     by_tender: tenders
       .sort((a, b) => b.sales - a.sales || a.method.localeCompare(b.method))
       .map((row) => ({ method: row.method, sales: fromCents(row.sales), tips: fromCents(row.tips) })),
-    by_channel: byChannel(bills),
-    by_waiter: byWaiter(bills),
+    by_channel: channels
+      .sort((a, b) => channelRank(a.channel) - channelRank(b.channel) || a.channel.localeCompare(b.channel))
+      .map((row) => ({ channel: row.channel, orders: row.orders, sales: fromCents(row.salesCents) })),
+    by_waiter: waiters
+      .sort((a, b) => b.salesCents - a.salesCents || a.name.localeCompare(b.name))
+      .map((row) => ({
+        user_id: row.userId,
+        name: row.name,
+        bills: row.bills,
+        sales: fromCents(row.salesCents),
+        tips: fromCents(row.tipsCents),
+      })),
     dishes: rankedDishes(dishes),
     out_of_stock: await outOfStock(ctx, outages),
-    table_turn: spread(
-      bills
-        .filter((bill) => bill.is_last && bill.channel === 'dine_in')
-        .map((bill) => bill.paid_at - bill.order_created_at),
-    ),
+    table_turn: spread(turns),
     kitchen: spread(kitchen),
     voids: { count: voids.count, amount: fromCents(voids.cents) },
     comps: {
@@ -109,53 +134,21 @@ export async function dashboard(
 }
 
 type Hour = { salesCents: number; covers: number };
+type Slot = { start: number; hour: number };
 
 /**
- * Sales per local hour by paid_at, and covers at the hour of the order's last bill. A day that
- * repeats an hour (the clocks go back) adds both into it; one that skips an hour shows it empty.
+ * The hours of a local day from its start: 24, or 23 and 25 on the days the clocks change, so a
+ * repeated hour is two slots with the same local hour and a skipped one is not there.
  */
-function hourly(bills: repo.PaidBillRow[], hourOf: (at: number) => number): Hour[] {
-  const hours = Array.from({ length: 24 }, () => ({ salesCents: 0, covers: 0 }));
-  for (const bill of bills) {
-    const hour = hours[hourOf(bill.paid_at)] as Hour;
-    hour.salesCents += bill.net;
-    if (bill.is_last) hour.covers += bill.guests ?? 0;
-  }
-  return hours;
+function hourSlots(range: { from: number; to: number }, timeZone: string): Slot[] {
+  return Array.from({ length: Math.round((range.to - range.from) / HOUR_MS) }, (_, slot) => {
+    const start = range.from + slot * HOUR_MS;
+    return { start, hour: DateTime.fromMillis(start, { zone: timeZone }).hour };
+  });
 }
 
-function byChannel(bills: repo.PaidBillRow[]): Dashboard['by_channel'] {
-  const channels = new Map<string, { orders: Set<string>; cents: number }>();
-  for (const bill of bills) {
-    const channel = channels.get(bill.channel) ?? { orders: new Set(), cents: 0 };
-    channel.orders.add(bill.order_id);
-    channel.cents += bill.net;
-    channels.set(bill.channel, channel);
-  }
-  return [...channels.entries()]
-    .sort(([a], [b]) => (a === 'dine_in' ? -1 : b === 'dine_in' ? 1 : a.localeCompare(b)))
-    .map(([channel, total]) => ({ channel, orders: total.orders.size, sales: fromCents(total.cents) }));
-}
-
-function byWaiter(bills: repo.PaidBillRow[]): Dashboard['by_waiter'] {
-  const waiters = new Map<string, { name: string; bills: number; cents: number; tips: number }>();
-  for (const bill of bills) {
-    const waiter = waiters.get(bill.user_id) ?? { name: bill.waiter, bills: 0, cents: 0, tips: 0 };
-    waiter.bills += 1;
-    waiter.cents += bill.net;
-    waiter.tips += bill.tips;
-    waiters.set(bill.user_id, waiter);
-  }
-  return [...waiters.entries()]
-    .sort(([, a], [, b]) => b.cents - a.cents || a.name.localeCompare(b.name))
-    .map(([userId, waiter]) => ({
-      user_id: userId,
-      name: waiter.name,
-      bills: waiter.bills,
-      sales: fromCents(waiter.cents),
-      tips: fromCents(waiter.tips),
-    }));
-}
+/** Dine in first, then the delivery apps by name. */
+const channelRank = (channel: string) => (channel === 'dine_in' ? 0 : 1);
 
 type DishTotal = Awaited<ReturnType<typeof repo.dishSales>>[number];
 
@@ -185,7 +178,10 @@ function rankedDishes(dishes: DishTotal[]): Dashboard['dishes'] {
 
 type AuditRow = Awaited<ReturnType<typeof repo.auditEntries>>[number];
 
-/** Each dish someone made unavailable that day, at the last time they did, and whether it still is. */
+/**
+ * Each dish taken off the menu that day, by hand or by its stock running out, at the last time it
+ * went, and whether it is still off.
+ */
 async function outOfStock(ctx: AppContext, entries: AuditRow[]): Promise<Dashboard['out_of_stock']> {
   const lastOut = new Map<string, number>();
   for (const entry of entries) {
@@ -198,7 +194,7 @@ async function outOfStock(ctx: AppContext, entries: AuditRow[]): Promise<Dashboa
       dish_id: dish.id,
       name: dish.name,
       at: toIsoUtc(lastOut.get(dish.id) as number),
-      is_still_out: Number(dish.is_available) === 0,
+      is_still_out: Number(dish.is_available) === 0 || Number(dish.out_of_stock) === 1,
     }))
     .sort((a, b) => a.at.localeCompare(b.at) || a.name.localeCompare(b.name));
 }

@@ -67,7 +67,7 @@ type Row = Record<keyof SalesRowCents, unknown>;
  * Orders with a row in the group. An order with one row of its kind is in one group only, so it is
  * counted as is; the distinct, the costly part, is left to the orders with several rows.
  */
-const ORDERS = sql`sum(case when f.order_rows = 1 then 1 else 0 end)
+export const ORDERS = sql`sum(case when f.order_rows = 1 then 1 else 0 end)
   + count(distinct case when f.order_rows > 1 then f.order_id end)`;
 
 function keyOf(groupBy: SalesGrouping, pieces: OffsetPiece[]) {

@@ -422,6 +422,12 @@ export type Database = {
     discounts: number;
     refunds: number;
     tips: number;
+    /** The order's guests, channel and creation (when its table sat down), copied for the dashboard. */
+    guests: number | null;
+    channel: Generated<string>;
+    seated_at: Generated<number>;
+    /** 1 on the rows of the order's last Paid bill (by paid_at, then id): its covers count there. */
+    is_last_bill: Generated<number>;
   };
   /** A user's cash drawer from opening to close; closed shifts never change. */
   shifts: {
