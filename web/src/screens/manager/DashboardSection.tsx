@@ -33,6 +33,7 @@ const strings: Strings<
   | 'byChannel'
   | 'channel'
   | 'dineIn'
+  | 'order'
   | 'orders'
   | 'byWaiter'
   | 'waiter'
@@ -41,6 +42,7 @@ const strings: Strings<
   | 'bottomQuantity'
   | 'topAmount'
   | 'bottomAmount'
+  | 'plate'
   | 'plates'
   | 'outOfStock'
   | 'since'
@@ -53,10 +55,12 @@ const strings: Strings<
   | 'median'
   | 'p90'
   | 'minutes'
+  | 'measuredOne'
   | 'measured'
   | 'voids'
   | 'comps'
   | 'countAmount'
+  | 'adjustments'
   | 'now'
   | 'openTables'
   | 'openBills'
@@ -83,7 +87,8 @@ const strings: Strings<
     byChannel: 'By channel',
     channel: 'Channel',
     dineIn: 'Dine in',
-    orders: 'Orders',
+    order: '{count} order',
+    orders: '{count} orders',
     byWaiter: 'By waiter',
     waiter: 'Waiter',
     dishes: 'Dishes',
@@ -91,6 +96,7 @@ const strings: Strings<
     bottomQuantity: 'Fewest plates',
     topAmount: 'Largest amount',
     bottomAmount: 'Smallest amount',
+    plate: '{count} plate',
     plates: '{count} plates',
     outOfStock: "86'd and out of stock",
     since: 'out at {time}',
@@ -100,13 +106,15 @@ const strings: Strings<
     times: 'Table turn and kitchen',
     tableTurn: 'Table turn (seated to paid)',
     kitchenTime: 'Kitchen (sent to ready)',
-    median: 'Median',
+    median: 'median',
     p90: '9 in 10 within',
     minutes: '{minutes} min',
+    measuredOne: '{count} measured',
     measured: '{count} measured',
     voids: 'Voided plates',
     comps: 'Comps and discounts',
     countAmount: '{count} · {amount}',
+    adjustments: 'Voids and comps',
     now: 'Open now',
     openTables: 'Open tables',
     openBills: 'Open bills',
@@ -133,7 +141,8 @@ const strings: Strings<
     byChannel: 'Por canal',
     channel: 'Canal',
     dineIn: 'En el local',
-    orders: 'Pedidos',
+    order: '{count} pedido',
+    orders: '{count} pedidos',
     byWaiter: 'Por mesero',
     waiter: 'Mesero',
     dishes: 'Platillos',
@@ -141,6 +150,7 @@ const strings: Strings<
     bottomQuantity: 'Menos platos vendidos',
     topAmount: 'Mayor importe',
     bottomAmount: 'Menor importe',
+    plate: '{count} plato',
     plates: '{count} platos',
     outOfStock: 'Agotados (86)',
     since: 'se agotó a las {time}',
@@ -150,13 +160,15 @@ const strings: Strings<
     times: 'Rotación de mesas y cocina',
     tableTurn: 'Rotación de mesas (de sentarse a pagar)',
     kitchenTime: 'Cocina (de enviado a listo)',
-    median: 'Mediana',
+    median: 'mediana',
     p90: '9 de cada 10 en',
     minutes: '{minutes} min',
+    measuredOne: '{count} medido',
     measured: '{count} medidos',
     voids: 'Platillos anulados',
     comps: 'Cortesías y descuentos',
     countAmount: '{count} · {amount}',
+    adjustments: 'Anulaciones y cortesías',
     now: 'Abierto ahora',
     openTables: 'Mesas abiertas',
     openBills: 'Cuentas abiertas',
@@ -186,6 +198,11 @@ const DASHBOARD_EVENTS = new Set([
 ]);
 /** A busy night sends bursts of events (a table paid is four or five): one read per burst. */
 const REFETCH_AFTER_MS = 1500;
+
+/** "1 plato", "2 platos": the singular's template for one, the plural's for any other count. */
+function counted(one: string, other: string, count: number): string {
+  return format(count === 1 ? one : other, { count });
+}
 
 async function loadDashboard(day: string | undefined) {
   const [dashboard, settings, methods] = await Promise.all([
@@ -381,7 +398,7 @@ function DashboardBody({
           rows={dashboard.by_channel.map((line) => ({
             name: channelName(line.channel),
             value: line.sales,
-            text: `${amount(line.sales)} · ${count(line.orders)} ${t.orders.toLowerCase()}`,
+            text: `${amount(line.sales)} · ${counted(t.order, t.orders, line.orders)}`,
           }))}
           compact={compact}
         />
@@ -461,8 +478,10 @@ function DashboardBody({
         </ul>
       </section>
 
-      <section class="card stack" aria-labelledby="dashboard-now">
-        <h2 id="dashboard-now">{t.now}</h2>
+      <section class="card stack" aria-labelledby="dashboard-adjustments">
+        <h2 id="dashboard-adjustments">
+          <a href={sales('day-report-title')}>{t.adjustments}</a>
+        </h2>
         <ul class="figure-links">
           <FigureLink
             href={sales('day-report-title')}
@@ -480,6 +499,12 @@ function DashboardBody({
               amount: amount(dashboard.comps.amount),
             })}
           />
+        </ul>
+      </section>
+
+      <section class="card stack" aria-labelledby="dashboard-now">
+        <h2 id="dashboard-now">{t.now}</h2>
+        <ul class="figure-links">
           <FigureLink href="/app/floor" label={t.openTables} value={count(dashboard.now.open_tables)} />
           <FigureLink
             href="/app/till"
@@ -546,8 +571,8 @@ function SpreadFigure({
     <FigureLink
       href={href}
       label={label}
-      value={`${t.median} ${minutes(spread.median)}`}
-      detail={`${t.p90} ${minutes(spread.p90)} · ${format(t.measured, { count: spread.count })}`}
+      value={minutes(spread.median)}
+      detail={`${t.median} · ${t.p90} ${minutes(spread.p90)} · ${counted(t.measuredOne, t.measured, spread.count)}`}
     />
   );
 }
@@ -638,7 +663,7 @@ function DishRanking({
           name: dish.name,
           value: by === 'quantity' ? dish.quantity : dish.amount,
           text:
-            by === 'quantity' || !amount ? format(t.plates, { count: dish.quantity }) : amount(dish.amount),
+            by === 'quantity' || !amount ? counted(t.plate, t.plates, dish.quantity) : amount(dish.amount),
         }))}
       />
     </div>
