@@ -131,6 +131,9 @@ describe("web app: the manager's dashboard", { skip: skipWithoutChromium }, () =
     await page.getByRole('region', { name: 'Platillos' }).getByText('Tacos al pastor').first().waitFor();
     await page.getByRole('region', { name: 'Agotados (86)' }).getByText('se agotó a las 20:50').waitFor();
     await page.getByRole('region', { name: 'Agotados (86)' }).getByText('sigue agotado').waitFor();
+    // uPlot, fetched with the first chart, draws the hours, the tenders and the channels.
+    await page.locator('.chart-canvas canvas').nth(2).waitFor();
+    assert.equal(await page.locator('.chart-canvas canvas').count(), 3);
     await assertAccessible(page, 'dashboard (phone)');
     await saveScreenshot(page, 'dashboard-1-phone-es');
     const wide = (p: Page) => p.evaluate(() => document.documentElement.scrollWidth);

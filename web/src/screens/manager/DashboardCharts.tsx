@@ -1,6 +1,16 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
+
+type UPlot = typeof uPlot;
+type Options = (width: number, library: UPlot) => uPlot.Options;
+
+let library: Promise<UPlot> | undefined;
+/** uPlot comes with the first chart drawn, so the manager's other sections do not download it. */
+function loadUPlot(): Promise<UPlot> {
+  library ??= import('uplot').then((module) => module.default);
+  return library;
+}
 
 /**
  * Colours that keep their contrast on a phone in the sun (each past 7:1 on white), and the usual's
@@ -22,7 +32,7 @@ function Plot({
   data,
   signature,
 }: {
-  options: (width: number) => uPlot.Options;
+  options: Options;
   data: uPlot.AlignedData;
   /** What the drawing shows, as text: it is drawn again only when this changes, not on every render. */
   signature: string;
@@ -34,18 +44,28 @@ function Plot({
     const { options, data } = latest.current;
     const element = box.current;
     if (!element) return;
-    let plot = new uPlot(options(element.clientWidth), data, element);
-    let width = element.clientWidth;
-    const observer = new ResizeObserver(() => {
-      if (element.clientWidth === width) return;
-      width = element.clientWidth;
-      plot.destroy();
-      plot = new uPlot(options(width), data, element);
-    });
-    observer.observe(element);
+    let plot: uPlot | undefined;
+    let observer: ResizeObserver | undefined;
+    let gone = false;
+    loadUPlot()
+      .then((UPlot) => {
+        if (gone) return;
+        let width = element.clientWidth;
+        plot = new UPlot(options(width, UPlot), data, element);
+        observer = new ResizeObserver(() => {
+          if (element.clientWidth === width) return;
+          width = element.clientWidth;
+          plot?.destroy();
+          plot = new UPlot(options(width, UPlot), data, element);
+        });
+        observer.observe(element);
+      })
+      // Offline before the library was ever fetched: the figures stay, as the text beside the chart.
+      .catch(() => undefined);
     return () => {
-      observer.disconnect();
-      plot.destroy();
+      gone = true;
+      observer?.disconnect();
+      plot?.destroy();
     };
   }, [signature]);
   return <div class="chart-canvas" ref={box} aria-hidden="true" />;
@@ -75,7 +95,7 @@ export function HourChart({
   amountLabel: (amount: number) => string;
   alternative: ComponentChildren;
 }) {
-  const options = (width: number): uPlot.Options => ({
+  const options: Options = (width) => ({
     width,
     height: 220,
     legend: { show: false },
@@ -120,7 +140,7 @@ export function BarChart({
 }) {
   const indexes = names.map((_name, index) => index);
   const longest = Math.max(...names.map((name) => name.length), 4);
-  const options = (width: number): uPlot.Options => ({
+  const options: Options = (width, UPlot) => ({
     width,
     height: 48 + names.length * 40,
     legend: { show: false },
@@ -146,7 +166,7 @@ export function BarChart({
         fill: TODAY,
         width: 0,
         points: { show: false },
-        paths: uPlot.paths.bars?.({ size: [0.6, 28] }),
+        paths: UPlot.paths.bars?.({ size: [0.6, 28] }),
       },
     ],
   });

@@ -1,12 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, type Ok, ok } from '../../api/client';
+import { useStore } from '../../api/store';
 import { Alert } from '../../components/Alert';
 import { PLATFORM_NAMES } from '../../components/delivery/delivery-orders';
 import { Field } from '../../components/FormKit';
 import { toCents } from '../../core/cents';
 import { type LiveEvent, useLiveEvents } from '../../core/events';
 import { format, language, type Strings, useLocale, useStrings } from '../../core/i18n';
-import { useMoney } from '../../core/money';
+import { baseCurrency, useMoney } from '../../core/money';
 import { translateServerText } from '../../core/server-text';
 import { BarChart, HourChart, LineKey } from './DashboardCharts';
 import { useLoaded } from './shared';
@@ -242,6 +243,7 @@ export function DashboardSection() {
   const t = useStrings(strings);
   const money = useMoney();
   const locale = useLocale();
+  const currency = useStore(baseCurrency);
   const [day, setDay] = useState<string>();
   const loaded = useLoaded(() => loadDashboard(day), [day]);
   useRefetchOnEvents(loaded.reload);
@@ -250,9 +252,14 @@ export function DashboardSection() {
     () => ({
       count: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }),
       minutes: new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
-      compact: new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }),
+      // The charts' axes: "$1.5 mil", "$300", short enough for a phone.
+      compact: new Intl.NumberFormat(locale, {
+        notation: 'compact',
+        maximumFractionDigits: 1,
+        ...(currency && { style: 'currency', currency, currencyDisplay: 'narrowSymbol' }),
+      }),
     }),
-    [locale],
+    [locale, currency],
   );
   const amount = (value: number) => money(toCents(value));
   const count = (value: number) => formats.count.format(value);
