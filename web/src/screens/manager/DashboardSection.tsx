@@ -37,7 +37,6 @@ const strings: Strings<
   | 'order'
   | 'orders'
   | 'byWaiter'
-  | 'waiter'
   | 'dishes'
   | 'topQuantity'
   | 'bottomQuantity'
@@ -67,7 +66,6 @@ const strings: Strings<
   | 'openBills'
   | 'balance'
   | 'noSales'
-  | 'seeReport'
 > = {
   en: {
     day: 'Day',
@@ -91,7 +89,6 @@ const strings: Strings<
     order: '{count} order',
     orders: '{count} orders',
     byWaiter: 'By waiter',
-    waiter: 'Waiter',
     dishes: 'Dishes',
     topQuantity: 'Most plates',
     bottomQuantity: 'Fewest plates',
@@ -121,7 +118,6 @@ const strings: Strings<
     openBills: 'Open bills',
     balance: 'Still owed',
     noSales: 'Nothing sold yet this day.',
-    seeReport: 'See the report',
   },
   es: {
     day: 'Día',
@@ -145,7 +141,6 @@ const strings: Strings<
     order: '{count} pedido',
     orders: '{count} pedidos',
     byWaiter: 'Por mesero',
-    waiter: 'Mesero',
     dishes: 'Platillos',
     topQuantity: 'Más platos vendidos',
     bottomQuantity: 'Menos platos vendidos',
@@ -175,7 +170,6 @@ const strings: Strings<
     openBills: 'Cuentas abiertas',
     balance: 'Por cobrar',
     noSales: 'Aún no hay ventas este día.',
-    seeReport: 'Ver el informe',
   },
 };
 
@@ -197,7 +191,10 @@ const DASHBOARD_EVENTS = new Set([
   'dish.availability_changed',
   'table.updated',
 ]);
-/** A busy night sends bursts of events (a table paid is four or five): one read per burst. */
+/**
+ * A busy night sends bursts of events (a table paid is four or five): the dashboard is read once, this
+ * long after the first of them, and a steady stream of events cannot put the read off for ever.
+ */
 const REFETCH_AFTER_MS = 1500;
 
 /** "1 plato", "2 platos": the singular's template for one, the plural's for any other count. */
@@ -217,7 +214,7 @@ async function loadDashboard(day: string | undefined) {
   return { dashboard, timeZone: settings.timezone, methodNames };
 }
 
-/** Reads the dashboard again once a burst of relevant live events has passed, and after a gap. */
+/** Reads the dashboard again after a burst of the live events that change it, and after a gap in the stream. */
 function useRefetchOnEvents(reload: () => Promise<void>): void {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
