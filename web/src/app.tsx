@@ -79,10 +79,11 @@ function Connecting() {
 }
 
 /**
- * Each role's own screen: the cooks' kitchen, the cashier's till; waiters, managers and admins land on
- * the floor, where a service is watched (the manager's screens are one tap away in the navigation).
+ * Each role's own screen: the cooks' kitchen, the cashier's till, the manager's dashboard (the night at a
+ * glance); waiters and admins land on the floor, where a service is watched.
  */
 const HOME_OF_ROLE: Record<string, string> = {
+  manager: '/app/manager/dashboard',
   kitchen: '/app/kitchen',
   cook: '/app/kitchen',
   cashier: '/app/till',

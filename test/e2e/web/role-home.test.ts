@@ -18,13 +18,16 @@ import { assertOrderReadOnly } from './drawer-steps';
 const [target] = databaseTargets as [(typeof databaseTargets)[number]];
 
 describe('web app: the PIN pad and each role’s own screen', { skip: skipWithoutChromium }, () => {
-  it('corrects a mistyped digit with the delete key, logs in as the last digit is tapped, and lands the cashier on the till, the cook on the kitchen, the waiter on the floor', async (t) => {
+  it('corrects a mistyped digit with the delete key, logs in as the last digit is tapped, and lands the cashier on the till, the cook on the kitchen, the waiter on the floor, the manager on the dashboard', async (t) => {
     const { baseUrl, db } = await startPlainWebServer(t, target);
     const people = [
       { user: await insertUser(db, { name: 'Carla', role: 'cashier', pin: '4821' }), home: '/app/till' },
       { user: await insertUser(db, { name: 'Kiko', role: 'kitchen', pin: '739105' }), home: '/app/kitchen' },
       { user: await insertUser(db, { name: 'Wen', role: 'waiter', pin: '5150' }), home: '/app/floor' },
-      { user: await insertUser(db, { name: 'Mara', role: 'manager', pin: '8080' }), home: '/app/floor' },
+      {
+        user: await insertUser(db, { name: 'Mara', role: 'manager', pin: '8080' }),
+        home: '/app/manager/dashboard',
+      },
     ];
     // A PIN set before its length was kept: the pad cannot know when it is complete.
     await db.updateTable('users').set({ pin_length: null }).where('name', '=', 'Mara').execute();

@@ -3,6 +3,7 @@ import { useStore } from '../../api/store';
 import { type Strings, useStrings } from '../../core/i18n';
 import { currentUser, mayManage } from '../../core/session';
 import { CardTerminalSection } from './CardTerminalSection';
+import { DashboardSection } from './DashboardSection';
 import { DeliveryAppsSection } from './DeliveryAppsSection';
 import { FiscalSection } from './FiscalSection';
 import { FloorSection } from './FloorSection';
@@ -18,6 +19,7 @@ import { StockItemsSection } from './StockItemsSection';
 import { TabletsSection } from './TabletsSection';
 
 const SECTIONS = {
+  dashboard: DashboardSection,
   menu: MenuSection,
   modifiers: ModifiersSection,
   items: StockItemsSection,
@@ -39,6 +41,7 @@ const strings: Strings<Section | 'sections' | 'notAllowed' | 'unknown' | 'manage
   en: {
     manager: 'Manager',
     sections: 'Manager sections',
+    dashboard: 'Dashboard',
     menu: 'Menu',
     modifiers: 'Modifiers',
     items: 'Ingredients and products',
@@ -60,6 +63,7 @@ const strings: Strings<Section | 'sections' | 'notAllowed' | 'unknown' | 'manage
   es: {
     manager: 'Gerencia',
     sections: 'Secciones de gerencia',
+    dashboard: 'Tablero',
     menu: 'Menú',
     modifiers: 'Opciones de platillos',
     items: 'Ingredientes y productos',
@@ -87,12 +91,12 @@ function isSection(name: string): name is Section {
   return Object.hasOwn(SECTIONS, name);
 }
 
-/** The manager's screens: menu, modifier groups, ingredients and products, inventory, floor, staff and roles, settings, the day's sales, the shifts, onboarding tablets, printers and payment methods, the delivery apps, the card terminal. */
+/** The manager's screens: the dashboard (where they open), menu, modifier groups, ingredients and products, inventory, floor, staff and roles, settings, the day's sales, the shifts, onboarding tablets, printers and payment methods, the delivery apps, the card terminal. */
 export default function ManagerScreen() {
   const t = useStrings(strings);
   const user = useStore(currentUser);
   const { params } = useRoute();
-  const requested = params.section ?? 'menu';
+  const requested = params.section ?? 'dashboard';
   if (!user || !mayManage(user)) {
     return (
       <div class="manager">

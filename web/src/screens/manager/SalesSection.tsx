@@ -1,4 +1,5 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import { useRoute } from 'preact-iso';
 import { api, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { Field } from '../../components/FormKit';
@@ -25,6 +26,10 @@ const strings: Strings<
   | 'method'
   | 'byDish'
   | 'dish'
+  | 'byHour'
+  | 'hour'
+  | 'byWaiter'
+  | 'waiter'
   | 'none'
 > = {
   en: {
@@ -41,6 +46,10 @@ const strings: Strings<
     method: 'Payment method',
     byDish: 'By dish',
     dish: 'Dish',
+    byHour: 'By hour',
+    hour: 'Hour',
+    byWaiter: 'By waiter',
+    waiter: 'Waiter',
     none: 'No bills were paid on this day.',
   },
   es: {
@@ -57,6 +66,10 @@ const strings: Strings<
     method: 'Forma de pago',
     byDish: 'Por platillo',
     dish: 'Platillo',
+    byHour: 'Por hora',
+    hour: 'Hora',
+    byWaiter: 'Por mesero',
+    waiter: 'Mesero',
     none: 'No se cobró ninguna cuenta este día.',
   },
 };
@@ -65,13 +78,15 @@ async function loadDay(day: string | undefined) {
   const settings = await ok(api.GET('/settings'));
   const date = day ?? todayIn(settings.timezone);
   // The operation also answers CSV; without an Accept header it answers JSON.
-  const report = async (group_by: 'day' | 'payment_method' | 'dish') =>
+  const report = async (group_by: 'day' | 'hour' | 'payment_method' | 'dish' | 'waiter') =>
     ((await ok(api.GET('/reports/sales', { params: { query: { from: date, to: date, group_by } } }))) ??
       []) as Row[];
-  const [days, methods, dishes, paymentMethods] = await Promise.all([
+  const [days, hours, methods, dishes, waiters, paymentMethods] = await Promise.all([
     report('day'),
+    report('hour'),
     report('payment_method'),
     report('dish'),
+    report('waiter'),
     ok(api.GET('/payment-methods')),
   ]);
   const methodName = new Map(
@@ -80,19 +95,30 @@ async function loadDay(day: string | undefined) {
   return {
     date,
     totals: days[0],
+    // "2026-11-22 19:00": the day is the one chosen above, the hour is what tells the rows apart.
+    hours: hours.map((row) => ({ ...row, key: row.key.slice(11) })),
+    waiters,
     methods: methods.map((row) => ({ ...row, key: methodName.get(row.key) ?? row.key })),
     dishes,
   };
 }
 
-/** What the restaurant sold on a day (today by default), in the base currency. */
+/**
+ * What the restaurant sold on a day (today by default, or `?date=`), in the base currency. The
+ * dashboard links here with the part it comes from as the address's #fragment, scrolled to once shown.
+ */
 export function SalesSection() {
   const t = useStrings(strings);
   const money = useMoney();
-  const [day, setDay] = useState<string>();
+  const { query } = useRoute();
+  const [day, setDay] = useState<string | undefined>(query.date);
   const sales = useLoaded(() => loadDay(day), [day]);
   useReloadOnPayments(sales.reload);
   const totals = sales.data?.totals;
+  const shown = sales.data !== undefined;
+  useEffect(() => {
+    if (shown && location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+  }, [shown]);
   return (
     <div class="manager-sections">
       <div class="card">
@@ -124,7 +150,9 @@ export function SalesSection() {
       {sales.data && <DayReport date={sales.data.date} />}
       {totals && sales.data && (
         <>
+          <RowsTable id="sales-hours" title={t.byHour} keyLabel={t.hour} rows={sales.data.hours} />
           <RowsTable id="sales-methods" title={t.byMethod} keyLabel={t.method} rows={sales.data.methods} />
+          <RowsTable id="sales-waiters" title={t.byWaiter} keyLabel={t.waiter} rows={sales.data.waiters} />
           <RowsTable id="sales-dishes" title={t.byDish} keyLabel={t.dish} rows={sales.data.dishes} items />
         </>
       )}
