@@ -46,7 +46,9 @@ const zReport: ShiftReport = {
   refunds: 0,
   net_sales: 1500,
   tax: 206.9,
+  covers: 7,
   average_bill: 500,
+  average_per_cover: 214.29,
   payments_by_method: [
     { method: 'card', payments: 1, amount: 300, tips: 30 },
     { method: 'card_terminal', payments: 2, amount: 499.5, tips: 20 },
@@ -157,7 +159,9 @@ describe('report paper', () => {
       '------------------------------------------',
       'Ventas netas                     $1,500.00',
       'Cuentas                                  3',
+      'Comensales                               7',
       'Cuenta promedio                    $500.00',
+      'Promedio por comensal              $214.29',
       'Propinas                            $50.00',
       '------------------------------------------',
       'Pagos',
@@ -191,7 +195,9 @@ describe('report paper', () => {
       '--------------------------------',
       'Ventas netas           $1,500.00',
       'Cuentas                        3',
+      'Comensales                     7',
       'Cuenta promedio          $500.00',
+      'Promedio por comensal    $214.29',
       'Propinas                  $50.00',
       '--------------------------------',
       'Pagos',
@@ -225,7 +231,9 @@ describe('report paper', () => {
       '--------------------------------',
       'Net sales            MX$1,500.00',
       'Bills                          3',
+      'Covers                         7',
       'Average bill           MX$500.00',
+      'Average per cover      MX$214.29',
       'Tips                    MX$50.00',
       '--------------------------------',
       'Payments',
@@ -251,7 +259,9 @@ describe('report paper', () => {
       ...zReport,
       shift: { ...zReport.shift, status: 'open', closed_at: null },
       bills: 0,
+      covers: 0,
       average_bill: null,
+      average_per_cover: null,
       payments_by_method: [],
       card_terminal_by_brand: [],
       expected_cash: null,
@@ -262,7 +272,7 @@ describe('report paper', () => {
     const lines = shiftReportLines(open, spanish, 32);
     assert.equal(lines[1], '    CORTE X (TURNO ABIERTO)');
     assert.ok(
-      !lines.some((line) => /Cerrado|Cuenta promedio|Pagos|Efectivo|Auditoría/.test(line)),
+      !lines.some((line) => /Cerrado|[Pp]romedio|Pagos|Efectivo|Auditoría/.test(line)),
       lines.join('\n'),
     );
     assert.ok(lines.every((line) => line.length <= 32));

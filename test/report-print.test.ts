@@ -87,8 +87,16 @@ describeEachDatabase('reports on paper', (target) => {
 
     const report = (await night.cashier('GET', `/shifts/${night.shiftId}/report`)).json();
     assert.deepEqual(
-      [report.net_sales, report.bills, report.average_bill, report.tips_total, report.difference],
-      [60, 2, 30, 2, -1],
+      [
+        report.net_sales,
+        report.bills,
+        report.covers,
+        report.average_bill,
+        report.average_per_cover,
+        report.tips_total,
+        report.difference,
+      ],
+      [60, 2, 4, 30, 15, 2, -1],
     );
     const lines = text.split('\n');
     assert.ok(
@@ -107,7 +115,9 @@ describeEachDatabase('reports on paper', (target) => {
     for (const [label, value] of [
       ['Ventas netas', '$60.00'],
       ['Cuentas', '2'],
+      ['Comensales', '4'],
       ['Cuenta promedio', '$30.00'],
+      ['Promedio por comensal', '$15.00'],
       ['Propinas', '$2.00'],
       ['Efectivo (1)', '$20.00'],
       ['Tarjeta (1)', '$40.00'],

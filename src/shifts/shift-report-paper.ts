@@ -46,7 +46,11 @@ export function shiftReportLines(report: ShiftReport, setup: ReportPaperSetup, w
     rule(width),
     ...pair(words.netSales, amount(report.net_sales), width),
     ...pair(words.bills, formatCount(setup.locale, report.bills), width),
+    ...pair(words.covers, formatCount(setup.locale, report.covers), width),
     ...(report.average_bill === null ? [] : pair(words.averageBill, amount(report.average_bill), width)),
+    ...(report.average_per_cover === null
+      ? []
+      : pair(words.averagePerCover, amount(report.average_per_cover), width)),
     ...pair(words.tips, amount(report.tips_total), width),
     ...(report.payments_by_method.length === 0
       ? []

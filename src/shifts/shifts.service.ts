@@ -224,7 +224,9 @@ export async function shiftReport(
     refunds: fromCents(refundsCents),
     net_sales: fromCents(netCents),
     tax: fromCents(taxShareCents(netCents, settings.taxRateBasisPoints, settings.pricesIncludeTax)),
+    covers: bills.covers,
     average_bill: bills.bills === 0 ? null : fromCents(Math.round(netCents / bills.bills)),
+    average_per_cover: bills.covers === 0 ? null : fromCents(Math.round(netCents / bills.covers)),
     payments_by_method: methods.map((row) => ({
       method: row.method,
       payments: Number(row.payments),

@@ -224,6 +224,7 @@ describe('web app: printing from the till', { skip: skipWithoutChromium }, () =>
     await saveScreenshot(till.page, 'printing-z-report-till');
     const [, , z] = await jobsOf(printer, 3);
     assert.match(z ?? '', / CORTE Z\n/);
+    assert.match(z ?? '', /Comensales +4\n/);
     assert.match(z ?? '', /Efectivo esperado +\$125\.00/);
     assert.match(z ?? '', /Diferencia +-\$5\.00/);
 
