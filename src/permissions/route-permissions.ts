@@ -64,12 +64,14 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, RoutePermission>> = {
   addShiftCashMovement: 'shifts.use',
   closeShift: 'shifts.use',
   getShiftReport: 'shifts.use',
+  printShiftReport: 'shifts.use',
 
   getSalesReport: 'reports.read',
   getOpenBalances: 'reports.read',
   // The day's takings are a report too: not for the kitchen (issue 27).
   getTotalSales: 'reports.read',
   getDayReport: 'reports.read',
+  printDayReport: 'reports.read',
   getDashboard: 'reports.read',
   getFiscalReport: 'reports.read',
 

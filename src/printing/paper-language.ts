@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { PaperLocale } from '../settings/settings.api';
+import type { PaperLocale, Settings } from '../settings/settings.api';
 
 const WORDS = {
   'es-MX': {
@@ -41,6 +41,33 @@ const WORDS = {
     pickup: 'Recoge:',
     packingSlip: 'LISTA DE EMPAQUE',
     packingCheck: 'Revisa cada platillo antes de cerrar la bolsa',
+    zReport: 'CORTE Z',
+    zReportSoFar: 'CORTE X (TURNO ABIERTO)',
+    dayReport: 'REPORTE DEL DÍA',
+    shift: 'Turno',
+    cashier: 'Cajero',
+    opened: 'Abierto',
+    closed: 'Cerrado',
+    printedAt: 'Impreso',
+    netSales: 'Ventas netas',
+    bills: 'Cuentas',
+    covers: 'Comensales',
+    averageBill: 'Cuenta promedio',
+    averagePerCover: 'Promedio por comensal',
+    tips: 'Propinas',
+    payments: 'Pagos',
+    terminal: 'Terminal',
+    cardTerminal: 'Terminal por marca',
+    unknownBrand: 'Otra',
+    expectedCash: 'Efectivo esperado',
+    countedCash: 'Efectivo contado',
+    difference: 'Diferencia',
+    voids: 'Anulaciones',
+    comps: 'Cortesías',
+    shifts: 'Turnos',
+    outsideShift: 'Fuera de turno',
+    stillOpen: 'abierto',
+    auditHead: 'Auditoría',
   },
   'en-US': {
     taxId: 'Tax ID',
@@ -81,10 +108,56 @@ const WORDS = {
     pickup: 'Pickup:',
     packingSlip: 'PACKING SLIP',
     packingCheck: 'Check every dish before sealing the bag',
+    zReport: 'Z REPORT',
+    zReportSoFar: 'X REPORT (SHIFT OPEN)',
+    dayReport: 'DAY REPORT',
+    shift: 'Shift',
+    cashier: 'Cashier',
+    opened: 'Opened',
+    closed: 'Closed',
+    printedAt: 'Printed',
+    netSales: 'Net sales',
+    bills: 'Bills',
+    covers: 'Covers',
+    averageBill: 'Average bill',
+    averagePerCover: 'Average per cover',
+    tips: 'Tips',
+    payments: 'Payments',
+    terminal: 'Card terminal',
+    cardTerminal: 'Card terminal by brand',
+    unknownBrand: 'Other',
+    expectedCash: 'Expected cash',
+    countedCash: 'Counted cash',
+    difference: 'Difference',
+    voids: 'Voids',
+    comps: 'Comps',
+    shifts: 'Shifts',
+    outsideShift: 'Outside any shift',
+    stillOpen: 'open',
+    auditHead: 'Audit',
   },
 } as const satisfies Record<PaperLocale, Record<string, string>>;
 
 export type PaperWords = (typeof WORDS)[PaperLocale];
+
+/** What a report's paper needs besides the report: the restaurant's name, language, money and clock. */
+export type ReportPaperSetup = {
+  locale: PaperLocale;
+  currency: string;
+  businessName: string;
+  timeZone: string;
+  printedAt: number;
+};
+
+export function reportPaperSetup(settings: Settings, printedAt: number): ReportPaperSetup {
+  return {
+    locale: settings.locale,
+    currency: settings.baseCurrency,
+    businessName: settings.businessName,
+    timeZone: settings.timeZone,
+    printedAt,
+  };
+}
 
 export function paperWords(locale: PaperLocale): PaperWords {
   return WORDS[locale];
@@ -99,6 +172,14 @@ const BUILT_IN_METHODS = ['cash', 'card', 'lightning'] as const;
 export function paymentMethodName(words: PaperWords, code: string, storedName: string | null): string {
   const builtIn = BUILT_IN_METHODS.find((method) => method === code);
   return builtIn ? words[builtIn] : (storedName ?? code);
+}
+
+/**
+ * A method as a report's paper names it. The reports carry methods by code: the card terminal gets
+ * its paper word, a method the restaurant added shows by its code.
+ */
+export function reportMethodName(words: PaperWords, code: string): string {
+  return code === 'card_terminal' ? words.terminal : paymentMethodName(words, code, null);
 }
 
 /**

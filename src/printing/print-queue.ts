@@ -1,9 +1,11 @@
 import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
+import { BadRequestError } from '../core/errors';
 import { newId } from '../core/ids';
 import { recordEvent } from '../events/events.api';
+import { escposOf } from './escpos';
 import * as jobs from './print-jobs.repo';
-import { findPrinter } from './printers.repo';
+import { findPrinter, lockReceiptPrinter } from './printers.repo';
 import { statusOfPrinter } from './printers.service';
 
 /** The background job that sends print jobs, run every second. */
@@ -57,6 +59,28 @@ export async function enqueuePrintJob(trx: Db, job: NewPrintJob, now: number): P
     printed_at: null,
   });
   return id;
+}
+
+export const NO_RECEIPT_PRINTER = 'No receipt printer is set up';
+
+/**
+ * Queues a report's paper (a Z report, a day report) on the receipt printer, laid out at that
+ * printer's width. The printer stays locked until the caller's transaction commits, so it is not
+ * deleted under the job.
+ */
+export async function enqueueOnReceiptPrinter(
+  trx: Db,
+  linesAt: (width: number) => string[],
+  now: number,
+): Promise<string> {
+  const printer = await lockReceiptPrinter(trx);
+  if (!printer) throw new BadRequestError(NO_RECEIPT_PRINTER);
+  const width = Number(printer.width);
+  return enqueuePrintJob(
+    trx,
+    { printerId: printer.id, kind: 'receipt', bytes: escposOf(linesAt(width), width) },
+    now,
+  );
 }
 
 /** Delay before attempt `attempts + 1`: doubling from 2 s, at most 5 minutes. */

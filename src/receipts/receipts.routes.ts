@@ -5,6 +5,7 @@ import type { AppContext } from '../core/context';
 import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { errors, IdParams } from '../core/schemas';
 import { PrintQueuedReply, ReceiptQuery } from '../printing/printers.schemas';
+import { NO_RECEIPT_PRINTER } from '../printing/printing.api';
 import * as service from './receipts.service';
 
 const tags = ['Tickets'];
@@ -62,7 +63,7 @@ export const receiptsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         description:
           'Queues the receipt for the receipt printer and answers at once (202): a printer that is off or ' +
           'unreachable never fails the request; the job is retried until it prints (see ' +
-          `\`GET /printers/{id}/jobs\`). No receipt printer set up: 400 \`${service.NO_RECEIPT_PRINTER}\`.`,
+          `\`GET /printers/{id}/jobs\`). No receipt printer set up: 400 \`${NO_RECEIPT_PRINTER}\`.`,
         headers: IdempotencyHeaders,
         params: IdParams,
         response: { 202: PrintQueuedReply, ...errors(400, 401, 403, 404) },

@@ -15,6 +15,7 @@ import {
   formatPaperDate,
   formatPaperDateTime,
   hasReceiptJobInStatus,
+  NO_RECEIPT_PRINTER,
   paperWords,
   paymentMethodName,
 } from '../printing/printing.api';
@@ -23,7 +24,6 @@ import * as receipts from '../tickets/tickets.api';
 import { mintGuestLink } from '../tickets/tickets.api';
 import { type Receipt, type ReceiptLine, receiptPaper, receiptText } from './receipt-layout';
 
-export const NO_RECEIPT_PRINTER = 'No receipt printer is set up';
 const STATUS_NAMES = { 1: 'pending', 2: 'paid', 3: 'canceled' } as const;
 
 export async function getReceiptText(

@@ -2,7 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { principalOf } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
+import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { errors } from '../core/schemas';
+import { PrintQueuedReply } from '../printing/printers.schemas';
+import { NO_RECEIPT_PRINTER } from '../printing/printing.api';
 import { Dashboard, DashboardQuery } from './dashboard.schemas';
 import { dashboard } from './dashboard.service';
 import { inventoryCsv, inventoryReport } from './inventory-report.service';
@@ -114,6 +117,33 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       },
     },
     (request) => service.dayReport(ctx, principalOf(request), request.params.date),
+  );
+
+  app.post(
+    '/reports/day/:date/print',
+    {
+      schema: {
+        operationId: 'printDayReport',
+        tags,
+        summary: 'Print the day report',
+        description:
+          'Queues the key figures of GET /reports/day/{date} (no charts) for the receipt printer, in the ' +
+          'paper’s language and at its width, one line per shift, and answers at once (202); the job is ' +
+          `retried until it prints. No receipt printer set up: 400 \`${NO_RECEIPT_PRINTER}\`.`,
+        headers: IdempotencyHeaders,
+        params: DayParams,
+        response: { 202: PrintQueuedReply, ...errors(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const { jobId } = await service.printDayReport(
+        ctx,
+        principalOf(request),
+        request.params.date,
+        idempotencyClaimOf(ctx, request),
+      );
+      return reply.code(202).send({ id: jobId, message: 'Day report queued for printing' });
+    },
   );
 
   app.get(

@@ -163,6 +163,16 @@ export const DayReport = Type.Object({
   }),
   tax: Type.Number({ description: 'The tax in net_sales at the tax rate of GET /settings' }),
   tips_total: Type.Number({ description: 'Tips of the bills paid that day' }),
+  covers: Type.Integer({
+    description:
+      'Guests of the orders whose last bill was paid that day (each order once, as GET /reports/dashboard counts them)',
+  }),
+  average_bill: Type.Union([Type.Number(), Type.Null()], {
+    description: 'net_sales / bills, to the cent; null with no bill',
+  }),
+  average_per_cover: Type.Union([Type.Number(), Type.Null()], {
+    description: 'net_sales / covers, to the cent; null with no covers',
+  }),
   payments_by_method: Type.Array(DayMethodTotal, {
     description: 'Counted payments settled that day, whatever shift took them (or none)',
   }),

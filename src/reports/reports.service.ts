@@ -3,6 +3,7 @@ import type { AppContext } from '../core/context';
 import { toCsv } from '../core/csv';
 import { TICKET_STATUS, type TicketStatus } from '../core/db/ticket-status';
 import { BadRequestError } from '../core/errors';
+import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { fromCents, taxShareCents } from '../core/money';
 import {
   dayNumberToDate,
@@ -15,9 +16,11 @@ import {
 import { fiscalDay } from '../fiscal/fiscal.api';
 import { orderBalanceCents } from '../orders/orders.api';
 import { authorize } from '../permissions/permissions.api';
+import { enqueueOnReceiptPrinter, reportPaperSetup } from '../printing/printing.api';
 import { loadSettings } from '../settings/settings.api';
 import { lightningFigures } from '../shifts/shifts.api';
 import * as adjustments from './adjustments.repo';
+import { dayReportLines } from './day-report-paper';
 import * as repo from './reports.repo';
 import type { DayReport, OpenBalances, SalesQuery, SalesRow } from './reports.schemas';
 
@@ -195,6 +198,9 @@ export async function dayReport(ctx: AppContext, principal: Principal, date: str
     net_sales: fromCents(netCents),
     tax: fromCents(taxShareCents(netCents, settings.taxRateBasisPoints, settings.pricesIncludeTax)),
     tips_total: fromCents(sales.tipsCents),
+    covers: sales.covers,
+    average_bill: sales.bills === 0 ? null : fromCents(Math.round(netCents / sales.bills)),
+    average_per_cover: sales.covers === 0 ? null : fromCents(Math.round(netCents / sales.covers)),
     payments_by_method: byMethod.map(([method, total]) => ({
       method,
       payments: total.payments,
@@ -219,6 +225,21 @@ export async function dayReport(ctx: AppContext, principal: Principal, date: str
     other_discounts: adjustmentSection(otherDiscounts),
     fiscal: await fiscalDay(ctx.db, date),
   };
+}
+
+/** Queues the day report on the receipt printer: the figures of `dayReport`, so paper and screen agree. */
+export async function printDayReport(
+  ctx: AppContext,
+  principal: Principal,
+  date: string,
+  claim: IdempotencyClaim | undefined,
+): Promise<{ jobId: string }> {
+  const report = await dayReport(ctx, principal, date);
+  const now = ctx.clock.now();
+  const setup = reportPaperSetup(await loadSettings(ctx.db), now);
+  return inIdempotentTransaction(ctx.db, { claim, statusCode: 202, now }, async (trx) => ({
+    jobId: await enqueueOnReceiptPrinter(trx, (width) => dayReportLines(report, setup, width), now),
+  }));
 }
 
 /** Grouped rows as the report shows them: money in the base currency, the largest amounts first. */

@@ -250,7 +250,13 @@ export async function refundsOfShift(db: Db, shiftId: string): Promise<number> {
 export async function billsClosedIn(
   db: Db,
   shiftId: string,
-): Promise<{ bills: number; orders: number; subtotal_cents: number; discount_cents: number }> {
+): Promise<{
+  bills: number;
+  orders: number;
+  subtotal_cents: number;
+  discount_cents: number;
+  covers: number;
+}> {
   const row = await db
     .selectFrom('tickets')
     .select((eb) => [
@@ -258,6 +264,15 @@ export async function billsClosedIn(
       eb.fn.count<number>('tickets.order_id').distinct().as('orders'),
       eb.fn.coalesce(eb.fn.sum<number>('tickets.subtotal_cents'), eb.lit(0)).as('subtotal_cents'),
       eb.fn.coalesce(eb.fn.sum<number>('tickets.discount_cents'), eb.lit(0)).as('discount_cents'),
+      // An order's guests count once, with its last paid bill (by the bills' sales facts, as the day
+      // report and the dashboard order them): a table paid over two shifts is the later one's.
+      sql<number>`coalesce(sum(case when exists (select 1 from sales_facts f join sales_facts g
+          on g.order_id = f.order_id and g.kind = 'bill'
+          and (g.paid_at > f.paid_at or (g.paid_at = f.paid_at and g.ticket_id > f.ticket_id))
+          where f.ticket_id = tickets.id and f.kind = 'bill')
+        then 0 else coalesce((select o.guests from orders o where o.id = tickets.order_id), 0) end), 0)`.as(
+        'covers',
+      ),
     ])
     .where('tickets.status', '=', 2)
     .where('tickets.id', 'in', (eb) =>
@@ -287,5 +302,6 @@ export async function billsClosedIn(
     orders: Number(row.orders),
     subtotal_cents: Number(row.subtotal_cents),
     discount_cents: Number(row.discount_cents),
+    covers: Number(row.covers),
   };
 }

@@ -3,8 +3,11 @@ import { Type } from 'typebox';
 import { publishAuditHead, publishedHead } from '../audit/audit.api';
 import { principalOf } from '../core/auth-guard';
 import type { AppContext } from '../core/context';
+import { IdempotencyHeaders, idempotencyClaimOf } from '../core/idempotency';
 import { listOrNoContent } from '../core/replies';
 import { errors, IdMessageReply, IdParams, NoContent } from '../core/schemas';
+import { PrintQueuedReply } from '../printing/printers.schemas';
+import { NO_RECEIPT_PRINTER } from '../printing/printing.api';
 import {
   CashMovementBody,
   CloseShiftBody,
@@ -152,6 +155,36 @@ export const shiftsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       // The head the report prints is the one the anchor holds from now on.
       await publishAuditHead(ctx.db, ctx.clock.now());
       return report;
+    },
+  );
+
+  app.post(
+    '/shifts/:id/report/print',
+    {
+      schema: {
+        operationId: 'printShiftReport',
+        tags,
+        summary: 'Print the Z report of a shift',
+        description:
+          `${OWN_OR_MANAGE} Queues the key figures of GET /shifts/{id}/report (no charts) for the receipt ` +
+          'printer, in the paper’s language and at its width, and answers at once (202); the job is retried ' +
+          'until it prints. An open shift’s is headed as a corte X (so far). No receipt printer set up: 400 ' +
+          `\`${NO_RECEIPT_PRINTER}\`.`,
+        headers: IdempotencyHeaders,
+        params: IdParams,
+        response: { 202: PrintQueuedReply, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { jobId } = await service.printShiftReport(
+        ctx,
+        principalOf(request),
+        request.params.id,
+        idempotencyClaimOf(ctx, request),
+      );
+      // As for GET /shifts/{id}/report: the head on the paper is the one the anchor holds from now on.
+      await publishAuditHead(ctx.db, ctx.clock.now());
+      return reply.code(202).send({ id: jobId, message: 'Z report queued for printing' });
     },
   );
 };

@@ -115,6 +115,16 @@ export const ShiftReport = Type.Object({
   refunds: Type.Number({ description: 'Refunds recorded during the shift, every method' }),
   net_sales: Type.Number({ description: 'gross_sales − discounts − refunds' }),
   tax: Type.Number({ description: 'The tax in net_sales at the tax rate of GET /settings' }),
+  covers: Type.Integer({
+    description:
+      'Guests of the orders whose last bill this shift closed (each order once, as the day report counts them)',
+  }),
+  average_bill: Type.Union([Type.Number(), Type.Null()], {
+    description: 'net_sales / bills, to the cent; null with no bill',
+  }),
+  average_per_cover: Type.Union([Type.Number(), Type.Null()], {
+    description: 'net_sales / covers, to the cent; null with no covers',
+  }),
   payments_by_method: Type.Array(MethodTotal, { description: 'Payments the shift took, by method' }),
   payments_total: Type.Number({ description: 'Sum of payments_by_method amounts' }),
   tips_total: Type.Number(),

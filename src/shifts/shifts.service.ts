@@ -4,12 +4,15 @@ import type { AppContext } from '../core/context';
 import type { Db } from '../core/db/database';
 import { isUniqueViolation } from '../core/db/locks';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors';
+import { type IdempotencyClaim, inIdempotentTransaction } from '../core/idempotency';
 import { newId } from '../core/ids';
 import { fromCents, taxShareCents, toCents } from '../core/money';
 import { localDaysToRange, toIsoUtc, toIsoUtcOrNull } from '../core/time';
 import { authorize } from '../permissions/permissions.api';
+import { enqueueOnReceiptPrinter, reportPaperSetup } from '../printing/printing.api';
 import { loadSettings } from '../settings/settings.api';
 import { lightningFigures } from './lightning-fees';
+import { shiftReportLines } from './shift-report-paper';
 import * as repo from './shifts.repo';
 import type {
   CashMovementBody,
@@ -221,6 +224,9 @@ export async function shiftReport(
     refunds: fromCents(refundsCents),
     net_sales: fromCents(netCents),
     tax: fromCents(taxShareCents(netCents, settings.taxRateBasisPoints, settings.pricesIncludeTax)),
+    covers: bills.covers,
+    average_bill: bills.bills === 0 ? null : fromCents(Math.round(netCents / bills.bills)),
+    average_per_cover: bills.covers === 0 ? null : fromCents(Math.round(netCents / bills.covers)),
     payments_by_method: methods.map((row) => ({
       method: row.method,
       payments: Number(row.payments),
@@ -249,6 +255,24 @@ export async function shiftReport(
     difference: view.difference,
     audit_head: auditHead,
   };
+}
+
+/**
+ * Queues the Z report on the receipt printer: the figures of `shiftReport`, read as the caller may
+ * read them (a blind cashier's open shift prints no expected cash), so paper and screen agree.
+ */
+export async function printShiftReport(
+  ctx: AppContext,
+  principal: Principal,
+  shiftId: string,
+  claim: IdempotencyClaim | undefined,
+): Promise<{ jobId: string }> {
+  const report = await shiftReport(ctx, principal, shiftId);
+  const now = ctx.clock.now();
+  const setup = reportPaperSetup(await loadSettings(ctx.db), now);
+  return inIdempotentTransaction(ctx.db, { claim, statusCode: 202, now }, async (trx) => ({
+    jobId: await enqueueOnReceiptPrinter(trx, (width) => shiftReportLines(report, setup, width), now),
+  }));
 }
 
 /**

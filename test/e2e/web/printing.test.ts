@@ -151,4 +151,102 @@ describe('web app: printing from the till', { skip: skipWithoutChromium }, () =>
     assert.deepEqual(desk.consoleErrors, []);
     assert.deepEqual(till.consoleErrors, []);
   });
+
+  it('in Spanish, the cashier prints her corte X and Z from the till, the manager the day report and a Z from the shifts', async (t) => {
+    const printer = await FakePrinter.start();
+    t.after(() => printer.stop());
+    const { app, db, baseUrl } = await startPlainWebServer(t, target);
+    const admin = await insertUser(db, { role: 'admin', name: 'Alma' });
+    const cashier = await insertUser(db, { role: 'cashier', name: 'Carla', pin: '5678' });
+    const manager = await insertUser(db, { role: 'manager', name: 'Marta' });
+    const asAdmin = callerFor(app, await login(app, admin.name, admin.pin));
+    const asCashier = callerFor(app, await login(app, cashier.name, cashier.pin));
+    const create = async (call: typeof asAdmin, url: string, body: unknown) => {
+      const response = await call('POST', url, body);
+      assert.equal(response.statusCode, 201, response.body);
+      return response.json().id as string;
+    };
+    assert.equal((await asAdmin('PUT', '/settings', { business_name: 'Casa Pepe' })).statusCode, 200);
+    const mains = await create(asAdmin, '/categories', { name: 'Platos', type: 'dish' });
+    const pizza = await create(asAdmin, '/dishes', { name: 'Margarita', price: 12.5, category_id: mains });
+    await create(asCashier, '/shifts', { opening_cash: 100 });
+    for (let index = 0; index < 2; index++) {
+      const orderId = await create(asAdmin, '/orders/with-dishes', {
+        order: { guests: 2 },
+        dishes: [{ dish_id: pizza }],
+      });
+      const bill = await create(asCashier, `/orders/${orderId}/tickets`, {});
+      await create(asCashier, `/tickets/${bill}/payments`, { method: 'cash', amount: 12.5 });
+    }
+
+    const browser = await launchBrowser(t);
+    const office = await openDevice(browser, baseUrl, 'tablet', 'es-MX');
+    await logInThroughScreen(office.page, manager.name, manager.pin);
+    await office.page.goto('/app/manager/sales');
+    await office.page.getByLabel('Día', { exact: true }).fill('2026-11-22');
+    const day = office.page.locator('section.day-report');
+    // No receipt printer yet: the server's refusal, in Spanish.
+    await day.getByRole('button', { name: /^Imprimir/ }).click();
+    await day.getByText('No hay impresora de tickets configurada.').waitFor();
+    await create(asAdmin, '/printers', {
+      name: 'Caja',
+      host: '127.0.0.1',
+      port: printer.port,
+      role: 'receipt',
+      width: 42,
+    });
+    await day.getByRole('button', { name: /^Imprimir/ }).click();
+    await day.getByText('Enviado a la impresora').waitFor();
+    await assertAccessible(office.page, 'day report printed');
+    await saveScreenshot(office.page, 'printing-day-report');
+    const [dayPaper] = await jobsOf(printer, 1);
+    assert.match(dayPaper ?? '', /REPORTE DEL D/);
+    assert.match(dayPaper ?? '', /Ventas netas +\$25\.00/);
+    assert.match(dayPaper ?? '', /Comensales +4\n/);
+    assert.match(dayPaper ?? '', /Promedio por comensal +\$6\.25/);
+    assert.match(dayPaper ?? '', /Carla \(abierto\) +\$25\.00/);
+
+    const till = await openDevice(browser, baseUrl, 'tablet', 'es-MX');
+    await logInThroughScreen(till.page, cashier.name, cashier.pin);
+    await till.page.goto('/app/till');
+    const shift = till.page.locator('section.till-shift');
+    await shift.getByRole('button', { name: /^Imprimir/ }).click();
+    await shift.getByText('Enviado a la impresora').waitFor();
+    const [, soFar] = await jobsOf(printer, 2);
+    assert.match(soFar ?? '', /CORTE X \(TURNO ABIERTO\)/);
+    assert.match(soFar ?? '', /Cajero Carla/);
+    await till.page.getByLabel('Efectivo contado en la caja').fill('120');
+    await till.page.getByRole('button', { name: 'Cerrar mi turno' }).click();
+    await till.page.getByRole('region', { name: 'Turno cerrado' }).waitFor();
+    await shift.getByRole('button', { name: /^Imprimir/ }).click();
+    await shift.getByText('Enviado a la impresora').waitFor();
+    await assertAccessible(till.page, 'till Z report printed');
+    await saveScreenshot(till.page, 'printing-z-report-till');
+    const [, , z] = await jobsOf(printer, 3);
+    assert.match(z ?? '', / CORTE Z\n/);
+    assert.match(z ?? '', /Comensales +4\n/);
+    assert.match(z ?? '', /Efectivo esperado +\$125\.00/);
+    assert.match(z ?? '', /Diferencia +-\$5\.00/);
+
+    await office.page.locator('nav.manager-nav a[href="/app/manager/shifts"]').click();
+    await office.page.getByRole('button', { name: /^Corte de caja \(Z\) Carla/ }).click();
+    const zReport = office.page.locator('section.z-report');
+    await zReport.getByRole('button', { name: /^Imprimir Corte/ }).click();
+    await zReport.getByText('Enviado a la impresora').waitFor();
+    await assertAccessible(office.page, 'manager Z report printed');
+    await saveScreenshot(office.page, 'printing-z-report-manager');
+    const [, , , again] = await jobsOf(printer, 4);
+    assert.match(again ?? '', / CORTE Z\n/);
+    // The browser logs the refused print asked for above, and the shifts screen's look for the
+    // manager's own shift (she has none).
+    const expected = [
+      /status of 400 .*\/reports\/day\/2026-11-22\/print\)$/,
+      /status of 404 .*\/shifts\/current\)$/,
+    ];
+    assert.deepEqual(
+      office.consoleErrors.filter((error) => !expected.some((pattern) => pattern.test(error))),
+      [],
+    );
+    assert.deepEqual(till.consoleErrors, []);
+  });
 });

@@ -1,5 +1,6 @@
 import { api, type Ok, ok } from '../../api/client';
 import { Alert } from '../../components/Alert';
+import { PrintOnPaper } from '../../components/PrintOnPaper';
 import { toCents } from '../../core/cents';
 import { format, type Strings, useStrings } from '../../core/i18n';
 import { useMoney } from '../../core/money';
@@ -79,7 +80,17 @@ export function DayReport({ date }: { date: string }) {
       : `${format(t.shiftOf, { name: line.user_name ?? '' })}${line.status === 'open' ? ` (${t.open})` : ''}`;
   return (
     <section class="card stack day-report" aria-labelledby="day-report-title">
-      <h2 id="day-report-title">{t.title}</h2>
+      <div class="card-head">
+        <h2 id="day-report-title">{t.title}</h2>
+        <PrintOnPaper
+          label={t.title}
+          send={(key) =>
+            api.POST('/reports/day/{date}/print', {
+              params: { header: { 'idempotency-key': key }, path: { date } },
+            })
+          }
+        />
+      </div>
       <Alert message={day.error} />
       {report && (
         <>

@@ -3,6 +3,7 @@ import { ApiError, api, type Ok, ok, writeOnce } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { CardTerminalByBrand } from '../../components/CardTerminalByBrand';
 import { TextField } from '../../components/FormKit';
+import { PrintOnPaper } from '../../components/PrintOnPaper';
 import { fromCents, parseCents, toCents } from '../../core/cents';
 import { format, language, type Strings, useLocale, useStrings } from '../../core/i18n';
 import { useMoney, useSats } from '../../core/money';
@@ -56,7 +57,7 @@ const strings: Strings<
   | 'waiter'
   | 'sats'
   | 'closeOf'
-  | 'print'
+  | 'printPage'
 > = {
   en: {
     current: 'Current shift',
@@ -102,7 +103,7 @@ const strings: Strings<
     waiter: 'Waiter',
     sats: '{sats} sats',
     closeOf: 'Close shift: {name}',
-    print: 'Print',
+    printPage: 'Print this page',
   },
   es: {
     current: 'Turno actual',
@@ -148,7 +149,7 @@ const strings: Strings<
     waiter: 'Mesero',
     sats: '{sats} sats',
     closeOf: 'Cerrar turno: {name}',
-    print: 'Imprimir',
+    printPage: 'Imprimir esta página',
   },
 };
 
@@ -422,9 +423,19 @@ function ZReportView({ report, title }: { report: Report; title: string }) {
         <h2 id="z-report-title">
           {format(title, { name: report.shift.user_name, time: dateTime(report.shift.opened_at) })}
         </h2>
-        <button type="button" class="no-print" onClick={() => window.print()}>
-          {t.print}
-        </button>
+        <div class="row no-print">
+          <PrintOnPaper
+            label={t.viewReport}
+            send={(key) =>
+              api.POST('/shifts/{id}/report/print', {
+                params: { header: { 'idempotency-key': key }, path: { id: report.shift.id } },
+              })
+            }
+          />
+          <button type="button" onClick={() => window.print()}>
+            {t.printPage}
+          </button>
+        </div>
       </div>
       <dl class="figures">
         <Figure label={t.orders} value={String(report.orders)} />

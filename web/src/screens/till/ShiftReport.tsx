@@ -3,6 +3,7 @@ import { api, type Ok, ok } from '../../api/client';
 import { useStore } from '../../api/store';
 import { Alert } from '../../components/Alert';
 import { CardTerminalByBrand } from '../../components/CardTerminalByBrand';
+import { PrintOnPaper } from '../../components/PrintOnPaper';
 import { toCents } from '../../core/cents';
 import { useLiveEvents } from '../../core/events';
 import { format, useStrings } from '../../core/i18n';
@@ -20,6 +21,12 @@ type Report = Ok<'/shifts/{id}/report', 'get'>;
 
 /** Money changed hands: the figures of the open shift move. */
 const MONEY_EVENTS = new Set(['ticket.paid', 'payment.settled', 'payment.refunded', 'payment.refund_undone']);
+
+/** Queues the shift's Z report (so far, while it is open) on the receipt printer. */
+const printShiftReport = (shiftId: string) => (key: string) =>
+  api.POST('/shifts/{id}/report/print', {
+    params: { header: { 'idempotency-key': key }, path: { id: shiftId } },
+  });
 
 /** The cashier's open shift, its Z report so far, kept current from the live stream. */
 export function ShiftReport() {
@@ -91,6 +98,7 @@ function OpenShiftReport() {
       <h2 id="till-shift-title">{t.shiftTitle}</h2>
       <Alert message={error} />
       {closed && <ClosedFigures result={closed} money={money} />}
+      {closed && !report && <PrintOnPaper label={t.shiftTitle} send={printShiftReport(closed.id)} />}
       {report === null && !closed && <p class="muted">{t.noShift}</p>}
       {report === null && (
         <OpenShiftForm
@@ -110,6 +118,7 @@ function OpenShiftReport() {
           ))}
         </dl>
       )}
+      {report && <PrintOnPaper label={t.shiftTitle} send={printShiftReport(report.shift.id)} />}
       {report && (
         <CardTerminalByBrand rows={report.card_terminal_by_brand} totalFees={report.card_terminal_fees} />
       )}
