@@ -19,4 +19,4 @@ export { assertDishesCanChange, isActive } from './order-status';
 export { orderBalanceCents, toOrderDishView } from './order-views';
 export type { OrderRow } from './orders.repo';
 export { findLiveOrder, lockLiveOrder, recalculateTotal } from './orders.repo';
-export { refreshSalesFacts } from './sales-facts';
+export { FACT_COVERS, refreshSalesFacts } from './sales-facts';

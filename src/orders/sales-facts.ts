@@ -6,6 +6,12 @@ import { prepared } from '../core/db/prepared';
 export const COUNTED = sql`('settled', 'partially_refunded', 'refunded')`;
 
 /**
+ * The covers of a bill fact `f`: its order's guests, counted once, on the order's last Paid bill. A
+ * table paid in two bills is not two tables; one paid after midnight (or in the next shift) counts there.
+ */
+export const FACT_COVERS = sql<number>`case when f.is_last_bill = 1 then coalesce(f.guests, 0) else 0 end`;
+
+/**
  * What the sales reports read, one row per share of a Paid bill: `bill` (the whole bill, for day,
  * hour and waiter), `method` (one per counted payment, keyed by its method) and `dish` (one per dish
  * the bill is shared over, keyed by the dish id). Bills split across payment methods or dishes share

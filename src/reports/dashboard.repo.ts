@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import { TICKET_STATUS } from '../core/db/ticket-status';
 import { outOfStock } from '../inventory/inventory.api';
+import { FACT_COVERS } from '../orders/orders.api';
 import { ORDERS } from './reports.repo';
 
 type Range = { from: number; to: number };
@@ -21,7 +22,7 @@ export async function hourlyTotals(db: Db, range: Range) {
     Record<string, unknown>
   >`select (f.paid_at - ${sql.lit(range.from)}) / ${sql.lit(HOUR_MS)} as slot,
       sum(f.gross - f.discounts - f.refunds) as sales,
-      sum(case when f.is_last_bill = 1 then coalesce(f.guests, 0) else 0 end) as covers
+      sum(${FACT_COVERS}) as covers
     from sales_facts f
     where ${PAID_BILLS(range)}
     group by 1`.execute(db);

@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../core/db/database';
 import { TICKET_STATUS } from '../core/db/ticket-status';
 import type { OffsetPiece } from '../core/time';
+import { FACT_COVERS } from '../orders/orders.api';
 import { liquidityFeeColumns } from '../shifts/shifts.api';
 
 export type SalesGrouping = 'day' | 'hour' | 'payment_method' | 'dish' | 'category' | 'waiter';
@@ -130,17 +131,12 @@ const COUNTED_PAYMENTS = ['settled', 'partially_refunded', 'refunded'] as const;
 
 /** The day's sales as /reports/sales sums them: the bill facts of the bills paid in [from, to). */
 export async function dayBillTotals(db: Db, range: { from: number; to: number }) {
-  // An order's guests are counted once, on the day its last bill was paid (as the dashboard counts
-  // them): a table paid in two bills is not two tables, and one paid after midnight counts then.
   const { rows } = await sql<Record<string, unknown>>`select count(*) as bills,
       count(distinct f.order_id) as orders, coalesce(sum(f.items), 0) as items,
       coalesce(sum(f.gross), 0) as gross, coalesce(sum(f.discounts), 0) as discounts,
       coalesce(sum(f.refunds), 0) as refunds, coalesce(sum(f.tips), 0) as tips,
-      coalesce(sum(case when exists (select 1 from sales_facts g where g.order_id = f.order_id
-          and g.kind = 'bill' and (g.paid_at > f.paid_at or (g.paid_at = f.paid_at and g.ticket_id > f.ticket_id)))
-        then 0 else coalesce(o.guests, 0) end), 0) as covers
+      coalesce(sum(${FACT_COVERS}), 0) as covers
     from sales_facts f
-    left join orders o on o.id = f.order_id
     where f.kind = 'bill' and f.paid_at >= ${range.from} and f.paid_at < ${range.to}`.execute(db);
   const row = rows[0] ?? {};
   return {

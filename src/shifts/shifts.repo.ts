@@ -3,6 +3,7 @@ import type { Db } from '../core/db/database';
 import { forShare, forUpdate } from '../core/db/locks';
 import { prepared } from '../core/db/prepared';
 import type { Database } from '../core/db/schema';
+import { FACT_COVERS } from '../orders/orders.api';
 import { liquidityFeeColumns } from './lightning-fees';
 
 export type ShiftRow = Selectable<Database['shifts']> & { user_name: string };
@@ -264,13 +265,9 @@ export async function billsClosedIn(
       eb.fn.count<number>('tickets.order_id').distinct().as('orders'),
       eb.fn.coalesce(eb.fn.sum<number>('tickets.subtotal_cents'), eb.lit(0)).as('subtotal_cents'),
       eb.fn.coalesce(eb.fn.sum<number>('tickets.discount_cents'), eb.lit(0)).as('discount_cents'),
-      // An order's guests count once, with its last paid bill (by the bills' sales facts, as the day
-      // report and the dashboard order them): a table paid over two shifts is the later one's.
-      sql<number>`coalesce(sum(case when exists (select 1 from sales_facts f join sales_facts g
-          on g.order_id = f.order_id and g.kind = 'bill'
-          and (g.paid_at > f.paid_at or (g.paid_at = f.paid_at and g.ticket_id > f.ticket_id))
-          where f.ticket_id = tickets.id and f.kind = 'bill')
-        then 0 else coalesce((select o.guests from orders o where o.id = tickets.order_id), 0) end), 0)`.as(
+      // The bill's own fact, by its key (kind, paid_at, ticket_id).
+      sql<number>`coalesce(sum((select ${FACT_COVERS} from sales_facts f
+        where f.kind = 'bill' and f.paid_at = tickets.paid_at and f.ticket_id = tickets.id)), 0)`.as(
         'covers',
       ),
     ])
