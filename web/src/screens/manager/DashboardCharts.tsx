@@ -79,7 +79,10 @@ const axis = (extra: uPlot.Axis): uPlot.Axis => ({
   ...extra,
 });
 
-/** Sales by hour (solid) against the usual (dashed), hours on the x axis as 24 h "19:00". */
+/**
+ * Sales by hour (solid) against the usual (dashed). `hours` are the hours' positions in the day and
+ * `hourLabel` names a position as 24 h "19:00".
+ */
 export function HourChart({
   hours,
   today,

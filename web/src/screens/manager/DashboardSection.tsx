@@ -312,6 +312,8 @@ function DashboardBody({
   const optional = (value: number | null) => (value === null ? '—' : amount(value));
   const hourLabel = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
   const hours = shownHours(dashboard.hours);
+  // Drawn by position in the day: the day the clocks go back has one hour twice.
+  const positionLabel = (position: number) => hourLabel(dashboard.hours[position]?.hour ?? position);
   const time = new Intl.DateTimeFormat(locale, {
     hour: '2-digit',
     minute: '2-digit',
@@ -356,10 +358,10 @@ function DashboardBody({
           <LineKey kind="usual" label={t.usualLong} />
         </p>
         <HourChart
-          hours={hours.map((line) => line.hour)}
+          hours={hours.map((line) => dashboard.hours.indexOf(line))}
           today={hours.map((line) => line.sales)}
           usual={hours.map((line) => line.usual.sales)}
-          hourLabel={hourLabel}
+          hourLabel={positionLabel}
           amountLabel={compact}
           alternative={
             <table class="visually-hidden" data-testid="hours-table">
@@ -373,7 +375,7 @@ function DashboardBody({
               </thead>
               <tbody>
                 {hours.map((line) => (
-                  <tr key={line.hour}>
+                  <tr key={line.starts_at}>
                     <th scope="row">{hourLabel(line.hour)}</th>
                     <td>{amount(line.sales)}</td>
                     <td>{amount(line.usual.sales)}</td>
@@ -527,11 +529,9 @@ function DashboardBody({
  * zeros squeezes the night into a corner of a phone); all 24 when the day and the usual are empty.
  */
 function shownHours(hours: Dashboard['hours']): Dashboard['hours'] {
-  const busy = hours.filter((line) => line.sales > 0 || line.usual.sales > 0).map((line) => line.hour);
+  const busy = hours.flatMap((line, position) => (line.sales > 0 || line.usual.sales > 0 ? [position] : []));
   if (busy.length === 0) return hours;
-  const first = Math.max(Math.min(...busy) - 1, 0);
-  const last = Math.min(Math.max(...busy) + 1, 23);
-  return hours.filter((line) => line.hour >= first && line.hour <= last);
+  return hours.slice(Math.max(Math.min(...busy) - 1, 0), Math.max(...busy) + 2);
 }
 
 /** A figure the manager taps to open the report it comes from; the link's name is label and value. */
