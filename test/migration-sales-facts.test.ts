@@ -5,7 +5,7 @@ import { runBackfills } from '../src/core/db/backfills';
 import { type Db, openDatabase } from '../src/core/db/database';
 import { backfills } from '../src/core/db/migrations';
 import * as amountSplitsMigration from '../src/core/db/migrations/0022_sales_facts_amount_splits';
-import * as ordersOnFactsMigration from '../src/core/db/migrations/0045_sales_facts_orders';
+import * as ordersOnFactsMigration from '../src/core/db/migrations/0045_dashboard';
 import type { Database, PaymentStatus } from '../src/core/db/schema';
 import { refreshSalesFacts } from '../src/orders/sales-facts';
 import { describeEachDatabase } from './helpers/app';

@@ -60,7 +60,8 @@ export async function dayDiscounts(db: Db, range: Range, kind: 'comps' | 'others
     .where('tickets.status', '!=', TICKET_STATUS.canceled)
     .where('tickets.created_at', '>=', range.from)
     .where('tickets.created_at', '<', range.to)
-    .where('tickets.discount_cents', '>', 0)
+    // A literal: SQLite sees that it is tickets_discounted_created's condition, a parameter it cannot.
+    .where('tickets.discount_cents', '>', sql.lit(0))
     .where((eb) =>
       kind === 'comps'
         ? eb('tickets.discount_cents', '=', eb.ref('tickets.subtotal_cents'))

@@ -1,62 +1,66 @@
 import { sql } from 'kysely';
-import type { Db } from '../core/db/database';
+import { type Db, isPostgres } from '../core/db/database';
 import { TICKET_STATUS } from '../core/db/ticket-status';
 import { outOfStock } from '../inventory/inventory.api';
 import { FACT_COVERS } from '../orders/orders.api';
-import { ORDERS } from './reports.repo';
 
 type Range = { from: number; to: number };
 
 const HOUR_MS = 3_600_000;
 
-const PAID_BILLS = (range: Range) =>
-  sql`f.kind = 'bill' and f.paid_at >= ${range.from} and f.paid_at < ${range.to}`;
+/**
+ * Net sales and covers of the bills paid in each hour slot (an instant and the hour after it), in slot
+ * order. A day at a year of orders is ~9,000 bills: PostgreSQL groups them by hash, while SQLite sorts
+ * the rows of a GROUP BY (5 ms) and reads a range of the facts' key per slot in 2. Covers count at
+ * the order's last bill (an order paid over two days counts on the second).
+ */
+export async function slotTotals(db: Db, slotStarts: number[]) {
+  const totals = sql`sum(f.gross - f.discounts - f.refunds) as sales, sum(${FACT_COVERS}) as covers`;
+  const from = slotStarts[0] ?? 0;
+  const to = (slotStarts.at(-1) ?? 0) + HOUR_MS;
+  const query = isPostgres(db)
+    ? sql`select (f.paid_at - ${sql.lit(from)}) / ${sql.lit(HOUR_MS)} as slot, ${totals}
+      from sales_facts f
+      where f.kind = 'bill' and f.paid_at >= ${from} and f.paid_at < ${to}
+      group by 1`
+    : sql.join(
+        slotStarts.map(
+          (start, slot) => sql`select ${sql.lit(slot)} as slot, ${totals}
+            from sales_facts f
+            where f.kind = 'bill' and f.paid_at >= ${sql.lit(start)} and f.paid_at < ${sql.lit(start + HOUR_MS)}`,
+        ),
+        sql` union all `,
+      );
+  const { rows } = await sql<Record<string, unknown>>`${query}`.execute(db);
+  const bySlot = new Map(rows.map((row) => [Number(row.slot), row]));
+  return slotStarts.map((_, slot) => ({
+    slot,
+    salesCents: Number(bySlot.get(slot)?.sales ?? 0),
+    covers: Number(bySlot.get(slot)?.covers ?? 0),
+  }));
+}
 
 /**
- * Net sales and covers per hour since `range.from` of the bills paid in [from, to), summed by the
- * database, as every split of the day is: a day at a year of orders is ~9,000 bills that need not
- * travel. Covers count at the order's last bill (an order paid over two days counts on the second).
+ * The bills paid in [from, to) by their order's waiter and channel, summed by the database: how many,
+ * the orders they finish (counted at their last bill, as covers are), net sales and tips.
  */
-export async function hourlyTotals(db: Db, range: Range) {
-  const { rows } = await sql<
-    Record<string, unknown>
-  >`select (f.paid_at - ${sql.lit(range.from)}) / ${sql.lit(HOUR_MS)} as slot,
-      sum(f.gross - f.discounts - f.refunds) as sales,
-      sum(${FACT_COVERS}) as covers
-    from sales_facts f
-    where ${PAID_BILLS(range)}
-    group by 1`.execute(db);
-  return rows.map((row) => ({
-    slot: Number(row.slot),
-    salesCents: Number(row.sales),
-    covers: Number(row.covers),
-  }));
-}
-
-/** The bills paid in [from, to) by their order's waiter: how many, net sales and tips. */
-export async function waiterTotals(db: Db, range: Range) {
-  const { rows } = await sql<Record<string, unknown>>`select w.user_id, u.name, w.bills, w.sales, w.tips
-    from (select f.user_id, count(*) as bills, sum(f.gross - f.discounts - f.refunds) as sales, sum(f.tips) as tips
-      from sales_facts f where ${PAID_BILLS(range)} group by f.user_id) w
-    join users u on u.id = w.user_id`.execute(db);
+export async function billTotals(db: Db, range: Range) {
+  const { rows } = await sql<Record<string, unknown>>`select t.user_id, u.name, t.channel, t.bills, t.orders,
+      t.sales, t.tips
+    from (select f.user_id, f.channel, count(*) as bills, sum(f.is_last_bill) as orders,
+        sum(f.gross - f.discounts - f.refunds) as sales, sum(f.tips) as tips
+      from sales_facts f
+      where f.kind = 'bill' and f.paid_at >= ${range.from} and f.paid_at < ${range.to}
+      group by f.user_id, f.channel) t
+    join users u on u.id = t.user_id`.execute(db);
   return rows.map((row) => ({
     userId: String(row.user_id),
-    name: String(row.name),
-    bills: Number(row.bills),
-    salesCents: Number(row.sales),
-    tipsCents: Number(row.tips),
-  }));
-}
-
-/** The bills paid in [from, to) by their order's channel: the orders they belong to and net sales. */
-export async function channelTotals(db: Db, range: Range) {
-  const { rows } = await sql<Record<string, unknown>>`select f.channel, ${ORDERS} as orders,
-      sum(f.gross - f.discounts - f.refunds) as sales
-    from sales_facts f where ${PAID_BILLS(range)} group by f.channel`.execute(db);
-  return rows.map((row) => ({
+    waiter: String(row.name),
     channel: String(row.channel),
+    bills: Number(row.bills),
     orders: Number(row.orders),
     salesCents: Number(row.sales),
+    tipsCents: Number(row.tips),
   }));
 }
 
@@ -64,7 +68,8 @@ export async function channelTotals(db: Db, range: Range) {
 export async function tableTurns(db: Db, range: Range): Promise<number[]> {
   const { rows } = await sql<{ turn: unknown }>`select f.paid_at - f.seated_at as turn
     from sales_facts f
-    where ${PAID_BILLS(range)} and f.is_last_bill = 1 and f.channel = 'dine_in'`.execute(db);
+    where f.kind = 'bill' and f.paid_at >= ${range.from} and f.paid_at < ${range.to}
+      and f.is_last_bill = 1 and f.channel = 'dine_in'`.execute(db);
   return rows.map((row) => Number(row.turn));
 }
 
@@ -165,7 +170,8 @@ export async function discountTotals(db: Db, range: Range) {
     .where('status', '!=', TICKET_STATUS.canceled)
     .where('created_at', '>=', range.from)
     .where('created_at', '<', range.to)
-    .where('discount_cents', '>', 0)
+    // A literal: SQLite sees that it is tickets_discounted_created's condition, a parameter it cannot.
+    .where('discount_cents', '>', sql.lit(0))
     .executeTakeFirst();
   return { count: Number(row?.count ?? 0), cents: Number(row?.amount ?? 0) };
 }

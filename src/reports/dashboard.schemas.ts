@@ -87,7 +87,10 @@ export const Dashboard = Type.Object({
   by_channel: Type.Array(
     Type.Object({
       channel: Type.String({ description: '`dine_in`, `ubereats` or `rappi`', example: 'ubereats' }),
-      orders: Type.Integer({ description: 'Orders with a bill paid that day' }),
+      orders: Type.Integer({
+        description:
+          'Orders whose last bill was paid that day (an order paid over two days counts on the second, as its covers do)',
+      }),
       sales: Money('Net sales of those bills'),
     }),
     { description: 'The sales by where the orders came from, dine in first: the lines add up to sales' },

@@ -13,6 +13,16 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const USUAL_WEEKS = 4;
 const RANKED = 5;
+/**
+ * How long a day's usual is kept. Its four days are past: their bills change only by a late refund,
+ * while every manager's phone asks again after each event of the night.
+ */
+const USUAL_KEPT_MS = 10 * MINUTE_MS;
+
+type Hour = { salesCents: number; covers: number };
+type Slot = { start: number; hour: number };
+/** Per database (each test and each instance has its own), by zone and day. */
+const usualKept = new WeakMap<object, Map<string, { at: number; hours: Hour[] }>>();
 
 /**
  * The manager's picture of one local day (today by default): sales and covers per hour against the
@@ -30,17 +40,11 @@ export async function dashboard(
   if (day === null || !isCalendarDate(day))
     throw new BadRequestError('date must be a calendar day (YYYY-MM-DD)');
   const range = localDaysToRange(day, day, timeZone);
-  const usualDays = Array.from({ length: USUAL_WEEKS }, (_, week) => {
-    const earlier = DateTime.fromISO(day, { zone: timeZone })
-      .minus({ weeks: week + 1 })
-      .toISODate() as string;
-    return localDaysToRange(earlier, earlier, timeZone);
-  });
+  const slots = hourSlots(range, timeZone);
   const [
     dayHours,
-    usualHours,
-    waiters,
-    channels,
+    usual,
+    dayBills,
     turns,
     tenders,
     dishes,
@@ -51,10 +55,12 @@ export async function dashboard(
     discounts,
     now,
   ] = await Promise.all([
-    repo.hourlyTotals(ctx.db, range),
-    Promise.all(usualDays.map((usualDay) => repo.hourlyTotals(ctx.db, usualDay))),
-    repo.waiterTotals(ctx.db, range),
-    repo.channelTotals(ctx.db, range),
+    repo.slotTotals(
+      ctx.db,
+      slots.map((slot) => slot.start),
+    ),
+    usualOf(ctx, day, timeZone),
+    repo.billTotals(ctx.db, range),
     repo.tableTurns(ctx.db, range),
     repo.tenders(ctx.db, range),
     repo.dishSales(ctx.db, range),
@@ -65,21 +71,11 @@ export async function dashboard(
     repo.discountTotals(ctx.db, range),
     repo.openNow(ctx.db),
   ]);
-  const slots = hourSlots(range, timeZone);
-  const today = slots.map(() => ({ salesCents: 0, covers: 0 }));
-  for (const row of dayHours) today[row.slot] = row;
-  const usual = Array.from({ length: 24 }, () => ({ salesCents: 0, covers: 0 }));
-  usualDays.forEach((usualDay, index) => {
-    const usualSlots = hourSlots(usualDay, timeZone);
-    for (const row of usualHours[index] ?? []) {
-      const hour = usual[(usualSlots[row.slot] as Slot).hour] as Hour;
-      hour.salesCents += row.salesCents;
-      hour.covers += row.covers;
-    }
-  });
-  const salesCents = sum(dayHours.map((hour) => hour.salesCents));
-  const covers = sum(dayHours.map((hour) => hour.covers));
-  const bills = sum(waiters.map((waiter) => waiter.bills));
+  const waiters = totalsBy(dayBills, (row) => row.userId);
+  const channels = totalsBy(dayBills, (row) => row.channel);
+  const salesCents = sum(dayHours.map((row) => row.salesCents));
+  const covers = sum(dayHours.map((row) => row.covers));
+  const bills = sum(dayBills.map((row) => row.bills));
   const priceCuts = overriddenBelowMenu(overrides);
   return {
     date: day,
@@ -88,8 +84,8 @@ export async function dashboard(
     hours: slots.map(({ start, hour }, index) => ({
       hour,
       starts_at: toIsoUtc(start),
-      sales: fromCents((today[index] as Hour).salesCents),
-      covers: (today[index] as Hour).covers,
+      sales: fromCents((dayHours[index] as Hour).salesCents),
+      covers: (dayHours[index] as Hour).covers,
       usual: {
         sales: fromCents(Math.round((usual[hour] as Hour).salesCents / USUAL_WEEKS)),
         covers: Math.round(((usual[hour] as Hour).covers / USUAL_WEEKS) * 100) / 100,
@@ -100,7 +96,7 @@ export async function dashboard(
     covers,
     average_bill: bills === 0 ? null : fromCents(Math.round(salesCents / bills)),
     average_per_cover: covers === 0 ? null : fromCents(Math.round(salesCents / covers)),
-    tips: fromCents(sum(waiters.map((waiter) => waiter.tipsCents))),
+    tips: fromCents(sum(dayBills.map((row) => row.tipsCents))),
     by_tender: tenders
       .sort((a, b) => b.sales - a.sales || a.method.localeCompare(b.method))
       .map((row) => ({ method: row.method, sales: fromCents(row.sales), tips: fromCents(row.tips) })),
@@ -108,10 +104,10 @@ export async function dashboard(
       .sort((a, b) => channelRank(a.channel) - channelRank(b.channel) || a.channel.localeCompare(b.channel))
       .map((row) => ({ channel: row.channel, orders: row.orders, sales: fromCents(row.salesCents) })),
     by_waiter: waiters
-      .sort((a, b) => b.salesCents - a.salesCents || a.name.localeCompare(b.name))
+      .sort((a, b) => b.salesCents - a.salesCents || a.waiter.localeCompare(b.waiter))
       .map((row) => ({
         user_id: row.userId,
-        name: row.name,
+        name: row.waiter,
         bills: row.bills,
         sales: fromCents(row.salesCents),
         tips: fromCents(row.tipsCents),
@@ -133,8 +129,43 @@ export async function dashboard(
   };
 }
 
-type Hour = { salesCents: number; covers: number };
-type Slot = { start: number; hour: number };
+/**
+ * The sales and covers of each local hour (0–23) on the same weekday of the four weeks before `day`,
+ * added up (the caller averages them), kept USUAL_KEPT_MS per database, zone and day.
+ */
+async function usualOf(ctx: AppContext, day: string, timeZone: string): Promise<Hour[]> {
+  const kept = usualKept.get(ctx.db) ?? new Map<string, { at: number; hours: Hour[] }>();
+  usualKept.set(ctx.db, kept);
+  const key = `${timeZone} ${day}`;
+  const now = ctx.clock.now();
+  const found = kept.get(key);
+  if (found && now - found.at < USUAL_KEPT_MS) return found.hours;
+  const usualSlots = Array.from({ length: USUAL_WEEKS }, (_, week) => {
+    const earlier = DateTime.fromISO(day, { zone: timeZone })
+      .minus({ weeks: week + 1 })
+      .toISODate() as string;
+    return hourSlots(localDaysToRange(earlier, earlier, timeZone), timeZone);
+  });
+  const totals = await Promise.all(
+    usualSlots.map((daySlots) =>
+      repo.slotTotals(
+        ctx.db,
+        daySlots.map((slot) => slot.start),
+      ),
+    ),
+  );
+  const hours = Array.from({ length: 24 }, () => ({ salesCents: 0, covers: 0 }));
+  totals.forEach((dayTotals, index) => {
+    for (const row of dayTotals) {
+      const hour = hours[((usualSlots[index] as Slot[])[row.slot] as Slot).hour] as Hour;
+      hour.salesCents += row.salesCents;
+      hour.covers += row.covers;
+    }
+  });
+  for (const [other, entry] of kept) if (now - entry.at >= USUAL_KEPT_MS) kept.delete(other);
+  kept.set(key, { at: now, hours });
+  return hours;
+}
 
 /**
  * The hours of a local day from its start: 24, or 23 and 25 on the days the clocks change, so a
@@ -145,6 +176,25 @@ function hourSlots(range: { from: number; to: number }, timeZone: string): Slot[
     const start = range.from + slot * HOUR_MS;
     return { start, hour: DateTime.fromMillis(start, { zone: timeZone }).hour };
   });
+}
+
+type BillTotals = Awaited<ReturnType<typeof repo.billTotals>>[number];
+
+/** The day's groups (hour, waiter, channel) added up by one of them. */
+function totalsBy(rows: BillTotals[], keyOf: (row: BillTotals) => string): BillTotals[] {
+  const totals = new Map<string, BillTotals>();
+  for (const row of rows) {
+    const total = totals.get(keyOf(row));
+    if (total === undefined) {
+      totals.set(keyOf(row), { ...row });
+      continue;
+    }
+    total.bills += row.bills;
+    total.orders += row.orders;
+    total.salesCents += row.salesCents;
+    total.tipsCents += row.tipsCents;
+  }
+  return [...totals.values()];
 }
 
 /** Dine in first, then the delivery apps by name. */

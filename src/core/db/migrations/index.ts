@@ -49,7 +49,7 @@ import * as approvalTargets from './0041_approval_targets';
 import * as channels from './0042_channels';
 import * as rappiWebhooks from './0043_rappi_webhooks';
 import * as cardTerminal from './0044_card_terminal';
-import * as salesFactsOrders from './0045_sales_facts_orders';
+import * as dashboardReads from './0045_dashboard';
 
 /** Listed in code rather than read from disk so they run the same under tsx, tests and bundles. */
 export const migrationProvider: MigrationProvider = {
@@ -98,7 +98,7 @@ export const migrationProvider: MigrationProvider = {
       '0042_channels': channels,
       '0043_rappi_webhooks': rappiWebhooks,
       '0044_card_terminal': cardTerminal,
-      '0045_sales_facts_orders': salesFactsOrders,
+      '0045_dashboard': dashboardReads,
     };
   },
 };
@@ -106,5 +106,5 @@ export const migrationProvider: MigrationProvider = {
 /** The backfills migrations schedule (core/db/backfills.ts), by the name they schedule them under. */
 export const backfills: Readonly<Record<string, Backfill>> = {
   [salesFactsAmountSplits.BACKFILL]: salesFactsAmountSplits.backfill,
-  [salesFactsOrders.BACKFILL]: salesFactsOrders.backfill,
+  [dashboardReads.BACKFILL]: dashboardReads.backfill,
 };

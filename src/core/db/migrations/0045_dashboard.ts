@@ -2,12 +2,17 @@ import { type Kysely, sql } from 'kysely';
 import { type Backfill, scheduleBackfill } from '../backfills';
 
 /**
- * The dashboard (reports/dashboard.*) reads each Paid bill with its order's guests, channel and
+ * What the dashboard (reports/dashboard.*) reads at a year of orders.
+ *
+ * The dashboard reads each Paid bill with its order's guests, channel and
  * creation, and whether it is the order's last Paid bill (its covers and table turn count there).
  * Read from `orders` and the order's other facts, that was a lookup of a 1M-row table per bill: 300 ms
  * for a day at a year of orders on SQLite. The facts now carry them, written with the rest of the
  * order's facts (reports/sales-facts.ts); the rows already there get them by a backfill, by batches of
  * orders, with the statement as it was the day this migration was written.
+ *
+ * Its comps (and the day report's) are the day's discounted bills: an index of those alone, instead of
+ * reading every bill of the day to find the few with a discount (15 ms on PostgreSQL at ~9,000 a day).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('sales_facts').addColumn('guests', 'integer').execute();
@@ -23,16 +28,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .alterTable('sales_facts')
     .addColumn('is_last_bill', 'integer', (col) => col.notNull().defaultTo(1))
     .execute();
+  await sql`create index tickets_discounted_created on tickets (created_at) where discount_cents > 0`.execute(
+    db,
+  );
   await scheduleBackfill(db, BACKFILL);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex('tickets_discounted_created').execute();
   for (const column of ['is_last_bill', 'seated_at', 'channel', 'guests']) {
     await db.schema.alterTable('sales_facts').dropColumn(column).execute();
   }
 }
 
-export const BACKFILL = '0045_sales_facts_orders';
+export const BACKFILL = '0045_dashboard';
 
 /**
  * The units are the orders with facts, in id order (sales_facts_order); a batch sets its orders'
