@@ -292,6 +292,38 @@ describeEachDatabase('dashboard', (target) => {
     assert.deepEqual(hours.at(-1)?.hour, 23);
   });
 
+  it('keeps the usual ten minutes: a bill paid late on a past day shows in it after that', async (t) => {
+    const { app, db, clock } = await buildTestApp(t, target, {
+      env: { POS_TIMEZONE: 'America/Mexico_City' },
+    });
+    const boss = await insertUser(db, { role: 'admin' });
+    const tacos = await insertDish(db, { name: 'Tacos', priceCents: 10_000 });
+    const sell = async (at: number, amount: number) => {
+      clock.set(at);
+      const admin = callerFor(app, await login(app, boss.name, boss.pin));
+      const placed = await ok(admin, 'POST', '/orders/with-dishes', {
+        order: { table_id: null },
+        dishes: [{ dish_id: tacos.id, price_at_order: amount }],
+      });
+      await ok(admin, 'POST', `/tickets/${await createBill(admin, placed.id)}/payments`, {
+        method: 'cash',
+        amount,
+      });
+    };
+    const usualAt13 = async (at: number) => {
+      clock.set(at);
+      const manager = callerFor(app, await login(app, boss.name, boss.pin));
+      const response = await manager('GET', '/reports/dashboard?date=2026-11-22');
+      assert.equal(response.statusCode, 200, response.body);
+      return (response.json().hours as { hour: number; usual: { sales: number } }[])[13]?.usual.sales;
+    };
+    await sell(local(15, 13), 100);
+    assert.equal(await usualAt13(local(22, 20)), 25);
+    await sell(local(15, 13, 30), 60);
+    assert.equal(await usualAt13(local(22, 20, 9)), 25, 'within ten minutes the usual is the one kept');
+    assert.equal(await usualAt13(local(22, 20, 10)), 40, 'then it is read again');
+  });
+
   it('answers today by default, refuses a bad date (400) and a caller without reports.read (403)', async (t) => {
     const { app, db } = await buildTestApp(t, target, { env: { POS_TIMEZONE: 'America/Mexico_City' } });
     const manager = callerFor(app, (await loggedInUser(app, db, 'manager')).cookies);
