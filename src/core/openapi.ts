@@ -132,15 +132,28 @@ const STATUS_MEANINGS: Record<string, string> = {
   503: 'A dependency is unavailable',
 };
 
+/**
+ * A response schema with its status's meaning as description, the same object for every app: the
+ * serializers are compiled once per schema object (core/validation.ts), and a copy made by each app
+ * compiled them all again (a third of building an app, which the test suite does for every test).
+ */
+const described = new WeakMap<object, Map<string, object>>();
+function withMeaning(schema: object, status: string, meaning: string): object {
+  const byStatus = described.get(schema) ?? new Map<string, object>();
+  described.set(schema, byStatus);
+  const copy = byStatus.get(status) ?? { ...schema, description: meaning };
+  byStatus.set(status, copy);
+  return copy;
+}
+
 /** The OpenAPI document is generated from the route schemas; Swagger UI at /swagger reads it. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   app.addHook('onRoute', (route) => {
     const responses = route.schema?.response as Record<string, { description?: string }> | undefined;
     if (!responses) return;
     for (const [status, schema] of Object.entries(responses)) {
-      if (!schema.description && STATUS_MEANINGS[status]) {
-        responses[status] = { ...schema, description: STATUS_MEANINGS[status] };
-      }
+      const meaning = STATUS_MEANINGS[status];
+      if (!schema.description && meaning) responses[status] = withMeaning(schema, status, meaning);
     }
   });
   await app.register(swagger, {

@@ -92,29 +92,32 @@ function refusingNul(validate: Validate): Validate {
 }
 
 /**
- * A route's schemas are module constants, so every app a process builds (hundreds in the test suite,
- * one in production) compiles the same objects: each is compiled once and its function shared. ajv
- * caches by schema object itself, but a body with read-only fields compiles a copy made here, and the
- * response serializers are built afresh by each app.
+ * Every app a process builds (hundreds in the test suite, one in production) has the same routes: each
+ * schema is compiled once and its function shared. Most schemas are module constants and are found by
+ * the object itself; the rest (written inline in a route, or copied to add a description) by their
+ * content. Compiling them again made up half of building an app.
  */
 function compiledOnce<Route extends { schema: object }, Compiled>(
   compile: (route: Route) => Compiled,
 ): (route: Route) => Compiled {
-  const compiled = new WeakMap<object, Compiled>();
+  const byObject = new WeakMap<object, Compiled>();
+  const byContent = new Map<string, Compiled>();
   return (route) => {
-    let found = compiled.get(route.schema);
-    if (found === undefined) {
-      found = compile(route);
-      compiled.set(route.schema, found);
-    }
-    return found;
+    const known = byObject.get(route.schema);
+    if (known !== undefined) return known;
+    const content = JSON.stringify(route.schema);
+    const compiled = byContent.get(content) ?? compile(route);
+    byContent.set(content, compiled);
+    byObject.set(route.schema, compiled);
+    return compiled;
   };
 }
 
 const compileBodyOnce = compiledOnce(({ schema }: { schema: ObjectSchema }) => compileBody(schema));
+const compileTextOnce = compiledOnce(({ schema }: { schema: object }) => textAjv.compile(schema) as Validate);
 
 export const validatorCompiler: FastifySchemaCompiler<object> = (route) =>
-  refusingNul(route.httpPart === 'body' ? compileBodyOnce(route) : textAjv.compile(route.schema)) as Validate;
+  refusingNul(route.httpPart === 'body' ? compileBodyOnce(route) : compileTextOnce(route)) as Validate;
 
 // Fastify's own serializer compiler (fast-json-stringify); we share no schemas by $id, so it needs none.
 const compileSerializer = SerializerSelector()(undefined, undefined);
