@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { channelUser } from '../src/channels/channel-users';
-import { buildTestApp, describeEachDatabase } from './helpers/app';
+import { buildTestApp, describeEachDatabase, type TestApp } from './helpers/app';
 import { loggedInUser, login } from './helpers/auth';
 import { insertDeliveryOrder } from './helpers/channel-factories';
 import { createBill } from './helpers/checkout-factories';
@@ -16,6 +16,26 @@ async function ok(call: Caller, method: Parameters<Caller>[0], url: string, body
   const response = await call(method, url, body);
   assert.ok(response.statusCode < 300, `${method} ${url}: ${response.statusCode} ${response.body}`);
   return response.json();
+}
+
+/** A takeaway order of one plate at `amount`, made and paid in cash at `at` by `user`. */
+async function sellTakeaway(
+  { app, clock }: Pick<TestApp, 'app' | 'clock'>,
+  user: { name: string; pin: string },
+  dishId: string,
+  at: number,
+  amount: number,
+) {
+  clock.set(at);
+  const admin = callerFor(app, await login(app, user.name, user.pin));
+  const placed = await ok(admin, 'POST', '/orders/with-dishes', {
+    order: { table_id: null },
+    dishes: [{ dish_id: dishId, price_at_order: amount }],
+  });
+  await ok(admin, 'POST', `/tickets/${await createBill(admin, placed.id)}/payments`, {
+    method: 'cash',
+    amount,
+  });
 }
 
 describeEachDatabase('dashboard', (target) => {
@@ -261,18 +281,7 @@ describeEachDatabase('dashboard', (target) => {
     const { app, db, clock } = await buildTestApp(t, target, { env: { POS_TIMEZONE: 'America/Tijuana' } });
     const boss = await insertUser(db, { role: 'admin' });
     const tacos = await insertDish(db, { name: 'Tacos', priceCents: 10_000 });
-    const sell = async (at: number, amount: number) => {
-      clock.set(at);
-      const admin = callerFor(app, await login(app, boss.name, boss.pin));
-      const placed = await ok(admin, 'POST', '/orders/with-dishes', {
-        order: { table_id: null },
-        dishes: [{ dish_id: tacos.id, price_at_order: amount }],
-      });
-      await ok(admin, 'POST', `/tickets/${await createBill(admin, placed.id)}/payments`, {
-        method: 'cash',
-        amount,
-      });
-    };
+    const sell = (at: number, amount: number) => sellTakeaway({ app, clock }, boss, tacos.id, at, amount);
     await sell(Date.UTC(2026, 10, 1, 8, 30), 100);
     await sell(Date.UTC(2026, 10, 1, 9, 30), 40);
     const manager = callerFor(app, await login(app, boss.name, boss.pin));
@@ -298,18 +307,7 @@ describeEachDatabase('dashboard', (target) => {
     });
     const boss = await insertUser(db, { role: 'admin' });
     const tacos = await insertDish(db, { name: 'Tacos', priceCents: 10_000 });
-    const sell = async (at: number, amount: number) => {
-      clock.set(at);
-      const admin = callerFor(app, await login(app, boss.name, boss.pin));
-      const placed = await ok(admin, 'POST', '/orders/with-dishes', {
-        order: { table_id: null },
-        dishes: [{ dish_id: tacos.id, price_at_order: amount }],
-      });
-      await ok(admin, 'POST', `/tickets/${await createBill(admin, placed.id)}/payments`, {
-        method: 'cash',
-        amount,
-      });
-    };
+    const sell = (at: number, amount: number) => sellTakeaway({ app, clock }, boss, tacos.id, at, amount);
     const usualAt13 = async (at: number) => {
       clock.set(at);
       const manager = callerFor(app, await login(app, boss.name, boss.pin));
